@@ -1,0 +1,123 @@
+/**
+ * The one place that opens SQLite. `openDatabase()` sets the pragmas every connection needs (WAL,
+ * foreign keys, busy timeout), applies pending migrations and returns both the raw better-sqlite3
+ * handle (for FTS and hand-tuned SQL) and a drizzle wrapper. Profiles live in separate files under
+ * `<home>/profiles/<name>/recall.db`, so one profile can never read another's rows.
+ */
+import Database from 'better-sqlite3';
+import { drizzle, type BetterSQLite3Database } from 'drizzle-orm/better-sqlite3';
+import { migrate } from 'drizzle-orm/better-sqlite3/migrator';
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { InvalidProfileNameError, MigrationError } from './errors.js';
+import * as tables from './tables.js';
+
+export type RawDatabase = Database.Database;
+export type DrizzleDatabase = BetterSQLite3Database<typeof tables>;
+
+export interface RecallDatabase {
+  /** better-sqlite3 handle; prefer the store's functions over raw SQL outside packages/store. */
+  readonly raw: RawDatabase;
+  readonly orm: DrizzleDatabase;
+  readonly path: string;
+  /** The profile this file belongs to (`null` for ad-hoc paths such as tests). */
+  readonly profile: string | null;
+  close(): void;
+}
+
+export interface OpenDatabaseOptions {
+  /** Stop after this migration tag (e.g. "0000_legacy_sessions"); used by upgrade tests. */
+  migrateUpTo?: string;
+  readonly?: boolean;
+  profile?: string | null;
+  /** busy_timeout in ms; writers wait this long for the lock instead of failing with SQLITE_BUSY. */
+  busyTimeoutMs?: number;
+}
+
+const MIGRATIONS_DIR = fileURLToPath(new URL('../drizzle', import.meta.url));
+const PROFILE_RE = /^[A-Za-z0-9_-]{1,64}$/;
+
+export function migrationsFolder(): string {
+  return MIGRATIONS_DIR;
+}
+
+export function assertProfileName(name: string): string {
+  if (!PROFILE_RE.test(name)) throw new InvalidProfileNameError(name);
+  return name;
+}
+
+/** `<home>/profiles/<profile>/recall.db` */
+export function profileDatabasePath(home: string, profile: string): string {
+  return join(home, 'profiles', assertProfileName(profile), 'recall.db');
+}
+
+export function openDatabase(path: string, options: OpenDatabaseOptions = {}): RecallDatabase {
+  if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
+  const raw = new Database(path, { readonly: options.readonly ?? false });
+  try {
+    raw.pragma(`busy_timeout = ${Math.max(0, Math.floor(options.busyTimeoutMs ?? 10_000))}`);
+    if (!options.readonly) {
+      raw.pragma('journal_mode = WAL');
+      raw.pragma('synchronous = NORMAL');
+    }
+    raw.pragma('temp_store = MEMORY');
+    const orm = drizzle(raw, { schema: tables });
+    if (!options.readonly) runMigrations(raw, orm, options.migrateUpTo);
+    raw.pragma('foreign_keys = ON');
+    return {
+      raw,
+      orm,
+      path,
+      profile: options.profile ?? null,
+      close: () => {
+        if (raw.open) raw.close();
+      },
+    };
+  } catch (error) {
+    raw.close();
+    throw error;
+  }
+}
+
+/**
+ * Migrations run with foreign keys OFF: drizzle-kit rebuilds tables for some ALTERs, and a DROP of a
+ * parent table with FKs ON would cascade-delete children. PRAGMA foreign_keys is a no-op inside a
+ * transaction, so it is switched here, and the result is verified with foreign_key_check afterwards.
+ */
+function runMigrations(raw: RawDatabase, orm: DrizzleDatabase, upTo: string | undefined): void {
+  raw.pragma('foreign_keys = OFF');
+  try {
+    if (upTo === undefined) {
+      migrate(orm, { migrationsFolder: MIGRATIONS_DIR });
+    } else {
+      migrateUpTo(orm, upTo);
+    }
+    const violations = raw.pragma('foreign_key_check') as unknown[];
+    if (violations.length > 0) {
+      throw new MigrationError(`Migration left ${violations.length} foreign key violation(s).`);
+    }
+  } catch (error) {
+    if (error instanceof MigrationError) throw error;
+    throw new MigrationError(`Could not migrate database: ${(error as Error).message}`, error);
+  }
+}
+
+function migrateUpTo(orm: DrizzleDatabase, tag: string): void {
+  // drizzle's migrator always applies the whole journal; for upgrade tests we copy a truncated
+  // journal into a temp folder.
+  const journal = JSON.parse(readFileSync(join(MIGRATIONS_DIR, 'meta', '_journal.json'), 'utf8')) as {
+    entries: { tag: string }[];
+  };
+  const index = journal.entries.findIndex((e) => e.tag === tag);
+  if (index < 0) throw new MigrationError(`Unknown migration tag ${tag}`);
+  const tmp = mkdtempSync(join(tmpdir(), 'recall-migrations-'));
+  try {
+    cpSync(MIGRATIONS_DIR, tmp, { recursive: true });
+    writeFileSync(join(tmp, 'meta', '_journal.json'), JSON.stringify({ ...journal, entries: journal.entries.slice(0, index + 1) }));
+    migrate(orm, { migrationsFolder: tmp });
+  } finally {
+    rmSync(tmp, { recursive: true, force: true });
+  }
+}

@@ -1,0 +1,19 @@
+/**
+ * Public surface of @recall/schema: tables, vocabularies, ids, errors and the single
+ * `openDatabase()` that every other package uses to reach SQLite.
+ */
+export { projects, projectFolders, sessions, messages } from './tables.js';
+export {
+  MESSAGE_ROLES,
+  VISIBILITIES,
+  VISIBLE_VISIBILITIES,
+  LINEAGE_KINDS,
+  CONVERSATION_EDGES,
+  messageRoleSchema,
+  lineageKindSchema,
+} from './enums.js';
+export type { MessageRole, Visibility, LineageKind } from './enums.js';
+export { openDatabase, profileDatabasePath, assertProfileName, migrationsFolder } from './database.js';
+export type { RecallDatabase, RawDatabase, DrizzleDatabase, OpenDatabaseOptions } from './database.js';
+export { newProjectId, newSessionId } from './ids.js';
+export { RecallSchemaError, InvalidProfileNameError, MigrationError } from './errors.js';

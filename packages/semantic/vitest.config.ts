@@ -1,0 +1,3 @@
+import { recallVitestConfig } from '../../config/vitest.shared.js';
+
+export default recallVitestConfig();
