@@ -1,3 +1,3 @@
-import { recallVitestConfig } from '../../config/vitest.shared.js';
+import { recallVitestConfig } from '@recall/config/vitest';
 
 export default recallVitestConfig();

@@ -1,0 +1,2 @@
+import type { UserConfig } from 'vitest/config';
+export declare function recallVitestConfig(overrides?: { testTimeout?: number; include?: string[] }): UserConfig;
