@@ -3,4 +3,71 @@
  * project-scoped keyword search. Every function takes an open `RecallDatabase` from @recall/schema.
  */
 // --- ownership & data (projects, sessions, lineage, moves, messages, windows) ---
+export {
+  StoreError,
+  ValidationError,
+  ProjectNotFoundError,
+  SessionNotFoundError,
+  MessageNotFoundError,
+  ProjectHasSessionsError,
+  ProjectArchivedError,
+  FolderInUseError,
+  SessionExistsError,
+  LineageError,
+} from './errors.js';
+export type { Project, ProjectFolder, Session, Message } from './rows.js';
+export {
+  createProject,
+  updateProject,
+  archiveProject,
+  deleteProject,
+  getProject,
+  findProject,
+  listProjects,
+  addProjectFolder,
+  removeProjectFolder,
+  findProjectByFolder,
+  projectForFolder,
+  projectExists,
+  slugify,
+} from './projects.js';
+export type { CreateProjectInput, UpdateProjectInput } from './projects.js';
+export { normalizeFolderPath, isUnderFolder, discoveredFolders } from './folders.js';
+export type { DiscoveredFolder } from './folders.js';
+export {
+  createSession,
+  upsertSession,
+  updateSession,
+  getSession,
+  findSession,
+  sessionProjectId,
+  listSessions,
+  setSessionCwd,
+  setSessionTitle,
+  endSession,
+} from './sessions.js';
+export type { CreateSessionInput, UpsertSessionInput, ListSessionsOptions } from './sessions.js';
+export { conversationRootId, logicalConversation, logicalConversationIds, ownHistorySessionIds } from './conversation.js';
+export type { ConversationMember } from './conversation.js';
+export { createContinuation, createBranch, createReset, createDelegation } from './lineage.js';
+export type { ContinuationResult } from './lineage.js';
+export { setSessionProject } from './moves.js';
+export type { MoveResult } from './moves.js';
+export {
+  appendMessage,
+  appendMessages,
+  editMessage,
+  deleteMessage,
+  rewindSession,
+  compactMessages,
+  getMessage,
+  findMessage,
+  getMessages,
+} from './messages.js';
+export type { AppendResult, GetMessagesOptions } from './messages.js';
+export { MAX_MESSAGE_CHARS } from './validation.js';
+export type { NewMessage } from './validation.js';
+export { messageWindow, sessionHeadTail } from './windows.js';
+export type { MessageWindow, HeadTail } from './windows.js';
+export { writeTransaction, readTransaction } from './transaction.js';
 // --- keyword search (fts, CJK, query parsing) ---

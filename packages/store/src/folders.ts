@@ -1,0 +1,64 @@
+/**
+ * Folder paths as project metadata: normalisation (so `/repo/`, `/repo/.` and `/repo` are one
+ * folder), "is this path covered by that folder", and the discovered-folder suggestions (cwds and git
+ * roots of conversations that no project folder covers). Folders never decide membership; they only
+ * help the user find or create the explicit project a conversation should belong to.
+ */
+import { posix, win32 } from 'node:path';
+import type { RecallDatabase } from '@recall/schema';
+import { folderPathSchema, parseInput } from './validation.js';
+
+export function normalizeFolderPath(input: string): string {
+  const raw = parseInput(folderPathSchema, input, 'folder path');
+  const isWindows = /^[A-Za-z]:[\\/]/.test(raw) || raw.startsWith('\\\\');
+  const normalized = isWindows ? win32.normalize(raw) : posix.normalize(raw);
+  const trimmed = normalized.length > 1 ? normalized.replace(/[\\/]+$/, '') : normalized;
+  return trimmed === '' ? (isWindows ? '\\' : '/') : trimmed;
+}
+
+/** True when `path` is `folder` or lies below it. */
+export function isUnderFolder(path: string, folder: string): boolean {
+  if (path === folder) return true;
+  const sep = folder.includes('\\') && !folder.includes('/') ? '\\' : '/';
+  const base = folder.endsWith(sep) ? folder : folder + sep;
+  return path.startsWith(base);
+}
+
+export interface DiscoveredFolder {
+  path: string;
+  sessionCount: number;
+}
+
+/**
+ * Folders that conversations ran in (git root preferred over cwd) which no project folder covers.
+ * Offered as suggestions; choosing one goes through projectForFolder() to get a stable project id.
+ */
+export function discoveredFolders(db: RecallDatabase, options: { limit?: number } = {}): DiscoveredFolder[] {
+  const rows = db.raw
+    .prepare(
+      `select coalesce(git_repo_root, cwd) as path, count(*) as n from sessions
+       where hidden = 0 and coalesce(git_repo_root, cwd) is not null and coalesce(git_repo_root, cwd) <> ''
+       group by 1 order by n desc, path`,
+    )
+    .all() as { path: string; n: number }[];
+  const folders = (db.raw.prepare('select path from project_folders').pluck().all() as string[]).map((p) => p);
+  const out: DiscoveredFolder[] = [];
+  const seen = new Map<string, DiscoveredFolder>();
+  for (const row of rows) {
+    let path: string;
+    try {
+      path = normalizeFolderPath(row.path);
+    } catch {
+      continue;
+    }
+    if (folders.some((f) => isUnderFolder(path, f))) continue;
+    const existing = seen.get(path);
+    if (existing) existing.sessionCount += row.n;
+    else {
+      const entry = { path, sessionCount: row.n };
+      seen.set(path, entry);
+      out.push(entry);
+    }
+  }
+  return out.slice(0, options.limit ?? 50);
+}

@@ -1,0 +1,177 @@
+/**
+ * Messages: append (idempotent by external_id within a session), edit, delete, rewind and compact.
+ * Every write keeps the FTS keyword index in step inside the same transaction, so a reader never
+ * sees a message without its index row or an index row for an edited text. Visibility decides
+ * recall: live and compacted rows are findable; rewound and deleted rows never are.
+ */
+import type { RecallDatabase } from '@recall/schema';
+import { z } from 'zod';
+import { nowMs } from './clock.js';
+import { MessageNotFoundError, SessionNotFoundError, ValidationError } from './errors.js';
+import { indexMessages, unindexMessages } from './fts-index.js';
+import { toMessage, type Message, type MessageRow } from './rows.js';
+import { prepared, readTransaction, writeTransaction } from './transaction.js';
+import { MAX_MESSAGE_CHARS, newMessageSchema, parseInput, type NewMessage } from './validation.js';
+
+export interface AppendResult {
+  /** Messages in input order: newly inserted or, for a repeated external_id, the stored one. */
+  messages: Message[];
+  inserted: number;
+  skipped: number;
+}
+
+const INSERT_SQL = `insert into messages (session_id, role, content, tool_name, tool_calls, tool_call_id, external_id, created_at, visibility)
+  values (?, ?, ?, ?, ?, ?, ?, ?, 'live')`;
+
+function assertSession(db: RecallDatabase, sessionId: string): void {
+  if (!prepared(db, 'select 1 from sessions where id = ?').get(sessionId)) throw new SessionNotFoundError(sessionId);
+}
+
+/**
+ * Inserts already-validated messages; the caller holds the write transaction. Returns rows in
+ * input order. Kept separate so createSession/upsertSession can store first messages atomically.
+ */
+export function insertMessages(db: RecallDatabase, sessionId: string, inputs: readonly z.output<typeof newMessageSchema>[]): AppendResult {
+  const insert = prepared(db, INSERT_SQL);
+  const byExternal = prepared(db, 'select * from messages where session_id = ? and external_id = ?');
+  const out: Message[] = [];
+  const fresh: { id: number; content: string }[] = [];
+  let skipped = 0;
+  let last = 0;
+  const now = nowMs();
+  for (const m of inputs) {
+    if (m.externalId) {
+      const existing = byExternal.get(sessionId, m.externalId) as MessageRow | undefined;
+      if (existing) {
+        out.push(toMessage(existing));
+        skipped++;
+        continue;
+      }
+    }
+    const createdAt = m.createdAt ?? now;
+    const info = insert.run(sessionId, m.role, m.content, m.toolName ?? null, m.toolCalls ?? null, m.toolCallId ?? null, m.externalId ?? null, createdAt);
+    const id = Number(info.lastInsertRowid);
+    fresh.push({ id, content: m.content });
+    last = Math.max(last, createdAt);
+    out.push({
+      id,
+      sessionId,
+      role: m.role,
+      content: m.content,
+      toolName: m.toolName ?? null,
+      toolCalls: m.toolCalls ?? null,
+      toolCallId: m.toolCallId ?? null,
+      externalId: m.externalId ?? null,
+      createdAt,
+      visibility: 'live',
+      editedAt: null,
+    });
+  }
+  if (fresh.length > 0) {
+    indexMessages(db.raw, fresh);
+    prepared(db, 'update sessions set updated_at = max(updated_at, ?) where id = ?').run(Math.max(last, now), sessionId);
+  }
+  return { messages: out, inserted: fresh.length, skipped };
+}
+
+const appendManySchema = z.array(newMessageSchema).max(100_000);
+
+export function appendMessages(db: RecallDatabase, sessionId: string, inputs: readonly NewMessage[]): AppendResult {
+  const data = parseInput(appendManySchema, inputs, 'messages');
+  return writeTransaction(db, () => {
+    assertSession(db, sessionId);
+    return insertMessages(db, sessionId, data);
+  });
+}
+
+export function appendMessage(db: RecallDatabase, sessionId: string, input: NewMessage): Message {
+  const result = appendMessages(db, sessionId, [input]);
+  const message = result.messages[0];
+  if (!message) throw new ValidationError('No message was appended.');
+  return message;
+}
+
+export function findMessage(db: RecallDatabase, messageId: number): Message | undefined {
+  const row = prepared(db, 'select * from messages where id = ?').get(messageId) as MessageRow | undefined;
+  return row ? toMessage(row) : undefined;
+}
+
+export function getMessage(db: RecallDatabase, messageId: number): Message {
+  if (!Number.isSafeInteger(messageId) || messageId <= 0) throw new ValidationError('message id must be a positive integer', { messageId });
+  const message = findMessage(db, messageId);
+  if (!message) throw new MessageNotFoundError(messageId);
+  return message;
+}
+
+const editSchema = z.string().max(MAX_MESSAGE_CHARS, `content must be at most ${MAX_MESSAGE_CHARS} characters`);
+
+/** Edits replace the text and re-index it; a deleted or rewound message cannot be edited. */
+export function editMessage(db: RecallDatabase, messageId: number, content: string): Message {
+  const text = parseInput(editSchema, content, 'message content');
+  return writeTransaction(db, () => {
+    const current = getMessage(db, messageId);
+    if (current.visibility === 'deleted' || current.visibility === 'rewound') {
+      throw new ValidationError(`Message ${messageId} is ${current.visibility} and cannot be edited.`, { messageId });
+    }
+    const now = nowMs();
+    prepared(db, 'update messages set content = ?, edited_at = ? where id = ?').run(text, now, messageId);
+    unindexMessages(db.raw, [messageId]);
+    indexMessages(db.raw, [{ id: messageId, content: text }]);
+    prepared(db, 'update sessions set updated_at = ? where id = ?').run(now, current.sessionId);
+    return getMessage(db, messageId);
+  });
+}
+
+/** Soft delete: the row stays for audit/undo, but leaves the keyword index and every recall path. */
+export function deleteMessage(db: RecallDatabase, messageId: number): Message {
+  return writeTransaction(db, () => {
+    const current = getMessage(db, messageId);
+    if (current.visibility !== 'deleted') {
+      prepared(db, "update messages set visibility = 'deleted', edited_at = ? where id = ?").run(nowMs(), messageId);
+      unindexMessages(db.raw, [messageId]);
+    }
+    return getMessage(db, messageId);
+  });
+}
+
+/** Messages after `toMessageId` in the session become rewound (no longer part of the history). */
+export function rewindSession(db: RecallDatabase, sessionId: string, toMessageId: number): number {
+  return writeTransaction(db, () => {
+    assertSession(db, sessionId);
+    const anchor = getMessage(db, toMessageId);
+    if (anchor.sessionId !== sessionId) throw new ValidationError(`Message ${toMessageId} is not in session ${sessionId}.`, { sessionId, toMessageId });
+    const info = prepared(db, "update messages set visibility = 'rewound' where session_id = ? and id > ? and visibility in ('live','compacted')").run(sessionId, toMessageId);
+    return info.changes;
+  });
+}
+
+/**
+ * In-place compaction: live messages up to `upToMessageId` leave the model's live context but stay
+ * recallable (visibility `compacted`).
+ */
+export function compactMessages(db: RecallDatabase, sessionId: string, upToMessageId: number): number {
+  return writeTransaction(db, () => {
+    assertSession(db, sessionId);
+    const info = prepared(db, "update messages set visibility = 'compacted' where session_id = ? and id <= ? and visibility = 'live'").run(sessionId, upToMessageId);
+    return info.changes;
+  });
+}
+
+export interface GetMessagesOptions {
+  afterId?: number;
+  limit?: number;
+  /** Include rewound and deleted rows (for audit views); recall never does. */
+  includeHidden?: boolean;
+}
+
+export function getMessages(db: RecallDatabase, sessionId: string, options: GetMessagesOptions = {}): Message[] {
+  const limit = Math.min(Math.max(Math.floor(options.limit ?? 1000), 1), 10_000);
+  return readTransaction(db, () => {
+    assertSession(db, sessionId);
+    const visibility = options.includeHidden ? '' : " and visibility in ('live','compacted')";
+    const rows = db.raw
+      .prepare(`select * from messages where session_id = ? and id > ?${visibility} order by id limit ?`)
+      .all(sessionId, options.afterId ?? 0, limit) as MessageRow[];
+    return rows.map(toMessage);
+  });
+}

@@ -1,0 +1,36 @@
+/**
+ * Moving conversations between projects. `setSessionProject` is the only write that changes
+ * ownership: it updates every session of the logical conversation in one BEGIN IMMEDIATE
+ * transaction (so a continuation being created concurrently is either already included or reads
+ * the new project), validates the target in this profile's database, and never touches messages,
+ * cwd or derived index rows.
+ */
+import type { RecallDatabase } from '@recall/schema';
+import { nowMs } from './clock.js';
+import { logicalConversationIds } from './conversation.js';
+import { SessionNotFoundError } from './errors.js';
+import { assertProjectAcceptsSessions } from './projects.js';
+import { prepared, writeTransaction } from './transaction.js';
+import { idSchema, parseInput } from './validation.js';
+
+export interface MoveResult {
+  /** Every session whose project_id was written (the whole logical conversation). */
+  sessionIds: string[];
+  projectId: string | null;
+  previousProjectId: string | null;
+}
+
+export function setSessionProject(db: RecallDatabase, sessionId: string, projectId: string | null): MoveResult {
+  parseInput(idSchema, sessionId, 'session id');
+  if (projectId !== null) parseInput(idSchema, projectId, 'project id');
+  return writeTransaction(db, () => {
+    const row = prepared(db, 'select project_id from sessions where id = ?').get(sessionId) as { project_id: string | null } | undefined;
+    if (!row) throw new SessionNotFoundError(sessionId);
+    if (projectId !== null) assertProjectAcceptsSessions(db, projectId);
+    const sessionIds = logicalConversationIds(db, sessionId);
+    const update = prepared(db, 'update sessions set project_id = ?, updated_at = ? where id = ?');
+    const now = nowMs();
+    for (const id of sessionIds) update.run(projectId, now, id);
+    return { sessionIds, projectId, previousProjectId: row.project_id };
+  });
+}

@@ -1,0 +1,239 @@
+/**
+ * Projects: the explicit, per-profile owners of conversations. Create (validated name, unique slug,
+ * optional folders), update, archive (keeps ownership), hard delete (refused while any session is
+ * bound), list with folders and counts, and projectForFolder() which turns a discovered folder into a
+ * stable project id without ever writing a path into project_id.
+ */
+import { basename } from 'node:path';
+import { newProjectId, type RecallDatabase } from '@recall/schema';
+import { nowMs } from './clock.js';
+import { FolderInUseError, ProjectArchivedError, ProjectHasSessionsError, ProjectNotFoundError, ValidationError } from './errors.js';
+import { normalizeFolderPath } from './folders.js';
+import type { Project, ProjectFolder } from './rows.js';
+import { prepared, readTransaction, writeTransaction } from './transaction.js';
+import { idSchema, parseInput, projectNameSchema } from './validation.js';
+import { z } from 'zod';
+
+interface ProjectRow {
+  id: string;
+  name: string;
+  slug: string;
+  description: string | null;
+  color: string | null;
+  icon: string | null;
+  archived: number;
+  created_at: number;
+  updated_at: number;
+  session_count: number;
+}
+
+const optionalText = (max: number) => z.string().max(max).nullish();
+const colorSchema = z
+  .string()
+  .regex(/^#[0-9a-fA-F]{3,8}$|^[a-z-]{1,30}$/, 'color must be #rgb[a] hex or a colour name')
+  .nullish();
+
+const createProjectSchema = z.object({
+  id: z.string().regex(/^p_[A-Za-z0-9_-]{1,64}$/, 'project ids look like p_…').optional(),
+  name: projectNameSchema,
+  description: optionalText(2000),
+  color: colorSchema,
+  icon: optionalText(64),
+  folders: z.array(z.string()).max(50).optional(),
+});
+export type CreateProjectInput = z.input<typeof createProjectSchema>;
+
+const updateProjectSchema = z.object({
+  name: projectNameSchema.optional(),
+  description: optionalText(2000),
+  color: colorSchema,
+  icon: optionalText(64),
+});
+export type UpdateProjectInput = z.input<typeof updateProjectSchema>;
+
+export function slugify(name: string): string {
+  const slug = name
+    .normalize('NFKC')
+    .toLowerCase()
+    .replace(/[^\p{L}\p{N}]+/gu, '-')
+    .replace(/^-+|-+$/g, '')
+    .slice(0, 60);
+  return slug || 'project';
+}
+
+function uniqueSlug(db: RecallDatabase, name: string, exceptId?: string): string {
+  const base = slugify(name);
+  const taken = prepared(db, 'select id from projects where slug = ?');
+  for (let i = 1; ; i++) {
+    const candidate = i === 1 ? base : `${base}-${i}`;
+    const owner = taken.pluck().get(candidate) as string | undefined;
+    if (owner === undefined || owner === exceptId) return candidate;
+  }
+}
+
+function foldersOf(db: RecallDatabase, projectId: string): ProjectFolder[] {
+  const rows = prepared(db, 'select path, is_primary from project_folders where project_id = ? order by is_primary desc, created_at, path').all(projectId) as {
+    path: string;
+    is_primary: number;
+  }[];
+  return rows.map((r) => ({ path: r.path, isPrimary: r.is_primary === 1 }));
+}
+
+const PROJECT_SELECT = `select p.*, (select count(*) from sessions s where s.project_id = p.id and s.hidden = 0) as session_count from projects p`;
+
+function toProject(db: RecallDatabase, row: ProjectRow): Project {
+  return {
+    id: row.id,
+    name: row.name,
+    slug: row.slug,
+    description: row.description,
+    color: row.color,
+    icon: row.icon,
+    archived: row.archived === 1,
+    createdAt: row.created_at,
+    updatedAt: row.updated_at,
+    folders: foldersOf(db, row.id),
+    sessionCount: row.session_count,
+  };
+}
+
+export function findProject(db: RecallDatabase, projectId: string): Project | undefined {
+  const row = prepared(db, `${PROJECT_SELECT} where p.id = ?`).get(projectId) as ProjectRow | undefined;
+  return row ? toProject(db, row) : undefined;
+}
+
+export function getProject(db: RecallDatabase, projectId: string): Project {
+  const project = findProject(db, projectId);
+  if (!project) throw new ProjectNotFoundError(projectId);
+  return project;
+}
+
+/** Throws unless the project exists and accepts new conversations (not archived). */
+export function assertProjectAcceptsSessions(db: RecallDatabase, projectId: string): void {
+  const row = prepared(db, 'select archived from projects where id = ?').get(projectId) as { archived: number } | undefined;
+  if (!row) throw new ProjectNotFoundError(projectId);
+  if (row.archived === 1) throw new ProjectArchivedError(projectId);
+}
+
+export function listProjects(db: RecallDatabase, options: { includeArchived?: boolean } = {}): Project[] {
+  const where = options.includeArchived ? '' : ' where p.archived = 0';
+  const rows = db.raw.prepare(`${PROJECT_SELECT}${where} order by p.archived, lower(p.name), p.created_at`).all() as ProjectRow[];
+  return rows.map((r) => toProject(db, r));
+}
+
+function insertFolder(db: RecallDatabase, projectId: string, rawPath: string, primary: boolean): void {
+  const path = normalizeFolderPath(rawPath);
+  const owner = prepared(db, 'select project_id from project_folders where path = ?').pluck().get(path) as string | undefined;
+  if (owner !== undefined) {
+    if (owner === projectId) return;
+    throw new FolderInUseError(path, owner);
+  }
+  if (primary) prepared(db, 'update project_folders set is_primary = 0 where project_id = ?').run(projectId);
+  prepared(db, 'insert into project_folders (project_id, path, is_primary, created_at) values (?, ?, ?, ?)').run(projectId, path, primary ? 1 : 0, nowMs());
+}
+
+export function createProject(db: RecallDatabase, input: CreateProjectInput): Project {
+  const data = parseInput(createProjectSchema, input, 'project');
+  return writeTransaction(db, () => {
+    const id = data.id ?? newProjectId();
+    if (prepared(db, 'select 1 from projects where id = ?').get(id)) throw new ValidationError(`Project id ${id} already exists.`, { projectId: id });
+    const now = nowMs();
+    prepared(db, 'insert into projects (id, name, slug, description, color, icon, archived, created_at, updated_at) values (?, ?, ?, ?, ?, ?, 0, ?, ?)').run(
+      id,
+      data.name,
+      uniqueSlug(db, data.name),
+      data.description ?? null,
+      data.color ?? null,
+      data.icon ?? null,
+      now,
+      now,
+    );
+    (data.folders ?? []).forEach((folder, i) => insertFolder(db, id, folder, i === 0));
+    return getProject(db, id);
+  });
+}
+
+export function updateProject(db: RecallDatabase, projectId: string, input: UpdateProjectInput): Project {
+  parseInput(idSchema, projectId, 'project id');
+  const data = parseInput(updateProjectSchema, input, 'project update');
+  return writeTransaction(db, () => {
+    const current = getProject(db, projectId);
+    const name = data.name ?? current.name;
+    prepared(db, 'update projects set name = ?, slug = ?, description = ?, color = ?, icon = ?, updated_at = ? where id = ?').run(
+      name,
+      name === current.name ? current.slug : uniqueSlug(db, name, projectId),
+      data.description === undefined ? current.description : data.description,
+      data.color === undefined ? current.color : data.color,
+      data.icon === undefined ? current.icon : data.icon,
+      nowMs(),
+      projectId,
+    );
+    return getProject(db, projectId);
+  });
+}
+
+/** Archiving hides a project from the default list; its conversations keep their project_id. */
+export function archiveProject(db: RecallDatabase, projectId: string, archived = true): Project {
+  parseInput(idSchema, projectId, 'project id');
+  return writeTransaction(db, () => {
+    getProject(db, projectId);
+    prepared(db, 'update projects set archived = ?, updated_at = ? where id = ?').run(archived ? 1 : 0, nowMs(), projectId);
+    return getProject(db, projectId);
+  });
+}
+
+/** Hard delete, refused while any session (hidden ones included) still belongs to the project. */
+export function deleteProject(db: RecallDatabase, projectId: string): void {
+  parseInput(idSchema, projectId, 'project id');
+  writeTransaction(db, () => {
+    getProject(db, projectId);
+    const bound = prepared(db, 'select count(*) from sessions where project_id = ?').pluck().get(projectId) as number;
+    if (bound > 0) throw new ProjectHasSessionsError(projectId, bound);
+    prepared(db, 'delete from projects where id = ?').run(projectId);
+  });
+}
+
+export function addProjectFolder(db: RecallDatabase, projectId: string, path: string, options: { primary?: boolean } = {}): Project {
+  return writeTransaction(db, () => {
+    const project = getProject(db, projectId);
+    insertFolder(db, projectId, path, options.primary ?? project.folders.length === 0);
+    prepared(db, 'update projects set updated_at = ? where id = ?').run(nowMs(), projectId);
+    return getProject(db, projectId);
+  });
+}
+
+export function removeProjectFolder(db: RecallDatabase, projectId: string, path: string): Project {
+  const normalized = normalizeFolderPath(path);
+  return writeTransaction(db, () => {
+    getProject(db, projectId);
+    prepared(db, 'delete from project_folders where project_id = ? and path = ?').run(projectId, normalized);
+    prepared(db, 'update projects set updated_at = ? where id = ?').run(nowMs(), projectId);
+    return getProject(db, projectId);
+  });
+}
+
+/** The project that owns exactly this (normalised) folder, if any. */
+export function findProjectByFolder(db: RecallDatabase, path: string): Project | undefined {
+  const normalized = normalizeFolderPath(path);
+  const id = prepared(db, 'select project_id from project_folders where path = ?').pluck().get(normalized) as string | undefined;
+  return id === undefined ? undefined : getProject(db, id);
+}
+
+/**
+ * A discovered folder (a repo root or cwd) becomes an explicit project before it is used to start
+ * a conversation or as a move target: returns the project that owns the folder, or creates one
+ * named after it, deduplicated by normalised path. The path itself never becomes a project id.
+ */
+export function projectForFolder(db: RecallDatabase, path: string, options: { name?: string } = {}): { project: Project; created: boolean } {
+  const normalized = normalizeFolderPath(path);
+  return writeTransaction(db, () => {
+    const existing = findProjectByFolder(db, normalized);
+    if (existing) return { project: existing, created: false };
+    const name = options.name ?? (basename(normalized.replace(/\\/g, '/')) || normalized);
+    return { project: createProject(db, { name, folders: [normalized] }), created: true };
+  });
+}
+
+export function projectExists(db: RecallDatabase, projectId: string): boolean {
+  return readTransaction(db, () => prepared(db, 'select 1 from projects where id = ?').get(projectId) !== undefined);
+}

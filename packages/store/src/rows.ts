@@ -1,0 +1,142 @@
+/**
+ * The store's public row shapes (camelCase, integer-ms timestamps) and the mappers from raw SQLite
+ * rows. Raw SQL is used on hot paths (bulk append, recursive lineage queries), so mapping lives here
+ * once instead of beside every query.
+ */
+import type { LineageKind, MessageRole, Visibility } from '@recall/schema';
+
+export interface ProjectFolder {
+  path: string;
+  isPrimary: boolean;
+}
+
+export interface Project {
+  id: string;
+  name: string;
+  slug: string;
+  description: string | null;
+  color: string | null;
+  icon: string | null;
+  archived: boolean;
+  createdAt: number;
+  updatedAt: number;
+  folders: ProjectFolder[];
+  sessionCount: number;
+}
+
+export interface Session {
+  id: string;
+  projectId: string | null;
+  parentSessionId: string | null;
+  lineage: LineageKind;
+  source: string;
+  title: string | null;
+  cwd: string | null;
+  gitRepoRoot: string | null;
+  gitBranch: string | null;
+  model: string | null;
+  startedAt: number;
+  endedAt: number | null;
+  endReason: string | null;
+  archived: boolean;
+  hidden: boolean;
+  createdAt: number;
+  updatedAt: number;
+  messageCount: number;
+  lastMessageAt: number | null;
+}
+
+export interface Message {
+  id: number;
+  sessionId: string;
+  role: MessageRole;
+  content: string;
+  toolName: string | null;
+  toolCalls: string | null;
+  toolCallId: string | null;
+  externalId: string | null;
+  createdAt: number;
+  visibility: Visibility;
+  editedAt: number | null;
+}
+
+export interface SessionRow {
+  id: string;
+  project_id: string | null;
+  parent_session_id: string | null;
+  lineage: LineageKind;
+  source: string;
+  title: string | null;
+  cwd: string | null;
+  git_repo_root: string | null;
+  git_branch: string | null;
+  model: string | null;
+  started_at: number;
+  ended_at: number | null;
+  end_reason: string | null;
+  archived: number;
+  hidden: number;
+  created_at: number;
+  updated_at: number;
+  message_count?: number;
+  last_message_at?: number | null;
+}
+
+export interface MessageRow {
+  id: number;
+  session_id: string;
+  role: MessageRole;
+  content: string;
+  tool_name: string | null;
+  tool_calls: string | null;
+  tool_call_id: string | null;
+  external_id: string | null;
+  created_at: number;
+  visibility: Visibility;
+  edited_at: number | null;
+}
+
+/** Columns + visible-message aggregates selected for every Session read. */
+export const SESSION_COLUMNS = `s.*,
+  (select count(*) from messages m where m.session_id = s.id and m.visibility in ('live','compacted')) as message_count,
+  (select max(m.created_at) from messages m where m.session_id = s.id and m.visibility in ('live','compacted')) as last_message_at`;
+
+export function toSession(row: SessionRow): Session {
+  return {
+    id: row.id,
+    projectId: row.project_id,
+    parentSessionId: row.parent_session_id,
+    lineage: row.lineage,
+    source: row.source,
+    title: row.title,
+    cwd: row.cwd,
+    gitRepoRoot: row.git_repo_root,
+    gitBranch: row.git_branch,
+    model: row.model,
+    startedAt: row.started_at,
+    endedAt: row.ended_at,
+    endReason: row.end_reason,
+    archived: row.archived === 1,
+    hidden: row.hidden === 1,
+    createdAt: row.created_at,
+    updatedAt: row.updated_at,
+    messageCount: row.message_count ?? 0,
+    lastMessageAt: row.last_message_at ?? null,
+  };
+}
+
+export function toMessage(row: MessageRow): Message {
+  return {
+    id: row.id,
+    sessionId: row.session_id,
+    role: row.role,
+    content: row.content,
+    toolName: row.tool_name,
+    toolCalls: row.tool_calls,
+    toolCallId: row.tool_call_id,
+    externalId: row.external_id,
+    createdAt: row.created_at,
+    visibility: row.visibility,
+    editedAt: row.edited_at,
+  };
+}

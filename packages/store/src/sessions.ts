@@ -1,0 +1,249 @@
+/**
+ * Sessions and their ownership attribute. Creation stores the chosen project (or NULL) together with
+ * any first messages in one transaction, so a UI draft persisted on its first message keeps the
+ * project it was drafted in; resume reads the stored project; upsert distinguishes `projectId`
+ * omitted (keep) from `null` (clear); cwd/git changes never touch project_id. Compression and
+ * delegation children always share their conversation's project (read inside the write
+ * transaction); branch and reset inherit at creation only.
+ */
+import { CONVERSATION_EDGES, lineageKindSchema, newSessionId, type LineageKind, type RecallDatabase } from '@recall/schema';
+import { z } from 'zod';
+import { nowMs } from './clock.js';
+import { LineageError, SessionExistsError, SessionNotFoundError, ValidationError } from './errors.js';
+import { insertMessages } from './messages.js';
+import { setSessionProject } from './moves.js';
+import { assertProjectAcceptsSessions } from './projects.js';
+import { SESSION_COLUMNS, toSession, type Session, type SessionRow } from './rows.js';
+import { prepared, writeTransaction } from './transaction.js';
+import { idSchema, newMessageSchema, parseInput, titleSchema } from './validation.js';
+
+const sessionIdSchema = z.string().regex(/^[A-Za-z0-9][A-Za-z0-9._:-]{0,127}$/, 'session ids are 1-128 characters of letters, digits, . _ : -');
+const pathField = z.string().max(4096).nullish();
+
+const sessionFieldsSchema = z.object({
+  title: titleSchema.nullish(),
+  cwd: pathField,
+  gitRepoRoot: pathField,
+  gitBranch: z.string().max(500).nullish(),
+  model: z.string().max(200).nullish(),
+  source: z.string().min(1).max(64).optional(),
+  startedAt: z.number().int().nonnegative().optional(),
+  endedAt: z.number().int().nonnegative().nullish(),
+  endReason: z.string().max(200).nullish(),
+  archived: z.boolean().optional(),
+  hidden: z.boolean().optional(),
+});
+
+const createSessionSchema = sessionFieldsSchema.extend({
+  id: sessionIdSchema.optional(),
+  projectId: idSchema.nullish(),
+  parentSessionId: idSchema.nullish(),
+  lineage: lineageKindSchema.optional(),
+  messages: z.array(newMessageSchema).max(100_000).optional(),
+});
+export type CreateSessionInput = z.input<typeof createSessionSchema>;
+
+const upsertSessionSchema = createSessionSchema.extend({ id: sessionIdSchema });
+export type UpsertSessionInput = z.input<typeof upsertSessionSchema>;
+
+const SESSION_SELECT = `select ${SESSION_COLUMNS} from sessions s`;
+
+export function findSession(db: RecallDatabase, sessionId: string): Session | undefined {
+  const row = prepared(db, `${SESSION_SELECT} where s.id = ?`).get(sessionId) as SessionRow | undefined;
+  return row ? toSession(row) : undefined;
+}
+
+export function getSession(db: RecallDatabase, sessionId: string): Session {
+  const session = findSession(db, sessionId);
+  if (!session) throw new SessionNotFoundError(sessionId);
+  return session;
+}
+
+/** The stored project of a session, read fresh from the database (never cached). */
+export function sessionProjectId(db: RecallDatabase, sessionId: string): string | null {
+  const row = prepared(db, 'select project_id from sessions where id = ?').get(sessionId) as { project_id: string | null } | undefined;
+  if (!row) throw new SessionNotFoundError(sessionId);
+  return row.project_id;
+}
+
+/**
+ * Decides the project of a new session from its lineage. Conversation edges (compression,
+ * delegation) always take the parent's current project; branch/reset take the caller's explicit
+ * choice if given, else inherit once; roots take what the caller chose (NULL by default).
+ */
+function resolveProjectForNewSession(db: RecallDatabase, lineage: LineageKind, parentId: string | null, input: { projectId?: string | null | undefined }, hasProjectKey: boolean): string | null {
+  if (lineage !== 'root' && parentId === null) throw new LineageError(`A ${lineage} session needs a parent session.`, { lineage });
+  if (lineage === 'root' && parentId !== null) throw new LineageError('A root session has no parent; use compression, branch, reset or delegation.', { parentId });
+  const parentProject = parentId === null ? null : sessionProjectId(db, parentId);
+  if ((CONVERSATION_EDGES as readonly string[]).includes(lineage)) {
+    if (hasProjectKey && (input.projectId ?? null) !== parentProject) {
+      throw new LineageError(`A ${lineage} session belongs to its parent's conversation and so to its project (${parentProject ?? 'none'}).`, {
+        lineage,
+        parentProject,
+        projectId: input.projectId ?? null,
+      });
+    }
+    return parentProject;
+  }
+  if (lineage === 'root') return input.projectId ?? null;
+  return hasProjectKey ? (input.projectId ?? null) : parentProject;
+}
+
+export function createSession(db: RecallDatabase, input: CreateSessionInput = {}): Session {
+  const data = parseInput(createSessionSchema, input, 'session');
+  const hasProjectKey = Object.prototype.hasOwnProperty.call(input, 'projectId') && input.projectId !== undefined;
+  return writeTransaction(db, () => {
+    const id = data.id ?? newSessionId();
+    if (prepared(db, 'select 1 from sessions where id = ?').get(id)) throw new SessionExistsError(id);
+    const lineage = data.lineage ?? 'root';
+    const parentId = data.parentSessionId ?? null;
+    const projectId = resolveProjectForNewSession(db, lineage, parentId, data, hasProjectKey);
+    if (projectId !== null) assertProjectAcceptsSessions(db, projectId);
+    const now = nowMs();
+    const startedAt = data.startedAt ?? data.messages?.[0]?.createdAt ?? now;
+    prepared(
+      db,
+      `insert into sessions (id, project_id, parent_session_id, lineage, source, title, cwd, git_repo_root, git_branch, model,
+        started_at, ended_at, end_reason, archived, hidden, created_at, updated_at)
+       values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    ).run(
+      id,
+      projectId,
+      parentId,
+      lineage,
+      data.source ?? 'desktop',
+      data.title ?? null,
+      data.cwd ?? null,
+      data.gitRepoRoot ?? null,
+      data.gitBranch ?? null,
+      data.model ?? null,
+      startedAt,
+      data.endedAt ?? null,
+      data.endReason ?? null,
+      data.archived ? 1 : 0,
+      // Delegation children are hidden from recall and lists by rule.
+      (data.hidden ?? lineage === 'delegation') ? 1 : 0,
+      now,
+      now,
+    );
+    if (data.messages && data.messages.length > 0) insertMessages(db, id, data.messages);
+    return getSession(db, id);
+  });
+}
+
+/**
+ * Create-or-update by id. Fields that are absent are kept. `projectId` absent keeps the stored
+ * project (resume and re-save never clear it); `projectId: null` removes the whole logical
+ * conversation from its project; a new id moves it (through setSessionProject, so continuations
+ * follow).
+ */
+export function upsertSession(db: RecallDatabase, input: UpsertSessionInput): Session {
+  const data = parseInput(upsertSessionSchema, input, 'session');
+  const hasProjectKey = Object.prototype.hasOwnProperty.call(input, 'projectId') && input.projectId !== undefined;
+  return writeTransaction(db, () => {
+    const current = findSession(db, data.id);
+    if (!current) return createSession(db, input);
+    if (data.lineage !== undefined && data.lineage !== current.lineage) throw new LineageError('The lineage of an existing session cannot change.', { sessionId: data.id });
+    if (data.parentSessionId !== undefined && (data.parentSessionId ?? null) !== current.parentSessionId) {
+      throw new LineageError('The parent of an existing session cannot change.', { sessionId: data.id });
+    }
+    updateSessionFields(db, data.id, data);
+    if (hasProjectKey && (data.projectId ?? null) !== current.projectId) setSessionProject(db, data.id, data.projectId ?? null);
+    if (data.messages && data.messages.length > 0) insertMessages(db, data.id, data.messages);
+    return getSession(db, data.id);
+  });
+}
+
+const COLUMN_OF: Record<string, string> = {
+  title: 'title',
+  cwd: 'cwd',
+  gitRepoRoot: 'git_repo_root',
+  gitBranch: 'git_branch',
+  model: 'model',
+  source: 'source',
+  startedAt: 'started_at',
+  endedAt: 'ended_at',
+  endReason: 'end_reason',
+  archived: 'archived',
+  hidden: 'hidden',
+};
+
+function updateSessionFields(db: RecallDatabase, sessionId: string, fields: z.output<typeof sessionFieldsSchema>): void {
+  const sets: string[] = [];
+  const values: unknown[] = [];
+  for (const [key, column] of Object.entries(COLUMN_OF)) {
+    const value = (fields as Record<string, unknown>)[key];
+    if (value === undefined) continue;
+    sets.push(`${column} = ?`);
+    values.push(typeof value === 'boolean' ? (value ? 1 : 0) : value);
+  }
+  sets.push('updated_at = ?');
+  values.push(nowMs());
+  db.raw.prepare(`update sessions set ${sets.join(', ')} where id = ?`).run(...values, sessionId);
+}
+
+export function updateSession(db: RecallDatabase, sessionId: string, fields: z.input<typeof sessionFieldsSchema>): Session {
+  const data = parseInput(sessionFieldsSchema, fields, 'session update');
+  return writeTransaction(db, () => {
+    getSession(db, sessionId);
+    updateSessionFields(db, sessionId, data);
+    return getSession(db, sessionId);
+  });
+}
+
+const cwdSchema = z.object({ cwd: z.string().min(1).max(4096), gitRepoRoot: pathField, gitBranch: z.string().max(500).nullish() });
+
+/** Directory change: cwd and git metadata only. The project is never touched here. */
+export function setSessionCwd(db: RecallDatabase, sessionId: string, input: z.input<typeof cwdSchema>): Session {
+  const data = parseInput(cwdSchema, input, 'working directory');
+  return writeTransaction(db, () => {
+    getSession(db, sessionId);
+    prepared(db, 'update sessions set cwd = ?, git_repo_root = ?, git_branch = ?, updated_at = ? where id = ?').run(
+      data.cwd,
+      data.gitRepoRoot ?? null,
+      data.gitBranch ?? null,
+      nowMs(),
+      sessionId,
+    );
+    return getSession(db, sessionId);
+  });
+}
+
+export function setSessionTitle(db: RecallDatabase, sessionId: string, title: string | null): Session {
+  return updateSession(db, sessionId, { title });
+}
+
+export function endSession(db: RecallDatabase, sessionId: string, reason: string): Session {
+  return updateSession(db, sessionId, { endedAt: nowMs(), endReason: reason });
+}
+
+export interface ListSessionsOptions {
+  /** undefined = every project; null = only sessions without a project; string = that project. */
+  projectId?: string | null;
+  includeArchived?: boolean;
+  includeHidden?: boolean;
+  limit?: number;
+  offset?: number;
+}
+
+export function listSessions(db: RecallDatabase, options: ListSessionsOptions = {}): Session[] {
+  const where: string[] = [];
+  const params: unknown[] = [];
+  if (options.projectId === null) where.push('s.project_id is null');
+  else if (options.projectId !== undefined) {
+    where.push('s.project_id = ?');
+    params.push(options.projectId);
+  }
+  if (!options.includeArchived) where.push('s.archived = 0');
+  if (!options.includeHidden) where.push('s.hidden = 0');
+  const limit = Math.min(Math.max(options.limit ?? 200, 1), 5000);
+  const offset = Math.max(options.offset ?? 0, 0);
+  if (!Number.isInteger(limit) || !Number.isInteger(offset)) throw new ValidationError('limit and offset must be integers');
+  const rows = db.raw
+    .prepare(
+      `select * from (${SESSION_SELECT} ${where.length ? `where ${where.join(' and ')}` : ''})
+       order by coalesce(last_message_at, started_at) desc, id limit ? offset ?`,
+    )
+    .all(...params, limit, offset) as SessionRow[];
+  return rows.map(toSession);
+}

@@ -1,0 +1,126 @@
+/**
+ * Lineage rules: compression continuations share and follow their conversation's project;
+ * branches and resets inherit once and then live independently; delegation children are hidden
+ * and move with their parent conversation.
+ */
+import { describe, expect, test } from 'vitest';
+import {
+  appendMessage,
+  createBranch,
+  createContinuation,
+  createDelegation,
+  createProject,
+  createReset,
+  createSession,
+  getMessages,
+  getSession,
+  listSessions,
+  logicalConversationIds,
+  ownHistorySessionIds,
+  setSessionProject,
+} from '../src/index.js';
+import { tempDb } from './support/temp-db.js';
+
+function setup() {
+  const db = tempDb();
+  const p = createProject(db, { name: 'P' });
+  const q = createProject(db, { name: 'Q' });
+  const root = createSession(db, { projectId: p.id, title: 'root', cwd: '/p' });
+  appendMessage(db, root.id, { role: 'user', content: 'one' });
+  const two = appendMessage(db, root.id, { role: 'assistant', content: 'two' });
+  appendMessage(db, root.id, { role: 'user', content: 'three' });
+  return { db, p, q, root, two };
+}
+
+describe('compression continuation', () => {
+  test('inherits the source project, ends the source, carries the note', () => {
+    const { db, p, root } = setup();
+    const { previous, session } = createContinuation(db, root.id, { note: 'Summary so far' });
+    expect(previous).toMatchObject({ endReason: 'compression' });
+    expect(previous.endedAt).not.toBeNull();
+    expect(session).toMatchObject({ projectId: p.id, parentSessionId: root.id, lineage: 'compression', cwd: '/p', title: 'root' });
+    expect(getMessages(db, session.id).map((m) => [m.role, m.content])).toEqual([['system', 'Summary so far']]);
+  });
+
+  test('moves with its logical conversation, whichever member is moved', () => {
+    const { db, q, root } = setup();
+    const c1 = createContinuation(db, root.id).session;
+    const c2 = createContinuation(db, c1.id).session;
+    expect(logicalConversationIds(db, c2.id).sort()).toEqual([root.id, c1.id, c2.id].sort());
+    const result = setSessionProject(db, c1.id, q.id);
+    expect(result.sessionIds.sort()).toEqual([root.id, c1.id, c2.id].sort());
+    for (const id of [root.id, c1.id, c2.id]) expect(getSession(db, id).projectId).toBe(q.id);
+  });
+
+  test('a continuation created after a move reads the new project (no stale copy)', () => {
+    const { db, q, root } = setup();
+    setSessionProject(db, root.id, q.id);
+    expect(createContinuation(db, root.id).session.projectId).toBe(q.id);
+  });
+
+  test('a compression child cannot be created into a different project than its conversation', () => {
+    const { db, q, root } = setup();
+    expect(() => createSession(db, { parentSessionId: root.id, lineage: 'compression', projectId: q.id })).toThrow(
+      expect.objectContaining({ code: 'invalid_lineage' }),
+    );
+  });
+});
+
+describe('branch', () => {
+  test('inherits the project at creation, copies history up to a message, then moves independently', () => {
+    const { db, p, q, root, two } = setup();
+    const branch = createBranch(db, root.id, { fromMessageId: two.id });
+    expect(branch).toMatchObject({ projectId: p.id, lineage: 'branch', parentSessionId: root.id });
+    expect(getMessages(db, branch.id).map((m) => m.content)).toEqual(['one', 'two']);
+    setSessionProject(db, branch.id, q.id);
+    expect(getSession(db, root.id).projectId).toBe(p.id);
+    setSessionProject(db, root.id, null);
+    expect(getSession(db, branch.id).projectId).toBe(q.id);
+    expect(logicalConversationIds(db, root.id)).toEqual([root.id]);
+  });
+
+  test('refuses a fork point that is not a visible message of the source', () => {
+    const { db, root } = setup();
+    expect(() => createBranch(db, root.id, { fromMessageId: 999_999 })).toThrow(expect.objectContaining({ code: 'invalid_input' }));
+  });
+});
+
+describe('reset / new', () => {
+  test('inherits the project at creation and does not follow later moves of the old conversation', () => {
+    const { db, p, q, root } = setup();
+    const fresh = createReset(db, root.id);
+    expect(fresh).toMatchObject({ projectId: p.id, lineage: 'reset', messageCount: 0 });
+    setSessionProject(db, root.id, q.id);
+    expect(getSession(db, fresh.id).projectId).toBe(p.id);
+    setSessionProject(db, fresh.id, null);
+    expect(getSession(db, root.id).projectId).toBe(q.id);
+  });
+});
+
+describe('delegation', () => {
+  test('children are hidden, share the project and move with the parent conversation', () => {
+    const { db, p, q, root } = setup();
+    const child = createDelegation(db, root.id, { title: 'sub-agent' });
+    expect(child).toMatchObject({ projectId: p.id, hidden: true, lineage: 'delegation' });
+    expect(listSessions(db, { projectId: p.id }).map((s) => s.id)).toEqual([root.id]);
+    setSessionProject(db, root.id, q.id);
+    expect(getSession(db, child.id).projectId).toBe(q.id);
+    const cont = createContinuation(db, root.id).session;
+    const grandchild = createDelegation(db, cont.id);
+    setSessionProject(db, grandchild.id, null);
+    for (const id of [root.id, child.id, cont.id, grandchild.id]) expect(getSession(db, id).projectId).toBeNull();
+  });
+});
+
+describe('own history of a project-less conversation', () => {
+  test('is the compression chain only: no branches, resets or delegations', () => {
+    const db = tempDb();
+    const root = createSession(db, {});
+    const cont = createContinuation(db, root.id).session;
+    const cont2 = createContinuation(db, cont.id).session;
+    createBranch(db, cont.id);
+    createReset(db, cont2.id);
+    createDelegation(db, cont2.id);
+    expect(ownHistorySessionIds(db, cont2.id).sort()).toEqual([root.id, cont.id, cont2.id].sort());
+  });
+});
