@@ -1,0 +1,169 @@
+/**
+ * Gateway configuration: THE only module in the repository that reads `process.env`. Everything
+ * else (server, CLI, handlers, tests) receives a validated `RecallConfig` or explicit options, so a
+ * test can never pick up a developer's real `~/.recall` by accident. Sources, highest first:
+ * explicit overrides (CLI flags) → environment (`RECALL_HOME`, `RECALL_PROFILE`, `RECALL_PORT`,
+ * `OPENAI_BASE_URL`, `OPENAI_API_KEY`, `RECALL_CHAT_MODEL`) → `<home>/config.json` → defaults.
+ * Invalid values raise `ConfigError` (stable code `invalid_config`) naming the offending source.
+ */
+import { readFileSync } from 'node:fs';
+import { homedir } from 'node:os';
+import { isAbsolute, join, resolve } from 'node:path';
+import { assertProfileName } from '@recall/schema';
+import { z } from 'zod';
+import { ConfigError } from './errors.js';
+
+export const DEFAULT_PORT = 7821;
+export const DEFAULT_PROFILE = 'default';
+export const CONFIG_FILE_NAME = 'config.json';
+
+export function defaultHome(): string {
+  return join(homedir(), '.recall');
+}
+
+const portSchema = z.coerce.number().int().min(0).max(65_535).describe('TCP port on 127.0.0.1; 0 picks a free port');
+const profileSchema = z
+  .string()
+  .regex(/^[A-Za-z0-9_-]{1,64}$/, 'use 1-64 letters, digits, "-" or "_"')
+  .describe('profile name; each profile is a separate database file');
+
+/** Chat model settings for the desktop chat panel (used later; typed now so the config has one shape). */
+const chatFileSchema = z
+  .strictObject({
+    baseUrl: z.url().max(2048).optional().describe('OpenAI-compatible endpoint, e.g. http://127.0.0.1:11434/v1'),
+    model: z.string().min(1).max(200).optional().describe('chat model name'),
+  })
+  .describe('chat model settings (the API key is never read from this file)');
+
+/** `<home>/config.json`. Strict so that typos are reported instead of silently ignored. */
+export const configFileSchema = z
+  .strictObject({
+    port: portSchema.optional(),
+    profile: profileSchema.optional(),
+    chat: chatFileSchema.optional(),
+    // Owned by the semantic layer (stage B); validated there, carried through opaquely here.
+    semantic: z.record(z.string(), z.unknown()).optional().describe('semantic index settings (stage B)'),
+  })
+  .describe('optional <home>/config.json');
+export type ConfigFile = z.infer<typeof configFileSchema>;
+
+const envSchema = z.object({
+  RECALL_HOME: z.string().min(1).optional(),
+  RECALL_PROFILE: profileSchema.optional(),
+  RECALL_PORT: portSchema.optional(),
+  OPENAI_BASE_URL: z.url().optional(),
+  OPENAI_API_KEY: z.string().min(1).optional(),
+  RECALL_CHAT_MODEL: z.string().min(1).max(200).optional(),
+});
+
+export interface ChatModelConfig {
+  baseUrl: string | null;
+  /** Secret: never log or print; `redactConfig()` hides it. */
+  apiKey: string | null;
+  model: string | null;
+}
+
+export interface RecallConfig {
+  /** Absolute path of the Recall home directory. */
+  home: string;
+  profile: string;
+  port: number;
+  chat: ChatModelConfig;
+  /** Raw `semantic` section of config.json, for the semantic layer to validate. */
+  semantic: Record<string, unknown> | null;
+  /** Where config.json was looked for, and whether it existed. */
+  configFile: { path: string; found: boolean };
+}
+
+export interface ConfigOverrides {
+  home?: string | undefined;
+  profile?: string | undefined;
+  port?: number | string | undefined;
+}
+
+export interface LoadConfigOptions {
+  overrides?: ConfigOverrides;
+  /** Defaults to `process.env`; tests pass a plain object. */
+  env?: Readonly<Record<string, string | undefined>>;
+}
+
+function fail(source: string, error: z.ZodError): never {
+  const issues = error.issues.map((i) => `${i.path.join('.') || '(root)'}: ${i.message}`);
+  throw new ConfigError(`Invalid configuration in ${source}: ${issues.join('; ')}`, { source, issues });
+}
+
+/** Empty strings in the environment mean "unset" (a common shell idiom: `RECALL_PORT= recall serve`). */
+function cleanEnv(env: Readonly<Record<string, string | undefined>>): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const key of Object.keys(envSchema.shape)) {
+    const value = env[key];
+    if (value !== undefined && value !== '') out[key] = value;
+  }
+  return out;
+}
+
+function readConfigFile(path: string): { file: ConfigFile; found: boolean } {
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return { file: {}, found: false };
+    throw new ConfigError(`Cannot read ${path}: ${(error as Error).message}`, { source: path });
+  }
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch (error) {
+    throw new ConfigError(`${path} is not valid JSON: ${(error as Error).message}`, { source: path });
+  }
+  const parsed = configFileSchema.safeParse(json);
+  if (!parsed.success) fail(path, parsed.error);
+  return { file: parsed.data, found: true };
+}
+
+export function loadConfig(options: LoadConfigOptions = {}): RecallConfig {
+  const envParsed = envSchema.safeParse(cleanEnv(options.env ?? process.env));
+  if (!envParsed.success) fail('the environment', envParsed.error);
+  const env = envParsed.data;
+  const overrides = options.overrides ?? {};
+
+  const homeRaw = overrides.home ?? env.RECALL_HOME ?? defaultHome();
+  if (homeRaw.trim() === '') throw new ConfigError('The Recall home directory must not be empty.', { source: 'home' });
+  const home = isAbsolute(homeRaw) ? resolve(homeRaw) : resolve(process.cwd(), homeRaw);
+
+  const configPath = join(home, CONFIG_FILE_NAME);
+  const { file, found } = readConfigFile(configPath);
+
+  let port: number = env.RECALL_PORT ?? file.port ?? DEFAULT_PORT;
+  if (overrides.port !== undefined) {
+    const parsed = portSchema.safeParse(overrides.port);
+    if (!parsed.success) fail('--port', parsed.error);
+    port = parsed.data;
+  }
+  let profile: string = env.RECALL_PROFILE ?? file.profile ?? DEFAULT_PROFILE;
+  if (overrides.profile !== undefined) {
+    const parsed = profileSchema.safeParse(overrides.profile);
+    if (!parsed.success) fail('--profile', parsed.error);
+    profile = parsed.data;
+  }
+  // Same rule as the schema package's profile paths; re-checked so the two can never drift apart.
+  assertProfileName(profile);
+
+  return {
+    home,
+    profile,
+    port,
+    chat: {
+      baseUrl: env.OPENAI_BASE_URL ?? file.chat?.baseUrl ?? null,
+      apiKey: env.OPENAI_API_KEY ?? null,
+      model: env.RECALL_CHAT_MODEL ?? file.chat?.model ?? null,
+    },
+    semantic: file.semantic ?? null,
+    configFile: { path: configPath, found },
+  };
+}
+
+/** A copy safe to print or log: secrets replaced by a marker saying whether they are set. */
+export function redactConfig(config: RecallConfig): Omit<RecallConfig, 'chat'> & { chat: Omit<ChatModelConfig, 'apiKey'> & { apiKey: 'set' | null } } {
+  return { ...config, chat: { ...config.chat, apiKey: config.chat.apiKey === null ? null : 'set' } };
+}

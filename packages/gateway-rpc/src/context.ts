@@ -1,0 +1,54 @@
+/**
+ * What every method handler receives: the profile's open database (one handle per server, opened
+ * once at start), the profile/home it belongs to, the event hub for change notifications, the
+ * optional session_search tool and a logger. Handlers get nothing else — no env, no globals — so the
+ * same handlers run under the HTTP server, the WebSocket server and direct in-process calls.
+ */
+import type { RecallDatabase } from '@recall/schema';
+import type { EventHub } from './events.js';
+
+export interface GatewayLogger {
+  info(message: string, meta?: Record<string, unknown>): void;
+  warn(message: string, meta?: Record<string, unknown>): void;
+  error(message: string, meta?: Record<string, unknown>): void;
+}
+
+/** Logs to stderr, one line per entry; stdout stays free for the CLI's own output. */
+export const consoleLogger: GatewayLogger = {
+  info: (message, meta) => console.error(`[recall] ${message}${meta ? ` ${JSON.stringify(meta)}` : ''}`),
+  warn: (message, meta) => console.error(`[recall] warning: ${message}${meta ? ` ${JSON.stringify(meta)}` : ''}`),
+  error: (message, meta) => console.error(`[recall] error: ${message}${meta ? ` ${JSON.stringify(meta)}` : ''}`),
+};
+
+export const silentLogger: GatewayLogger = { info: () => {}, warn: () => {}, error: () => {} };
+
+/** The trusted call context of `session_search`: never taken from tool arguments. */
+export interface SearchCallContext {
+  profile: string;
+  currentSessionId: string;
+}
+
+/**
+ * The shape the gateway needs from @recall/search-tool's session_search tool. Typed structurally so
+ * the gateway can be started with a stand-in (or none) while that package is being written.
+ */
+export interface SessionSearchExecutor {
+  execute(args: Record<string, unknown>, context: SearchCallContext): unknown;
+}
+
+export interface GatewayContext {
+  readonly db: RecallDatabase;
+  readonly home: string;
+  readonly profile: string;
+  readonly events: EventHub;
+  readonly logger: GatewayLogger;
+  /** `null` when the search tool is not wired in: search.session_search then answers `search_unavailable`. */
+  readonly searchTool: SessionSearchExecutor | null;
+}
+
+export type Transport = 'http' | 'ws' | 'direct';
+
+/** Per-call view handed to handlers. */
+export interface CallContext extends GatewayContext {
+  readonly transport: Transport;
+}

@@ -1,0 +1,78 @@
+/**
+ * The gateway's in-process event hub. Handlers emit a change event after their write has
+ * committed (store calls are synchronous transactions, so "after the call returned" is "after
+ * commit"); the WebSocket transport forwards every event to its clients as a JSON-RPC
+ * notification `{"method":"event","params":{type,…ids}}` so the desktop UI can refresh exactly
+ * the affected project groups and sessions. Events carry ids only, never content: a client that
+ * cares re-reads through the normal methods, which keeps one source of truth and one auth path.
+ */
+
+export const EVENT_TYPES = ['projects.changed', 'sessions.changed', 'messages.changed', 'index.changed'] as const;
+export type GatewayEventType = (typeof EVENT_TYPES)[number];
+
+export interface GatewayEvent {
+  type: GatewayEventType;
+  /** Projects whose contents or metadata changed (both source and target of a move). Never null: the "No project" group refreshes on any sessions.changed. */
+  projectIds?: string[];
+  sessionIds?: string[];
+  messageIds?: number[];
+  /** Set when a session left or joined "No project" (project_id NULL), so the UI refreshes that group too. */
+  unassigned?: boolean;
+}
+
+export type EventListener = (event: GatewayEvent) => void;
+
+export interface EventInput {
+  type: GatewayEventType;
+  projectIds?: readonly (string | null | undefined)[];
+  sessionIds?: readonly (string | null | undefined)[];
+  messageIds?: readonly (number | null | undefined)[];
+  unassigned?: boolean;
+}
+
+function uniq<T>(values: readonly (T | null | undefined)[] | undefined): T[] | undefined {
+  if (values === undefined) return undefined;
+  const out = [...new Set(values.filter((v): v is T => v !== null && v !== undefined))];
+  return out.length === 0 ? undefined : out;
+}
+
+export class EventHub {
+  readonly #listeners = new Set<EventListener>();
+  readonly #onListenerError: (error: unknown) => void;
+
+  constructor(onListenerError: (error: unknown) => void = () => {}) {
+    this.#onListenerError = onListenerError;
+  }
+
+  /** Returns the unsubscribe function. */
+  subscribe(listener: EventListener): () => void {
+    this.#listeners.add(listener);
+    return () => {
+      this.#listeners.delete(listener);
+    };
+  }
+
+  get listenerCount(): number {
+    return this.#listeners.size;
+  }
+
+  /** Normalises ids (dedupe, drop null) and delivers synchronously; one failing listener never stops the others or the handler that emitted. */
+  emit(input: EventInput): GatewayEvent {
+    const event: GatewayEvent = { type: input.type };
+    const projectIds = uniq(input.projectIds);
+    const sessionIds = uniq(input.sessionIds);
+    const messageIds = uniq(input.messageIds);
+    if (projectIds) event.projectIds = projectIds;
+    if (sessionIds) event.sessionIds = sessionIds;
+    if (messageIds) event.messageIds = messageIds;
+    if (input.unassigned ?? (input.projectIds?.some((p) => p === null) ?? false)) event.unassigned = true;
+    for (const listener of [...this.#listeners]) {
+      try {
+        listener(event);
+      } catch (error) {
+        this.#onListenerError(error);
+      }
+    }
+    return event;
+  }
+}

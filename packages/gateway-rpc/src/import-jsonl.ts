@@ -1,0 +1,438 @@
+/**
+ * The `recall-jsonl` v1 importer (DESIGN §8): one JSON object per line, `kind` = `project`,
+ * `session` or `message`. This module owns the line schemas (zod, snake_case as in the file), the
+ * mapping onto the store's write functions, idempotency on re-import and the batching. Each line
+ * is validated on its own; a malformed or unknown line is reported by 1-based line number with a
+ * stable code and skipped, and every valid line is imported. Lines are applied in batches, each one
+ * BEGIN IMMEDIATE transaction, so a crash (or a disk error, which aborts the import) never leaves
+ * half a batch; a line that the store refuses rolls back only its own savepoint inside the batch.
+ *
+ * Idempotency: projects by id (an existing project is left as it is), sessions by id (an existing
+ * session is updated only where the file's fields differ, and its project is never touched — the
+ * user may have moved it since; `recall mv` is the way to move), messages by `external_id` within
+ * their session (the store's own rule). Re-importing the same file therefore writes nothing.
+ *
+ * Line error codes (stable): `invalid_json` (not JSON / not an object), `unknown_kind`,
+ * `invalid_line` (fields fail the schema), `line_too_long`, plus the store's own codes when it
+ * refuses a valid-looking line (`session_not_found` for a message or child whose session is not
+ * imported, `project_not_found`, `project_archived`, `invalid_lineage`, `folder_in_use`,
+ * `invalid_input`, …).
+ */
+import { createReadStream, statSync } from 'node:fs';
+import { createInterface } from 'node:readline';
+import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
+import { RecallSchemaError, type RecallDatabase } from '@recall/schema';
+import {
+  archiveProject,
+  appendMessages,
+  createProject,
+  createSession,
+  findProject,
+  findSession,
+  MAX_MESSAGE_CHARS,
+  StoreError,
+  upsertSession,
+  writeTransaction,
+  type NewMessage,
+  type Session,
+} from '@recall/store';
+import { z } from 'zod';
+
+/** Lines applied per write transaction: large enough to amortise the commit, small enough to keep the write lock short. */
+export const DEFAULT_IMPORT_BATCH_LINES = 500;
+/** A line longer than this is refused without parsing (a message body is at most 1 MiB of UTF-16). */
+export const MAX_LINE_CHARS = 4 * MAX_MESSAGE_CHARS;
+/** At most this many line errors are kept in the summary; `errorCount` has the full number. */
+export const MAX_REPORTED_ERRORS = 1000;
+
+// ---------------------------------------------------------------------------------------------
+// Line schemas
+
+const timestampSchema = z
+  .union([
+    z.iso.datetime({ offset: true }).describe('ISO-8601 date-time with Z or an offset'),
+    z.iso.date().describe('ISO-8601 calendar date (midnight UTC)'),
+    z.number().int().nonnegative().max(8.64e15).describe('milliseconds since the epoch'),
+  ])
+  .transform((v) => (typeof v === 'number' ? v : Date.parse(v)))
+  .pipe(z.number().int().nonnegative().describe('parsed timestamp (ms)'))
+  .describe('a timestamp: ISO-8601 string or epoch milliseconds');
+
+const projectIdSchema = z
+  .string()
+  .regex(/^p_[A-Za-z0-9_-]{1,64}$/, 'project ids look like p_… (letters, digits, _ and -)')
+  .describe('stable project id, e.g. p_work');
+const sessionIdSchema = z
+  .string()
+  .regex(/^[A-Za-z0-9][A-Za-z0-9._:-]{0,127}$/, 'session ids are 1-128 characters of letters, digits, . _ : -')
+  .describe('stable session id');
+const optionalText = (max: number, what: string) => z.string().max(max).nullish().describe(what);
+
+export const projectLineSchema = z
+  .strictObject({
+    kind: z.literal('project').describe('record type'),
+    id: projectIdSchema,
+    name: z.string().min(1).max(120).describe('display name'),
+    description: optionalText(2000, 'free text'),
+    color: optionalText(30, '#rgb[a] hex or a colour name'),
+    icon: optionalText(64, 'icon name'),
+    folders: z.array(z.string().min(1).max(4096)).max(50).optional().describe('folder paths (metadata, never the membership rule); the first is primary'),
+    archived: z.boolean().optional().describe('archive the project after creating it'),
+  })
+  .describe('a project: created once by id, left unchanged on re-import');
+
+export const sessionLineSchema = z
+  .strictObject({
+    kind: z.literal('session').describe('record type'),
+    id: sessionIdSchema,
+    project_id: projectIdSchema.nullable().optional().describe('owning project (must already exist, e.g. earlier in the file); null or absent = no project'),
+    parent_session_id: sessionIdSchema.nullable().optional().describe('parent session for non-root lineage (must already exist)'),
+    lineage: z.enum(['root', 'compression', 'branch', 'reset', 'delegation']).optional().describe('how this session relates to its parent (default root)'),
+    source: z.string().min(1).max(64).optional().describe('where the conversation came from (default "import")'),
+    title: optionalText(500, 'title'),
+    cwd: optionalText(4096, 'working directory'),
+    git_repo_root: optionalText(4096, 'git repository root'),
+    git_branch: optionalText(500, 'git branch'),
+    model: optionalText(200, 'model name'),
+    started_at: timestampSchema.optional(),
+    ended_at: timestampSchema.nullish(),
+    end_reason: optionalText(200, 'why the session ended'),
+    archived: z.boolean().optional().describe('archived conversation'),
+  })
+  .describe('a session: created by id; on re-import only differing fields are updated and the project is never changed');
+
+export const messageLineSchema = z
+  .strictObject({
+    kind: z.literal('message').describe('record type'),
+    session_id: sessionIdSchema.describe('the session this message belongs to (must be imported before it)'),
+    external_id: z.string().min(1).max(500).describe('stable id of the message in its source, unique per session: re-import skips it'),
+    role: z.enum(['user', 'assistant', 'system', 'tool']).describe('speaker role'),
+    content: z.string().max(MAX_MESSAGE_CHARS).describe('original text'),
+    created_at: timestampSchema.optional(),
+    tool_name: optionalText(200, 'tool name for tool messages'),
+    tool_calls: z
+      .union([z.string().max(MAX_MESSAGE_CHARS), z.array(z.unknown()), z.record(z.string(), z.unknown())])
+      .nullish()
+      .describe('tool calls of an assistant message, as JSON text or a JSON value'),
+    tool_call_id: optionalText(200, 'tool call id answered by a tool message'),
+  })
+  .describe('a message: appended once per (session_id, external_id)');
+
+const KINDS = ['project', 'session', 'message'] as const;
+
+export type ProjectLine = z.output<typeof projectLineSchema>;
+export type SessionLine = z.output<typeof sessionLineSchema>;
+export type MessageLine = z.output<typeof messageLineSchema>;
+export type ImportRecord = ProjectLine | SessionLine | MessageLine;
+
+// ---------------------------------------------------------------------------------------------
+// Results
+
+export interface ImportLineError {
+  /** 1-based line number in the input. */
+  line: number;
+  /** Stable code (see the module header). */
+  code: string;
+  message: string;
+}
+
+export interface ImportSummary {
+  /** Non-blank lines read. */
+  lines: number;
+  /** Rows created. */
+  projects: number;
+  sessions: number;
+  messages: number;
+  /** Existing sessions whose fields in the file differed and were updated (project never changed). */
+  sessionsUpdated: number;
+  /** Valid records that already existed unchanged, so nothing was written for them. */
+  skipped: number;
+  /** Line errors, at most MAX_REPORTED_ERRORS of them, in line order. */
+  errors: ImportLineError[];
+  /** Number of lines rejected (can exceed errors.length). */
+  errorCount: number;
+}
+
+export interface ImportProgress {
+  lines: number;
+  /** UTF-8 bytes consumed so far (including newlines). */
+  bytes: number;
+  /** Total bytes when known (file size), else null. */
+  totalBytes: number | null;
+  summary: Readonly<ImportSummary>;
+}
+
+export interface ImportOptions {
+  batchLines?: number;
+  /** Called after every committed batch. */
+  onProgress?: (progress: ImportProgress) => void;
+}
+
+function emptySummary(): ImportSummary {
+  return { lines: 0, projects: 0, sessions: 0, messages: 0, sessionsUpdated: 0, skipped: 0, errors: [], errorCount: 0 };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Parsing
+
+export type ParsedLine = { ok: true; line: number; record: ImportRecord } | { ok: false; error: ImportLineError };
+
+function zodMessage(error: z.ZodError): string {
+  return error.issues
+    .slice(0, 3)
+    .map((i) => `${i.path.length > 0 ? `${i.path.join('.')}: ` : ''}${i.message}`)
+    .join('; ');
+}
+
+/** Validates one line of text. Never throws. */
+export function parseLine(text: string, line: number): ParsedLine {
+  if (text.length > MAX_LINE_CHARS) return { ok: false, error: { line, code: 'line_too_long', message: `Line is longer than ${MAX_LINE_CHARS} characters.` } };
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (error) {
+    return { ok: false, error: { line, code: 'invalid_json', message: `Not valid JSON: ${(error as Error).message}`.slice(0, 300) } };
+  }
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+    return { ok: false, error: { line, code: 'invalid_json', message: 'Each line must be a JSON object.' } };
+  }
+  const kind = (value as { kind?: unknown }).kind;
+  const schema = kind === 'project' ? projectLineSchema : kind === 'session' ? sessionLineSchema : kind === 'message' ? messageLineSchema : null;
+  if (schema === null) {
+    const shown = typeof kind === 'string' ? JSON.stringify(kind.slice(0, 40)) : kind === undefined ? 'missing' : typeof kind;
+    return { ok: false, error: { line, code: 'unknown_kind', message: `Unknown kind ${shown}; expected one of ${KINDS.join(', ')}.` } };
+  }
+  const parsed = schema.safeParse(value);
+  if (!parsed.success) return { ok: false, error: { line, code: 'invalid_line', message: `Invalid ${String(kind)} line: ${zodMessage(parsed.error)}` } };
+  return { ok: true, line, record: parsed.data };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Applying records
+
+/** Store and schema errors are refusals of one line; anything else (I/O, SQLITE_FULL, bugs) aborts the import. */
+function lineErrorOf(error: unknown, line: number): ImportLineError | null {
+  if (error instanceof StoreError || error instanceof RecallSchemaError) {
+    return { line, code: (error as Error & { code: string }).code, message: error.message.slice(0, 500) };
+  }
+  return null;
+}
+
+function applyProject(db: RecallDatabase, record: ProjectLine, summary: ImportSummary): void {
+  if (findProject(db, record.id)) {
+    summary.skipped++;
+    return;
+  }
+  createProject(db, {
+    id: record.id,
+    name: record.name,
+    description: record.description ?? null,
+    color: record.color ?? null,
+    icon: record.icon ?? null,
+    ...(record.folders ? { folders: record.folders } : {}),
+  });
+  if (record.archived) archiveProject(db, record.id, true);
+  summary.projects++;
+}
+
+/** The session fields a line may set, in the store's camelCase; absent keys stay absent. */
+function sessionFields(record: SessionLine): Record<string, unknown> {
+  const fields: Record<string, unknown> = {};
+  const put = (key: string, value: unknown): void => {
+    if (value !== undefined) fields[key] = value;
+  };
+  put('title', record.title);
+  put('cwd', record.cwd);
+  put('gitRepoRoot', record.git_repo_root);
+  put('gitBranch', record.git_branch);
+  put('model', record.model);
+  put('source', record.source ?? 'import');
+  put('startedAt', record.started_at);
+  put('endedAt', record.ended_at);
+  put('endReason', record.end_reason);
+  put('archived', record.archived);
+  return fields;
+}
+
+function differs(current: Session, fields: Record<string, unknown>): boolean {
+  const stored = current as unknown as Record<string, unknown>;
+  return Object.entries(fields).some(([key, value]) => (stored[key] ?? null) !== (value ?? null));
+}
+
+function applySession(db: RecallDatabase, record: SessionLine, summary: ImportSummary): void {
+  const fields = sessionFields(record);
+  const current = findSession(db, record.id);
+  if (current === undefined) {
+    createSession(db, {
+      ...fields,
+      id: record.id,
+      lineage: record.lineage ?? 'root',
+      parentSessionId: record.parent_session_id ?? null,
+      // Only an explicit key reaches the store: for compression/delegation children an absent key means "inherit".
+      ...(record.project_id !== undefined ? { projectId: record.project_id } : {}),
+    });
+    summary.sessions++;
+    return;
+  }
+  // Existing session: the store refuses a changed lineage/parent (reported as invalid_lineage).
+  const lineage = record.lineage ?? 'root';
+  const parent = record.parent_session_id ?? null;
+  if (lineage !== current.lineage || parent !== current.parentSessionId || differs(current, fields)) {
+    // projectId deliberately omitted: upsert keeps the stored project (re-import never moves a conversation).
+    upsertSession(db, { ...fields, id: record.id, lineage, parentSessionId: parent });
+    summary.sessionsUpdated++;
+    return;
+  }
+  summary.skipped++;
+}
+
+function toNewMessage(record: MessageLine): NewMessage {
+  return {
+    role: record.role,
+    content: record.content,
+    externalId: record.external_id,
+    ...(record.created_at !== undefined ? { createdAt: record.created_at } : {}),
+    toolName: record.tool_name ?? null,
+    toolCalls: record.tool_calls === undefined || record.tool_calls === null ? null : typeof record.tool_calls === 'string' ? record.tool_calls : JSON.stringify(record.tool_calls),
+    toolCallId: record.tool_call_id ?? null,
+  };
+}
+
+function addError(summary: ImportSummary, error: ImportLineError): void {
+  summary.errorCount++;
+  if (summary.errors.length < MAX_REPORTED_ERRORS) summary.errors.push(error);
+}
+
+/**
+ * Applies one batch of parsed lines in one write transaction. Consecutive messages of one session
+ * go to the store in one appendMessages call (one savepoint, one index update); if the store refuses
+ * the group, it is retried line by line so the error lands on the right line number.
+ */
+function applyBatch(db: RecallDatabase, batch: ParsedLine[], summary: ImportSummary): void {
+  // Errors collected inside the transaction are only added once it committed, so an aborted batch reports nothing twice.
+  const pending = emptySummary();
+  writeTransaction(db, () => {
+    let i = 0;
+    while (i < batch.length) {
+      const entry = batch[i]!;
+      if (!entry.ok) {
+        addError(pending, entry.error);
+        i++;
+        continue;
+      }
+      const record = entry.record;
+      if (record.kind === 'message') {
+        let j = i + 1;
+        while (j < batch.length) {
+          const next = batch[j]!;
+          if (!next.ok || next.record.kind !== 'message' || next.record.session_id !== record.session_id) break;
+          j++;
+        }
+        const group = batch.slice(i, j) as { ok: true; line: number; record: MessageLine }[];
+        try {
+          const result = appendMessages(db, record.session_id, group.map((g) => toNewMessage(g.record)));
+          pending.messages += result.inserted;
+          pending.skipped += result.skipped;
+        } catch (error) {
+          if (lineErrorOf(error, group[0]!.line) === null) throw error;
+          for (const g of group) {
+            try {
+              const result = appendMessages(db, g.record.session_id, [toNewMessage(g.record)]);
+              pending.messages += result.inserted;
+              pending.skipped += result.skipped;
+            } catch (inner) {
+              const lineError = lineErrorOf(inner, g.line);
+              if (lineError === null) throw inner;
+              addError(pending, lineError);
+            }
+          }
+        }
+        i = j;
+        continue;
+      }
+      try {
+        if (record.kind === 'project') applyProject(db, record, pending);
+        else applySession(db, record, pending);
+      } catch (error) {
+        const lineError = lineErrorOf(error, entry.line);
+        if (lineError === null) throw error;
+        addError(pending, lineError);
+      }
+      i++;
+    }
+  });
+  summary.projects += pending.projects;
+  summary.sessions += pending.sessions;
+  summary.messages += pending.messages;
+  summary.sessionsUpdated += pending.sessionsUpdated;
+  summary.skipped += pending.skipped;
+  for (const error of pending.errors) addError(summary, error);
+  summary.errorCount += pending.errorCount - pending.errors.length;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Drivers
+
+/**
+ * Imports lines from any (async) iterable of text lines. Yields to the event loop between batches
+ * so a gateway serving other clients stays responsive during a large import.
+ */
+export async function importJsonlLines(
+  db: RecallDatabase,
+  lines: AsyncIterable<string> | Iterable<string>,
+  options: ImportOptions & { totalBytes?: number | null } = {},
+): Promise<ImportSummary> {
+  const batchLines = Math.max(1, Math.floor(options.batchLines ?? DEFAULT_IMPORT_BATCH_LINES));
+  const summary = emptySummary();
+  let batch: ParsedLine[] = [];
+  let lineNo = 0;
+  let bytes = 0;
+  const flush = async (): Promise<void> => {
+    if (batch.length > 0) applyBatch(db, batch, summary);
+    batch = [];
+    options.onProgress?.({ lines: summary.lines, bytes, totalBytes: options.totalBytes ?? null, summary });
+    await yieldToEventLoop();
+  };
+  for await (const raw of lines) {
+    lineNo++;
+    bytes += Buffer.byteLength(raw, 'utf8') + 1;
+    // A UTF-8 BOM may precede the first line of files written by some editors.
+    const text = lineNo === 1 && raw.charCodeAt(0) === 0xfeff ? raw.slice(1) : raw;
+    if (text.trim() === '') continue;
+    summary.lines++;
+    batch.push(parseLine(text, lineNo));
+    if (batch.length >= batchLines) await flush();
+  }
+  await flush();
+  return summary;
+}
+
+/** Splits on \n (tolerating \r\n) without copying the whole text into an array of lines first. */
+function* splitLines(text: string): Generator<string> {
+  let start = 0;
+  while (start <= text.length) {
+    let end = text.indexOf('\n', start);
+    if (end === -1) end = text.length;
+    const line = text.slice(start, end);
+    yield line.endsWith('\r') ? line.slice(0, -1) : line;
+    start = end + 1;
+  }
+}
+
+/** Imports a whole recall-jsonl document held in memory (the RPC method `import.jsonl`, tests, the bench). */
+export function importJsonlText(db: RecallDatabase, text: string, options: ImportOptions = {}): Promise<ImportSummary> {
+  return importJsonlLines(db, splitLines(text), { ...options, totalBytes: Buffer.byteLength(text, 'utf8') });
+}
+
+/** Streams a recall-jsonl file from disk (the CLI's `recall import`). */
+export async function importJsonlFile(db: RecallDatabase, path: string, options: ImportOptions = {}): Promise<ImportSummary> {
+  const totalBytes = statSync(path).size;
+  const stream = createReadStream(path, { encoding: 'utf8' });
+  const reader = createInterface({ input: stream, crlfDelay: Infinity });
+  try {
+    return await importJsonlLines(db, reader, { ...options, totalBytes });
+  } finally {
+    reader.close();
+    stream.destroy();
+  }
+}

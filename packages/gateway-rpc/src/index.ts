@@ -1,0 +1,39 @@
+/**
+ * Public surface of @recall/gateway-rpc: `startGateway()` (HTTP + WebSocket JSON-RPC and the desktop
+ * UI on 127.0.0.1), configuration loading (the only reader of process.env), the token file, the
+ * protocol layer and method registry, the event hub and the error-code mapping. The CLI, import and
+ * MCP modules of this package build on these exports.
+ */
+export { startGateway, DEFAULT_BODY_LIMIT_BYTES } from './server.js';
+export type { Gateway, StartGatewayOptions } from './server.js';
+export { loadConfig, redactConfig, defaultHome, configFileSchema, DEFAULT_PORT, DEFAULT_PROFILE, CONFIG_FILE_NAME } from './config.js';
+export type { RecallConfig, ChatModelConfig, ConfigFile, ConfigOverrides, LoadConfigOptions } from './config.js';
+export {
+  GatewayError,
+  ConfigError,
+  TokenFileError,
+  JsonRpcError,
+  DOMAIN_ERROR_CODES,
+  DOMAIN_ERROR_FALLBACK,
+  JSONRPC_PARSE_ERROR,
+  JSONRPC_INVALID_REQUEST,
+  JSONRPC_METHOD_NOT_FOUND,
+  JSONRPC_INVALID_PARAMS,
+  JSONRPC_INTERNAL_ERROR,
+  toJsonRpcError,
+  rpcCodeFor,
+  registerDomainErrorClass,
+} from './errors.js';
+export type { DomainErrorCode, JsonRpcErrorObject, ErrorLogger } from './errors.js';
+export { defineMethod, MethodRegistry, dispatch, handleRpcText, serializeResponse, notification, MAX_BATCH_SIZE } from './jsonrpc.js';
+export type { JsonRpcId, JsonRpcResponse, JsonRpcSuccess, JsonRpcFailure, JsonRpcNotification, MethodDefinition, MethodHandler, DispatchOptions } from './jsonrpc.js';
+export { ensureToken, tokenPath, tokenMatches, bearerToken, generateToken, TOKEN_FILE_NAME } from './token.js';
+export { EventHub, EVENT_TYPES } from './events.js';
+export type { GatewayEvent, GatewayEventType, EventListener, EventInput } from './events.js';
+export { consoleLogger, silentLogger } from './context.js';
+export type { GatewayContext, CallContext, GatewayLogger, SessionSearchExecutor, SearchCallContext, Transport } from './context.js';
+export { openProfileDatabase, listProfiles } from './profiles.js';
+export { createMethodRegistry, DOMAIN_METHODS } from './methods/index.js';
+export { createDefaultSearchTool } from './search-wiring.js';
+export { defaultUiDir, injectToken } from './static.js';
+export { GATEWAY_VERSION } from './version.js';

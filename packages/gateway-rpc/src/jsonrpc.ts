@@ -1,0 +1,224 @@
+/**
+ * JSON-RPC 2.0, transport-independent: parsing, envelope validation, batches, notifications, the
+ * method registry (`defineMethod(name, zodParamsSchema, handler)`) and dispatch. HTTP and
+ * WebSocket both hand a raw text frame to `handleRpcText()` and send back whatever string it
+ * returns (or nothing for a notification-only frame). Params are by-name only (an object, or
+ * omitted meaning `{}`) and validated with the method's zod schema before the handler runs, so a
+ * handler only ever sees typed, bounded input; invalid params answer -32602 with zod issues in
+ * `data` and the handler is never called. Batch entries run sequentially in order, which keeps a
+ * batch's writes deterministic over the single SQLite connection.
+ */
+import { z } from 'zod';
+import {
+  invalidParams,
+  JSONRPC_INVALID_PARAMS,
+  JSONRPC_INVALID_REQUEST,
+  JSONRPC_METHOD_NOT_FOUND,
+  JSONRPC_PARSE_ERROR,
+  JsonRpcError,
+  toJsonRpcError,
+  type ErrorLogger,
+  type JsonRpcErrorObject,
+} from './errors.js';
+
+export type JsonRpcId = string | number | null;
+
+export interface JsonRpcSuccess {
+  jsonrpc: '2.0';
+  id: JsonRpcId;
+  result: unknown;
+}
+export interface JsonRpcFailure {
+  jsonrpc: '2.0';
+  id: JsonRpcId;
+  error: JsonRpcErrorObject;
+}
+export type JsonRpcResponse = JsonRpcSuccess | JsonRpcFailure;
+
+export interface JsonRpcNotification {
+  jsonrpc: '2.0';
+  method: string;
+  params?: unknown;
+}
+
+/** Upper bound on entries in one batch: a batch is one HTTP body, but unbounded fan-out is still a DoS lever. */
+export const MAX_BATCH_SIZE = 100;
+const MAX_METHOD_NAME_LENGTH = 128;
+
+// ---------------------------------------------------------------------------------------------
+// Method registry
+
+export type MethodHandler<P, R, C> = (params: P, ctx: C) => R | Promise<R>;
+
+export interface MethodDefinition<S extends z.ZodType = z.ZodType, R = unknown, C = unknown> {
+  readonly name: string;
+  /** One line for docs and `rpc.discover`. */
+  readonly summary: string;
+  readonly params: S;
+  readonly handler: MethodHandler<z.output<S>, R, C>;
+}
+
+/**
+ * Declares a method. The params schema should be a (strict) zod object whose fields are all
+ * `.describe()`d and bounded; the handler receives the parsed output (defaults applied).
+ */
+export function defineMethod<C, S extends z.ZodType, R>(
+  name: string,
+  params: S,
+  handler: MethodHandler<z.output<S>, R, C>,
+  options: { summary?: string } = {},
+): MethodDefinition<S, R, C> {
+  if (name.length === 0 || name.length > MAX_METHOD_NAME_LENGTH) throw new Error(`Invalid method name ${JSON.stringify(name)}`);
+  return { name, params, handler, summary: options.summary ?? params.description ?? '' };
+}
+
+export class MethodRegistry<C> {
+  // A Map, not an object literal: method names come from the network and must never reach
+  // Object.prototype ("__proto__", "constructor", "toString").
+  readonly #methods = new Map<string, MethodDefinition<z.ZodType, unknown, C>>();
+
+  register(...definitions: MethodDefinition<z.ZodType, unknown, C>[]): this {
+    for (const definition of definitions) {
+      if (this.#methods.has(definition.name)) throw new Error(`Method ${definition.name} is registered twice`);
+      this.#methods.set(definition.name, definition);
+    }
+    return this;
+  }
+
+  get(name: string): MethodDefinition<z.ZodType, unknown, C> | undefined {
+    return this.#methods.get(name);
+  }
+
+  names(): string[] {
+    return [...this.#methods.keys()].sort();
+  }
+
+  list(): MethodDefinition<z.ZodType, unknown, C>[] {
+    return this.names().map((n) => this.#methods.get(n)!);
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Envelope
+
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function isValidId(value: unknown): value is JsonRpcId {
+  return value === null || typeof value === 'string' || (typeof value === 'number' && Number.isFinite(value));
+}
+
+function failure(id: JsonRpcId, error: JsonRpcErrorObject): JsonRpcFailure {
+  return { jsonrpc: '2.0', id, error };
+}
+
+interface ValidRequest {
+  method: string;
+  params: unknown;
+  /** `undefined` = notification (no response). */
+  id: JsonRpcId | undefined;
+}
+
+function validateEnvelope(value: unknown): ValidRequest | JsonRpcFailure {
+  if (!isPlainObject(value)) return failure(null, { code: JSONRPC_INVALID_REQUEST, message: 'Invalid Request: expected an object' });
+  // Answer with the request's id when it is usable, even if something else is wrong, so the client can correlate.
+  const hasId = Object.hasOwn(value, 'id');
+  const id = hasId && isValidId(value.id) ? value.id : null;
+  if (hasId && !isValidId(value.id)) return failure(null, { code: JSONRPC_INVALID_REQUEST, message: 'Invalid Request: id must be a string, number or null' });
+  if (value.jsonrpc !== '2.0') return failure(id, { code: JSONRPC_INVALID_REQUEST, message: 'Invalid Request: jsonrpc must be "2.0"' });
+  if (typeof value.method !== 'string' || value.method.length === 0 || value.method.length > MAX_METHOD_NAME_LENGTH) {
+    return failure(id, { code: JSONRPC_INVALID_REQUEST, message: 'Invalid Request: method must be a non-empty string' });
+  }
+  if (Object.hasOwn(value, 'params') && (typeof value.params !== 'object' || value.params === null)) {
+    return failure(id, { code: JSONRPC_INVALID_REQUEST, message: 'Invalid Request: params must be an object or array' });
+  }
+  return { method: value.method, params: value.params, id: hasId ? id : undefined };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Dispatch
+
+export interface DispatchOptions {
+  logger?: ErrorLogger;
+  /** Called around every handler invocation; the server uses it to track in-flight work for a clean close(). */
+  track?: <T>(work: () => Promise<T>) => Promise<T>;
+}
+
+/** Runs one already-validated request. Never throws: every failure becomes an error object. */
+async function invoke<C>(registry: MethodRegistry<C>, request: ValidRequest, ctx: C, options: DispatchOptions): Promise<{ result: unknown } | { error: JsonRpcErrorObject }> {
+  const definition = registry.get(request.method);
+  if (definition === undefined) return { error: { code: JSONRPC_METHOD_NOT_FOUND, message: `Method not found: ${request.method.slice(0, 64)}` } };
+  if (Array.isArray(request.params)) {
+    return { error: { code: JSONRPC_INVALID_PARAMS, message: 'Invalid params: params must be an object (by-name parameters)', data: { code: 'invalid_params', issues: [] } } };
+  }
+  const parsed = definition.params.safeParse(request.params ?? {});
+  if (!parsed.success) return { error: toJsonRpcError(invalidParams(parsed.error)) };
+  const run = async (): Promise<unknown> => definition.handler(parsed.data, ctx);
+  try {
+    const result = await (options.track ? options.track(run) : run());
+    // JSON has no `undefined`; a handler that returns nothing answers null so the response stays a valid success.
+    return { result: result === undefined ? null : result };
+  } catch (error) {
+    return { error: toJsonRpcError(error, options.logger, request.method) };
+  }
+}
+
+/** Dispatches one parsed JSON value (a request or a batch). Returns `null` when nothing must be sent back. */
+export async function dispatch<C>(registry: MethodRegistry<C>, payload: unknown, ctx: C, options: DispatchOptions = {}): Promise<JsonRpcResponse | JsonRpcResponse[] | null> {
+  if (Array.isArray(payload)) {
+    if (payload.length === 0) return failure(null, { code: JSONRPC_INVALID_REQUEST, message: 'Invalid Request: empty batch' });
+    if (payload.length > MAX_BATCH_SIZE) {
+      return failure(null, { code: JSONRPC_INVALID_REQUEST, message: `Invalid Request: batch larger than ${MAX_BATCH_SIZE}` });
+    }
+    const responses: JsonRpcResponse[] = [];
+    for (const entry of payload) {
+      const response = await dispatchOne(registry, entry, ctx, options);
+      if (response !== null) responses.push(response);
+    }
+    return responses.length === 0 ? null : responses;
+  }
+  return dispatchOne(registry, payload, ctx, options);
+}
+
+async function dispatchOne<C>(registry: MethodRegistry<C>, entry: unknown, ctx: C, options: DispatchOptions): Promise<JsonRpcResponse | null> {
+  const request = validateEnvelope(entry);
+  if ('error' in request) return request;
+  const outcome = await invoke(registry, request, ctx, options);
+  if (request.id === undefined) return null; // notification: run, never answer (not even errors)
+  return 'error' in outcome ? failure(request.id, outcome.error) : { jsonrpc: '2.0', id: request.id, result: outcome.result };
+}
+
+/**
+ * Serialises a response. A result that cannot be serialised (cycle, BigInt) is a handler bug:
+ * it is answered as -32603 for that entry instead of tearing down the connection.
+ */
+export function serializeResponse(response: JsonRpcResponse | JsonRpcResponse[], logger?: ErrorLogger): string {
+  const one = (r: JsonRpcResponse): string => {
+    try {
+      return JSON.stringify(r);
+    } catch (error) {
+      return JSON.stringify(failure(r.id, toJsonRpcError(error, logger)));
+    }
+  };
+  return Array.isArray(response) ? `[${response.map(one).join(',')}]` : one(response);
+}
+
+/** Parses a text frame and dispatches it. Returns the serialised response, or `null` for notification-only input. */
+export async function handleRpcText<C>(registry: MethodRegistry<C>, text: string, ctx: C, options: DispatchOptions = {}): Promise<string | null> {
+  let payload: unknown;
+  try {
+    payload = JSON.parse(text);
+  } catch {
+    return serializeResponse(failure(null, { code: JSONRPC_PARSE_ERROR, message: 'Parse error' }));
+  }
+  const response = await dispatch(registry, payload, ctx, options);
+  return response === null ? null : serializeResponse(response, options.logger);
+}
+
+export function notification(method: string, params: unknown): string {
+  const message: JsonRpcNotification = { jsonrpc: '2.0', method, params };
+  return JSON.stringify(message);
+}
+
+export { JsonRpcError };

@@ -1,0 +1,32 @@
+/**
+ * The gateway's method table: every JSON-RPC method registered in one registry, plus two
+ * introspection methods (`rpc.discover` with each method's JSON Schema, `gateway.info`). Adding a
+ * method means adding it to one of the lists below and a row to docs/rpc.md (a test checks both).
+ */
+import { z } from 'zod';
+import type { CallContext } from '../context.js';
+import { MethodRegistry } from '../jsonrpc.js';
+import { GATEWAY_VERSION } from '../version.js';
+import { method, type GatewayMethod } from './common.js';
+import { indexMethods } from './index-status.js';
+import { projectMethods } from './projects.js';
+import { searchMethods } from './search.js';
+import { sessionMethods } from './sessions.js';
+
+export const DOMAIN_METHODS: readonly GatewayMethod[] = [...projectMethods, ...sessionMethods, ...searchMethods, ...indexMethods];
+
+export function createMethodRegistry(): MethodRegistry<CallContext> {
+  const registry = new MethodRegistry<CallContext>();
+  registry.register(...DOMAIN_METHODS);
+  registry.register(
+    method('gateway.info', 'Which profile this gateway serves and its version.', z.strictObject({}), (_p, ctx) => ({
+      profile: ctx.profile,
+      version: GATEWAY_VERSION,
+      searchAvailable: ctx.searchTool !== null,
+    })),
+    method('rpc.discover', 'Every method with its summary and the JSON Schema of its params.', z.strictObject({}), () => ({
+      methods: registry.list().map((m) => ({ name: m.name, summary: m.summary, params: z.toJSONSchema(m.params, { io: 'input', unrepresentable: 'any' }) })),
+    })),
+  );
+  return registry;
+}

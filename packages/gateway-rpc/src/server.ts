@@ -1,0 +1,379 @@
+/**
+ * The gateway process surface: one node:http server bound to 127.0.0.1 only, carrying JSON-RPC at
+ * `/rpc` (HTTP POST, and WebSocket upgrade via the `ws` package) and the built desktop UI at `/`.
+ * Every request passes, in order: Host check (127.0.0.1/localhost with our port — the DNS-rebinding
+ * guard), Origin check (browsers only; our own origin plus explicit extras), then for /rpc the
+ * Bearer token (header, or `?token=` for WebSocket) before a single byte of the body is read, so an
+ * unauthenticated request runs nothing. Bodies are capped (413 / -32600; WebSocket close 1009).
+ * `startGateway()` opens the profile database once, and `close()` stops accepting, lets in-flight
+ * calls finish, closes sockets and then the database, so a shutdown loses no acknowledged write.
+ */
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo, Socket } from 'node:net';
+import { URL } from 'node:url';
+import type { Duplex } from 'node:stream';
+import { RecallSchemaError, type RecallDatabase } from '@recall/schema';
+import { StoreError } from '@recall/store';
+import { WebSocketServer, type WebSocket } from 'ws';
+import { DEFAULT_PORT, DEFAULT_PROFILE } from './config.js';
+import { consoleLogger, type CallContext, type GatewayContext, type GatewayLogger, type SessionSearchExecutor } from './context.js';
+import { DOMAIN_ERROR_CODES, JSONRPC_INTERNAL_ERROR, JSONRPC_INVALID_REQUEST, registerDomainErrorClass, type JsonRpcErrorObject } from './errors.js';
+import { EventHub, type GatewayEvent } from './events.js';
+import { handleRpcText, notification, type MethodRegistry } from './jsonrpc.js';
+import { createMethodRegistry } from './methods/index.js';
+import { openProfileDatabase } from './profiles.js';
+import { createStaticHandler, defaultUiDir } from './static.js';
+import { bearerToken, ensureToken, tokenMatches } from './token.js';
+import { createDefaultSearchTool } from './search-wiring.js';
+
+registerDomainErrorClass(StoreError);
+registerDomainErrorClass(RecallSchemaError);
+
+export const DEFAULT_BODY_LIMIT_BYTES = 1024 * 1024;
+/** A WebSocket client that lets this much unsent data pile up is not reading; it is dropped. */
+const MAX_WS_BUFFERED_BYTES = 16 * 1024 * 1024;
+const LOOPBACK = '127.0.0.1';
+
+export interface StartGatewayOptions {
+  /** Recall home (holds gateway.token and profiles/). Required: the CLI resolves it via loadConfig(). */
+  home: string;
+  /** Profile name (default "default"). */
+  profile?: string;
+  /** TCP port on 127.0.0.1 (default 7821; 0 = any free port, see `Gateway.port`). */
+  port?: number;
+  /** Built desktop UI folder; `undefined` = `apps/desktop-ui/dist` if built; `null` = no UI. */
+  uiDir?: string | null;
+  /** Max JSON-RPC body / WebSocket message size in bytes (default 1 MiB). */
+  bodyLimitBytes?: number;
+  /** Extra browser origins allowed to call /rpc (e.g. a vite dev server `http://localhost:5173`). */
+  allowedOrigins?: readonly string[];
+  logger?: GatewayLogger;
+  /**
+   * The session_search tool. `undefined` = build it from @recall/search-tool with this profile's
+   * database (keyword-only unless a semantic source is wired); `null` = no search method backend.
+   */
+  searchTool?: SessionSearchExecutor | null | ((db: RecallDatabase) => SessionSearchExecutor | null);
+}
+
+export interface Gateway {
+  /** `http://127.0.0.1:PORT/` — the desktop UI. */
+  readonly url: string;
+  /** `http://127.0.0.1:PORT/rpc` */
+  readonly rpcUrl: string;
+  /** `ws://127.0.0.1:PORT/rpc` */
+  readonly wsUrl: string;
+  readonly port: number;
+  readonly token: string;
+  readonly home: string;
+  readonly profile: string;
+  /** Shared with in-process components (index worker, CLI) so they reuse the one DB handle and emit events. */
+  readonly context: GatewayContext;
+  readonly events: EventHub;
+  readonly registry: MethodRegistry<CallContext>;
+  /** In-process JSON-RPC call (same validation and error mapping as the wire); rejects with the JSON-RPC error object. */
+  call(method: string, params?: unknown): Promise<unknown>;
+  /** Stops accepting, waits for in-flight calls, closes sockets, then the database. Idempotent. */
+  close(): Promise<void>;
+}
+
+function rpcErrorBody(error: JsonRpcErrorObject): string {
+  return JSON.stringify({ jsonrpc: '2.0', id: null, error });
+}
+
+export async function startGateway(options: StartGatewayOptions): Promise<Gateway> {
+  const home = options.home;
+  const profile = options.profile ?? DEFAULT_PROFILE;
+  const requestedPort = options.port ?? DEFAULT_PORT;
+  const bodyLimit = options.bodyLimitBytes ?? DEFAULT_BODY_LIMIT_BYTES;
+  const logger = options.logger ?? consoleLogger;
+  const uiDir = options.uiDir === undefined ? defaultUiDir() : options.uiDir;
+
+  const token = ensureToken(home);
+  const db = openProfileDatabase(home, profile);
+  let searchTool: SessionSearchExecutor | null;
+  try {
+    searchTool =
+      options.searchTool === undefined
+        ? await createDefaultSearchTool(db, logger)
+        : typeof options.searchTool === 'function'
+          ? options.searchTool(db)
+          : options.searchTool;
+  } catch (error) {
+    db.close();
+    throw error;
+  }
+  const events = new EventHub((error) => logger.error('Event listener failed', { error: String(error) }));
+  const context: GatewayContext = { db, home, profile, events, logger, searchTool };
+  const registry = createMethodRegistry();
+
+  // In-flight work: every dispatch registers here so close() can wait for it.
+  const inFlight = new Set<Promise<unknown>>();
+  const track = <T>(work: () => Promise<T>): Promise<T> => {
+    const promise = work();
+    inFlight.add(promise);
+    const done = (): void => {
+      inFlight.delete(promise);
+    };
+    promise.then(done, done);
+    return promise;
+  };
+  let closing = false;
+
+  let port = requestedPort;
+  const allowedHosts = (): Set<string> => new Set([`127.0.0.1:${port}`, `localhost:${port}`]);
+  const allowedOrigins = (): Set<string> => new Set([`http://127.0.0.1:${port}`, `http://localhost:${port}`, ...(options.allowedOrigins ?? [])]);
+
+  /** DNS-rebinding guard: a page on evil.example that resolves to 127.0.0.1 still sends Host: evil.example. */
+  const hostAllowed = (req: IncomingMessage): boolean => {
+    const host = req.headers.host;
+    return typeof host === 'string' && allowedHosts().has(host.toLowerCase());
+  };
+  /** Non-browser clients send no Origin; browsers always do on cross-origin requests and WebSockets. */
+  const originAllowed = (req: IncomingMessage): boolean => {
+    const origin = req.headers.origin;
+    return origin === undefined || allowedOrigins().has(origin.toLowerCase());
+  };
+
+  const staticHandler = createStaticHandler({ root: uiDir, token });
+
+  const sendJson = (res: ServerResponse, status: number, body: string, extra: Record<string, string> = {}): void => {
+    res.writeHead(status, {
+      'Content-Type': 'application/json; charset=utf-8',
+      'Content-Length': String(Buffer.byteLength(body)),
+      'Cache-Control': 'no-store',
+      'X-Content-Type-Options': 'nosniff',
+      ...extra,
+    });
+    res.end(body);
+  };
+  /** Refusals before the body is read: close the connection so an unread body cannot be smuggled as the next request. */
+  const refuse = (res: ServerResponse, status: number, code: keyof typeof DOMAIN_ERROR_CODES | 'payload_too_large', message: string, extra: Record<string, string> = {}): void => {
+    const rpcCode = code === 'payload_too_large' ? JSONRPC_INVALID_REQUEST : DOMAIN_ERROR_CODES[code];
+    sendJson(res, status, rpcErrorBody({ code: rpcCode, message, data: { code } }), { Connection: 'close', ...extra });
+  };
+
+  const readBody = (req: IncomingMessage): Promise<Buffer | 'too_large'> =>
+    new Promise((resolveBody, reject) => {
+      const chunks: Buffer[] = [];
+      let size = 0;
+      let done = false;
+      req.on('data', (chunk: Buffer) => {
+        if (done) return;
+        size += chunk.length;
+        if (size > bodyLimit) {
+          done = true;
+          chunks.length = 0;
+          resolveBody('too_large');
+          return;
+        }
+        chunks.push(chunk);
+      });
+      req.on('end', () => {
+        if (!done) {
+          done = true;
+          resolveBody(Buffer.concat(chunks, size));
+        }
+      });
+      req.on('error', (error) => {
+        if (!done) {
+          done = true;
+          reject(error);
+        }
+      });
+    });
+
+  const handleRpcPost = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
+    if (req.method !== 'POST') {
+      refuse(res, 405, 'forbidden', 'Use POST for JSON-RPC over HTTP, or a WebSocket upgrade.', { Allow: 'POST' });
+      return;
+    }
+    if (!tokenMatches(token, bearerToken(req.headers.authorization))) {
+      refuse(res, 401, 'unauthorized', 'Missing or invalid token: send Authorization: Bearer <token from gateway.token>.', {
+        'WWW-Authenticate': 'Bearer realm="recall"',
+      });
+      return;
+    }
+    const declared = Number(req.headers['content-length'] ?? NaN);
+    if (Number.isFinite(declared) && declared > bodyLimit) {
+      refuse(res, 413, 'payload_too_large', `Request body larger than ${bodyLimit} bytes.`);
+      return;
+    }
+    const body = await readBody(req);
+    if (body === 'too_large') {
+      refuse(res, 413, 'payload_too_large', `Request body larger than ${bodyLimit} bytes.`);
+      return;
+    }
+    let text: string;
+    try {
+      // fatal: invalid UTF-8 is a parse error, not silently replaced characters in stored text.
+      text = new TextDecoder('utf-8', { fatal: true }).decode(body);
+    } catch {
+      text = '\u0000invalid-utf8';
+    }
+    const callCtx: CallContext = { ...context, transport: 'http' };
+    const response = await handleRpcText(registry, text, callCtx, { logger });
+    if (response === null) {
+      res.writeHead(204, { 'Cache-Control': 'no-store' });
+      res.end();
+      return;
+    }
+    sendJson(res, 200, response);
+  };
+
+  const server: Server = createServer({ requestTimeout: 60_000, headersTimeout: 30_000 }, (req, res) => {
+    const work = (async () => {
+      if (closing) {
+        refuse(res, 503, 'shutting_down', 'The gateway is shutting down.');
+        return;
+      }
+      if (!hostAllowed(req)) {
+        refuse(res, 403, 'forbidden', 'Host not allowed: use http://127.0.0.1:PORT or http://localhost:PORT.');
+        return;
+      }
+      const path = (req.url ?? '/').split('?')[0];
+      if (path === '/rpc') {
+        if (!originAllowed(req)) {
+          refuse(res, 403, 'forbidden', 'Origin not allowed.');
+          return;
+        }
+        await handleRpcPost(req, res);
+        return;
+      }
+      staticHandler(req, res);
+    })().catch((error: unknown) => {
+      logger.error('HTTP request failed', { error: error instanceof Error ? (error.stack ?? error.message) : String(error) });
+      if (!res.headersSent) sendJson(res, 500, rpcErrorBody({ code: JSONRPC_INTERNAL_ERROR, message: 'Internal error', data: { code: 'internal_error' } }), { Connection: 'close' });
+      else res.destroy();
+    });
+    track(() => work);
+  });
+  server.on('clientError', (_error, socket: Duplex) => {
+    if ((socket as Socket).writable) socket.end('HTTP/1.1 400 Bad Request\r\nConnection: close\r\n\r\n');
+    else socket.destroy();
+  });
+
+  // ---- WebSocket ------------------------------------------------------------------------------
+  const wss = new WebSocketServer({ noServer: true, maxPayload: bodyLimit, perMessageDeflate: false });
+  const clients = new Set<WebSocket>();
+
+  const rejectUpgrade = (socket: Duplex, status: number, reason: string): void => {
+    socket.write(`HTTP/1.1 ${status} ${reason}\r\nConnection: close\r\nContent-Length: 0\r\n\r\n`);
+    socket.destroy();
+  };
+
+  server.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => {
+    socket.on('error', () => socket.destroy());
+    if (closing) return rejectUpgrade(socket, 503, 'Service Unavailable');
+    if (!hostAllowed(req)) return rejectUpgrade(socket, 403, 'Forbidden');
+    let url: URL;
+    try {
+      url = new URL(req.url ?? '/', 'http://127.0.0.1');
+    } catch {
+      return rejectUpgrade(socket, 400, 'Bad Request');
+    }
+    if (url.pathname !== '/rpc') return rejectUpgrade(socket, 404, 'Not Found');
+    if (!originAllowed(req)) return rejectUpgrade(socket, 403, 'Forbidden');
+    // Browsers cannot set headers on a WebSocket, hence the query parameter alternative.
+    const presented = bearerToken(req.headers.authorization) ?? url.searchParams.get('token');
+    if (!tokenMatches(token, presented)) return rejectUpgrade(socket, 401, 'Unauthorized');
+    wss.handleUpgrade(req, socket, head, (ws) => onConnection(ws));
+  });
+
+  const onConnection = (ws: WebSocket): void => {
+    clients.add(ws);
+    const unsubscribe = events.subscribe((event: GatewayEvent) => {
+      if (ws.readyState !== ws.OPEN) return;
+      if (ws.bufferedAmount > MAX_WS_BUFFERED_BYTES) {
+        ws.terminate();
+        return;
+      }
+      ws.send(notification('event', event));
+    });
+    ws.on('message', (data) => {
+      const buffer = Array.isArray(data) ? Buffer.concat(data) : Buffer.from(data as ArrayBuffer);
+      let text: string;
+      try {
+        text = new TextDecoder('utf-8', { fatal: true }).decode(buffer);
+      } catch {
+        text = '\u0000invalid-utf8';
+      }
+      if (closing) {
+        ws.send(rpcErrorBody({ code: DOMAIN_ERROR_CODES.shutting_down, message: 'The gateway is shutting down.', data: { code: 'shutting_down' } }));
+        return;
+      }
+      const callCtx: CallContext = { ...context, transport: 'ws' };
+      void track(() => handleRpcText(registry, text, callCtx, { logger })).then(
+        (response) => {
+          if (response !== null && ws.readyState === ws.OPEN) ws.send(response);
+        },
+        (error: unknown) => logger.error('WebSocket dispatch failed', { error: String(error) }),
+      );
+    });
+    ws.on('error', (error) => logger.warn('WebSocket client error', { error: error.message }));
+    ws.on('close', () => {
+      unsubscribe();
+      clients.delete(ws);
+    });
+  };
+
+  // ---- listen -------------------------------------------------------------------------------
+  try {
+    await new Promise<void>((resolveListen, rejectListen) => {
+      server.once('error', rejectListen);
+      server.listen(requestedPort, LOOPBACK, () => {
+        server.off('error', rejectListen);
+        resolveListen();
+      });
+    });
+  } catch (error) {
+    db.close();
+    throw error;
+  }
+  port = (server.address() as AddressInfo).port;
+  server.on('error', (error) => logger.error('HTTP server error', { error: error.message }));
+
+  let closePromise: Promise<void> | null = null;
+  const close = (): Promise<void> => {
+    closePromise ??= (async () => {
+      closing = true;
+      const serverClosed = new Promise<void>((resolveClose) => server.close(() => resolveClose()));
+      // Let every accepted call finish (and answer) before sockets and the database go away.
+      while (inFlight.size > 0) await Promise.allSettled([...inFlight]);
+      for (const ws of clients) ws.close(1001, 'gateway shutting down');
+      wss.close();
+      server.closeIdleConnections();
+      const grace = setTimeout(() => {
+        server.closeAllConnections();
+        for (const ws of clients) ws.terminate();
+      }, 2_000);
+      await serverClosed;
+      clearTimeout(grace);
+      db.close();
+    })();
+    return closePromise;
+  };
+
+  const call = async (method: string, params?: unknown): Promise<unknown> => {
+    const callCtx: CallContext = { ...context, transport: 'direct' };
+    const text = JSON.stringify({ jsonrpc: '2.0', id: 1, method, ...(params === undefined ? {} : { params }) });
+    const response = await track(() => handleRpcText(registry, text, callCtx, { logger }));
+    const parsed = JSON.parse(response ?? 'null') as { result?: unknown; error?: JsonRpcErrorObject };
+    if (parsed.error) throw Object.assign(new Error(parsed.error.message), { rpcError: parsed.error });
+    return parsed.result;
+  };
+
+  return {
+    url: `http://${LOOPBACK}:${port}/`,
+    rpcUrl: `http://${LOOPBACK}:${port}/rpc`,
+    wsUrl: `ws://${LOOPBACK}:${port}/rpc`,
+    port,
+    token,
+    home,
+    profile,
+    context,
+    events,
+    registry,
+    call,
+    close,
+  };
+}

@@ -1,0 +1,181 @@
+/**
+ * Serving the built desktop UI (`apps/desktop-ui/dist`, produced by vite) from the gateway's own
+ * origin. index.html gets the install token injected as `<meta name="recall-token" content="…">`
+ * so the page can call /rpc; a cross-origin page cannot read it (no CORS headers are ever sent) and
+ * the server's Host check defeats DNS rebinding. Paths are decoded, normalised and then checked —
+ * after resolving symlinks — to stay inside the UI folder; unknown extension-less paths fall back
+ * to index.html (client-side routing). The gateway never imports desktop-ui code: the folder is
+ * found by path or passed in.
+ */
+import { existsSync, readFileSync, realpathSync, statSync } from 'node:fs';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { extname, join, resolve, sep } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const CONTENT_TYPES: Readonly<Record<string, string>> = {
+  '.html': 'text/html; charset=utf-8',
+  '.js': 'text/javascript; charset=utf-8',
+  '.mjs': 'text/javascript; charset=utf-8',
+  '.css': 'text/css; charset=utf-8',
+  '.json': 'application/json; charset=utf-8',
+  '.map': 'application/json; charset=utf-8',
+  '.svg': 'image/svg+xml',
+  '.png': 'image/png',
+  '.jpg': 'image/jpeg',
+  '.jpeg': 'image/jpeg',
+  '.gif': 'image/gif',
+  '.webp': 'image/webp',
+  '.ico': 'image/x-icon',
+  '.woff': 'font/woff',
+  '.woff2': 'font/woff2',
+  '.ttf': 'font/ttf',
+  '.txt': 'text/plain; charset=utf-8',
+  '.webmanifest': 'application/manifest+json',
+  '.wasm': 'application/wasm',
+};
+
+/** Headers on every UI response: no sniffing, no framing by other sites, no referrer leaking the URL. */
+const SECURITY_HEADERS: Readonly<Record<string, string>> = {
+  'X-Content-Type-Options': 'nosniff',
+  'X-Frame-Options': 'DENY',
+  'Content-Security-Policy': "frame-ancestors 'none'",
+  'Referrer-Policy': 'no-referrer',
+  'Cross-Origin-Resource-Policy': 'same-origin',
+};
+
+/**
+ * `apps/desktop-ui/dist` located relative to this file (src/ and dist/ are both two levels below
+ * the package, so the same relative path works for sources and the build), or null if not built.
+ */
+export function defaultUiDir(): string | null {
+  const dir = fileURLToPath(new URL('../../../apps/desktop-ui/dist/', import.meta.url));
+  return existsSync(join(dir, 'index.html')) ? resolve(dir) : null;
+}
+
+export function escapeHtmlAttribute(value: string): string {
+  return value.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/'/g, '&#39;');
+}
+
+/** Inserts the token meta right after `<head …>` (or at the top when the document has no head tag); drops any stale token meta first. */
+export function injectToken(html: string, token: string): string {
+  const meta = `<meta name="recall-token" content="${escapeHtmlAttribute(token)}">`;
+  const cleaned = html.replace(/<meta\s+name=["']recall-token["'][^>]*>/gi, '');
+  const head = /<head(\s[^>]*)?>/i.exec(cleaned);
+  if (!head) return meta + cleaned;
+  const at = head.index + head[0].length;
+  return cleaned.slice(0, at) + meta + cleaned.slice(at);
+}
+
+export interface StaticHandlerOptions {
+  /** UI folder (must contain index.html), or null to serve only a hint page. */
+  root: string | null;
+  token: string;
+}
+
+function send(res: ServerResponse, req: IncomingMessage, status: number, headers: Record<string, string>, body: string | Buffer): void {
+  const buffer = typeof body === 'string' ? Buffer.from(body, 'utf8') : body;
+  res.writeHead(status, { ...SECURITY_HEADERS, ...headers, 'Content-Length': String(buffer.length) });
+  res.end(req.method === 'HEAD' ? undefined : buffer);
+}
+
+function sendText(res: ServerResponse, req: IncomingMessage, status: number, text: string): void {
+  send(res, req, status, { 'Content-Type': 'text/plain; charset=utf-8', 'Cache-Control': 'no-store' }, text);
+}
+
+/** Resolves a URL path to a file inside root, or null if it escapes root or does not exist as a file. */
+function resolveInside(root: string, realRoot: string, urlPath: string): string | null {
+  const candidate = resolve(root, `.${urlPath}`);
+  if (candidate !== root && !candidate.startsWith(root + sep)) return null;
+  let real: string;
+  try {
+    real = realpathSync(candidate);
+  } catch {
+    return null;
+  }
+  // A symlink inside dist/ must not lead outside it either.
+  if (real !== realRoot && !real.startsWith(realRoot + sep)) return null;
+  try {
+    return statSync(real).isFile() ? real : null;
+  } catch {
+    return null;
+  }
+}
+
+export function createStaticHandler(options: StaticHandlerOptions): (req: IncomingMessage, res: ServerResponse) => void {
+  const root = options.root === null ? null : resolve(options.root);
+  let realRoot: string | null = null;
+  if (root !== null) {
+    try {
+      realRoot = realpathSync(root);
+    } catch {
+      realRoot = null;
+    }
+  }
+
+  const serveIndex = (req: IncomingMessage, res: ServerResponse): void => {
+    const indexPath = realRoot === null ? null : join(realRoot, 'index.html');
+    let html: string;
+    try {
+      if (indexPath === null) throw new Error('no ui');
+      // Read per request: the UI can be rebuilt while the gateway runs, and the file is small.
+      html = readFileSync(indexPath, 'utf8');
+    } catch {
+      sendText(res, req, 404, 'The Recall desktop UI is not built. Run `pnpm build` (or `pnpm start`), then reload.\nThe JSON-RPC endpoint is at /rpc.\n');
+      return;
+    }
+    // no-store: the page carries the token; it must not sit in a shared or disk cache.
+    send(res, req, 200, { 'Content-Type': 'text/html; charset=utf-8', 'Cache-Control': 'no-store' }, injectToken(html, options.token));
+  };
+
+  return (req, res) => {
+    if (req.method !== 'GET' && req.method !== 'HEAD') {
+      res.setHeader('Allow', 'GET, HEAD');
+      sendText(res, req, 405, 'Method Not Allowed\n');
+      return;
+    }
+    const rawPath = (req.url ?? '/').split('?')[0]!.split('#')[0]!;
+    let urlPath: string;
+    try {
+      urlPath = decodeURIComponent(rawPath);
+    } catch {
+      sendText(res, req, 400, 'Bad Request\n');
+      return;
+    }
+    // NUL bytes and backslashes have no business in a UI asset path; refuse rather than normalise.
+    if (!urlPath.startsWith('/') || urlPath.includes('\0') || urlPath.includes('\\')) {
+      sendText(res, req, 400, 'Bad Request\n');
+      return;
+    }
+    if (urlPath.split('/').some((segment) => segment === '..')) {
+      sendText(res, req, 403, 'Forbidden\n');
+      return;
+    }
+    if (urlPath === '/' || urlPath === '/index.html' || root === null || realRoot === null) {
+      if (urlPath === '/' || urlPath === '/index.html' || extname(urlPath) === '') serveIndex(req, res);
+      else sendText(res, req, 404, 'Not Found\n');
+      return;
+    }
+    const file = resolveInside(root, realRoot, urlPath);
+    if (file === null) {
+      // Client-side routes have no extension: hand them to the SPA. Missing assets stay 404s.
+      if (extname(urlPath) === '') serveIndex(req, res);
+      else sendText(res, req, 404, 'Not Found\n');
+      return;
+    }
+    if (file.endsWith(`${sep}index.html`) && file === join(realRoot, 'index.html')) {
+      serveIndex(req, res);
+      return;
+    }
+    const type = CONTENT_TYPES[extname(file).toLowerCase()] ?? 'application/octet-stream';
+    // vite fingerprints everything under /assets/, so those can be cached forever; anything else is revalidated.
+    const cache = urlPath.startsWith('/assets/') ? 'public, max-age=31536000, immutable' : 'no-cache';
+    let body: Buffer;
+    try {
+      body = readFileSync(file);
+    } catch {
+      sendText(res, req, 404, 'Not Found\n');
+      return;
+    }
+    send(res, req, 200, { 'Content-Type': type, 'Cache-Control': cache }, body);
+  };
+}
