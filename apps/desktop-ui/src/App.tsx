@@ -1,0 +1,393 @@
+/**
+ * Composition root of the UI: wires the state hooks (projects, open conversation, search, index,
+ * events, notices) to the layout — sidebar | conversation | side panel (search / index) — and owns
+ * the transient UI state (open menu, open dialog, narrow-screen pane and sidebar drawer). All
+ * project changes go through the hooks; this file only decides what to show and when.
+ */
+import { useCallback, useEffect, useMemo, useState } from 'react';
+import { ConversationView } from './components/ConversationView';
+import { IndexPanel } from './components/IndexPanel';
+import { Menu } from './components/Menu';
+import { MoveMenu } from './components/MoveMenu';
+import { Notices } from './components/Notices';
+import { SearchPanel } from './components/SearchPanel';
+import { Sidebar } from './components/Sidebar';
+import { TextDialog } from './components/TextDialog';
+import { TopBar, type PaneName } from './components/TopBar';
+import { Welcome } from './components/Welcome';
+import { baseName, shortPath } from './lib/format';
+import { displayTitle, logicalConversations, orderedFolders, projectName, type Conversation } from './lib/grouping';
+import { useConversation, useSaveDraft, type Draft } from './state/conversation';
+import { describeImport, importDemo } from './state/demo';
+import { useEventStream } from './state/events';
+import { useIndexStatus } from './state/indexStatus';
+import { useNotices } from './state/notices';
+import { useProjects, type MoveTarget } from './state/projects';
+import { useHashRoute } from './state/route';
+import { useRpc } from './state/rpcContext';
+import { useSearch } from './state/search';
+import type { Project, Session } from './types';
+
+type MenuState =
+  | { kind: 'move'; conversation: Conversation; x: number; y: number; opener: HTMLElement | null }
+  | { kind: 'project'; project: Project; x: number; y: number; opener: HTMLElement | null };
+
+type DialogState =
+  | { kind: 'createProject'; folder?: string }
+  | { kind: 'renameProject'; project: Project }
+  | { kind: 'addFolder'; project: Project }
+  | { kind: 'cwd'; conversation: Conversation };
+
+const NARROW = '(max-width: 860px)';
+
+function soloConversation(s: Session): Conversation {
+  return {
+    key: s.id,
+    root: s,
+    head: s,
+    members: [s],
+    projectId: s.projectId,
+    title: displayTitle(s),
+    lastActivity: s.updatedAt,
+  };
+}
+
+function useMediaQuery(q: string): boolean {
+  const [match, setMatch] = useState(() => globalThis.matchMedia?.(q).matches ?? false);
+  useEffect(() => {
+    const mq = matchMedia(q);
+    const on = () => setMatch(mq.matches);
+    mq.addEventListener('change', on);
+    return () => mq.removeEventListener('change', on);
+  }, [q]);
+  return match;
+}
+
+export function App({ token }: { token: string }) {
+  const { rpc } = useRpc();
+  const api = useProjects();
+  const { route, navigate, replace } = useHashRoute();
+  const { notices, notify, fail, dismiss } = useNotices();
+  const narrow = useMediaQuery(NARROW);
+  const [sidebarOpen, setSidebarOpen] = useState(false);
+  const [pane, setPane] = useState<PaneName>('conversation');
+  const [menu, setMenu] = useState<MenuState | null>(null);
+  const [dialog, setDialog] = useState<DialogState | null>(null);
+  const [busyFolder, setBusyFolder] = useState<string | null>(null);
+  const [demo, setDemo] = useState<{ loading: boolean; status: string | null }>({ loading: false, status: null });
+
+  const openSessionId = route.view === 'session' ? route.sessionId : null;
+  const draft: Draft | null = route.view === 'new' ? { projectId: route.projectId, ...(route.cwd ? { cwd: route.cwd } : {}) } : null;
+  const conv = useConversation(openSessionId);
+  const search = useSearch(conv.session && conv.session.id === openSessionId ? openSessionId : null);
+  const ready = api.load === 'ready';
+  const index = useIndexStatus(ready);
+  const live = useEventStream(token, ready);
+  const saveDraft = useSaveDraft();
+
+  const conversations = useMemo(() => logicalConversations(api.sessions), [api.sessions]);
+  const logicalOfOpen = useMemo(
+    () => (openSessionId ? (conversations.find((c) => c.members.some((m) => m.id === openSessionId)) ?? null) : null),
+    [conversations, openSessionId],
+  );
+  const openConversation = logicalOfOpen ?? (conv.session ? soloConversation(conv.session) : null);
+  const empty = ready && api.projects.length === 0 && api.sessions.length === 0;
+
+  useEffect(() => {
+    document.title = conv.session ? `${displayTitle(conv.session)} — Recall` : 'Recall';
+  }, [conv.session]);
+
+  // Narrow screens: the sidebar is a drawer; Escape closes it.
+  useEffect(() => {
+    if (!narrow || !sidebarOpen) return;
+    const onKey = (e: KeyboardEvent) => {
+      if (e.key === 'Escape' && !menu && !dialog) setSidebarOpen(false);
+    };
+    window.addEventListener('keydown', onKey);
+    return () => window.removeEventListener('keydown', onKey);
+  }, [narrow, sidebarOpen, menu, dialog]);
+
+  const go = useCallback(
+    (r: Parameters<typeof navigate>[0]) => {
+      navigate(r);
+      setPane('conversation');
+      if (narrow) setSidebarOpen(false);
+    },
+    [navigate, narrow],
+  );
+
+  const doMove = useCallback(
+    async (c: Conversation, target: MoveTarget) => {
+      const out = await api.moveConversation(c.key, c.head.id, c.projectId, target);
+      notify(out.ok ? 'success' : 'error', `“${c.title}”: ${out.text}`);
+      if (out.ok && openSessionId && c.members.some((m) => m.id === openSessionId)) await conv.reload();
+    },
+    [api, notify, openSessionId, conv],
+  );
+
+  const findConversation = (key: string) => conversations.find((c) => c.key === key) ?? null;
+
+  const startInFolder = async (path: string) => {
+    setBusyFolder(path);
+    try {
+      const p = await api.projectForFolder(path);
+      notify('success', `Folder ${path} is now the project “${p.name}”`);
+      go({ view: 'new', projectId: p.id, cwd: path });
+    } catch (err) {
+      fail(`Could not make ${path} a project`, err);
+    } finally {
+      setBusyFolder(null);
+    }
+  };
+
+  const makeProjectFromFolder = async (path: string) => {
+    setBusyFolder(path);
+    try {
+      const p = await api.projectForFolder(path);
+      notify('success', `Folder ${path} is now the project “${p.name}”`);
+    } catch (err) {
+      fail(`Could not make ${path} a project`, err);
+    } finally {
+      setBusyFolder(null);
+    }
+  };
+
+  const newConversation = (projectId: string | null) => {
+    const p = projectId ? api.projects.find((x) => x.id === projectId) : undefined;
+    const cwd = p ? orderedFolders(p)[0] : undefined;
+    go(cwd ? { view: 'new', projectId, cwd } : { view: 'new', projectId });
+  };
+
+  const loadDemo = async () => {
+    setDemo({ loading: true, status: 'Importing the demo history…' });
+    try {
+      const r = await importDemo(rpc);
+      setDemo({ loading: false, status: describeImport(r) });
+      notify(r.errors.length ? 'error' : 'success', describeImport(r));
+      await api.reloadAll();
+    } catch (err) {
+      setDemo({ loading: false, status: null });
+      fail('Demo import failed', err);
+    }
+  };
+
+  const setArchived = async (p: Project, archived: boolean) => {
+    try {
+      await api.archiveProject(p.id, archived);
+      notify('success', archived ? `Archived “${p.name}”; its conversations keep their project` : `Unarchived “${p.name}”`);
+    } catch (err) {
+      fail(archived ? `Could not archive “${p.name}”` : `Could not unarchive “${p.name}”`, err);
+    }
+  };
+
+  const openMoveMenu = (c: Conversation, x: number, y: number, opener: HTMLElement | null) =>
+    setMenu({ kind: 'move', conversation: c, x, y, opener });
+
+  const rightPane = pane === 'index' ? 'index' : 'search';
+  const projectLabel = conv.session ? projectName(api.projects, conv.session.projectId) : '';
+
+  return (
+    <div className={`app${narrow ? ' narrow' : ''}${sidebarOpen ? ' sidebar-open' : ''}`} data-pane={pane}>
+      <TopBar live={live} sidebarOpen={sidebarOpen} onToggleSidebar={() => setSidebarOpen((v) => !v)} pane={pane} onPane={setPane} />
+      <aside id="sidebar" className="sidebar" aria-hidden={narrow && !sidebarOpen ? true : undefined} inert={narrow && !sidebarOpen}>
+        <Sidebar
+          api={api}
+          conversations={conversations}
+          activeSessionId={openSessionId}
+          busyFolder={busyFolder}
+          onOpen={(c) => go({ view: 'session', sessionId: c.head.id })}
+          onMenu={openMoveMenu}
+          onNew={newConversation}
+          onStartInFolder={(p) => void startInFolder(p)}
+          onMakeProjectFromFolder={(p) => void makeProjectFromFolder(p)}
+          onCreateProject={() => setDialog({ kind: 'createProject' })}
+          onProjectMenu={(project, x, y, opener) => setMenu({ kind: 'project', project, x, y, opener })}
+          onUnarchive={(p) => void setArchived(p, false)}
+          onDropOnProject={(key, projectId) => {
+            const c = findConversation(key);
+            if (c) void doMove(c, projectId === null ? { kind: 'none' } : { kind: 'project', projectId });
+          }}
+          onDropOnFolder={(key, path) => {
+            const c = findConversation(key);
+            if (c) void doMove(c, { kind: 'folder', path });
+          }}
+        />
+      </aside>
+      {narrow && sidebarOpen && <div className="scrim" onClick={() => setSidebarOpen(false)} aria-hidden="true" />}
+
+      <main className="main" id="main">
+        {route.view === 'home' && (
+          <Welcome
+            empty={empty}
+            loadingDemo={demo.loading}
+            demoStatus={demo.status}
+            onLoadDemo={() => void loadDemo()}
+            onCreateProject={() => setDialog({ kind: 'createProject' })}
+            onNewConversation={() => newConversation(null)}
+          />
+        )}
+        {(route.view === 'session' || draft) && (
+          <ConversationView
+            route={route.view === 'session' ? route : null}
+            draft={draft}
+            conv={conv}
+            projects={api.projects}
+            logical={logicalOfOpen}
+            moving={openConversation ? api.moving.has(openConversation.key) : false}
+            onMoveMenu={(opener) => {
+              if (!openConversation) return;
+              const r = opener.getBoundingClientRect();
+              openMoveMenu(openConversation, r.left, r.bottom + 4, opener);
+            }}
+            onChangeCwd={() => openConversation && setDialog({ kind: 'cwd', conversation: openConversation })}
+            onSaveDraft={async (text) => {
+              if (!draft) return;
+              const s = await saveDraft(draft, text);
+              replace({ view: 'session', sessionId: s.id });
+              notify('success', `Saved in ${projectName(api.projects, s.projectId)}`);
+              void api.refreshGroups([s.projectId]).catch(() => undefined);
+            }}
+            onDiscardDraft={() => go({ view: 'home' })}
+          />
+        )}
+      </main>
+
+      <aside className="panel" aria-label="Search and index">
+        <div className="panel-tabs" role="tablist" aria-label="Side panel">
+          {(['search', 'index'] as const).map((t) => (
+            <button
+              key={t}
+              type="button"
+              role="tab"
+              id={`tab-${t}`}
+              aria-selected={rightPane === t}
+              aria-controls={`tabpanel-${t}`}
+              className={`tab${rightPane === t ? ' on' : ''}`}
+              onClick={() => setPane(t)}
+            >
+              {t === 'search' ? 'Search' : 'Index'}
+              {t === 'index' && index.status && <span className={`dot-status sem-${String(index.status.semantic.status)}`} aria-hidden="true" />}
+            </button>
+          ))}
+        </div>
+        <div role="tabpanel" id={`tabpanel-${rightPane}`} aria-labelledby={`tab-${rightPane}`} className="panel-scroll">
+          {rightPane === 'search' ? (
+            <SearchPanel
+              search={search}
+              session={conv.session && conv.session.id === openSessionId ? conv.session : null}
+              projectLabel={projectLabel}
+              isDraft={!!draft}
+              onOpenHit={(hash) => go(hash)}
+            />
+          ) : (
+            <IndexPanel index={index} />
+          )}
+        </div>
+      </aside>
+
+      {menu?.kind === 'move' && (
+        <MoveMenu
+          conversation={menu.conversation}
+          projects={api.projects}
+          discovered={api.discovered}
+          x={menu.x}
+          y={menu.y}
+          returnFocus={menu.opener}
+          onClose={() => setMenu(null)}
+          onMove={(t) => void doMove(menu.conversation, t)}
+          {...(openSessionId && menu.conversation.members.some((m) => m.id === openSessionId)
+            ? {}
+            : { onOpen: () => go({ view: 'session', sessionId: menu.conversation.head.id }) })}
+          onChangeCwd={() => setDialog({ kind: 'cwd', conversation: menu.conversation })}
+        />
+      )}
+      {menu?.kind === 'project' && (
+        <Menu
+          label={`Actions for project ${menu.project.name}`}
+          heading={menu.project.name}
+          x={menu.x}
+          y={menu.y}
+          returnFocus={menu.opener}
+          onClose={() => setMenu(null)}
+          sections={[
+            {
+              items: [
+                { key: 'new', label: 'New conversation here', onSelect: () => newConversation(menu.project.id) },
+                { key: 'rename', label: 'Rename…', onSelect: () => setDialog({ kind: 'renameProject', project: menu.project }) },
+                { key: 'folder', label: 'Add folder…', hint: 'metadata only', onSelect: () => setDialog({ kind: 'addFolder', project: menu.project }) },
+                { key: 'archive', label: 'Archive', hint: 'keeps conversations', onSelect: () => void setArchived(menu.project, true) },
+              ],
+            },
+          ]}
+        />
+      )}
+
+      {dialog?.kind === 'createProject' && (
+        <TextDialog
+          title="New project"
+          description="A project is an explicit home for conversations. Folders are only metadata (the default directory for new conversations)."
+          fields={[
+            { name: 'name', label: 'Name', required: true, placeholder: 'e.g. grepline', initial: dialog.folder ? baseName(dialog.folder) : '' },
+            { name: 'folder', label: 'Folder (optional)', placeholder: '/home/you/src/project', initial: dialog.folder ?? '' },
+          ]}
+          submitLabel="Create project"
+          onClose={() => setDialog(null)}
+          onSubmit={async (v) => {
+            const p = await api.createProject(v.name ?? '', v.folder || undefined);
+            notify('success', `Created project “${p.name}”`);
+          }}
+        />
+      )}
+      {dialog?.kind === 'renameProject' && (
+        <TextDialog
+          title="Rename project"
+          description="Renaming never changes which conversations belong to it."
+          fields={[{ name: 'name', label: 'Name', required: true, initial: dialog.project.name }]}
+          submitLabel="Rename"
+          onClose={() => setDialog(null)}
+          onSubmit={async (v) => {
+            const p = await api.renameProject(dialog.project.id, v.name ?? '');
+            notify('success', `Renamed to “${p.name}”`);
+          }}
+        />
+      )}
+      {dialog?.kind === 'addFolder' && (
+        <TextDialog
+          title={`Add a folder to “${dialog.project.name}”`}
+          description="Folders are metadata: the default directory of new conversations and a hint for suggestions. They never move conversations."
+          fields={[{ name: 'path', label: 'Folder path', required: true, placeholder: '/home/you/src/project' }]}
+          submitLabel="Add folder"
+          onClose={() => setDialog(null)}
+          onSubmit={async (v) => {
+            await api.addFolder(dialog.project.id, v.path ?? '');
+            notify('success', `Added ${v.path} to “${dialog.project.name}”`);
+          }}
+        />
+      )}
+      {dialog?.kind === 'cwd' && (
+        <TextDialog
+          title="Change working directory"
+          description={
+            <>
+              This only changes the directory of “{dialog.conversation.title}”. Its project stays{' '}
+              <strong>{projectName(api.projects, dialog.conversation.projectId)}</strong>
+              {dialog.conversation.head.cwd ? ` (current directory ${shortPath(dialog.conversation.head.cwd, 3)})` : ''}. To change the project, use “Move…”.
+            </>
+          }
+          fields={[{ name: 'cwd', label: 'Directory', required: true, initial: dialog.conversation.head.cwd ?? '' }]}
+          submitLabel="Change directory"
+          onClose={() => setDialog(null)}
+          onSubmit={async (v) => {
+            const sessionId = dialog.conversation.head.id;
+            const s =
+              openSessionId === sessionId ? await conv.setCwd(v.cwd ?? '') : await rpc.call('session.cwd.set', { sessionId, cwd: v.cwd ?? '' });
+            notify('success', `Directory set to ${s.cwd ?? v.cwd}; project unchanged (${projectName(api.projects, s.projectId)})`);
+            void api.refreshGroups([s.projectId]).catch(() => undefined);
+          }}
+        />
+      )}
+
+      <Notices notices={notices} onDismiss={dismiss} />
+    </div>
+  );
+}

@@ -1,0 +1,78 @@
+/**
+ * One conversation row of the sidebar: a button that opens it, a keyboard-reachable "Move…" button,
+ * the context menu (right click, the ContextMenu key or Shift+F10), and a drag handle for dropping
+ * it on another project. Shows "Moving…" while a move is in flight.
+ */
+import type { KeyboardEvent, MouseEvent } from 'react';
+import { formatRelative, shortPath } from '../lib/format';
+import type { Conversation } from '../lib/grouping';
+import { setConversationDrag } from '../state/dnd';
+
+export interface ConversationItemProps {
+  conversation: Conversation;
+  active: boolean;
+  moving: boolean;
+  showCwd: boolean;
+  onOpen: (c: Conversation) => void;
+  onMenu: (c: Conversation, x: number, y: number, opener: HTMLElement) => void;
+}
+
+export function ConversationItem({ conversation: c, active, moving, showCwd, onOpen, onMenu }: ConversationItemProps) {
+  const messageCount = c.members.reduce((n, s) => n + (s.messageCount ?? 0), 0);
+  const openMenuAt = (el: HTMLElement, x?: number, y?: number) => {
+    const r = el.getBoundingClientRect();
+    onMenu(c, x ?? r.left + 12, y ?? r.bottom, el);
+  };
+  const onContextMenu = (e: MouseEvent<HTMLButtonElement>) => {
+    e.preventDefault();
+    onMenu(c, e.clientX, e.clientY, e.currentTarget);
+  };
+  const onKeyDown = (e: KeyboardEvent<HTMLButtonElement>) => {
+    if (e.key === 'ContextMenu' || (e.key === 'F10' && e.shiftKey)) {
+      e.preventDefault();
+      openMenuAt(e.currentTarget);
+    }
+  };
+  return (
+    <li
+      className={`conv${active ? ' active' : ''}${moving ? ' moving' : ''}`}
+      draggable={!moving}
+      data-session-id={c.head.id}
+      data-conversation-key={c.key}
+      onDragStart={(e) => setConversationDrag(e.dataTransfer, c.key, c.title)}
+    >
+      <button
+        type="button"
+        className="conv-open"
+        aria-current={active ? 'page' : undefined}
+        onClick={() => onOpen(c)}
+        onContextMenu={onContextMenu}
+        onKeyDown={onKeyDown}
+        title={c.title}
+      >
+        <span className="conv-title">{c.title}</span>
+        <span className="conv-meta">
+          {moving ? (
+            <span className="status-text">Moving…</span>
+          ) : (
+            <>
+              {formatRelative(c.lastActivity)}
+              {messageCount > 0 && ` · ${messageCount} msg`}
+              {showCwd && c.head.cwd && <span className="conv-cwd"> · {shortPath(c.head.cwd, 1)}</span>}
+            </>
+          )}
+        </span>
+      </button>
+      <button
+        type="button"
+        className="conv-more"
+        aria-haspopup="menu"
+        aria-label={`Move “${c.title}”…`}
+        disabled={moving}
+        onClick={(e) => openMenuAt(e.currentTarget)}
+      >
+        Move…
+      </button>
+    </li>
+  );
+}

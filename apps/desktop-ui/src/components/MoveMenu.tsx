@@ -1,0 +1,78 @@
+/**
+ * The "Move…" / context menu of a conversation: move to another explicit project, remove from its
+ * project ("No project"), or turn a discovered folder into a project and move there. Changing the
+ * working directory is listed as a separate action that never changes the project.
+ */
+import type { Conversation } from '../lib/grouping';
+import { shortPath } from '../lib/format';
+import type { DiscoveredFolder, Project } from '../types';
+import type { MoveTarget } from '../state/projects';
+import { Menu, type MenuSection } from './Menu';
+
+export interface MoveMenuProps {
+  conversation: Conversation;
+  projects: Project[];
+  discovered: DiscoveredFolder[];
+  x: number;
+  y: number;
+  returnFocus: HTMLElement | null;
+  onMove: (target: MoveTarget) => void;
+  onOpen?: () => void;
+  onChangeCwd: () => void;
+  onClose: () => void;
+}
+
+export function MoveMenu({ conversation, projects, discovered, x, y, returnFocus, onMove, onOpen, onChangeCwd, onClose }: MoveMenuProps) {
+  const current = conversation.projectId;
+  const active = projects.filter((p) => !p.archived);
+  const sections: MenuSection[] = [
+    {
+      title: 'Move to project',
+      items: active.map((p) => ({
+        key: `p:${p.id}`,
+        label: p.name,
+        ...(p.id === current ? { hint: 'current', current: true, disabled: true } : {}),
+        onSelect: () => onMove({ kind: 'project', projectId: p.id }),
+      })),
+    },
+    {
+      items: [
+        {
+          key: 'none',
+          label: current === null ? 'No project' : 'Remove from project',
+          hint: current === null ? 'current' : 'No project',
+          current: current === null,
+          disabled: current === null,
+          onSelect: () => onMove({ kind: 'none' }),
+        },
+      ],
+    },
+    {
+      title: 'New project from folder',
+      items: discovered.slice(0, 6).map((f) => ({
+        key: `f:${f.path}`,
+        label: shortPath(f.path, 2),
+        hint: 'creates project',
+        onSelect: () => onMove({ kind: 'folder', path: f.path }),
+      })),
+    },
+    {
+      title: 'Other actions',
+      items: [
+        ...(onOpen ? [{ key: 'open', label: 'Open', onSelect: onOpen }] : []),
+        { key: 'cwd', label: 'Change working directory…', hint: 'keeps project', onSelect: onChangeCwd },
+      ],
+    },
+  ];
+  return (
+    <Menu
+      label={`Actions for ${conversation.title}`}
+      heading={`Move “${conversation.title}”`}
+      sections={sections}
+      x={x}
+      y={y}
+      returnFocus={returnFocus}
+      onClose={onClose}
+    />
+  );
+}

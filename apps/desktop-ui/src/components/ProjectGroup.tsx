@@ -1,0 +1,115 @@
+/**
+ * One group of the sidebar: an explicit project (name, folders as metadata, its conversations by
+ * stored project_id) or the "No project" group. The whole group is a drop target; its header has
+ * "new conversation here" and a project actions menu (rename, archive).
+ */
+import { useState } from 'react';
+import { shortPath } from '../lib/format';
+import { orderedFolders, type Conversation, type ProjectGroupModel } from '../lib/grouping';
+import type { Project } from '../types';
+import { ConversationItem } from './ConversationItem';
+import { DropZone } from './DropZone';
+
+export interface ProjectGroupProps {
+  group: ProjectGroupModel;
+  activeSessionId: string | null;
+  moving: ReadonlySet<string>;
+  onOpen: (c: Conversation) => void;
+  onMenu: (c: Conversation, x: number, y: number, opener: HTMLElement) => void;
+  onNew: (projectId: string | null) => void;
+  onProjectMenu: (p: Project, x: number, y: number, opener: HTMLElement) => void;
+  onDropConversation: (key: string, projectId: string | null) => void;
+}
+
+export function ProjectGroup({ group, activeSessionId, moving, onOpen, onMenu, onNew, onProjectMenu, onDropConversation }: ProjectGroupProps) {
+  const [collapsed, setCollapsed] = useState(false);
+  const p = group.project;
+  const isNone = group.key === '__none__';
+  const projectId = isNone ? null : group.key;
+  const name = p?.name ?? (isNone ? 'No project' : `Unknown project`);
+  const folders = p ? orderedFolders(p) : [];
+  const listId = `group-${group.key}`;
+  return (
+    <DropZone
+      className={`group${isNone ? ' group-none' : ''}`}
+      label={isNone ? 'No project' : `Project ${name}`}
+      attrs={{ 'data-project-id': projectId ?? '' }}
+      onDropConversation={(key) => onDropConversation(key, projectId)}
+    >
+      <div className="group-head">
+        <button
+          type="button"
+          className="group-toggle"
+          aria-expanded={!collapsed}
+          aria-controls={listId}
+          onClick={() => setCollapsed((v) => !v)}
+        >
+          <span className="chev" aria-hidden="true">
+            {collapsed ? '▸' : '▾'}
+          </span>
+          {p?.color && <span className="swatch" style={{ background: p.color }} aria-hidden="true" />}
+          <span className="group-name">{name}</span>
+          <span className="count" aria-label={`${group.conversations.length} conversations`}>
+            {group.conversations.length}
+          </span>
+        </button>
+        <button
+          type="button"
+          className="icon-btn"
+          aria-label={isNone ? 'New conversation without a project' : `New conversation in ${name}`}
+          title={isNone ? 'New conversation without a project' : `New conversation in ${name}`}
+          onClick={() => onNew(projectId)}
+        >
+          +
+        </button>
+        {p && (
+          <button
+            type="button"
+            className="icon-btn"
+            aria-haspopup="menu"
+            aria-label={`Actions for project ${name}`}
+            title="Project actions"
+            onClick={(e) => {
+              const r = e.currentTarget.getBoundingClientRect();
+              onProjectMenu(p, r.left, r.bottom, e.currentTarget);
+            }}
+          >
+            ⋯
+          </button>
+        )}
+      </div>
+      {folders.length > 0 && (
+        <p className="group-folders" title={folders.join('\n')}>
+          <span className="sr-only">Folders: </span>
+          {folders.map((f, i) => (
+            <span key={f} className="folder-chip">
+              {i === 0 ? '' : ' '}📁 {shortPath(f, 2)}
+            </span>
+          ))}
+        </p>
+      )}
+      {isNone && !collapsed && <p className="group-note">Not a shared project: each can only recall its own history.</p>}
+      {!p && !isNone && <p className="group-note">This project id is not in the project list ({group.key}).</p>}
+      {!collapsed &&
+        (group.conversations.length > 0 ? (
+          <ul className="conv-list" id={listId}>
+            {group.conversations.map((c) => (
+              <ConversationItem
+                key={c.key}
+                conversation={c}
+                active={activeSessionId !== null && c.members.some((m) => m.id === activeSessionId)}
+                moving={moving.has(c.key)}
+                showCwd={isNone}
+                onOpen={onOpen}
+                onMenu={onMenu}
+              />
+            ))}
+          </ul>
+        ) : (
+          <p className="group-empty" id={listId}>
+            {isNone ? 'No conversations without a project.' : 'No conversations yet. Start one with +, or drop one here.'}
+          </p>
+        ))}
+    </DropZone>
+  );
+}

@@ -1,0 +1,178 @@
+/**
+ * Search panel. Runs `search.session_search` *as* the open conversation (its stored project is the
+ * scope; a conversation without a project only recalls its own history). Query box, mode switch
+ * (hybrid / keyword / semantic), results grouped by conversation with highlighted snippets, and
+ * the tool's used_mode, semantic_status and notes shown as they are. A result opens its anchor.
+ */
+import { useId } from 'react';
+import { formatDate } from '../lib/format';
+import { hashForLink, formatHash } from '../lib/links';
+import { groupHits } from '../lib/snippet';
+import type { SearchApi } from '../state/search';
+import type { SearchHit, SearchMode, Session } from '../types';
+import { Snippet } from './Snippet';
+
+export interface SearchPanelProps {
+  search: SearchApi;
+  session: Session | null;
+  projectLabel: string;
+  isDraft: boolean;
+  onOpenHit: (hash: string) => void;
+}
+
+const MODES: Array<{ value: SearchMode; label: string; hint: string }> = [
+  { value: 'hybrid', label: 'Hybrid', hint: 'keyword + meaning' },
+  { value: 'keyword', label: 'Keyword', hint: 'exact words, symbols' },
+  { value: 'semantic', label: 'Semantic', hint: 'similar meaning' },
+];
+
+export function hitHash(h: SearchHit): string {
+  if (typeof h.link === 'string' && h.link) return hashForLink(h.link);
+  return formatHash({ view: 'session', sessionId: h.session_id, messageId: h.message_id });
+}
+
+function statusText(s: unknown): string {
+  if (typeof s === 'string') return s;
+  if (s && typeof s === 'object' && 'status' in s) return String((s as { status: unknown }).status);
+  return 'unknown';
+}
+
+export function SearchPanel({ search, session, projectLabel, isDraft, onOpenHit }: SearchPanelProps) {
+  const id = useId();
+  if (!session) {
+    return (
+      <section className="panel-body search" aria-label="Search">
+        <h2 className="panel-title">Search history</h2>
+        <div className="explain">
+          <p>
+            Search always runs <strong>as a conversation</strong>: it looks through the earlier conversations of that
+            conversation’s project, and nothing outside it.
+          </p>
+          <p>
+            {isDraft
+              ? 'This draft is not saved yet. Send its first message, or open a saved conversation from the sidebar, to search.'
+              : 'Open a conversation from the sidebar to search its project’s history.'}
+          </p>
+        </div>
+      </section>
+    );
+  }
+
+  const r = search.result;
+  const groups = groupHits(r?.results ?? []);
+  const semantic = statusText(r?.semantic_status);
+  return (
+    <section className="panel-body search" aria-label="Search">
+      <h2 className="panel-title">Search history</h2>
+      <form
+        role="search"
+        className="search-form"
+        onSubmit={(e) => {
+          e.preventDefault();
+          void search.run();
+        }}
+      >
+        <label htmlFor={`${id}-q`} className="search-scope">
+          Searching as <strong>{session.title?.trim() || 'this conversation'}</strong> in{' '}
+          <strong data-testid="search-scope">{projectLabel}</strong>
+        </label>
+        {session.projectId === null && (
+          <p className="group-note">No project: only this conversation’s own earlier history is searched.</p>
+        )}
+        <div className="search-row">
+          <input
+            id={`${id}-q`}
+            type="search"
+            value={search.query}
+            onChange={(e) => search.setQuery(e.target.value)}
+            placeholder="e.g. borrow checker error, 番茄炒蛋"
+            autoComplete="off"
+            spellCheck={false}
+          />
+          <button type="submit" className="btn primary" disabled={!search.query.trim() || search.status === 'searching'}>
+            Search
+          </button>
+        </div>
+        <fieldset className="modes">
+          <legend className="sr-only">Search mode</legend>
+          {MODES.map((m) => (
+            <label key={m.value} className={`mode${search.mode === m.value ? ' on' : ''}`} title={m.hint}>
+              <input
+                type="radio"
+                name={`${id}-mode`}
+                value={m.value}
+                checked={search.mode === m.value}
+                onChange={() => search.setMode(m.value)}
+              />
+              {m.label}
+            </label>
+          ))}
+        </fieldset>
+      </form>
+
+      <div className="search-status" role="status" aria-live="polite">
+        {search.status === 'searching' && <span className="status-text">Searching…</span>}
+        {search.status === 'error' && <span className="status-error">Search failed: {search.error}</span>}
+        {search.status === 'done' && r && (
+          <span>
+            {groups.length === 0 ? 'No matches' : `${r.results?.length ?? 0} matches in ${groups.length} conversations`} for “
+            {search.answeredQuery}”
+          </span>
+        )}
+      </div>
+
+      {search.status === 'done' && r && (
+        <div className="search-meta" data-testid="search-meta">
+          <span className="pill" title="mode the tool actually used">
+            used: <strong data-testid="used-mode">{String(r.used_mode ?? '?')}</strong>
+            {r.requested_mode && r.requested_mode !== r.used_mode ? ` (asked ${String(r.requested_mode)})` : ''}
+          </span>
+          <span className={`pill sem-${semantic}`} title="semantic index state">
+            semantic: <strong data-testid="semantic-status">{semantic}</strong>
+          </span>
+          {(r.notes ?? []).length > 0 && (
+            <ul className="notes" aria-label="Notes">
+              {(r.notes ?? []).map((n, i) => (
+                <li key={i}>{n}</li>
+              ))}
+            </ul>
+          )}
+        </div>
+      )}
+
+      {groups.length > 0 && (
+        <ol className="hit-groups" aria-label="Results by conversation">
+          {groups.map((g) => (
+            <li key={g.sessionId} className="hit-group">
+              <div className="hit-group-head">
+                <span className="hit-title">{g.title}</span>
+                {g.date !== null && g.date !== undefined && <span className="hit-date">{formatDate(g.date)}</span>}
+                {g.sessionId === session.id && <span className="tag">this conversation</span>}
+              </div>
+              <ul className="hits">
+                {g.hits.map((h) => (
+                  <li key={`${h.session_id}:${h.message_id}`}>
+                    <button
+                      type="button"
+                      className="hit"
+                      data-session-id={h.session_id}
+                      data-message-id={h.message_id}
+                      onClick={() => onOpenHit(hitHash(h))}
+                    >
+                      <span className="hit-head">
+                        <span className={`role-tag role-${String(h.role ?? '')}`}>{String(h.role ?? 'message')}</span>
+                        {h.match_source && <span className="match-src">{String(h.match_source)}</span>}
+                        <span className="hit-anchor">#{h.message_id}</span>
+                      </span>
+                      <Snippet text={String(h.snippet ?? '')} query={search.answeredQuery} />
+                    </button>
+                  </li>
+                ))}
+              </ul>
+            </li>
+          ))}
+        </ol>
+      )}
+    </section>
+  );
+}

@@ -1,0 +1,104 @@
+/**
+ * A modal form with one or two text fields on the native <dialog> element (focus trap and Escape
+ * come from the browser). Used for "New project", "Rename project" and "Change working directory".
+ * Submitting awaits the action; a failure is shown inside the dialog and the dialog stays open.
+ */
+import { useEffect, useId, useRef, useState, type FormEvent, type ReactNode } from 'react';
+import { errorText } from '../rpc';
+
+export interface Field {
+  name: string;
+  label: string;
+  initial?: string;
+  placeholder?: string;
+  required?: boolean;
+  hint?: string;
+}
+
+export interface TextDialogProps {
+  title: string;
+  description?: ReactNode;
+  fields: Field[];
+  submitLabel: string;
+  onSubmit: (values: Record<string, string>) => Promise<void>;
+  onClose: () => void;
+}
+
+export function TextDialog({ title, description, fields, submitLabel, onSubmit, onClose }: TextDialogProps) {
+  const ref = useRef<HTMLDialogElement>(null);
+  const id = useId();
+  const [values, setValues] = useState<Record<string, string>>(() => Object.fromEntries(fields.map((f) => [f.name, f.initial ?? ''])));
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+
+  useEffect(() => {
+    const d = ref.current;
+    if (d && !d.open) d.showModal();
+    return () => d?.close();
+  }, []);
+
+  const submit = async (e: FormEvent) => {
+    e.preventDefault();
+    for (const f of fields) {
+      if (f.required && !values[f.name]?.trim()) {
+        setError(`${f.label} is required`);
+        return;
+      }
+    }
+    setBusy(true);
+    setError(null);
+    try {
+      await onSubmit(Object.fromEntries(Object.entries(values).map(([k, v]) => [k, v.trim()])));
+      onClose();
+    } catch (err) {
+      setError(errorText(err));
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  return (
+    <dialog
+      ref={ref}
+      className="dialog"
+      aria-labelledby={`${id}-title`}
+      onCancel={(e) => {
+        e.preventDefault();
+        onClose();
+      }}
+    >
+      <form onSubmit={submit} method="dialog">
+        <h2 id={`${id}-title`}>{title}</h2>
+        {description && <div className="dialog-desc">{description}</div>}
+        {fields.map((f, i) => (
+          <div className="field" key={f.name}>
+            <label htmlFor={`${id}-${f.name}`}>{f.label}</label>
+            <input
+              id={`${id}-${f.name}`}
+              type="text"
+              value={values[f.name] ?? ''}
+              placeholder={f.placeholder}
+              autoFocus={i === 0}
+              spellCheck={false}
+              onChange={(e) => setValues((v) => ({ ...v, [f.name]: e.target.value }))}
+            />
+            {f.hint && <p className="field-hint">{f.hint}</p>}
+          </div>
+        ))}
+        {error && (
+          <p className="dialog-error" role="alert">
+            {error}
+          </p>
+        )}
+        <div className="dialog-actions">
+          <button type="button" className="btn" onClick={onClose} disabled={busy}>
+            Cancel
+          </button>
+          <button type="submit" className="btn primary" disabled={busy}>
+            {busy ? 'Saving…' : submitLabel}
+          </button>
+        </div>
+      </form>
+    </dialog>
+  );
+}

@@ -1,0 +1,234 @@
+/**
+ * The UI's only line to the gateway: a typed JSON-RPC 2.0 client over HTTP POST `/rpc`
+ * (Authorization: Bearer <token>, the token read from `<meta name="recall-token">` that the gateway
+ * injects into index.html) and an event WebSocket at `/rpc?token=…` that delivers `event`
+ * notifications and reconnects with bounded exponential backoff. Errors are `RpcError`s that keep
+ * the numeric JSON-RPC code and the stable `data.code` string so the UI can show both.
+ */
+import type { GatewayEvent, RpcMethod, RpcMethods } from './types';
+
+export const RPC_PATH = '/rpc';
+
+/** The error every failed call rejects with. `dataCode` is the gateway's stable string code. */
+export class RpcError extends Error {
+  readonly code: number | string;
+  readonly dataCode: string | undefined;
+  readonly data: unknown;
+  readonly method: string;
+  constructor(method: string, code: number | string, message: string, data?: unknown) {
+    super(message);
+    this.name = 'RpcError';
+    this.method = method;
+    this.code = code;
+    this.data = data;
+    this.dataCode = extractDataCode(data);
+  }
+
+  /** One line for the user: the message plus the stable code. */
+  describe(): string {
+    const code = this.dataCode ?? (typeof this.code === 'string' ? this.code : undefined);
+    return code ? `${this.message} (${code})` : this.message;
+  }
+}
+
+function extractDataCode(data: unknown): string | undefined {
+  if (data && typeof data === 'object' && 'code' in data) {
+    const c = (data as { code: unknown }).code;
+    if (typeof c === 'string') return c;
+  }
+  return undefined;
+}
+
+/** Human text for any thrown value, preferring the RPC description. */
+export function errorText(err: unknown): string {
+  if (err instanceof RpcError) return err.describe();
+  if (err instanceof Error) return err.message;
+  return String(err);
+}
+
+export function isMethodNotFound(err: unknown): boolean {
+  return err instanceof RpcError && err.code === -32601;
+}
+
+/** First non-empty `<meta name="recall-token">` of the document (the gateway may append its own). */
+export function readToken(doc: Document | undefined = globalThis.document): string {
+  if (!doc) return '';
+  const metas = doc.querySelectorAll<HTMLMetaElement>('meta[name="recall-token"]');
+  for (const m of Array.from(metas)) {
+    const v = m.content.trim();
+    if (v) return v;
+  }
+  return '';
+}
+
+interface JsonRpcResponse {
+  jsonrpc: '2.0';
+  id?: number | string | null;
+  result?: unknown;
+  error?: { code: number; message: string; data?: unknown };
+}
+
+export class RpcClient {
+  private nextId = 1;
+  constructor(
+    private readonly token: string,
+    private readonly endpoint: string = RPC_PATH,
+  ) {}
+
+  get hasToken(): boolean {
+    return this.token.length > 0;
+  }
+
+  async call<M extends RpcMethod>(method: M, params: RpcMethods[M]['params']): Promise<RpcMethods[M]['result']> {
+    const id = this.nextId++;
+    let res: Response;
+    try {
+      res = await fetch(this.endpoint, {
+        method: 'POST',
+        headers: {
+          'Content-Type': 'application/json',
+          ...(this.token ? { Authorization: `Bearer ${this.token}` } : {}),
+        },
+        body: JSON.stringify({ jsonrpc: '2.0', id, method, params }),
+      });
+    } catch (err) {
+      throw new RpcError(method, 'gateway_unreachable', `Cannot reach the Recall gateway (${errorText(err)})`);
+    }
+    if (res.status === 401 || res.status === 403) {
+      throw new RpcError(
+        method,
+        'unauthorized',
+        'The gateway refused the request: open Recall from the address `recall serve` prints so the page carries its token',
+      );
+    }
+    if (res.status === 413) throw new RpcError(method, 'payload_too_large', 'The request is too large for the gateway');
+    let body: JsonRpcResponse;
+    try {
+      body = (await res.json()) as JsonRpcResponse;
+    } catch {
+      throw new RpcError(method, `http_${res.status}`, `The gateway answered HTTP ${res.status} without JSON`);
+    }
+    if (body.error) throw new RpcError(method, body.error.code, body.error.message, body.error.data);
+    if (!res.ok) throw new RpcError(method, `http_${res.status}`, `The gateway answered HTTP ${res.status}`);
+    return body.result as RpcMethods[M]['result'];
+  }
+}
+
+export type ConnectionState = 'connecting' | 'open' | 'closed';
+
+/** Delay before reconnect attempt n (0-based): 0.5 s doubling, capped at 15 s. Pure, for tests. */
+export function backoffDelay(attempt: number, baseMs = 500, maxMs = 15_000): number {
+  const n = Math.max(0, Math.min(attempt, 30));
+  return Math.min(maxMs, baseMs * 2 ** n);
+}
+
+/** Parses one WebSocket frame into a gateway event, or null if it is anything else. */
+export function parseEventFrame(raw: string): GatewayEvent | null {
+  let msg: unknown;
+  try {
+    msg = JSON.parse(raw);
+  } catch {
+    return null;
+  }
+  const frames = Array.isArray(msg) ? msg : [msg];
+  for (const f of frames) {
+    if (f && typeof f === 'object' && (f as { method?: unknown }).method === 'event') {
+      const p = (f as { params?: unknown }).params;
+      if (p && typeof p === 'object' && typeof (p as { type?: unknown }).type === 'string') return p as GatewayEvent;
+    }
+  }
+  return null;
+}
+
+/**
+ * Keeps one event WebSocket open. Calls `onEvent` per notification and `onState` on connection
+ * changes; after a drop it reconnects with `backoffDelay`, and after a reconnect it reports a
+ * synthetic "resync" so callers can reload whatever they may have missed.
+ */
+export class EventStream {
+  private ws: WebSocket | null = null;
+  private attempt = 0;
+  private timer: ReturnType<typeof setTimeout> | null = null;
+  private stopped = false;
+  private everOpened = false;
+
+  constructor(
+    private readonly token: string,
+    private readonly handlers: {
+      onEvent: (e: GatewayEvent) => void;
+      onState: (s: ConnectionState, retryInMs?: number) => void;
+      onResync: () => void;
+    },
+    private readonly path: string = RPC_PATH,
+  ) {}
+
+  start(): void {
+    this.stopped = false;
+    this.open();
+  }
+
+  stop(): void {
+    this.stopped = true;
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = null;
+    const ws = this.ws;
+    this.ws = null;
+    if (ws) {
+      ws.onclose = null;
+      ws.onerror = null;
+      ws.onmessage = null;
+      ws.onopen = null;
+      // Closing a socket that is still CONNECTING logs a browser warning; let it open and close then.
+      if (ws.readyState === WebSocket.CONNECTING) ws.onopen = () => ws.close();
+      else ws.close();
+    }
+  }
+
+  private url(): string {
+    const loc = globalThis.location;
+    const scheme = loc.protocol === 'https:' ? 'wss:' : 'ws:';
+    return `${scheme}//${loc.host}${this.path}?token=${encodeURIComponent(this.token)}`;
+  }
+
+  private open(): void {
+    if (this.stopped) return;
+    this.handlers.onState('connecting');
+    let ws: WebSocket;
+    try {
+      ws = new WebSocket(this.url());
+    } catch {
+      this.scheduleReconnect();
+      return;
+    }
+    this.ws = ws;
+    ws.onopen = () => {
+      const wasReconnect = this.everOpened;
+      this.everOpened = true;
+      this.attempt = 0;
+      this.handlers.onState('open');
+      if (wasReconnect) this.handlers.onResync();
+    };
+    ws.onmessage = (ev: MessageEvent) => {
+      if (typeof ev.data !== 'string') return;
+      const e = parseEventFrame(ev.data);
+      if (e) this.handlers.onEvent(e);
+    };
+    ws.onerror = () => {
+      /* onclose follows and schedules the retry */
+    };
+    ws.onclose = () => {
+      if (this.ws === ws) this.ws = null;
+      this.scheduleReconnect();
+    };
+  }
+
+  private scheduleReconnect(): void {
+    if (this.stopped) return;
+    const delay = backoffDelay(this.attempt++);
+    this.handlers.onState('closed', delay);
+    this.timer = setTimeout(() => {
+      this.timer = null;
+      this.open();
+    }, delay);
+  }
+}

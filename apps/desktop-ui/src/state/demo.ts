@@ -1,0 +1,33 @@
+/**
+ * "Load demo data": fetches the demo history shipped with the UI (public/demo/recall-demo.jsonl,
+ * recall-jsonl v1) and imports it through the gateway's `import.jsonl` method. Importing twice is
+ * harmless: the format is idempotent by external ids.
+ */
+import { isMethodNotFound, RpcError, type RpcClient } from '../rpc';
+import type { ImportResult } from '../types';
+
+export const DEMO_URL = './demo/recall-demo.jsonl';
+
+export async function importDemo(rpc: RpcClient): Promise<ImportResult> {
+  const res = await fetch(DEMO_URL);
+  if (!res.ok) throw new Error(`The demo file could not be loaded (HTTP ${res.status})`);
+  const text = await res.text();
+  try {
+    return await rpc.call('import.jsonl', { text });
+  } catch (err) {
+    if (isMethodNotFound(err)) {
+      throw new RpcError(
+        'import.jsonl',
+        -32601,
+        'This gateway cannot import yet; from the repository run `pnpm recall import apps/desktop-ui/public/demo/recall-demo.jsonl`',
+        { code: 'method_not_found' },
+      );
+    }
+    throw err;
+  }
+}
+
+export function describeImport(r: ImportResult): string {
+  const base = `Imported ${r.projects} projects, ${r.sessions} conversations, ${r.messages} messages`;
+  return r.errors.length ? `${base}; ${r.errors.length} lines were rejected` : base;
+}

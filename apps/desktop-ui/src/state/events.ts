@@ -1,0 +1,80 @@
+/**
+ * Gateway events for the React tree: an EventBus (plain pub/sub) that the EventStream feeds, a hook
+ * that starts the stream once the gateway has answered an HTTP call, and `useGatewayEvent` to run
+ * a (debounced) refresh when an event of interest arrives. A reconnect emits every event type once
+ * ("resync") because notifications may have been missed while the socket was down.
+ */
+import { useEffect, useRef, useState } from 'react';
+import { EventStream, type ConnectionState } from '../rpc';
+import type { GatewayEvent, GatewayEventType } from '../types';
+import { useRpc } from './rpcContext';
+
+type Listener = (e: GatewayEvent) => void;
+
+export class EventBus {
+  private listeners = new Set<Listener>();
+  subscribe(fn: Listener): () => void {
+    this.listeners.add(fn);
+    return () => this.listeners.delete(fn);
+  }
+  emit(e: GatewayEvent): void {
+    for (const fn of [...this.listeners]) fn(e);
+  }
+}
+
+const ALL_TYPES: GatewayEventType[] = ['projects.changed', 'sessions.changed', 'messages.changed', 'index.changed'];
+
+export interface LiveState {
+  state: ConnectionState | 'off';
+  retryInMs?: number;
+}
+
+/** Runs the event WebSocket while `enabled` (after the first successful call). */
+export function useEventStream(token: string, enabled: boolean): LiveState {
+  const { events } = useRpc();
+  const [live, setLive] = useState<LiveState>({ state: 'off' });
+  useEffect(() => {
+    if (!enabled || !token) return;
+    const stream = new EventStream(token, {
+      onEvent: (e) => events.emit(e),
+      onState: (state, retryInMs) => setLive(retryInMs === undefined ? { state } : { state, retryInMs }),
+      onResync: () => {
+        for (const type of ALL_TYPES) events.emit({ type });
+      },
+    });
+    stream.start();
+    return () => stream.stop();
+  }, [token, enabled, events]);
+  return live;
+}
+
+/**
+ * Calls `handler` (debounced by `delayMs`) when an event of one of `types` arrives. The handler
+ * receives the events collected during the debounce window.
+ */
+export function useGatewayEvent(types: GatewayEventType[], handler: (batch: GatewayEvent[]) => void, delayMs = 120): void {
+  const { events } = useRpc();
+  const handlerRef = useRef(handler);
+  handlerRef.current = handler;
+  const key = types.join(',');
+  useEffect(() => {
+    const wanted = new Set(key.split(','));
+    let batch: GatewayEvent[] = [];
+    let timer: ReturnType<typeof setTimeout> | null = null;
+    const unsub = events.subscribe((e) => {
+      if (!wanted.has(e.type)) return;
+      batch.push(e);
+      if (timer) return;
+      timer = setTimeout(() => {
+        timer = null;
+        const b = batch;
+        batch = [];
+        handlerRef.current(b);
+      }, delayMs);
+    });
+    return () => {
+      unsub();
+      if (timer) clearTimeout(timer);
+    };
+  }, [events, key, delayMs]);
+}

@@ -1,0 +1,197 @@
+/**
+ * Wire types of the gateway JSON-RPC contract as the UI sees them (docs/rpc-contract-draft.md).
+ * Objects are camelCase with millisecond timestamps, except the search result, which is the
+ * `session_search` tool's JSON verbatim (snake_case). Kept local on purpose: the UI talks to the
+ * gateway over the wire and must not import runtime code from other packages.
+ */
+
+export type Role = 'user' | 'assistant' | 'system' | 'tool';
+export type Visibility = 'live' | 'compacted' | 'rewound' | 'deleted';
+export type Lineage = 'root' | 'compression' | 'branch' | 'reset' | 'delegation';
+export type SearchMode = 'hybrid' | 'keyword' | 'semantic';
+export type SemanticStatus = 'disabled' | 'ready' | 'partial' | 'unavailable' | 'unknown';
+
+export interface ProjectFolder {
+  path: string;
+  isPrimary: boolean;
+}
+
+export interface Project {
+  id: string;
+  name: string;
+  slug: string;
+  description: string | null;
+  color: string | null;
+  icon: string | null;
+  archived: boolean;
+  createdAt: number;
+  updatedAt: number;
+  folders: ProjectFolder[];
+  sessionCount: number;
+}
+
+export interface Session {
+  id: string;
+  /** The only membership rule. null = "No project". */
+  projectId: string | null;
+  parentSessionId: string | null;
+  lineage: Lineage;
+  source: string;
+  title: string | null;
+  cwd: string | null;
+  gitRepoRoot: string | null;
+  gitBranch: string | null;
+  model: string | null;
+  startedAt: number;
+  endedAt: number | null;
+  endReason: string | null;
+  archived: boolean;
+  hidden: boolean;
+  createdAt: number;
+  updatedAt: number;
+  messageCount: number;
+  lastMessageAt: number | null;
+}
+
+export interface Message {
+  id: number;
+  sessionId: string;
+  role: Role;
+  content: string;
+  toolName: string | null;
+  toolCalls: string | null;
+  toolCallId: string | null;
+  externalId: string | null;
+  createdAt: number;
+  visibility: Visibility;
+  editedAt: number | null;
+}
+
+export interface DiscoveredFolder {
+  path: string;
+  sessionCount: number;
+}
+
+/** One message of a result's surrounding window. Fields beyond these are tolerated. */
+export interface SearchWindowMessage {
+  message_id?: number;
+  id?: number;
+  role?: Role | string;
+  content?: string;
+  snippet?: string;
+  [key: string]: unknown;
+}
+
+export interface SearchHit {
+  session_id: string;
+  message_id: number;
+  link?: string;
+  role?: Role | string;
+  snippet?: string;
+  match_source?: 'keyword' | 'semantic' | 'both' | string;
+  window?: SearchWindowMessage[];
+  title?: string | null;
+  date?: string | number | null;
+  [key: string]: unknown;
+}
+
+export interface SearchResult {
+  requested_mode?: SearchMode | string;
+  used_mode?: SearchMode | string;
+  semantic_status?: SemanticStatus | string | { status?: string; [key: string]: unknown };
+  notes?: string[];
+  results?: SearchHit[];
+  [key: string]: unknown;
+}
+
+export interface SearchParams {
+  /** The caller's current (open) conversation: the trusted context that decides the project. */
+  sessionId: string;
+  query?: string;
+  search_mode?: SearchMode;
+  limit?: number;
+  sort?: 'relevance' | 'newest' | 'oldest';
+  role_filter?: string[];
+  session_id?: string;
+  around_message_id?: number;
+  window?: number;
+}
+
+/** Coverage counts are reported in whatever units the gateway knows; the UI normalises them. */
+export type Coverage = Record<string, unknown>;
+
+export interface IndexStatus {
+  semantic: {
+    status: SemanticStatus | string;
+    reason?: string;
+    howToConfigure?: string;
+    coverage?: Coverage;
+    [key: string]: unknown;
+  };
+  keyword: { messages: number; sessions: number; [key: string]: unknown };
+}
+
+export interface ImportResult {
+  projects: number;
+  sessions: number;
+  messages: number;
+  errors: Array<{ line?: number; message?: string; code?: string } | string>;
+}
+
+export type GatewayEventType = 'projects.changed' | 'sessions.changed' | 'messages.changed' | 'index.changed';
+
+export interface GatewayEvent {
+  type: GatewayEventType;
+  projectIds?: string[];
+  sessionIds?: string[];
+}
+
+/** Method map: name → params and result. Drives the typed `rpc.call`. */
+export interface RpcMethods {
+  'projects.list': { params: { includeArchived?: boolean }; result: { projects: Project[] } };
+  'projects.create': {
+    params: { name: string; description?: string; color?: string; icon?: string; folders?: string[] };
+    result: Project;
+  };
+  'projects.update': {
+    params: { projectId: string; name?: string; description?: string; color?: string; icon?: string };
+    result: Project;
+  };
+  'projects.archive': { params: { projectId: string; archived?: boolean }; result: Project };
+  'projects.folders.add': { params: { projectId: string; path: string; primary?: boolean }; result: Project };
+  'projects.for_folder': { params: { path: string; name?: string }; result: { project: Project; created: boolean } };
+  'projects.discovered': { params: Record<string, never>; result: { folders: DiscoveredFolder[] } };
+  'session.create': {
+    params: {
+      projectId?: string | null;
+      title?: string;
+      cwd?: string;
+      source?: string;
+      model?: string;
+      messages?: Array<{ role: Role; content: string }>;
+    };
+    result: Session;
+  };
+  'session.resume': { params: { sessionId: string }; result: { session: Session; messages: Message[] } };
+  'session.get': { params: { sessionId: string }; result: Session };
+  'session.list': {
+    params: { projectId?: string | null; includeArchived?: boolean; limit?: number; offset?: number };
+    result: { sessions: Session[] };
+  };
+  'session.append': { params: { sessionId: string; role: Role; content: string }; result: Message };
+  'session.title': { params: { sessionId: string; title: string }; result: Session };
+  'session.project.set': {
+    params: { sessionId: string; projectId: string | null };
+    result: { sessionIds: string[]; projectId: string | null; previousProjectId: string | null };
+  };
+  'session.cwd.set': {
+    params: { sessionId: string; cwd: string; gitRepoRoot?: string; gitBranch?: string };
+    result: Session;
+  };
+  'search.session_search': { params: SearchParams; result: SearchResult };
+  'index.status': { params: Record<string, never>; result: IndexStatus };
+  /** Proposed (not in the draft yet): import a recall-jsonl v1 text. */
+  'import.jsonl': { params: { text: string }; result: ImportResult };
+}
+
+export type RpcMethod = keyof RpcMethods;
