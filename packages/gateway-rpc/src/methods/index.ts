@@ -8,12 +8,13 @@ import type { CallContext } from '../context.js';
 import { MethodRegistry } from '../jsonrpc.js';
 import { GATEWAY_VERSION } from '../version.js';
 import { method, type GatewayMethod } from './common.js';
+import { importMethods } from './import.js';
 import { indexMethods } from './index-status.js';
 import { projectMethods } from './projects.js';
 import { searchMethods } from './search.js';
 import { sessionMethods } from './sessions.js';
 
-export const DOMAIN_METHODS: readonly GatewayMethod[] = [...projectMethods, ...sessionMethods, ...searchMethods, ...indexMethods];
+export const DOMAIN_METHODS: readonly GatewayMethod[] = [...projectMethods, ...sessionMethods, ...searchMethods, ...indexMethods, ...importMethods];
 
 export function createMethodRegistry(): MethodRegistry<CallContext> {
   const registry = new MethodRegistry<CallContext>();
