@@ -1,0 +1,150 @@
+/**
+ * The discover shape (a query): project-scoped keyword search, optionally fused with semantic
+ * search by Reciprocal Rank Fusion on message anchors, then title hits first, one result per
+ * logical conversation, each with a window of surrounding messages. The scope is applied inside
+ * both searches (in SQL, before any limit); this module never widens it and never fills up results
+ * from elsewhere.
+ */
+import type { RecallDatabase } from '@recall/schema';
+import { conversationRootId, findMessage, findSession, messageWindow, type Message, type Session } from '@recall/store';
+import type { SessionSearchArgs } from './arguments.js';
+import { runKeyword, type KeywordMessageHit } from './keyword-source.js';
+import { clip, isoDate, messageLink, sessionFacts, SNIPPET_CHARS, windowMessage, type MatchSource, type SearchResultItem, type UsedMode } from './result.js';
+import { reciprocalRankFusion } from './rrf.js';
+import type { ToolScope } from './scope.js';
+import type { SemanticHit, SemanticSource } from './semantic-source.js';
+
+/** Candidates fetched per requested result, so that per-conversation dedup still fills `limit`. */
+const CANDIDATES_PER_RESULT = 8;
+const MAX_CANDIDATES = 400;
+const OTHER_IDS_PER_RESULT = 3;
+
+export interface DiscoverInput {
+  db: RecallDatabase;
+  scope: ToolScope;
+  args: SessionSearchArgs & { query: string };
+  /** Semantic source to use, or null when this call is keyword-only (disabled, unavailable, or mode=keyword). */
+  semantic: SemanticSource | null;
+  deadline: AbortSignal;
+}
+
+export interface DiscoverOutput {
+  results: SearchResultItem[];
+  usedMode: UsedMode;
+  notes: string[];
+}
+
+async function semanticHits(input: DiscoverInput, limit: number, notes: string[]): Promise<SemanticHit[] | null> {
+  if (!input.semantic) return null;
+  try {
+    return await input.semantic.search(input.args.query, input.scope, { limit, ...(input.args.role_filter ? { roles: input.args.role_filter } : {}), signal: input.deadline });
+  } catch (error) {
+    const reason = input.deadline.aborted ? 'the semantic search did not finish before the deadline' : `the semantic search failed (${(error as Error).message})`;
+    notes.push(`Semantic results are missing: ${reason}.`);
+    return null;
+  }
+}
+
+export async function discover(input: DiscoverInput): Promise<DiscoverOutput> {
+  const { db, scope, args } = input;
+  const notes: string[] = [];
+  const candidateLimit = Math.min(args.limit * CANDIDATES_PER_RESULT, MAX_CANDIDATES);
+  const wantKeyword = args.search_mode !== 'semantic';
+  const keyword = wantKeyword ? runKeyword(db, scope, args.query, { limit: candidateLimit, roles: args.role_filter }) : null;
+  if (keyword) notes.push(...keyword.notes);
+  const semantic = await semanticHits(input, candidateLimit, notes);
+
+  let usedMode: UsedMode;
+  if (keyword && semantic) usedMode = 'hybrid';
+  else if (keyword) usedMode = 'keyword';
+  else if (semantic) usedMode = 'semantic';
+  else usedMode = 'none';
+
+  // Rank message anchors: fused by RRF when both lists exist, else the single list's order.
+  const keywordById = new Map<number, KeywordMessageHit>((keyword?.hits ?? []).map((h) => [h.messageId, h]));
+  const semanticById = new Map<number, SemanticHit>((semantic ?? []).map((h) => [h.messageId, h]));
+  const fused = reciprocalRankFusion([
+    ...(keyword ? [{ source: 'keyword', keys: keyword.hits.map((h) => h.messageId) }] : []),
+    ...(semantic ? [{ source: 'semantic', keys: semantic.map((h) => h.messageId) }] : []),
+  ]);
+
+  const sessionCache = new Map<string, Session | undefined>();
+  const session = (id: string) => {
+    if (!sessionCache.has(id)) sessionCache.set(id, findSession(db, id));
+    return sessionCache.get(id);
+  };
+  const rootCache = new Map<string, string>();
+  const rootOf = (id: string) => {
+    let root = rootCache.get(id);
+    if (root === undefined) {
+      root = conversationRootId(db, id);
+      rootCache.set(id, root);
+    }
+    return root;
+  };
+
+  const byConversation = new Map<string, SearchResultItem>();
+  const order: string[] = [];
+  const add = (item: SearchResultItem) => {
+    const root = rootOf(item.session_id);
+    const existing = byConversation.get(root);
+    if (existing) {
+      existing.other_message_ids ??= [];
+      if (existing.other_message_ids.length < OTHER_IDS_PER_RESULT && existing.message_id !== item.message_id) existing.other_message_ids.push(item.message_id);
+      return;
+    }
+    byConversation.set(root, item);
+    order.push(root);
+  };
+
+  // Title hits first: a conversation whose title matches is the strongest signal we have.
+  for (const t of keyword?.titleHits ?? []) {
+    const s = session(t.sessionId);
+    const anchor = s ? firstVisibleMessage(db, s.id) : undefined;
+    if (!s || !anchor) continue;
+    add(buildItem(db, s, anchor, 'title', clip(s.title ?? anchor.content, SNIPPET_CHARS), args.window));
+  }
+  for (const f of fused) {
+    const k = keywordById.get(f.key);
+    const sem = semanticById.get(f.key);
+    const message = findMessage(db, f.key);
+    const s = message ? session(message.sessionId) : undefined;
+    if (!message || !s) continue;
+    const source: MatchSource = k && sem ? 'both' : k ? 'keyword' : 'semantic';
+    const snippet = k?.snippet ?? semanticSnippet(message, sem);
+    add(buildItem(db, s, message, source, snippet, args.window));
+  }
+
+  let results = order.map((root) => byConversation.get(root)!).slice(0, args.limit);
+  if (args.sort === 'newest') results = [...results].sort((a, b) => b.date.localeCompare(a.date));
+  if (args.sort === 'oldest') results = [...results].sort((a, b) => a.date.localeCompare(b.date));
+  return { results, usedMode, notes };
+}
+
+function firstVisibleMessage(db: RecallDatabase, sessionId: string): Message | undefined {
+  const row = db.raw
+    .prepare("select id from messages where session_id = ? and visibility in ('live','compacted') order by id limit 1")
+    .pluck()
+    .get(sessionId) as number | undefined;
+  return row === undefined ? undefined : findMessage(db, row);
+}
+
+function semanticSnippet(message: Message, hit: SemanticHit | undefined): string {
+  if (hit?.start !== undefined && hit.end !== undefined) return clip(message.content.slice(hit.start, hit.end), SNIPPET_CHARS);
+  return clip(message.content, SNIPPET_CHARS);
+}
+
+function buildItem(db: RecallDatabase, session: Session, message: Message, source: MatchSource, snippet: string, window: number): SearchResultItem {
+  const win = window > 0 ? messageWindow(db, session.id, message.id, window, window).messages.map((m) => windowMessage(m, message.id)) : [];
+  return {
+    session_id: session.id,
+    message_id: message.id,
+    link: messageLink(session.id, message.id),
+    role: message.role,
+    snippet,
+    match_source: source,
+    ...sessionFacts(session),
+    date: isoDate(message.createdAt),
+    window: win,
+  };
+}

@@ -1,0 +1,183 @@
+/**
+ * `createSessionSearchTool()`: the one tool a model calls to recall earlier conversations of its
+ * own project. It validates arguments, resolves the caller's scope from the trusted context (the
+ * current session id, re-read from the database on every call), picks the shape from the
+ * arguments (scroll > read > discover > browse), runs it under one deadline and always returns a
+ * result object — errors included — instead of throwing at the model.
+ */
+import type { RecallDatabase } from '@recall/schema';
+import { sessionSearchArgsSchema, sessionSearchJsonSchema, type SessionSearchArgs } from './arguments.js';
+import { browse } from './browse.js';
+import { discover } from './discover.js';
+import { ToolError } from './errors.js';
+import { readSession, scrollAround } from './read.js';
+import type { SessionSearchResult, Shape } from './result.js';
+import { resolveScope, type ToolScope } from './scope.js';
+import type { SemanticSource, SemanticStatus } from './semantic-source.js';
+
+export const SESSION_SEARCH_TOOL_NAME = 'session_search';
+
+export const SESSION_SEARCH_DESCRIPTION = [
+  'Recall the original text of earlier conversations in the current project (never other projects).',
+  'Use it when the user refers to something discussed before ("last time", "上次", "as we decided"), or when earlier decisions, code, errors or facts would help.',
+  'Shapes, chosen by the arguments: query → find matching messages (keyword + meaning); no arguments → list recent conversations;',
+  'session_id → read that conversation (head and tail); around_message_id → the messages around an anchor.',
+  'Every result has session_id + message_id anchors and a link; quote results as the original text, they are not summaries.',
+].join(' ');
+
+export interface SessionSearchContext {
+  /** The conversation the model is running in: the trusted source of the project scope. */
+  currentSessionId: string;
+  /** Profile name the host believes it is serving; checked against the database's profile. */
+  profile?: string;
+}
+
+export interface SessionSearchToolOptions {
+  db: RecallDatabase;
+  /** Stage B: omitted (or null) means keyword-only, reported as semantic_status "disabled". */
+  semantic?: SemanticSource | null;
+  /** One deadline for the whole call (semantic search included). Default 8 s. */
+  deadlineMs?: number;
+}
+
+export interface SessionSearchTool {
+  readonly name: typeof SESSION_SEARCH_TOOL_NAME;
+  readonly description: string;
+  /** JSON Schema of the arguments. */
+  readonly parameters: Record<string, unknown>;
+  readonly argsSchema: typeof sessionSearchArgsSchema;
+  execute(args: unknown, context: SessionSearchContext): Promise<SessionSearchResult>;
+}
+
+function shapeOf(args: SessionSearchArgs): Shape {
+  if (args.around_message_id !== undefined) return 'scroll';
+  if (args.session_id !== undefined) return 'read';
+  if (args.query !== undefined && args.query.trim() !== '') return 'discover';
+  return 'browse';
+}
+
+function scopeJson(scope: ToolScope | null): SessionSearchResult['scope'] {
+  if (!scope) return { kind: 'project', project_id: null };
+  return scope.kind === 'project' ? { kind: 'project', project_id: scope.projectId } : { kind: 'own_conversation', project_id: null };
+}
+
+export function createSessionSearchTool(options: SessionSearchToolOptions): SessionSearchTool {
+  const { db } = options;
+  const semanticSource = options.semantic ?? null;
+  const deadlineMs = options.deadlineMs ?? 8_000;
+  const parameters = sessionSearchJsonSchema();
+
+  async function execute(rawArgs: unknown, context: SessionSearchContext): Promise<SessionSearchResult> {
+    const requested = (rawArgs as { search_mode?: unknown } | null)?.search_mode;
+    const base: SessionSearchResult = {
+      shape: null,
+      requested_mode: requested === 'keyword' || requested === 'semantic' ? requested : 'hybrid',
+      used_mode: 'none',
+      semantic_status: semanticSource ? 'unavailable' : 'disabled',
+      semantic_coverage: null,
+      scope: scopeJson(null),
+      query: null,
+      notes: [],
+      results: [],
+      truncated: false,
+    };
+    const parsed = sessionSearchArgsSchema.safeParse(rawArgs ?? {});
+    if (!parsed.success) {
+      const issue = parsed.error.issues[0];
+      const where = issue && issue.path.length ? `${issue.path.join('.')}: ` : '';
+      return { ...base, error: { code: 'invalid_arguments', message: `Invalid arguments: ${where}${issue?.message ?? 'invalid'}` } };
+    }
+    const args = parsed.data;
+    const result: SessionSearchResult = { ...base, requested_mode: args.search_mode, query: args.query ?? null, shape: shapeOf(args) };
+    const controller = new AbortController();
+    const timer = setTimeout(() => controller.abort(), deadlineMs);
+    try {
+      if (context.profile !== undefined && db.profile !== null && context.profile !== db.profile) {
+        throw new ToolError('profile_mismatch', `This tool serves profile ${JSON.stringify(db.profile)}, not ${JSON.stringify(context.profile)}.`);
+      }
+      if (typeof context.currentSessionId !== 'string' || context.currentSessionId === '') {
+        throw new ToolError('caller_session_not_found', 'No current session in the call context.');
+      }
+      const scope = resolveScope(db, context.currentSessionId);
+      result.scope = scopeJson(scope);
+      let semantic: SemanticSource | null = null;
+      let semanticStatus: SemanticStatus = 'disabled';
+      if (semanticSource) {
+        const status = semanticSource.status(scope);
+        semanticStatus = status.status;
+        result.semantic_coverage = status.coverage;
+        if (status.status === 'ready' || status.status === 'partial') semantic = semanticSource;
+        if (status.status === 'partial') result.notes.push('The semantic index covers only part of this project yet; keyword search covers all of it.');
+        if (status.status === 'unavailable' && status.reason) result.notes.push(`Semantic search is unavailable: ${status.reason}.`);
+      }
+      result.semantic_status = semanticStatus;
+
+      switch (result.shape) {
+        case 'scroll': {
+          const out = scrollAround(db, scope, { ...args, around_message_id: args.around_message_id! });
+          Object.assign(result, { results: out.results, truncated: out.truncated, used_mode: 'direct' });
+          break;
+        }
+        case 'read': {
+          const out = readSession(db, scope, { ...args, session_id: args.session_id! });
+          Object.assign(result, { results: out.results, truncated: out.truncated, used_mode: 'direct' });
+          if (out.truncated) result.notes.push('Only the head and tail of this conversation are shown; use around_message_id to scroll.');
+          break;
+        }
+        case 'browse': {
+          const out = browse(db, scope, args);
+          Object.assign(result, { results: out.results, truncated: out.truncated, used_mode: 'direct' });
+          if (args.query !== undefined) result.notes.push('The query was empty, so recent conversations are listed instead.');
+          break;
+        }
+        case 'discover': {
+          if (args.search_mode === 'semantic' && !semantic) {
+            const why = semanticStatus === 'disabled' ? 'no embedding provider is configured' : 'the semantic index is not available right now';
+            throw new ToolError('semantic_unavailable', `Semantic search is unavailable (${why}). Retry with search_mode "keyword" or "hybrid".`);
+          }
+          const out = await discover({
+            db,
+            scope,
+            args: { ...args, query: args.query! },
+            semantic: args.search_mode === 'keyword' ? null : semantic,
+            deadline: controller.signal,
+          });
+          result.results = out.results;
+          result.used_mode = out.usedMode;
+          result.notes.push(...out.notes);
+          if (args.search_mode === 'hybrid' && out.usedMode === 'keyword') {
+            result.notes.push(
+              semanticStatus === 'disabled'
+                ? 'Hybrid search ran as keyword-only: no semantic index is configured.'
+                : 'Hybrid search fell back to keyword-only: semantic search was unavailable.',
+            );
+          }
+          if (out.results.length === 0) result.notes.push('No matches in this project.');
+          break;
+        }
+      }
+      return result;
+    } catch (error) {
+      if (error instanceof ToolError) return { ...result, results: [], error: { code: error.code, message: error.message } };
+      return { ...result, results: [], error: { code: 'internal_error', message: `session_search failed: ${(error as Error).message}` } };
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  return {
+    name: SESSION_SEARCH_TOOL_NAME,
+    description: SESSION_SEARCH_DESCRIPTION,
+    parameters,
+    argsSchema: sessionSearchArgsSchema,
+    execute,
+  };
+}
+
+/** The tool in OpenAI chat-completions `tools` format. */
+export function openAiToolDefinition(tool: Pick<SessionSearchTool, 'name' | 'description' | 'parameters'>): {
+  type: 'function';
+  function: { name: string; description: string; parameters: Record<string, unknown> };
+} {
+  return { type: 'function', function: { name: tool.name, description: tool.description, parameters: tool.parameters } };
+}
