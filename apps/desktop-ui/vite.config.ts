@@ -38,7 +38,22 @@ export default defineConfig({
   server: {
     host: '127.0.0.1',
     proxy: {
-      '/rpc': { target: gatewayTarget, changeOrigin: true, ws: true },
+      // The gateway only accepts its own Host and Origin (DNS-rebinding / CSRF guard): present the
+      // proxied requests as coming from the gateway's origin. Dev only; the built UI is same-origin.
+      '/rpc': {
+        target: gatewayTarget,
+        changeOrigin: true,
+        ws: true,
+        configure(proxy) {
+          const origin = new URL(gatewayTarget).origin;
+          proxy.on('proxyReq', (req) => {
+            if (req.getHeader('origin')) req.setHeader('origin', origin);
+          });
+          proxy.on('proxyReqWs', (req) => {
+            if (req.getHeader('origin')) req.setHeader('origin', origin);
+          });
+        },
+      },
     },
   },
   preview: { host: '127.0.0.1' },

@@ -72,35 +72,49 @@ export interface DiscoveredFolder {
   sessionCount: number;
 }
 
-/** One message of a result's surrounding window. Fields beyond these are tolerated. */
+/** One message of a result's surrounding window (search-tool WindowMessage). */
 export interface SearchWindowMessage {
-  message_id?: number;
-  id?: number;
-  role?: Role | string;
-  content?: string;
-  snippet?: string;
+  message_id: number;
+  role: Role | string;
+  text: string;
+  date?: string;
+  is_anchor?: boolean;
   [key: string]: unknown;
 }
 
+/** One result of `session_search` (search-tool SearchResultItem); extra fields are tolerated. */
 export interface SearchHit {
   session_id: string;
   message_id: number;
+  /** `recall://session/<sid>#m<mid>` */
   link?: string;
   role?: Role | string;
+  /** Matches are marked «like this» by the keyword path. */
   snippet?: string;
-  match_source?: 'keyword' | 'semantic' | 'both' | string;
+  match_source?: 'keyword' | 'semantic' | 'both' | 'title' | 'direct' | string;
   window?: SearchWindowMessage[];
   title?: string | null;
+  /** ISO date of the anchor message. */
   date?: string | number | null;
+  session_date?: string;
+  other_message_ids?: number[];
+  is_current_session?: boolean;
   [key: string]: unknown;
 }
 
 export interface SearchResult {
+  shape?: 'discover' | 'browse' | 'read' | 'scroll' | null;
   requested_mode?: SearchMode | string;
-  used_mode?: SearchMode | string;
-  semantic_status?: SemanticStatus | string | { status?: string; [key: string]: unknown };
+  used_mode?: SearchMode | 'direct' | 'none' | string;
+  semantic_status?: SemanticStatus | string;
+  semantic_coverage?: Coverage | 'unknown' | null;
+  /** The scope the tool resolved from the current session's stored project. */
+  scope?: { kind: 'project' | 'own_conversation' | string; project_id: string | null };
+  query?: string | null;
   notes?: string[];
   results?: SearchHit[];
+  truncated?: boolean;
+  error?: { code: string; message: string };
   [key: string]: unknown;
 }
 
@@ -125,17 +139,22 @@ export interface IndexStatus {
     status: SemanticStatus | string;
     reason?: string;
     howToConfigure?: string;
-    coverage?: Coverage;
+    coverage?: Coverage | 'unknown';
     [key: string]: unknown;
   };
   keyword: { messages: number; sessions: number; [key: string]: unknown };
 }
 
+/** `import.jsonl` summary: rows created, updated and skipped, and line errors (by 1-based line). */
 export interface ImportResult {
+  lines?: number;
   projects: number;
   sessions: number;
   messages: number;
-  errors: Array<{ line?: number; message?: string; code?: string } | string>;
+  sessionsUpdated?: number;
+  skipped?: number;
+  errors: Array<{ line: number; code: string; message: string }>;
+  errorCount?: number;
 }
 
 export type GatewayEventType = 'projects.changed' | 'sessions.changed' | 'messages.changed' | 'index.changed';
@@ -144,6 +163,9 @@ export interface GatewayEvent {
   type: GatewayEventType;
   projectIds?: string[];
   sessionIds?: string[];
+  messageIds?: number[];
+  /** A session joined or left "No project". */
+  unassigned?: boolean;
 }
 
 /** Method map: name → params and result. Drives the typed `rpc.call`. */
@@ -160,7 +182,7 @@ export interface RpcMethods {
   'projects.archive': { params: { projectId: string; archived?: boolean }; result: Project };
   'projects.folders.add': { params: { projectId: string; path: string; primary?: boolean }; result: Project };
   'projects.for_folder': { params: { path: string; name?: string }; result: { project: Project; created: boolean } };
-  'projects.discovered': { params: Record<string, never>; result: { folders: DiscoveredFolder[] } };
+  'projects.discovered': { params: { limit?: number }; result: { folders: DiscoveredFolder[] } };
   'session.create': {
     params: {
       projectId?: string | null;
@@ -172,7 +194,7 @@ export interface RpcMethods {
     };
     result: Session;
   };
-  'session.resume': { params: { sessionId: string }; result: { session: Session; messages: Message[] } };
+  'session.resume': { params: { sessionId: string; limit?: number }; result: { session: Session; messages: Message[] } };
   'session.get': { params: { sessionId: string }; result: Session };
   'session.list': {
     params: { projectId?: string | null; includeArchived?: boolean; limit?: number; offset?: number };
@@ -190,7 +212,7 @@ export interface RpcMethods {
   };
   'search.session_search': { params: SearchParams; result: SearchResult };
   'index.status': { params: Record<string, never>; result: IndexStatus };
-  /** Proposed (not in the draft yet): import a recall-jsonl v1 text. */
+  /** Import a recall-jsonl v1 text (proposed by the UI; implemented in gateway-rpc methods/import.ts). */
   'import.jsonl': { params: { text: string }; result: ImportResult };
 }
 

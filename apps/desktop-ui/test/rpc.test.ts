@@ -1,4 +1,6 @@
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { backoffDelay, parseEventFrame, RpcClient, RpcError } from '../src/rpc';
 import { coverageProgress } from '../src/lib/coverage';
 import { isIndexing } from '../src/state/indexStatus';
@@ -20,43 +22,54 @@ describe('parseEventFrame', () => {
   });
 });
 
-describe('RpcClient', () => {
-  afterEach(() => vi.unstubAllGlobals());
+describe('RpcClient (against a loopback HTTP server)', () => {
+  let server: Server;
+  let base = '';
+  let last: { auth: string | undefined; body: Record<string, unknown> } | null = null;
+  let reply: (body: Record<string, unknown>) => { status: number; json: unknown } = () => ({ status: 200, json: {} });
+
+  beforeAll(async () => {
+    server = createServer((req, res) => {
+      let raw = '';
+      req.on('data', (c: Buffer) => (raw += c.toString('utf8')));
+      req.on('end', () => {
+        const body = JSON.parse(raw) as Record<string, unknown>;
+        last = { auth: req.headers.authorization, body };
+        const r = reply(body);
+        res.writeHead(r.status, { 'content-type': 'application/json' });
+        res.end(typeof r.json === 'string' ? r.json : JSON.stringify(r.json));
+      });
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    base = `http://127.0.0.1:${(server.address() as AddressInfo).port}/rpc`;
+  });
+  afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
 
   it('posts JSON-RPC with the bearer token and returns the result', async () => {
-    const fetchMock = vi.fn(async (_url: string, init: RequestInit) => {
-      const body = JSON.parse(String(init.body));
-      return new Response(JSON.stringify({ jsonrpc: '2.0', id: body.id, result: { projects: [] } }), { status: 200 });
-    });
-    vi.stubGlobal('fetch', fetchMock);
-    const rpc = new RpcClient('tok');
-    await expect(rpc.call('projects.list', {})).resolves.toEqual({ projects: [] });
-    const [url, init] = fetchMock.mock.calls[0]!;
-    expect(url).toBe('/rpc');
-    expect((init.headers as Record<string, string>).Authorization).toBe('Bearer tok');
-    expect(JSON.parse(String(init.body))).toMatchObject({ jsonrpc: '2.0', method: 'projects.list', params: {} });
+    reply = (b) => ({ status: 200, json: { jsonrpc: '2.0', id: b.id, result: { projects: [] } } });
+    await expect(new RpcClient('tok', base).call('projects.list', {})).resolves.toEqual({ projects: [] });
+    expect(last?.auth).toBe('Bearer tok');
+    expect(last?.body).toMatchObject({ jsonrpc: '2.0', method: 'projects.list', params: {} });
   });
 
   it('throws typed errors carrying data.code', async () => {
-    vi.stubGlobal(
-      'fetch',
-      vi.fn(async () =>
-        new Response(
-          JSON.stringify({ jsonrpc: '2.0', id: 1, error: { code: -32001, message: 'Project not found', data: { code: 'project_not_found' } } }),
-          { status: 200 },
-        ),
-      ),
-    );
-    const err = await new RpcClient('t').call('session.project.set', { sessionId: 's', projectId: 'p' }).catch((e: unknown) => e);
+    reply = (b) => ({
+      status: 200,
+      json: { jsonrpc: '2.0', id: b.id, error: { code: -32001, message: 'Project not found', data: { code: 'project_not_found' } } },
+    });
+    const err = await new RpcClient('t', base).call('session.project.set', { sessionId: 's', projectId: 'p' }).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(RpcError);
+    expect((err as RpcError).code).toBe(-32001);
     expect((err as RpcError).dataCode).toBe('project_not_found');
     expect((err as RpcError).describe()).toBe('Project not found (project_not_found)');
   });
 
-  it('reports 401 as unauthorized', async () => {
-    vi.stubGlobal('fetch', vi.fn(async () => new Response('no', { status: 401 })));
-    const err = (await new RpcClient('').call('projects.list', {}).catch((e: unknown) => e)) as RpcError;
+  it('reports 401 as unauthorized and an unreachable gateway as such', async () => {
+    reply = () => ({ status: 401, json: 'no' });
+    const err = (await new RpcClient('', base).call('projects.list', {}).catch((e: unknown) => e)) as RpcError;
     expect(err.code).toBe('unauthorized');
+    const down = (await new RpcClient('', 'http://127.0.0.1:1/rpc').call('projects.list', {}).catch((e: unknown) => e)) as RpcError;
+    expect(down.code).toBe('gateway_unreachable');
   });
 });
 

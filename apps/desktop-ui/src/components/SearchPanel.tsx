@@ -130,6 +130,17 @@ export function SearchPanel({ search, session, projectLabel, isDraft, onOpenHit 
           <span className={`pill sem-${semantic}`} title="semantic index state">
             semantic: <strong data-testid="semantic-status">{semantic}</strong>
           </span>
+          {r.scope && (
+            <span className="pill" title="scope the tool resolved from this conversation's stored project">
+              scope: <strong>{r.scope.kind === 'own_conversation' ? 'this conversation only' : 'project'}</strong>
+            </span>
+          )}
+          {r.truncated && <span className="pill">truncated</span>}
+          {r.error && (
+            <p className="status-error" role="alert">
+              The tool reported: {r.error.message} ({r.error.code})
+            </p>
+          )}
           {(r.notes ?? []).length > 0 && (
             <ul className="notes" aria-label="Notes">
               {(r.notes ?? []).map((n, i) => (
@@ -165,6 +176,9 @@ export function SearchPanel({ search, session, projectLabel, isDraft, onOpenHit 
                         <span className="hit-anchor">#{h.message_id}</span>
                       </span>
                       <Snippet text={String(h.snippet ?? '')} query={search.answeredQuery} />
+                      {(h.other_message_ids?.length ?? 0) > 0 && (
+                        <span className="hit-more">+{h.other_message_ids!.length} more matching messages in this conversation</span>
+                      )}
                     </button>
                   </li>
                 ))}

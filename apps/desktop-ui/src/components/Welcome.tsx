@@ -33,7 +33,7 @@ export function Welcome({ empty, loadingDemo, demoStatus, onLoadDemo, onCreatePr
         <p className="lead">Open a conversation from the sidebar, or start a new one. Search runs as the open conversation.</p>
       )}
       <div className="welcome-actions">
-        <button type="button" className="btn primary" onClick={onLoadDemo} disabled={loadingDemo}>
+        <button type="button" className={`btn${empty ? ' primary' : ''}`} onClick={onLoadDemo} disabled={loadingDemo}>
           {loadingDemo ? 'Importing demo…' : 'Load demo data'}
         </button>
         <button type="button" className="btn" onClick={onCreateProject}>

@@ -40,7 +40,7 @@ function fromFlat(o: Record<string, unknown>, unit: string): Progress | null {
   return { done, total, pending, failed, unit, ratio: total > 0 ? Math.min(1, done / total) : null };
 }
 
-export function coverageProgress(coverage: Coverage | null | undefined): Progress | null {
+export function coverageProgress(coverage: Coverage | 'unknown' | null | undefined): Progress | null {
   if (!coverage || typeof coverage !== 'object') return null;
   const flat = fromFlat(coverage, typeof coverage.unit === 'string' ? coverage.unit : 'items');
   if (flat) return flat;

@@ -34,8 +34,9 @@ export function groupKey(projectId: string | null): string {
 
 const INSIDE_EDGES = new Set(['compression', 'delegation']);
 
+/** Last activity = the newest message (else the start). Not updatedAt: a move or cwd change is not activity. */
 export function sessionActivity(s: Session): number {
-  return Math.max(s.lastMessageAt ?? 0, s.updatedAt ?? 0, s.startedAt ?? 0);
+  return Math.max(s.lastMessageAt ?? 0, s.startedAt ?? 0);
 }
 
 export function displayTitle(s: Pick<Session, 'title' | 'id'>): string {

@@ -1,7 +1,7 @@
 /**
  * Snippet highlighting without HTML injection: a result snippet is split into plain-text segments
  * flagged `match` or not, and React renders them as text (matches inside <mark>). Markers the tool
- * may use are recognised (`<mark>…</mark>`, `<b>…</b>`, `>>>…<<<`, `[[…]]`, `«…»`, and the
+ * may use are recognised (`«…»` — what the store emits — then `<mark>…</mark>`, `<b>…</b>`, `>>>…<<<`, `[[…]]`, and the
  * FTS5-style control characters U+0002/U+0003); a snippet without markers gets the query's terms
  * highlighted case-insensitively instead. Also groups search hits by conversation, best first.
  */
@@ -12,12 +12,13 @@ export interface Segment {
   match: boolean;
 }
 
+// «…» first: it is what the store's keyword search emits.
 const MARKER_PAIRS: Array<[string, string]> = [
+  ['«', '»'],
   ['<mark>', '</mark>'],
   ['<b>', '</b>'],
   ['>>>', '<<<'],
   ['[[', ']]'],
-  ['«', '»'],
   ['\u0002', '\u0003'],
 ];
 

@@ -28,6 +28,13 @@ export async function importDemo(rpc: RpcClient): Promise<ImportResult> {
 }
 
 export function describeImport(r: ImportResult): string {
-  const base = `Imported ${r.projects} projects, ${r.sessions} conversations, ${r.messages} messages`;
-  return r.errors.length ? `${base}; ${r.errors.length} lines were rejected` : base;
+  const created = r.projects + r.sessions + r.messages;
+  const base =
+    created === 0 && (r.skipped ?? 0) > 0
+      ? 'The demo history is already imported; nothing changed'
+      : `Imported ${r.projects} projects, ${r.sessions} conversations and ${r.messages} messages`;
+  const errors = r.errorCount ?? r.errors.length;
+  if (errors === 0) return base;
+  const first = r.errors[0];
+  return `${base}; ${errors} lines were rejected${first ? ` (line ${first.line}: ${first.message} [${first.code}])` : ''}`;
 }

@@ -59,6 +59,8 @@ export function useIndexStatus(enabled: boolean): IndexApi {
   }, [enabled, refresh, indexing]);
 
   useGatewayEvent(['index.changed'], () => void refresh(), 300);
+  // Keyword counts follow message writes (imports, appends): re-read, but calmly.
+  useGatewayEvent(['messages.changed', 'sessions.changed'], () => void refresh(), 1500);
 
   return { status, error, loading, indexing, checkedAt, refresh };
 }
