@@ -6,6 +6,8 @@
  * -32603 "Internal error" with no message or stack of the original exception on the wire (it goes to
  * the server's logger instead), because internal messages can contain paths, SQL or user data.
  */
+import { RecallSchemaError } from '@recall/schema';
+import { StoreError } from '@recall/store';
 import { ZodError } from 'zod';
 
 /** Standard JSON-RPC 2.0 codes. */
@@ -115,10 +117,10 @@ export function rpcCodeFor(code: string): number | undefined {
 
 /**
  * Base classes whose instances are deliberate, user-facing domain errors (their message is safe to
- * send). Registered by the composition root (server.ts) so this module does not import every
- * package just to recognise their errors.
+ * send): ours, the store's and the schema package's. Other packages' bases (e.g. the search tool's)
+ * can be added with registerDomainErrorClass() by whoever composes them.
  */
-const domainErrorClasses: (abstract new (...args: never[]) => Error)[] = [GatewayError];
+const domainErrorClasses: (abstract new (...args: never[]) => Error)[] = [GatewayError, StoreError, RecallSchemaError];
 export function registerDomainErrorClass(base: abstract new (...args: never[]) => Error): void {
   if (!domainErrorClasses.includes(base)) domainErrorClasses.push(base);
 }

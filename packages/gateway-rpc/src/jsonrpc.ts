@@ -62,7 +62,7 @@ export interface MethodDefinition<S extends z.ZodType = z.ZodType, R = unknown, 
  * Declares a method. The params schema should be a (strict) zod object whose fields are all
  * `.describe()`d and bounded; the handler receives the parsed output (defaults applied).
  */
-export function defineMethod<C, S extends z.ZodType, R>(
+export function defineMethod<S extends z.ZodType, R, C>(
   name: string,
   params: S,
   handler: MethodHandler<z.output<S>, R, C>,

@@ -12,12 +12,11 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo, Socket } from 'node:net';
 import { URL } from 'node:url';
 import type { Duplex } from 'node:stream';
-import { RecallSchemaError, type RecallDatabase } from '@recall/schema';
-import { StoreError } from '@recall/store';
+import type { RecallDatabase } from '@recall/schema';
 import { WebSocketServer, type WebSocket } from 'ws';
 import { DEFAULT_PORT, DEFAULT_PROFILE } from './config.js';
 import { consoleLogger, type CallContext, type GatewayContext, type GatewayLogger, type SessionSearchExecutor } from './context.js';
-import { DOMAIN_ERROR_CODES, JSONRPC_INTERNAL_ERROR, JSONRPC_INVALID_REQUEST, registerDomainErrorClass, type JsonRpcErrorObject } from './errors.js';
+import { DOMAIN_ERROR_CODES, JSONRPC_INTERNAL_ERROR, JSONRPC_INVALID_REQUEST, type JsonRpcErrorObject } from './errors.js';
 import { EventHub, type GatewayEvent } from './events.js';
 import { handleRpcText, notification, type MethodRegistry } from './jsonrpc.js';
 import { createMethodRegistry } from './methods/index.js';
@@ -25,9 +24,6 @@ import { openProfileDatabase } from './profiles.js';
 import { createStaticHandler, defaultUiDir } from './static.js';
 import { bearerToken, ensureToken, tokenMatches } from './token.js';
 import { createDefaultSearchTool } from './search-wiring.js';
-
-registerDomainErrorClass(StoreError);
-registerDomainErrorClass(RecallSchemaError);
 
 export const DEFAULT_BODY_LIMIT_BYTES = 1024 * 1024;
 /** A WebSocket client that lets this much unsent data pile up is not reading; it is dropped. */
@@ -94,7 +90,7 @@ export async function startGateway(options: StartGatewayOptions): Promise<Gatewa
   try {
     searchTool =
       options.searchTool === undefined
-        ? await createDefaultSearchTool(db, logger)
+        ? createDefaultSearchTool(db)
         : typeof options.searchTool === 'function'
           ? options.searchTool(db)
           : options.searchTool;

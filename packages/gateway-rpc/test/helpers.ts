@@ -70,8 +70,11 @@ export interface RawRequest {
 /** A raw HTTP request to the gateway; Host defaults to 127.0.0.1:PORT, nothing else is added. */
 export function rawRequest(port: number, req: RawRequest): Promise<RawResponse> {
   return new Promise((resolve, reject) => {
-    const headers: Record<string, string> = { host: `127.0.0.1:${port}`, ...req.headers };
-    if (req.body !== undefined && headers['content-length'] === undefined) headers['content-length'] = String(Buffer.byteLength(req.body));
+    const headers: Record<string, string> = { host: `127.0.0.1:${port}` };
+    for (const [k, v] of Object.entries(req.headers ?? {})) if (v !== undefined) headers[k] = v;
+    if (req.body !== undefined && headers['content-length'] === undefined && headers['transfer-encoding'] === undefined) {
+      headers['content-length'] = String(Buffer.byteLength(req.body));
+    }
     const r = request({ host: '127.0.0.1', port, method: req.method ?? 'GET', path: req.path ?? '/', headers, setHost: false, agent: false }, (res) => {
       const chunks: Buffer[] = [];
       res.on('data', (c: Buffer) => chunks.push(c));

@@ -12,7 +12,7 @@ import { defineMethod, type MethodDefinition, type MethodHandler } from '../json
 export type GatewayMethod = MethodDefinition<z.ZodType, unknown, CallContext>;
 
 export function method<S extends z.ZodType, R>(name: string, summary: string, params: S, handler: MethodHandler<z.output<S>, R, CallContext>): GatewayMethod {
-  return defineMethod<CallContext, S, R>(name, params, handler, { summary }) as unknown as GatewayMethod;
+  return defineMethod<S, R, CallContext>(name, params, handler, { summary }) as unknown as GatewayMethod;
 }
 
 /** Ids are opaque strings; imported data keeps its own ids (e.g. "p_0", "s1"), so only the length is bounded here. */
