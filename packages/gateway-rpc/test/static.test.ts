@@ -22,6 +22,8 @@ function makeUi(): string {
   writeFileSync(join(dist, 'assets', 'app-1234.js'), 'console.log("app")');
   writeFileSync(join(dist, 'assets', 'style-1234.css'), 'body{}');
   writeFileSync(join(dist, 'favicon.svg'), '<svg xmlns="http://www.w3.org/2000/svg"/>');
+  mkdirSync(join(dist, 'demo'));
+  writeFileSync(join(dist, 'demo', 'recall-demo.jsonl'), '{"kind":"project","id":"p_0","name":"Demo"}\n');
   writeFileSync(join(base, 'secret.txt'), SECRET);
   mkdirSync(join(base, 'outside'));
   writeFileSync(join(base, 'outside', 'secret.txt'), SECRET);
@@ -50,6 +52,7 @@ describe('serving the UI', () => {
     ['/assets/app-1234.js', 'text/javascript; charset=utf-8', 'public, max-age=31536000, immutable'],
     ['/assets/style-1234.css', 'text/css; charset=utf-8', 'public, max-age=31536000, immutable'],
     ['/favicon.svg', 'image/svg+xml', 'no-cache'],
+    ['/demo/recall-demo.jsonl', 'application/x-ndjson; charset=utf-8', 'no-cache'],
   ])('%s is served as %s', async (path, type, cache) => {
     const res = await rawRequest(gw.port, { path });
     expect(res.status).toBe(200);
