@@ -79,7 +79,8 @@ export function App({ token }: { token: string }) {
   const openSessionId = route.view === 'session' ? route.sessionId : null;
   const draft: Draft | null = route.view === 'new' ? { projectId: route.projectId, ...(route.cwd ? { cwd: route.cwd } : {}) } : null;
   const conv = useConversation(openSessionId);
-  const search = useSearch(conv.session && conv.session.id === openSessionId ? openSessionId : null);
+  const searchable = conv.session && conv.session.id === openSessionId ? conv.session : null;
+  const search = useSearch(searchable?.id ?? null, searchable?.projectId ?? null);
   const ready = api.load === 'ready';
   const index = useIndexStatus(ready);
   const live = useEventStream(token, ready);

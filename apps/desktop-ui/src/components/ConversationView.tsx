@@ -144,7 +144,11 @@ function MessageList({ route, conv }: { route: Extract<Route, { view: 'session' 
 
   // Scroll to and highlight a linked message once the session is loaded (again on every re-route).
   useEffect(() => {
-    if (!ready || target === undefined) return;
+    if (!ready) return;
+    if (target === undefined) {
+      setMissing(null);
+      return;
+    }
     const el = document.getElementById(messageDomId(target));
     if (!el || el.dataset.sessionId !== route.sessionId) {
       setMissing(target);

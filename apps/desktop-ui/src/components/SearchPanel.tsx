@@ -121,6 +121,13 @@ export function SearchPanel({ search, session, projectLabel, isDraft, onOpenHit 
         )}
       </div>
 
+      {search.status === 'done' && r && search.ranAs && (search.ranAs.sessionId !== session.id || search.ranAs.projectId !== session.projectId) && (
+        <p className="status-warn" data-testid="search-stale">
+          {search.ranAs.sessionId !== session.id
+            ? 'These results were found as another conversation. Search again to search as this one.'
+            : 'This conversation has moved to another project since this search. Search again for the new scope.'}
+        </p>
+      )}
       {search.status === 'done' && r && (
         <div className="search-meta" data-testid="search-meta">
           <span className="pill" title="mode the tool actually used">

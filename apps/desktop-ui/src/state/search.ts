@@ -1,7 +1,8 @@
 /**
  * Search panel state. A search always runs *as* the open conversation: `search.session_search`
- * with `sessionId` = that conversation, so the gateway resolves the project from the DB. Changing
- * the open conversation clears the results, since they belonged to another scope.
+ * with `sessionId` = that conversation, so the gateway resolves the project from the DB. The last
+ * result stays visible after opening a hit (so the list can be walked), and remembers which
+ * conversation and project it ran as; the panel says so when that is no longer the open one.
  */
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { errorText } from '../rpc';
@@ -9,6 +10,12 @@ import type { SearchMode, SearchResult } from '../types';
 import { useRpc } from './rpcContext';
 
 export type SearchStatus = 'idle' | 'searching' | 'done' | 'error';
+
+/** Which conversation (and its project at the time) a result was computed as. */
+export interface RanAs {
+  sessionId: string;
+  projectId: string | null;
+}
 
 export interface SearchApi {
   query: string;
@@ -19,27 +26,29 @@ export interface SearchApi {
   result: SearchResult | null;
   /** The query the shown result answers. */
   answeredQuery: string;
+  ranAs: RanAs | null;
   error: string | null;
   run: () => Promise<void>;
 }
 
 export const SEARCH_LIMIT = 20;
 
-export function useSearch(sessionId: string | null): SearchApi {
+export function useSearch(sessionId: string | null, projectId: string | null): SearchApi {
   const { rpc } = useRpc();
   const [query, setQuery] = useState('');
   const [mode, setMode] = useState<SearchMode>('hybrid');
   const [status, setStatus] = useState<SearchStatus>('idle');
   const [result, setResult] = useState<SearchResult | null>(null);
   const [answeredQuery, setAnsweredQuery] = useState('');
+  const [ranAs, setRanAs] = useState<RanAs | null>(null);
   const [error, setError] = useState<string | null>(null);
   const seq = useRef(0);
 
+  // A search still in flight for another conversation is dropped when the open one changes.
   useEffect(() => {
     seq.current++;
-    setResult(null);
+    setStatus((s) => (s === 'searching' ? 'idle' : s));
     setError(null);
-    setStatus('idle');
   }, [sessionId]);
 
   const run = useCallback(async () => {
@@ -52,6 +61,7 @@ export function useSearch(sessionId: string | null): SearchApi {
       const res = await rpc.call('search.session_search', { sessionId, query: q, search_mode: mode, limit: SEARCH_LIMIT });
       if (seq.current !== mine) return;
       setResult(res);
+      setRanAs({ sessionId, projectId });
       setAnsweredQuery(q);
       setStatus('done');
     } catch (err) {
@@ -59,7 +69,7 @@ export function useSearch(sessionId: string | null): SearchApi {
       setError(errorText(err));
       setStatus('error');
     }
-  }, [rpc, sessionId, query, mode]);
+  }, [rpc, sessionId, projectId, query, mode]);
 
-  return { query, setQuery, mode, setMode, status, result, answeredQuery, error, run };
+  return { query, setQuery, mode, setMode, status, result, answeredQuery, ranAs, error, run };
 }
