@@ -1,0 +1,28 @@
+/**
+ * Where things are: the repository root, the built `recall` CLI, the built desktop UI and the
+ * screenshot folder. The e2e tests run against build output (turbo's `test` dependsOn `^build`),
+ * so a missing build is reported with the command that makes it, not as a confusing spawn error.
+ */
+import { existsSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
+
+export const REPO_ROOT = fileURLToPath(new URL('../../../', import.meta.url));
+export const CLI_PATH = join(REPO_ROOT, 'packages/gateway-rpc/dist/cli.js');
+export const UI_INDEX = join(REPO_ROOT, 'apps/desktop-ui/dist/index.html');
+export const SCREENSHOT_DIR = join(REPO_ROOT, 'docs/screenshots');
+export const CHROMIUM_PATH = '/usr/bin/chromium';
+
+/** Throws a clear error when the CLI, the UI build or Chromium is missing. */
+export function assertBuilt(): void {
+  const missing: string[] = [];
+  if (!existsSync(CLI_PATH)) missing.push(`${CLI_PATH} (build @recall/gateway-rpc)`);
+  if (!existsSync(UI_INDEX)) missing.push(`${UI_INDEX} (build @recall/desktop-ui)`);
+  if (!existsSync(CHROMIUM_PATH)) missing.push(`${CHROMIUM_PATH} (apt-get install chromium, or node scripts/ensure-chromium.mjs as root)`);
+  if (missing.length > 0) {
+    throw new Error(
+      `e2e prerequisites missing:\n  - ${missing.join('\n  - ')}\n` +
+        'Run `npx -y pnpm@10 turbo run build --filter=@recall/tests-e2e...` from the repository root first.',
+    );
+  }
+}
