@@ -7,6 +7,7 @@ import { useState } from 'react';
 import { shortPath } from '../lib/format';
 import type { DiscoveredFolder } from '../types';
 import { DropZone } from './DropZone';
+import { FolderIcon } from './FolderIcon';
 
 export interface DiscoveredFoldersProps {
   folders: DiscoveredFolder[];
@@ -41,7 +42,7 @@ export function DiscoveredFolders({ folders, busyPath, onStartHere, onMakeProjec
                 onDropConversation={(key) => onDropConversation(key, f.path)}
               >
                 <span className="folder-path" title={f.path}>
-                  📁 {shortPath(f.path, 2)}
+                  <FolderIcon /> {shortPath(f.path, 2)}
                   <span className="folder-count"> · {f.sessionCount} conv.</span>
                 </span>
                 <span className="folder-actions">

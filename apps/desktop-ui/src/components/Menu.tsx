@@ -46,19 +46,27 @@ export function Menu({ label, heading, sections, x, y, onClose, returnFocus }: M
     el.querySelector<HTMLButtonElement>('button[role="menuitem"]:not([disabled])')?.focus();
   }, [x, y]);
 
+  // Latest callbacks in refs: parents re-render (events, polling) while the menu is open, and that
+  // must neither re-run the outside-click wiring nor move focus back to the opener.
+  const onCloseRef = useRef(onClose);
+  onCloseRef.current = onClose;
+  const returnFocusRef = useRef(returnFocus);
+  returnFocusRef.current = returnFocus;
+
   useEffect(() => {
     const onDown = (e: PointerEvent) => {
-      if (ref.current && !ref.current.contains(e.target as Node)) onClose();
+      if (ref.current && !ref.current.contains(e.target as Node)) onCloseRef.current();
     };
-    const onResize = () => onClose();
+    const onResize = () => onCloseRef.current();
     document.addEventListener('pointerdown', onDown, true);
     window.addEventListener('resize', onResize);
     return () => {
       document.removeEventListener('pointerdown', onDown, true);
       window.removeEventListener('resize', onResize);
-      if (returnFocus && document.contains(returnFocus)) returnFocus.focus();
+      const back = returnFocusRef.current;
+      if (back && document.contains(back)) back.focus();
     };
-  }, [onClose, returnFocus]);
+  }, []);
 
   const onKeyDown = (e: KeyboardEvent<HTMLDivElement>) => {
     const items = Array.from(ref.current?.querySelectorAll<HTMLButtonElement>('button[role="menuitem"]:not([disabled])') ?? []);

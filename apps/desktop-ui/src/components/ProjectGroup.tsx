@@ -9,6 +9,7 @@ import { orderedFolders, type Conversation, type ProjectGroupModel } from '../li
 import type { Project } from '../types';
 import { ConversationItem } from './ConversationItem';
 import { DropZone } from './DropZone';
+import { FolderIcon } from './FolderIcon';
 
 export interface ProjectGroupProps {
   group: ProjectGroupModel;
@@ -83,7 +84,8 @@ export function ProjectGroup({ group, activeSessionId, moving, onOpen, onMenu, o
           <span className="sr-only">Folders: </span>
           {folders.map((f, i) => (
             <span key={f} className="folder-chip">
-              {i === 0 ? '' : ' '}📁 {shortPath(f, 2)}
+              {i === 0 ? '' : ' '}
+              <FolderIcon /> {shortPath(f, 2)}
             </span>
           ))}
         </p>

@@ -26,8 +26,8 @@ export function useNotices(): NoticesApi {
   const notify = useCallback(
     (kind: NoticeKind, text: string) => {
       const id = nextId.current++;
-      setNotices((ns) => [...ns.slice(-4), { id, kind, text }]);
-      if (kind !== 'error') setTimeout(() => dismiss(id), 5000);
+      setNotices((ns) => [...ns.slice(-2), { id, kind, text }]);
+      if (kind !== 'error') setTimeout(() => dismiss(id), 4500);
     },
     [dismiss],
   );
