@@ -3,7 +3,8 @@
  * else (server, CLI, handlers, tests) receives a validated `RecallConfig` or explicit options, so a
  * test can never pick up a developer's real `~/.recall` by accident. Sources, highest first:
  * explicit overrides (CLI flags) → environment (`RECALL_HOME`, `RECALL_PROFILE`, `RECALL_PORT`,
- * `OPENAI_BASE_URL`, `OPENAI_API_KEY`, `RECALL_CHAT_MODEL`) → `<home>/config.json` → defaults.
+ * `RECALL_CHAT_BASE_URL` / `OPENAI_BASE_URL`, `RECALL_CHAT_API_KEY` / `OPENAI_API_KEY`,
+ * `RECALL_CHAT_MODEL`) → `<home>/config.json` → defaults.
  * Invalid values raise `ConfigError` (stable code `invalid_config`) naming the offending source.
  */
 import { readFileSync } from 'node:fs';
@@ -27,11 +28,17 @@ const profileSchema = z
   .regex(/^[A-Za-z0-9_-]{1,64}$/, 'use 1-64 letters, digits, "-" or "_"')
   .describe('profile name; each profile is a separate database file');
 
-/** Chat model settings for the desktop chat panel (used later; typed now so the config has one shape). */
+/**
+ * Chat model settings for the chat loop (src/chat/). Only raw values are read here; defaults and
+ * the "is it configured" rule live in src/chat/chat-config.ts, which re-validates the same bounds.
+ */
 const chatFileSchema = z
   .strictObject({
     baseUrl: z.url().max(2048).optional().describe('OpenAI-compatible endpoint, e.g. http://127.0.0.1:11434/v1'),
     model: z.string().min(1).max(200).optional().describe('chat model name'),
+    maxToolRounds: z.number().int().min(1).max(16).optional().describe('session_search rounds per turn before the model must answer (1-16, default 4)'),
+    turnTimeoutMs: z.number().int().min(1_000).max(3_600_000).optional().describe('deadline of one chat turn in ms (1000-3600000, default 120000)'),
+    maxRetries: z.number().int().min(0).max(5).optional().describe('retries of a failed model request (0-5, default 1)'),
   })
   .describe('chat model settings (the API key is never read from this file)');
 
@@ -53,6 +60,8 @@ const envSchema = z.object({
   RECALL_PORT: portSchema.optional(),
   OPENAI_BASE_URL: z.url().optional(),
   OPENAI_API_KEY: z.string().min(1).optional(),
+  RECALL_CHAT_BASE_URL: z.url().optional(),
+  RECALL_CHAT_API_KEY: z.string().min(1).optional(),
   RECALL_CHAT_MODEL: z.string().min(1).max(200).optional(),
 });
 
@@ -61,6 +70,10 @@ export interface ChatModelConfig {
   /** Secret: never log or print; `redactConfig()` hides it. */
   apiKey: string | null;
   model: string | null;
+  /** Limits from config.json; undefined = the chat module's defaults. */
+  maxToolRounds?: number;
+  turnTimeoutMs?: number;
+  maxRetries?: number;
 }
 
 export interface RecallConfig {
@@ -154,9 +167,13 @@ export function loadConfig(options: LoadConfigOptions = {}): RecallConfig {
     profile,
     port,
     chat: {
-      baseUrl: env.OPENAI_BASE_URL ?? file.chat?.baseUrl ?? null,
-      apiKey: env.OPENAI_API_KEY ?? null,
+      // RECALL_CHAT_* first: OPENAI_* may be set for other tools on the same machine.
+      baseUrl: env.RECALL_CHAT_BASE_URL ?? env.OPENAI_BASE_URL ?? file.chat?.baseUrl ?? null,
+      apiKey: env.RECALL_CHAT_API_KEY ?? env.OPENAI_API_KEY ?? null,
       model: env.RECALL_CHAT_MODEL ?? file.chat?.model ?? null,
+      ...(file.chat?.maxToolRounds === undefined ? {} : { maxToolRounds: file.chat.maxToolRounds }),
+      ...(file.chat?.turnTimeoutMs === undefined ? {} : { turnTimeoutMs: file.chat.turnTimeoutMs }),
+      ...(file.chat?.maxRetries === undefined ? {} : { maxRetries: file.chat.maxRetries }),
     },
     semantic: file.semantic ?? null,
     configFile: { path: configPath, found },

@@ -5,6 +5,7 @@
  * same handlers run under the HTTP server, the WebSocket server and direct in-process calls.
  */
 import type { RecallDatabase } from '@recall/schema';
+import type { ChatRuns } from './chat/chat-runs.js';
 import type { EventHub } from './events.js';
 
 export interface GatewayLogger {
@@ -44,6 +45,8 @@ export interface GatewayContext {
   readonly logger: GatewayLogger;
   /** `null` when the search tool is not wired in: search.session_search then answers `search_unavailable`. */
   readonly searchTool: SessionSearchExecutor | null;
+  /** Chat runs (src/chat/); absent in contexts built outside startGateway (e.g. one-shot CLI calls). */
+  readonly chat?: ChatRuns;
 }
 
 export type Transport = 'http' | 'ws' | 'direct';

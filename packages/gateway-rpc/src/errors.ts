@@ -41,6 +41,22 @@ export const DOMAIN_ERROR_CODES = {
   migration_failed: -32015,
   unauthorized: -32016,
   forbidden: -32017,
+  // chat (src/chat/): refusals of chat.send / chat.cancel / chat.compress …
+  chat_not_configured: -32018,
+  chat_busy: -32019,
+  chat_run_not_found: -32020,
+  chat_session_ended: -32021,
+  // … and how a chat run ended when it did not complete (chat.error events, chat.send {wait:true}).
+  chat_cancelled: -32022,
+  chat_deadline_exceeded: -32023,
+  chat_tool_rounds_exceeded: -32024,
+  chat_model_unreachable: -32025,
+  chat_model_auth_failed: -32026,
+  chat_model_not_found: -32027,
+  chat_model_rate_limited: -32028,
+  chat_model_error: -32029,
+  chat_model_bad_response: -32030,
+  chat_failed: -32031,
 } as const satisfies Record<string, number>;
 
 export type DomainErrorCode = keyof typeof DOMAIN_ERROR_CODES;
@@ -69,6 +85,23 @@ export class TokenFileError extends GatewayError {
   constructor(message: string, cause?: unknown) {
     super('invalid_token_file', message, { cause });
     this.name = 'TokenFileError';
+  }
+}
+
+/** Stable codes of the chat loop (a subset of DOMAIN_ERROR_CODES; documented in docs/rpc.md). */
+export type ChatErrorCode = Extract<DomainErrorCode, `chat_${string}`>;
+
+/**
+ * A chat refusal or a chat run that did not complete. `retryable` tells a UI whether "try again"
+ * can help (rate limits, unreachable endpoints, deadlines) or the configuration must change first.
+ */
+export class ChatError extends GatewayError {
+  declare readonly code: ChatErrorCode;
+  readonly retryable: boolean;
+  constructor(code: ChatErrorCode, message: string, options?: { cause?: unknown; data?: Record<string, unknown>; retryable?: boolean }) {
+    super(code, message, options);
+    this.name = 'ChatError';
+    this.retryable = options?.retryable ?? false;
   }
 }
 

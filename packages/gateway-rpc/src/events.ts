@@ -5,7 +5,10 @@
  * notification `{"method":"event","params":{type,…ids}}` so the desktop UI can refresh exactly
  * the affected project groups and sessions. Events carry ids only, never content: a client that
  * cares re-reads through the normal methods, which keeps one source of truth and one auth path.
+ * The one exception are chat run events (`chat.*`, see src/chat/chat-events.ts), emitted with
+ * `emitChat()`: a streamed partial answer is not persisted, so it can only travel in the event.
  */
+import type { ChatEvent } from './chat/chat-events.js';
 
 export const EVENT_TYPES = ['projects.changed', 'sessions.changed', 'messages.changed', 'index.changed'] as const;
 export type GatewayEventType = (typeof EVENT_TYPES)[number];
@@ -20,7 +23,9 @@ export interface GatewayEvent {
   unassigned?: boolean;
 }
 
-export type EventListener = (event: GatewayEvent) => void;
+/** Everything a listener can receive: change events (ids only) and chat run events. */
+export type HubEvent = GatewayEvent | ChatEvent;
+export type EventListener = (event: HubEvent) => void;
 
 export interface EventInput {
   type: GatewayEventType;
@@ -66,6 +71,16 @@ export class EventHub {
     if (sessionIds) event.sessionIds = sessionIds;
     if (messageIds) event.messageIds = messageIds;
     if (input.unassigned ?? (input.projectIds?.some((p) => p === null) ?? false)) event.unassigned = true;
+    this.#deliver(event);
+    return event;
+  }
+
+  /** Chat run events are delivered as built by the chat module (their shapes are its contract). */
+  emitChat(event: ChatEvent): void {
+    this.#deliver(event);
+  }
+
+  #deliver(event: HubEvent): void {
     for (const listener of [...this.#listeners]) {
       try {
         listener(event);
@@ -73,6 +88,5 @@ export class EventHub {
         this.#onListenerError(error);
       }
     }
-    return event;
   }
 }

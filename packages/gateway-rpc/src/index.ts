@@ -11,6 +11,7 @@ export type { RecallConfig, ChatModelConfig, ConfigFile, ConfigOverrides, LoadCo
 export {
   GatewayError,
   ConfigError,
+  ChatError,
   TokenFileError,
   JsonRpcError,
   DOMAIN_ERROR_CODES,
@@ -24,12 +25,20 @@ export {
   rpcCodeFor,
   registerDomainErrorClass,
 } from './errors.js';
-export type { DomainErrorCode, JsonRpcErrorObject, ErrorLogger } from './errors.js';
+export type { DomainErrorCode, ChatErrorCode, JsonRpcErrorObject, ErrorLogger } from './errors.js';
 export { defineMethod, MethodRegistry, dispatch, handleRpcText, serializeResponse, notification, MAX_BATCH_SIZE } from './jsonrpc.js';
 export type { JsonRpcId, JsonRpcResponse, JsonRpcSuccess, JsonRpcFailure, JsonRpcNotification, MethodDefinition, MethodHandler, DispatchOptions } from './jsonrpc.js';
 export { ensureToken, tokenPath, tokenMatches, bearerToken, generateToken, TOKEN_FILE_NAME } from './token.js';
 export { EventHub, EVENT_TYPES } from './events.js';
-export type { GatewayEvent, GatewayEventType, EventListener, EventInput } from './events.js';
+export type { GatewayEvent, GatewayEventType, HubEvent, EventListener, EventInput } from './events.js';
+export { resolveChatSettings, publicChatSettings, HOW_TO_CONFIGURE, DEFAULT_MAX_TOOL_ROUNDS, DEFAULT_TURN_TIMEOUT_MS, DEFAULT_MAX_RETRIES } from './chat/chat-config.js';
+export type { ChatSettings, ChatSettingsInput } from './chat/chat-config.js';
+export { CHAT_EVENT_TYPES } from './chat/chat-events.js';
+export type { ChatEvent, ChatEventType, ChatStartedEvent, ChatDeltaEvent, ChatToolEvent, ChatDoneEvent, ChatErrorEvent, ChatToolAnchor } from './chat/chat-events.js';
+export { ChatRuns } from './chat/chat-runs.js';
+export type { ChatRunOutcome, ChatRunHandle, ChatRunStatus, ChatToolReport } from './chat/chat-runs.js';
+export { loadLiveHistory, toModelMessages, parseToolCalls, serializeToolCalls } from './chat/chat-history.js';
+export type { StoredToolCall } from './chat/chat-history.js';
 export { consoleLogger, silentLogger } from './context.js';
 export type { GatewayContext, CallContext, GatewayLogger, SessionSearchExecutor, SearchCallContext, Transport } from './context.js';
 export { openProfileDatabase, listProfiles } from './profiles.js';

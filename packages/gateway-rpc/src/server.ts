@@ -17,13 +17,15 @@ import { WebSocketServer, type WebSocket } from 'ws';
 import { DEFAULT_PORT, DEFAULT_PROFILE } from './config.js';
 import { consoleLogger, type CallContext, type GatewayContext, type GatewayLogger, type SessionSearchExecutor } from './context.js';
 import { DOMAIN_ERROR_CODES, JSONRPC_INTERNAL_ERROR, JSONRPC_INVALID_REQUEST, type JsonRpcErrorObject } from './errors.js';
-import { EventHub, type GatewayEvent } from './events.js';
+import { EventHub, type HubEvent } from './events.js';
 import { handleRpcText, notification, type MethodRegistry } from './jsonrpc.js';
 import { createMethodRegistry } from './methods/index.js';
 import { openProfileDatabase } from './profiles.js';
 import { createStaticHandler, defaultUiDir } from './static.js';
 import { bearerToken, ensureToken, tokenMatches } from './token.js';
 import { createDefaultSearchTool } from './search-wiring.js';
+import { resolveChatSettings, type ChatSettingsInput } from './chat/chat-config.js';
+import { ChatRuns } from './chat/chat-runs.js';
 
 export const DEFAULT_BODY_LIMIT_BYTES = 1024 * 1024;
 /** A WebSocket client that lets this much unsent data pile up is not reading; it is dropped. */
@@ -49,6 +51,8 @@ export interface StartGatewayOptions {
    * database (keyword-only unless a semantic source is wired); `null` = no search method backend.
    */
   searchTool?: SessionSearchExecutor | null | ((db: RecallDatabase) => SessionSearchExecutor | null);
+  /** Chat model settings (`loadConfig().chat`); omitted or null = no model configured (chat.send answers chat_not_configured). */
+  chat?: ChatSettingsInput | null;
 }
 
 export interface Gateway {
@@ -85,6 +89,8 @@ export async function startGateway(options: StartGatewayOptions): Promise<Gatewa
   const uiDir = options.uiDir === undefined ? defaultUiDir() : options.uiDir;
 
   const token = ensureToken(home);
+  // Before the database opens: invalid chat settings fail the start without anything to clean up.
+  const chatSettings = resolveChatSettings(options.chat);
   const db = openProfileDatabase(home, profile);
   let searchTool: SessionSearchExecutor | null;
   try {
@@ -99,7 +105,8 @@ export async function startGateway(options: StartGatewayOptions): Promise<Gatewa
     throw error;
   }
   const events = new EventHub((error) => logger.error('Event listener failed', { error: String(error) }));
-  const context: GatewayContext = { db, home, profile, events, logger, searchTool };
+  const chat = new ChatRuns({ db, profile, events, logger, searchTool }, chatSettings);
+  const context: GatewayContext = { db, home, profile, events, logger, searchTool, chat };
   const registry = createMethodRegistry();
 
   // In-flight work: every dispatch registers here so close() can wait for it.
@@ -277,7 +284,7 @@ export async function startGateway(options: StartGatewayOptions): Promise<Gatewa
 
   const onConnection = (ws: WebSocket): void => {
     clients.add(ws);
-    const unsubscribe = events.subscribe((event: GatewayEvent) => {
+    const unsubscribe = events.subscribe((event: HubEvent) => {
       if (ws.readyState !== ws.OPEN) return;
       if (ws.bufferedAmount > MAX_WS_BUFFERED_BYTES) {
         ws.terminate();
@@ -332,6 +339,8 @@ export async function startGateway(options: StartGatewayOptions): Promise<Gatewa
   const close = (): Promise<void> => {
     closePromise ??= (async () => {
       closing = true;
+      // Chat runs outlive the call that started them: stop them first (each stores what it completed).
+      await chat.shutdown();
       const serverClosed = new Promise<void>((resolveClose) => server.close(() => resolveClose()));
       // Let every accepted call finish (and answer) before sockets and the database go away.
       while (inFlight.size > 0) await Promise.allSettled([...inFlight]);

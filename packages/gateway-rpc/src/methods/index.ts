@@ -7,6 +7,7 @@ import { z } from 'zod';
 import type { CallContext } from '../context.js';
 import { MethodRegistry } from '../jsonrpc.js';
 import { GATEWAY_VERSION } from '../version.js';
+import { chatMethods } from './chat.js';
 import { method, type GatewayMethod } from './common.js';
 import { importMethods } from './import.js';
 import { indexMethods } from './index-status.js';
@@ -14,7 +15,7 @@ import { projectMethods } from './projects.js';
 import { searchMethods } from './search.js';
 import { sessionMethods } from './sessions.js';
 
-export const DOMAIN_METHODS: readonly GatewayMethod[] = [...projectMethods, ...sessionMethods, ...searchMethods, ...indexMethods, ...importMethods];
+export const DOMAIN_METHODS: readonly GatewayMethod[] = [...projectMethods, ...sessionMethods, ...searchMethods, ...indexMethods, ...importMethods, ...chatMethods];
 
 export function createMethodRegistry(): MethodRegistry<CallContext> {
   const registry = new MethodRegistry<CallContext>();

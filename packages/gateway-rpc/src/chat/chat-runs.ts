@@ -1,0 +1,353 @@
+/**
+ * Chat runs: the gateway-side owner of every answer in progress. `send()` validates, persists the
+ * user's message FIRST (so a crash loses at most the partial answer, never what the user wrote),
+ * then starts the loop (chat-loop.ts) in the background and returns at once; `done` resolves with
+ * the run's outcome and never rejects. One run per session at a time — two interleaved answers
+ * would corrupt the tool-call pairing of the history. Each run has an AbortController that carries
+ * cancellation (`cancel()`), the per-turn deadline (a timer) and gateway shutdown into the OpenAI
+ * request; the reason is recorded before aborting, so the outcome says why it stopped. Every
+ * persisted message raises `messages.changed`; the run's progress goes out as `chat.*` events.
+ */
+import { randomBytes } from 'node:crypto';
+import type { RecallDatabase } from '@recall/schema';
+import { appendMessage, getSession, logicalConversation, sessionProjectId, type Message, type NewMessage, type Session } from '@recall/store';
+import OpenAI from 'openai';
+import type { GatewayLogger, SessionSearchExecutor } from '../context.js';
+import { ChatError, GatewayError, type ChatErrorCode } from '../errors.js';
+import type { EventHub } from '../events.js';
+import { publicChatSettings, type ChatSettings } from './chat-config.js';
+import { abortError, classifyChatError, type AbortReason } from './chat-errors.js';
+import type { ChatToolAnchor } from './chat-events.js';
+import { loadLiveHistory, toModelMessages } from './chat-history.js';
+import { runChatTurn } from './chat-loop.js';
+import { chatToolDefinitions } from './chat-tools.js';
+
+/** Finished runs remembered for chat.cancel / chat.status answers (oldest dropped first). */
+const RECENT_RUNS = 200;
+
+export interface ChatRunsDeps {
+  db: RecallDatabase;
+  profile: string;
+  events: EventHub;
+  logger: GatewayLogger;
+  searchTool: SessionSearchExecutor | null;
+}
+
+export interface ChatToolReport {
+  toolCallId: string;
+  name: string;
+  arguments: unknown;
+  used_mode: string | null;
+  hits: number;
+  anchors: ChatToolAnchor[];
+  error?: { code: string; message: string };
+  messageId: number;
+}
+
+export type ChatRunStatus = 'running' | 'completed' | 'cancelled' | 'failed';
+
+/** The result of a run (chat.send {wait:true} returns it when completed). */
+export interface ChatRunOutcome {
+  runId: string;
+  sessionId: string;
+  userMessageId: number;
+  status: Exclude<ChatRunStatus, 'running'>;
+  /** The final assistant message (completed runs only). */
+  messageId: number | null;
+  content: string | null;
+  /** Every message the run stored, in order, the user's first. */
+  messageIds: number[];
+  toolCalls: ChatToolReport[];
+  /** Model requests made (completed runs; null otherwise). */
+  rounds: number | null;
+  error: { code: ChatErrorCode; message: string; retryable: boolean } | null;
+  startedAt: number;
+  finishedAt: number;
+}
+
+export interface ChatRunHandle {
+  runId: string;
+  sessionId: string;
+  userMessageId: number;
+  /** Resolves when the run ends, whatever the reason; never rejects. */
+  done: Promise<ChatRunOutcome>;
+}
+
+interface ActiveRun {
+  runId: string;
+  sessionId: string;
+  userMessageId: number;
+  startedAt: number;
+  controller: AbortController;
+  abortReason: AbortReason | null;
+  messageIds: number[];
+  toolCalls: ChatToolReport[];
+  /** Set right after the run starts. */
+  done: Promise<ChatRunOutcome> | null;
+}
+
+export function newRunId(): string {
+  return `run_${randomBytes(12).toString('base64url')}`;
+}
+
+/** The newest compression continuation of `sessionId`, if the conversation went on elsewhere. */
+export function latestContinuation(db: RecallDatabase, sessionId: string): string | null {
+  const members = logicalConversation(db, sessionId);
+  let current = sessionId;
+  for (;;) {
+    const next = members.find((m) => m.parentSessionId === current && m.lineage === 'compression');
+    if (!next) return current === sessionId ? null : current;
+    current = next.id;
+  }
+}
+
+export class ChatRuns {
+  readonly settings: ChatSettings;
+  readonly #deps: ChatRunsDeps;
+  readonly #client: OpenAI | null;
+  readonly #active = new Map<string, ActiveRun>();
+  readonly #bySession = new Map<string, string>();
+  readonly #recent = new Map<string, ChatRunOutcome>();
+  #closed = false;
+
+  constructor(deps: ChatRunsDeps, settings: ChatSettings) {
+    this.#deps = deps;
+    this.settings = settings;
+    this.#client = settings.configured
+      ? new OpenAI({
+          // Every option that the SDK would otherwise read from process.env is passed explicitly:
+          // config.ts is the one reader of the environment. Local servers need no key, but the SDK
+          // refuses to start without one, so a placeholder is sent to them.
+          apiKey: settings.apiKey ?? 'no-key',
+          baseURL: settings.baseUrl,
+          organization: null,
+          project: null,
+          adminAPIKey: null,
+          webhookSecret: null,
+          maxRetries: settings.maxRetries,
+          timeout: settings.turnTimeoutMs,
+          logLevel: 'off',
+        })
+      : null;
+  }
+
+  /** `chat.status`: settings without the key, and the runs in progress. */
+  status(): ReturnType<typeof publicChatSettings> & { searchAvailable: boolean; activeRuns: { runId: string; sessionId: string; userMessageId: number; startedAt: number }[] } {
+    return {
+      ...publicChatSettings(this.settings),
+      searchAvailable: this.#deps.searchTool !== null,
+      activeRuns: [...this.#active.values()].map((r) => ({ runId: r.runId, sessionId: r.sessionId, userMessageId: r.userMessageId, startedAt: r.startedAt })),
+    };
+  }
+
+  /** The active run of a session, if any. */
+  activeRunFor(sessionId: string): string | null {
+    return this.#bySession.get(sessionId) ?? null;
+  }
+
+  /** Throws chat_busy when the session has a run in progress (also used by chat.compress). */
+  assertIdle(sessionId: string): void {
+    const runId = this.#bySession.get(sessionId);
+    if (runId !== undefined) {
+      throw new ChatError('chat_busy', `Session ${sessionId} is still answering (run ${runId}); wait for it or cancel it with chat.cancel.`, {
+        data: { sessionId, runId },
+        retryable: true,
+      });
+    }
+  }
+
+  /**
+   * The session, unless it was compressed: its conversation goes on in the continuation, and a
+   * message (or a second /compress) here would fork the logical conversation.
+   */
+  assertOpen(sessionId: string): Session {
+    const { db } = this.#deps;
+    const session = getSession(db, sessionId);
+    if (session.endReason === 'compression') {
+      const continuation = latestContinuation(db, sessionId);
+      throw new ChatError(
+        'chat_session_ended',
+        `Session ${sessionId} was compressed and continues in ${continuation ?? 'a continuation'}; use that session.`,
+        { data: continuation === null ? { sessionId } : { sessionId, continuationId: continuation } },
+      );
+    }
+    return session;
+  }
+
+  send(sessionId: string, content: string): ChatRunHandle {
+    const client = this.#client;
+    if (this.#closed) throw new GatewayError('shutting_down', 'The gateway is shutting down.');
+    if (client === null || this.settings.model === null) {
+      throw new ChatError('chat_not_configured', `No chat model is configured (missing: ${this.settings.missing.join(', ')}). ${publicChatSettings(this.settings).howToConfigure}`, {
+        data: { missing: this.settings.missing.join(', '), howToConfigure: publicChatSettings(this.settings).howToConfigure },
+      });
+    }
+    const session = this.assertOpen(sessionId);
+    this.assertIdle(sessionId);
+
+    // Everything from here to the end of this function is synchronous: no other send for this
+    // session can slip in between the check above and the reservation below.
+    const runId = newRunId();
+    this.#bySession.set(sessionId, runId);
+    let user: Message;
+    try {
+      user = this.#persist(session, { role: 'user', content });
+    } catch (error) {
+      this.#bySession.delete(sessionId);
+      throw error;
+    }
+    const run: ActiveRun = {
+      runId,
+      sessionId,
+      userMessageId: user.id,
+      startedAt: Date.now(),
+      controller: new AbortController(),
+      abortReason: null,
+      messageIds: [user.id],
+      toolCalls: [],
+      done: null,
+    };
+    this.#active.set(runId, run);
+    this.#deps.events.emitChat({ type: 'chat.started', sessionId, runId, userMessageId: user.id });
+    const done = this.#execute(run, session, client, this.settings.model);
+    run.done = done;
+    return { runId, sessionId, userMessageId: user.id, done };
+  }
+
+  /** Cancels a run in progress; a finished run answers cancelled:false with its status. */
+  cancel(runId: string): { runId: string; cancelled: boolean; status: ChatRunStatus } {
+    const run = this.#active.get(runId);
+    if (run) {
+      this.#abort(run, 'cancelled');
+      return { runId, cancelled: true, status: 'running' };
+    }
+    const finished = this.#recent.get(runId);
+    if (finished) return { runId, cancelled: false, status: finished.status };
+    throw new ChatError('chat_run_not_found', `No chat run ${runId} is known to this gateway.`, { data: { runId } });
+  }
+
+  /** Aborts every run (reason "shutdown") and waits until each has stored what it completed. */
+  async shutdown(): Promise<void> {
+    this.#closed = true;
+    const runs = [...this.#active.values()];
+    for (const run of runs) this.#abort(run, 'shutdown');
+    await Promise.allSettled(runs.map((r) => r.done));
+  }
+
+  #abort(run: ActiveRun, reason: AbortReason): void {
+    if (run.controller.signal.aborted) return;
+    run.abortReason = reason;
+    run.controller.abort(reason);
+  }
+
+  /** Stores one message and announces it with the ordinary change event. */
+  #persist(session: Session, message: NewMessage): Message {
+    const { db, events } = this.#deps;
+    const stored = appendMessage(db, session.id, message);
+    // Re-read: the conversation may have been moved while the run was going on.
+    events.emit({ type: 'messages.changed', sessionIds: [session.id], messageIds: [stored.id], projectIds: [sessionProjectId(db, session.id)] });
+    return stored;
+  }
+
+  async #execute(run: ActiveRun, session: Session, client: OpenAI, model: string): Promise<ChatRunOutcome> {
+    const { db, events, logger, profile, searchTool } = this.#deps;
+    const deadline = setTimeout(() => this.#abort(run, 'deadline'), this.settings.turnTimeoutMs);
+    let outcome: ChatRunOutcome;
+    try {
+      const history = toModelMessages(loadLiveHistory(db, session.id));
+      const result = await runChatTurn({
+        client,
+        model,
+        maxToolRounds: this.settings.maxToolRounds,
+        maxRetries: this.settings.maxRetries,
+        tools: chatToolDefinitions(searchTool),
+        executor: searchTool,
+        trusted: { currentSessionId: session.id, profile },
+        history,
+        signal: run.controller.signal,
+        persist: (message) => {
+          const stored = this.#persist(session, message);
+          run.messageIds.push(stored.id);
+          return stored;
+        },
+        onDelta: (round, text) => events.emitChat({ type: 'chat.delta', sessionId: session.id, runId: run.runId, round, text }),
+        onTool: (round, call, tool, messageId) => {
+          const report: ChatToolReport = {
+            toolCallId: call.id,
+            name: call.name,
+            arguments: tool.arguments,
+            used_mode: tool.used_mode,
+            hits: tool.hits,
+            anchors: tool.anchors,
+            ...(tool.error ? { error: tool.error } : {}),
+            messageId,
+          };
+          run.toolCalls.push(report);
+          events.emitChat({ type: 'chat.tool', sessionId: session.id, runId: run.runId, round, ...report });
+        },
+      });
+      outcome = this.#outcome(run, 'completed', { messageId: result.final.id, content: result.final.content, rounds: result.rounds, error: null });
+    } catch (thrown) {
+      // An abort we asked for wins over whatever the SDK threw while being aborted.
+      const reason = run.controller.signal.aborted ? run.abortReason : null;
+      const error = reason !== null ? abortError(reason, this.settings) : classifyChatError(thrown, this.settings);
+      const status = error.code === 'chat_cancelled' ? 'cancelled' : 'failed';
+      if (status === 'failed') logger.warn('Chat run failed', { runId: run.runId, sessionId: session.id, code: error.code, ...(error.data ?? {}) });
+      if (error.code === 'chat_failed') logger.error('Chat run error', { runId: run.runId, error: thrown instanceof Error ? (thrown.stack ?? thrown.message) : String(thrown) });
+      outcome = this.#outcome(run, status, { messageId: null, content: null, rounds: null, error: { code: error.code, message: error.message, retryable: error.retryable } });
+    } finally {
+      clearTimeout(deadline);
+    }
+    // Free the session before announcing the end, so a client reacting to the terminal event can send again.
+    this.#active.delete(run.runId);
+    if (this.#bySession.get(session.id) === run.runId) this.#bySession.delete(session.id);
+    this.#remember(outcome);
+    if (outcome.status === 'completed') {
+      events.emitChat({ type: 'chat.done', sessionId: session.id, runId: run.runId, messageId: outcome.messageId!, status: 'completed' });
+    } else {
+      events.emitChat({
+        type: 'chat.error',
+        sessionId: session.id,
+        runId: run.runId,
+        status: outcome.status,
+        code: outcome.error!.code,
+        message: outcome.error!.message,
+        retryable: outcome.error!.retryable,
+        messageIds: [...outcome.messageIds],
+      });
+    }
+    return outcome;
+  }
+
+  #outcome(
+    run: ActiveRun,
+    status: ChatRunOutcome['status'],
+    fields: Pick<ChatRunOutcome, 'messageId' | 'content' | 'rounds' | 'error'>,
+  ): ChatRunOutcome {
+    return {
+      runId: run.runId,
+      sessionId: run.sessionId,
+      userMessageId: run.userMessageId,
+      status,
+      ...fields,
+      messageIds: [...run.messageIds],
+      toolCalls: [...run.toolCalls],
+      startedAt: run.startedAt,
+      finishedAt: Date.now(),
+    };
+  }
+
+  #remember(outcome: ChatRunOutcome): void {
+    this.#recent.set(outcome.runId, outcome);
+    while (this.#recent.size > RECENT_RUNS) {
+      const oldest = this.#recent.keys().next().value;
+      if (oldest === undefined) break;
+      this.#recent.delete(oldest);
+    }
+  }
+
+  /** A finished run's outcome, while it is remembered. */
+  outcomeOf(runId: string): ChatRunOutcome | null {
+    return this.#recent.get(runId) ?? null;
+  }
+}
