@@ -1,0 +1,33 @@
+/**
+ * `recall projects`: lists the profile's projects (id, conversations, folders, name) straight from
+ * the store, archived ones with `--all`; `--json` prints the store's Project objects.
+ */
+import { listProjects } from '@recall/store';
+import { defineCommand } from './command.js';
+import { oneLine, printJson, printTable } from './context.js';
+
+export const projectsCommand = defineCommand<{ all?: boolean; json?: boolean }>({
+  name: 'projects',
+  summary: 'List the projects of a profile.',
+  usage: 'projects [--all] [--json]',
+  optionsHelp: `  --all             include archived projects
+  --json            print JSON ({ projects: [...] })`,
+  options: { all: { type: 'boolean' }, json: { type: 'boolean' } },
+  positionals: { min: 0, max: 0 },
+  run(ctx, { values }) {
+    const projects = listProjects(ctx.db(), { includeArchived: values.all === true });
+    if (values.json) {
+      printJson(ctx.out, { projects });
+      return;
+    }
+    if (projects.length === 0) {
+      ctx.out.write(`No projects in profile "${ctx.config.profile}".\n`);
+      return;
+    }
+    printTable(
+      ctx.out,
+      ['ID', 'SESSIONS', 'FOLDER', 'NAME'],
+      projects.map((p) => [p.id, String(p.sessionCount), oneLine(p.folders[0]?.path ?? '-', 60), `${oneLine(p.name, 80)}${p.archived ? ' (archived)' : ''}`]),
+    );
+  },
+});

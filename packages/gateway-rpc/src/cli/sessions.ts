@@ -1,0 +1,44 @@
+/**
+ * `recall sessions`: lists conversations, newest activity first — all of them, one project's
+ * (`--project ID`) or those without a project (`--project none`, the "No project" group).
+ */
+import { getProject, listSessions } from '@recall/store';
+import { intFlag } from './args.js';
+import { defineCommand } from './command.js';
+import { isoDate, oneLine, printJson, printTable } from './context.js';
+
+export const sessionsCommand = defineCommand<{ project?: string; all?: boolean; limit?: string; json?: boolean }>({
+  name: 'sessions',
+  summary: 'List conversations (sessions), newest activity first.',
+  usage: 'sessions [--project ID|none] [--limit N] [--all] [--json]',
+  optionsHelp: `  --project ID|none only this project's sessions, or "none" for sessions without a project
+  --limit N         at most N sessions (1-5000, default 200)
+  --all             include archived sessions
+  --json            print JSON ({ sessions: [...] })`,
+  options: { project: { type: 'string' }, all: { type: 'boolean' }, limit: { type: 'string' }, json: { type: 'boolean' } },
+  positionals: { min: 0, max: 0 },
+  run(ctx, { values }) {
+    const limit = intFlag('sessions', 'limit', values.limit, 1, 5000) ?? 200;
+    const db = ctx.db();
+    let projectId: string | null | undefined;
+    if (values.project === 'none') projectId = null;
+    else if (values.project !== undefined) {
+      // An unknown project is an error (project_not_found), not an empty list that hides a typo.
+      projectId = getProject(db, values.project).id;
+    }
+    const sessions = listSessions(db, { ...(projectId !== undefined ? { projectId } : {}), includeArchived: values.all === true, limit });
+    if (values.json) {
+      printJson(ctx.out, { sessions });
+      return;
+    }
+    if (sessions.length === 0) {
+      ctx.out.write('No sessions.\n');
+      return;
+    }
+    printTable(
+      ctx.out,
+      ['ID', 'PROJECT', 'MESSAGES', 'LAST ACTIVITY', 'TITLE'],
+      sessions.map((s) => [s.id, s.projectId ?? '-', String(s.messageCount), isoDate(s.lastMessageAt ?? s.startedAt), oneLine(s.title ?? '', 80)]),
+    );
+  },
+});

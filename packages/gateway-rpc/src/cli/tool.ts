@@ -1,0 +1,28 @@
+/**
+ * The session_search tool as the CLI and the MCP server use it: built by the gateway's own wiring
+ * (search-wiring.ts), so `recall search`, `recall mcp` and the JSON-RPC method always run the same
+ * tool with the same semantic source. The wiring exposes only `execute`; the name, description
+ * and JSON Schema that MCP advertises come from the tool object itself when it carries them, else
+ * from @recall/search-tool's exported definitions (the same values).
+ */
+import type { RecallDatabase } from '@recall/schema';
+import { SESSION_SEARCH_DESCRIPTION, SESSION_SEARCH_TOOL_NAME, sessionSearchJsonSchema, type SessionSearchResult } from '@recall/search-tool';
+import { createDefaultSearchTool } from '../search-wiring.js';
+
+export interface CliSearchTool {
+  readonly name: string;
+  readonly description: string;
+  readonly parameters: Record<string, unknown>;
+  execute(args: unknown, context: { currentSessionId: string; profile: string }): Promise<SessionSearchResult>;
+}
+
+export function loadSearchTool(db: RecallDatabase): CliSearchTool {
+  const tool = createDefaultSearchTool(db);
+  const meta = tool as unknown as Partial<Pick<CliSearchTool, 'name' | 'description' | 'parameters'>>;
+  return {
+    name: typeof meta.name === 'string' ? meta.name : SESSION_SEARCH_TOOL_NAME,
+    description: typeof meta.description === 'string' ? meta.description : SESSION_SEARCH_DESCRIPTION,
+    parameters: meta.parameters && typeof meta.parameters === 'object' ? meta.parameters : sessionSearchJsonSchema(),
+    execute: async (args, context) => (await tool.execute(args as Record<string, unknown>, context)) as SessionSearchResult,
+  };
+}

@@ -1,0 +1,110 @@
+/**
+ * Helpers for the CLI, MCP and round-trip tests: the built CLI (`dist/cli.js`) run as a real child
+ * process on a temp home, with every RECALL_* variable of the developer's environment removed so
+ * a test can never touch a real ~/.recall. Tests that use it need `pnpm build` first (turbo's test
+ * task depends on build; a missing dist fails with a message saying so).
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+export const PACKAGE_DIR = fileURLToPath(new URL('..', import.meta.url));
+export const REPO_ROOT = fileURLToPath(new URL('../../..', import.meta.url));
+export const CLI_PATH = join(PACKAGE_DIR, 'dist', 'cli.js');
+export const FIXTURES = join(PACKAGE_DIR, 'test', 'fixtures');
+
+export function assertCliBuilt(): void {
+  if (!existsSync(CLI_PATH)) {
+    throw new Error(`${CLI_PATH} is missing: build first (pnpm --filter @recall/gateway-rpc build, or run the tests through turbo, whose test task depends on build).`);
+  }
+}
+
+/** The environment for child processes: ours minus RECALL_* (tests always pass --home). */
+export function childEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = {};
+  for (const [key, value] of Object.entries(process.env)) if (!key.startsWith('RECALL_') && value !== undefined) env[key] = value;
+  return { ...env, ...extra };
+}
+
+const cleanups: (() => void)[] = [];
+
+export function tempDir(prefix = 'recall-cli-'): string {
+  const dir = mkdtempSync(join(tmpdir(), prefix));
+  cleanups.push(() => rmSync(dir, { recursive: true, force: true }));
+  return dir;
+}
+
+export function cleanupTemp(): void {
+  for (const fn of cleanups.splice(0).reverse()) fn();
+}
+
+export interface CliResult {
+  code: number | null;
+  signal: NodeJS.Signals | null;
+  stdout: string;
+  stderr: string;
+}
+
+/** Runs `node dist/cli.js ...args` to completion (killed after `timeoutMs`). */
+export function runCli(args: readonly string[], options: { timeoutMs?: number; env?: Record<string, string>; cwd?: string } = {}): Promise<CliResult> {
+  return runNode([CLI_PATH, ...args], options);
+}
+
+export function runNode(args: readonly string[], options: { timeoutMs?: number; env?: Record<string, string>; cwd?: string } = {}): Promise<CliResult> {
+  return new Promise((resolveRun, rejectRun) => {
+    const child = spawn(process.execPath, [...args], { env: childEnv(options.env), cwd: options.cwd ?? REPO_ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.setEncoding('utf8').on('data', (d: string) => (stdout += d));
+    child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d));
+    const timer = setTimeout(() => child.kill('SIGKILL'), options.timeoutMs ?? 60_000);
+    child.on('error', (error) => {
+      clearTimeout(timer);
+      rejectRun(error);
+    });
+    child.on('close', (code, signal) => {
+      clearTimeout(timer);
+      resolveRun({ code, signal, stdout, stderr });
+    });
+  });
+}
+
+/** Parses stdout as JSON with a helpful failure message. */
+export function json<T = unknown>(result: CliResult): T {
+  try {
+    return JSON.parse(result.stdout) as T;
+  } catch {
+    throw new Error(`stdout is not JSON (exit ${result.code}).\nstdout: ${result.stdout.slice(0, 2000)}\nstderr: ${result.stderr.slice(0, 2000)}`);
+  }
+}
+
+/** A long-running child (serve): resolves the first stdout line, exposes the process. */
+export function startCli(args: readonly string[]): { child: ChildProcess; firstLine: Promise<string>; exit: Promise<CliResult> } {
+  const child = spawn(process.execPath, [CLI_PATH, ...args], { env: childEnv(), cwd: REPO_ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+  let stdout = '';
+  let stderr = '';
+  let resolveLine: (line: string) => void = () => {};
+  let rejectLine: (error: Error) => void = () => {};
+  const firstLine = new Promise<string>((res, rej) => {
+    resolveLine = res;
+    rejectLine = rej;
+  });
+  child.stdout!.setEncoding('utf8').on('data', (d: string) => {
+    stdout += d;
+    const nl = stdout.indexOf('\n');
+    if (nl >= 0) resolveLine(stdout.slice(0, nl));
+  });
+  child.stderr!.setEncoding('utf8').on('data', (d: string) => (stderr += d));
+  const exit = new Promise<CliResult>((res) => {
+    child.on('close', (code, signal) => {
+      rejectLine(new Error(`process exited (${code ?? signal}) before printing a line; stderr: ${stderr}`));
+      res({ code, signal, stdout, stderr });
+    });
+  });
+  cleanups.push(() => {
+    if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+  });
+  return { child, firstLine, exit };
+}

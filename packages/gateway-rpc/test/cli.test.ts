@@ -1,0 +1,269 @@
+/**
+ * The `recall` CLI as users run it: the built dist/cli.js spawned as a real child process on temp
+ * homes (real SQLite files, real gateway for `serve`). Covers help and usage errors (exit 2), typed
+ * errors with stable codes (exit 1), import/projects/sessions/mv/index status/search, profile
+ * isolation, and `serve` shutting down on SIGTERM/SIGINT without losing acknowledged writes.
+ */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { openDatabase, profileDatabasePath } from '@recall/schema';
+import { getMessages, getSession } from '@recall/store';
+import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { assertCliBuilt, cleanupTemp, FIXTURES, json, runCli, startCli, tempDir } from './cli-helpers.js';
+
+beforeAll(() => assertCliBuilt());
+afterEach(() => cleanupTemp());
+
+const SMALL = join(FIXTURES, 'small.jsonl');
+const BROKEN = join(FIXTURES, 'broken.jsonl');
+
+async function seededHome(profile?: string): Promise<string> {
+  const home = tempDir();
+  const result = await runCli(['import', SMALL, '--home', home, ...(profile ? ['--profile', profile] : [])]);
+  expect(result.code, result.stderr).toBe(0);
+  return home;
+}
+
+describe('help and usage errors', () => {
+  it('prints the command list and per-command help with exit code 0', async () => {
+    const top = await runCli(['--help']);
+    expect(top.code).toBe(0);
+    for (const name of ['serve', 'import', 'search', 'projects', 'sessions', 'mv', 'index', 'mcp']) expect(top.stdout).toContain(`  ${name}`);
+    const sub = await runCli(['search', '--help']);
+    expect(sub.code).toBe(0);
+    expect(sub.stdout).toContain('Usage: recall search --session ID');
+    expect(sub.stdout).toContain('--home DIR');
+    const viaHelp = await runCli(['help', 'mv']);
+    expect(viaHelp.stdout).toContain('Usage: recall mv SESSION PROJECT|none');
+  });
+
+  it.each([
+    [[], 'No command given'],
+    [['frobnicate'], 'Unknown command "frobnicate"'],
+    [['projects', '--bogus'], "Unknown option '--bogus'"],
+    [['import'], 'Missing argument: FILE.jsonl'],
+    [['mv', 'only-one'], 'Missing argument'],
+    [['search', '--query', 'x'], '--session is required'],
+    [['search', '--session', 's', '--limit', 'ten'], '--limit must be an integer'],
+    [['search', '--session', 's', '--mode', 'fuzzy'], '--mode must be one of hybrid, keyword, semantic'],
+    [['sessions', 'extra'], 'Unexpected argument "extra"'],
+    [['index', 'rebuild'], 'Unknown index subcommand "rebuild"'],
+    [['serve', '--port', 'http'], '--port must be an integer'],
+  ])('recall %j exits 2 with a usage message', async (args, message) => {
+    const home = tempDir();
+    const result = await runCli([...args, '--home', home]);
+    expect(result.code, result.stderr).toBe(2);
+    expect(result.stderr).toContain(message);
+    expect(result.stderr).toMatch(/Run "recall( \w+)? --help" for usage/);
+    expect(result.stdout).toBe('');
+  });
+
+  it('global flags may come before the command', async () => {
+    const home = await seededHome();
+    const result = await runCli(['--home', home, 'projects', '--json']);
+    expect(result.code, result.stderr).toBe(0);
+    expect(json<{ projects: unknown[] }>(result).projects).toHaveLength(2);
+  });
+});
+
+describe('import', () => {
+  it('prints summary counts, and re-importing writes nothing', async () => {
+    const home = tempDir();
+    const first = await runCli(['import', SMALL, '--home', home]);
+    expect(first.code, first.stderr).toBe(0);
+    expect(first.stdout).toMatch(/projects created:\s+2/);
+    expect(first.stdout).toMatch(/messages inserted:\s+6/);
+    expect(first.stderr).not.toContain('['); // no progress bar on a pipe, no errors
+    const again = await runCli(['import', SMALL, '--home', home, '--json']);
+    expect(again.code).toBe(0);
+    expect(json(again)).toEqual({ lines: 12, projects: 0, sessions: 0, messages: 0, sessionsUpdated: 0, skipped: 12, errors: [], errorCount: 0 });
+  });
+
+  it('reports rejected lines by number and exits 1 with import_line_errors, keeping valid lines', async () => {
+    const home = tempDir();
+    const result = await runCli(['import', BROKEN, '--home', home]);
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain('line 2: [invalid_json]');
+    expect(result.stderr).toContain('line 7: [session_not_found]');
+    expect(result.stderr).toContain('[import_line_errors]');
+    expect(result.stdout).toMatch(/messages inserted:\s+2/);
+    const asJson = await runCli(['import', BROKEN, '--home', home, '--json']);
+    expect(asJson.code).toBe(1);
+    const summary = json<{ errorCount: number; errors: { line: number; code: string }[] }>(asJson);
+    expect(summary.errorCount).toBe(8);
+    expect(summary.errors[0]).toMatchObject({ line: 2, code: 'invalid_json' });
+  });
+
+  it('a missing file is a typed error', async () => {
+    const home = tempDir();
+    const result = await runCli(['import', join(home, 'nope.jsonl'), '--home', home]);
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain('[import_file_unreadable]');
+    expect(result.stderr).toContain('no such file');
+  });
+});
+
+describe('projects, sessions, mv, index status', () => {
+  it('lists projects and sessions (all, one project, no project)', async () => {
+    const home = await seededHome();
+    const table = await runCli(['projects', '--home', home]);
+    expect(table.code).toBe(0);
+    expect(table.stdout).toMatch(/^ID\s+SESSIONS\s+FOLDER\s+NAME/);
+    expect(table.stdout).toMatch(/p_alpha\s+2\s+\/work\/alpha\s+Alpha/);
+    const all = json<{ sessions: { id: string }[] }>(await runCli(['sessions', '--home', home, '--json']));
+    expect(all.sessions.map((s) => s.id).sort()).toEqual(['s-alpha-1', 's-alpha-2', 's-beta-1', 's-loose']);
+    const alpha = json<{ sessions: { id: string; projectId: string }[] }>(await runCli(['sessions', '--project', 'p_alpha', '--home', home, '--json']));
+    expect(alpha.sessions.map((s) => s.id).sort()).toEqual(['s-alpha-1', 's-alpha-2']);
+    const none = json<{ sessions: { id: string }[] }>(await runCli(['sessions', '--project', 'none', '--home', home, '--json']));
+    expect(none.sessions.map((s) => s.id)).toEqual(['s-loose']);
+    const missing = await runCli(['sessions', '--project', 'p_missing', '--home', home]);
+    expect(missing.code).toBe(1);
+    expect(missing.stderr).toContain('[project_not_found]');
+  });
+
+  it('mv moves a conversation to a project and out of any project, with typed errors', async () => {
+    const home = await seededHome();
+    const moved = await runCli(['mv', 's-alpha-1', 'p_beta', '--home', home]);
+    expect(moved.code, moved.stderr).toBe(0);
+    expect(moved.stdout).toContain('from p_alpha to p_beta');
+    const out = json<{ sessionIds: string[]; projectId: string | null; previousProjectId: string }>(await runCli(['mv', 's-alpha-1', 'none', '--home', home, '--json']));
+    expect(out).toEqual({ sessionIds: ['s-alpha-1'], projectId: null, previousProjectId: 'p_beta' });
+    const db = openDatabase(profileDatabasePath(home, 'default'));
+    try {
+      expect(getSession(db, 's-alpha-1').projectId).toBeNull();
+    } finally {
+      db.close();
+    }
+    const noSession = await runCli(['mv', 's-missing', 'p_beta', '--home', home]);
+    expect(noSession.code).toBe(1);
+    expect(noSession.stderr).toContain('[session_not_found]');
+    const noProject = await runCli(['mv', 's-alpha-2', 'p_nope', '--home', home]);
+    expect(noProject.code).toBe(1);
+    expect(noProject.stderr).toContain('[project_not_found]');
+  });
+
+  it('index status reports keyword counts and the semantic state', async () => {
+    const home = await seededHome();
+    const status = json<{ keyword: { messages: number; sessions: number }; semantic: { status: string } }>(await runCli(['index', 'status', '--home', home, '--json']));
+    expect(status.keyword).toEqual({ messages: 6, sessions: 4 });
+    expect(['disabled', 'ready', 'partial', 'unavailable']).toContain(status.semantic.status);
+    const text = await runCli(['index', 'status', '--home', home]);
+    expect(text.stdout).toContain('6 messages in 4 sessions');
+  });
+
+  it('profiles are separate databases; an invalid profile name is a typed error', async () => {
+    const home = await seededHome('work');
+    const work = json<{ projects: unknown[] }>(await runCli(['projects', '--home', home, '--profile', 'work', '--json']));
+    expect(work.projects).toHaveLength(2);
+    const other = json<{ projects: unknown[] }>(await runCli(['projects', '--home', home, '--json']));
+    expect(other.projects).toHaveLength(0);
+    const bad = await runCli(['projects', '--home', home, '--profile', '../etc']);
+    expect(bad.code).toBe(1);
+    expect(bad.stderr).toContain('[invalid_config]');
+  });
+});
+
+describe('search', () => {
+  interface ToolResult {
+    scope: { kind: string; project_id: string | null };
+    results: { session_id: string; message_id: number; snippet: string }[];
+    error?: { code: string };
+  }
+
+  it('--json prints exactly the tool result, scoped to the current session project', async () => {
+    const home = await seededHome();
+    const result = await runCli(['search', '--session', 's-alpha-2', '--query', 'LNK2019', '--json', '--home', home]);
+    expect(result.code, result.stderr).toBe(0);
+    const out = json<ToolResult>(result);
+    expect(out.scope).toEqual({ kind: 'project', project_id: 'p_alpha' });
+    const db = openDatabase(profileDatabasePath(home, 'default'));
+    try {
+      const expected = getMessages(db, 's-alpha-1').find((m) => m.externalId === 'a1-1')!.id;
+      expect(out.results[0]).toMatchObject({ session_id: 's-alpha-1' });
+      expect([out.results[0]!.message_id, ...((out.results[0] as { other_message_ids?: number[] }).other_message_ids ?? [])]).toContain(expected);
+    } finally {
+      db.close();
+    }
+    // s-beta-1 and s-loose also say LNK2019, but are not in p_alpha.
+    expect(out.results.every((r) => r.session_id.startsWith('s-alpha-'))).toBe(true);
+  });
+
+  it('a session without a project only recalls its own conversation', async () => {
+    const home = await seededHome();
+    const out = json<ToolResult>(await runCli(['search', '--session', 's-loose', '--query', 'LNK2019', '--json', '--home', home]));
+    expect(out.scope.kind).toBe('own_conversation');
+    expect(out.results.every((r) => r.session_id === 's-loose')).toBe(true);
+  });
+
+  it('prints a readable list without --json; an unknown current session exits 1 with the tool error code', async () => {
+    const home = await seededHome();
+    const text = await runCli(['search', '--session', 's-alpha-1', '--query', '周报', '--home', home]);
+    expect(text.code, text.stderr).toBe(0);
+    expect(text.stdout).toContain('s-alpha-2 #');
+    const missing = await runCli(['search', '--session', 's-missing', '--query', 'x', '--json', '--home', home]);
+    expect(missing.code).toBe(1);
+    const out = json<ToolResult>(missing);
+    expect(out.error?.code).toBeTruthy();
+    expect(missing.stderr).toContain(`[${out.error!.code}]`);
+    expect(out.results).toEqual([]);
+  });
+});
+
+describe('serve', () => {
+  async function rpc(url: string, token: string, method: string, params: unknown): Promise<{ status: number; body: { result?: unknown; error?: unknown } | null }> {
+    const response = await fetch(`${url}rpc`, {
+      method: 'POST',
+      headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }),
+    });
+    const text = await response.text();
+    return { status: response.status, body: text ? (JSON.parse(text) as { result?: unknown; error?: unknown }) : null };
+  }
+
+  it.each(['SIGTERM', 'SIGINT'] as const)('prints the URL and token location, serves RPC, and on %s finishes acknowledged writes and exits 0', async (signal) => {
+    const home = await seededHome();
+    const server = startCli(['serve', '--home', home, '--port', '0', '--no-ui']);
+    const url = await server.firstLine;
+    expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/$/);
+    const token = readFileSync(join(home, 'gateway.token'), 'utf8').trim();
+    const info = await rpc(url, token, 'gateway.info', {});
+    expect(info.body?.result).toMatchObject({ profile: 'default' });
+
+    // A burst of appends, with the signal sent while many are still in flight.
+    const sends = Array.from({ length: 60 }, (_, i) =>
+      rpc(url, token, 'session.append', { sessionId: 's-alpha-1', role: 'user', content: `burst ${i}`, externalId: `burst-${i}` }).then(
+        (r) => (r.status === 200 && r.body?.result ? i : null),
+        () => null,
+      ),
+    );
+    await sends[0];
+    server.child.kill(signal);
+    const acknowledged = (await Promise.all(sends)).filter((i): i is number => i !== null);
+    const exit = await server.exit;
+    expect(exit.code, exit.stderr).toBe(0);
+    expect(exit.stderr).toContain(join(home, 'gateway.token'));
+    expect(exit.stderr).toContain(`${signal}, shutting down`);
+    expect(acknowledged.length).toBeGreaterThan(0);
+
+    const db = openDatabase(profileDatabasePath(home, 'default'));
+    try {
+      const stored = new Set(getMessages(db, 's-alpha-1').map((m) => m.externalId));
+      for (const i of acknowledged) expect(stored.has(`burst-${i}`), `acknowledged append burst-${i} is stored`).toBe(true);
+      expect(db.raw.pragma('integrity_check', { simple: true })).toBe('ok');
+    } finally {
+      db.close();
+    }
+  });
+
+  it('a port in use is a clear error', async () => {
+    const home = tempDir();
+    const first = startCli(['serve', '--home', home, '--port', '0', '--no-ui']);
+    const url = await first.firstLine;
+    const port = new URL(url).port;
+    const second = await runCli(['serve', '--home', home, '--port', port, '--no-ui']);
+    expect(second.code).toBe(1);
+    expect(second.stderr).toMatch(/EADDRINUSE/);
+    first.child.kill('SIGTERM');
+    expect((await first.exit).code).toBe(0);
+  });
+});
