@@ -1,0 +1,364 @@
+/**
+ * `pnpm bench:rpc` — the gateway load check (a command, not a timed test). Seeds a temp home with a
+ * deterministic synthetic history (several projects, English and Chinese text) through the same
+ * importer as `recall import`, starts a real gateway on a loopback port, and drives N concurrent
+ * WebSocket clients, each closed-loop (one request in flight), mixing `search.session_search`
+ * (scoped to the client's current session) and `session.append` for a bounded time. It prints
+ * progress once a second, then requests/s, p50/p95/p99 latency per method and every error by code.
+ * After the clients stop it closes the gateway and verifies, on the database file, that every
+ * acknowledged append is stored (no lost writes), that no search ever returned a session of another
+ * project, and that `PRAGMA integrity_check` is ok. Exit code 1 on any error (the goal is 0, and in
+ * particular no SQLITE_BUSY surfaced as `busy`).
+ *
+ * Flags: --seconds N (default 15), --clients N (default 8), --search-ratio R (0-1, default 0.7),
+ * --sessions N per project (default 40), --messages N per session (default 30), --json.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import { WebSocket } from 'ws';
+import { silentLogger, type GatewayLogger } from '../context.js';
+import { importJsonlText } from '../import-jsonl.js';
+import { openProfileDatabase } from '../profiles.js';
+import { startGateway } from '../server.js';
+
+interface BenchOptions {
+  seconds: number;
+  clients: number;
+  searchRatio: number;
+  projects: number;
+  sessionsPerProject: number;
+  messagesPerSession: number;
+  json: boolean;
+}
+
+const USAGE = 'Usage: node packages/gateway-rpc/dist/bench/rpc-bench.js [--seconds N] [--clients N] [--search-ratio R] [--sessions N] [--messages N] [--json]';
+
+function parseOptions(argv: string[]): BenchOptions {
+  const { values } = parseArgs({
+    args: argv,
+    options: {
+      seconds: { type: 'string' },
+      clients: { type: 'string' },
+      'search-ratio': { type: 'string' },
+      sessions: { type: 'string' },
+      messages: { type: 'string' },
+      json: { type: 'boolean' },
+      help: { type: 'boolean', short: 'h' },
+    },
+    strict: true,
+  });
+  if (values.help) {
+    console.log(USAGE);
+    process.exit(0);
+  }
+  const num = (name: string, value: string | undefined, def: number, min: number, max: number): number => {
+    if (value === undefined) return def;
+    const n = Number(value);
+    if (!Number.isFinite(n) || n < min || n > max) throw new Error(`--${name} must be a number from ${min} to ${max}`);
+    return n;
+  };
+  return {
+    seconds: num('seconds', values.seconds, 15, 1, 3600),
+    clients: Math.floor(num('clients', values.clients, 8, 1, 256)),
+    searchRatio: num('search-ratio', values['search-ratio'], 0.7, 0, 1),
+    projects: 4,
+    sessionsPerProject: Math.floor(num('sessions', values.sessions, 40, 1, 10_000)),
+    messagesPerSession: Math.floor(num('messages', values.messages, 30, 1, 10_000)),
+    json: values.json === true,
+  };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Deterministic synthetic history
+
+/** mulberry32: a tiny seeded PRNG so every run benchmarks the same data. */
+function prng(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+const EN_WORDS = (
+  'linker error build cache deploy rollback migration schema index query latency timeout retry socket token auth session project folder ' +
+  'release branch merge conflict review test flaky fixture docker kernel memory leak profile trace span metric alert dashboard budget ' +
+  'invoice customer refund shipping warehouse inventory forecast roadmap sprint backlog meeting agenda minutes decision owner deadline ' +
+  'python typescript rust golang compiler parser lexer grammar unicode emoji tokenizer embedding vector cosine hybrid keyword semantic'
+).split(' ');
+const ZH_WORDS = '构建 缓存 部署 回滚 迁移 索引 查询 延迟 超时 重试 会话 项目 文件夹 发布 分支 合并 冲突 测试 内存 泄漏 周报 会议 决定 负责人 截止日期 客户 退款 仓库 库存 预测'.split(' ');
+
+function sentence(rand: () => number, chinese: boolean): string {
+  const n = 6 + Math.floor(rand() * 20);
+  const words: string[] = [];
+  for (let i = 0; i < n; i++) words.push(chinese ? ZH_WORDS[Math.floor(rand() * ZH_WORDS.length)]! : EN_WORDS[Math.floor(rand() * EN_WORDS.length)]!);
+  return chinese ? `${words.join('')}。` : `${words.join(' ')}.`;
+}
+
+interface Seed {
+  text: string;
+  /** session ids per project id */
+  sessionsByProject: Map<string, string[]>;
+  messages: number;
+}
+
+function syntheticHistory(options: BenchOptions): Seed {
+  const rand = prng(20240301);
+  const lines: string[] = [];
+  const sessionsByProject = new Map<string, string[]>();
+  let messages = 0;
+  const t0 = Date.parse('2024-01-01T00:00:00Z');
+  for (let p = 0; p < options.projects; p++) {
+    const projectId = `p_bench${p}`;
+    lines.push(JSON.stringify({ kind: 'project', id: projectId, name: `Bench project ${p}` }));
+    const ids: string[] = [];
+    for (let s = 0; s < options.sessionsPerProject; s++) {
+      const sessionId = `bench-${p}-${s}`;
+      ids.push(sessionId);
+      const startedAt = t0 + (p * options.sessionsPerProject + s) * 3_600_000;
+      lines.push(JSON.stringify({ kind: 'session', id: sessionId, project_id: projectId, title: `Bench ${p}/${s}`, started_at: startedAt }));
+      for (let m = 0; m < options.messagesPerSession; m++) {
+        lines.push(
+          JSON.stringify({
+            kind: 'message',
+            session_id: sessionId,
+            external_id: `m${m}`,
+            role: m % 2 === 0 ? 'user' : 'assistant',
+            content: sentence(rand, rand() < 0.3),
+            created_at: startedAt + m * 1000,
+          }),
+        );
+        messages++;
+      }
+    }
+    sessionsByProject.set(projectId, ids);
+  }
+  return { text: `${lines.join('\n')}\n`, sessionsByProject, messages };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Client
+
+interface Pending {
+  method: string;
+  started: bigint;
+  resolve: (value: { result?: unknown; error?: { code: number; message: string; data?: { code?: string } } }) => void;
+}
+
+class RpcClient {
+  readonly #ws: WebSocket;
+  readonly #pending = new Map<number, Pending>();
+  #nextId = 1;
+
+  private constructor(ws: WebSocket) {
+    this.#ws = ws;
+    ws.on('message', (data) => {
+      const message = JSON.parse(String(data)) as { id?: number; result?: unknown; error?: { code: number; message: string } };
+      if (typeof message.id !== 'number') return; // event notifications
+      const pending = this.#pending.get(message.id);
+      if (!pending) return;
+      this.#pending.delete(message.id);
+      pending.resolve(message);
+    });
+    ws.on('close', () => {
+      for (const [id, p] of this.#pending) {
+        this.#pending.delete(id);
+        p.resolve({ error: { code: -1, message: 'connection closed', data: { code: 'connection_closed' } } });
+      }
+    });
+  }
+
+  static connect(url: string, token: string): Promise<RpcClient> {
+    return new Promise((resolveConnect, rejectConnect) => {
+      const ws = new WebSocket(url, { headers: { Authorization: `Bearer ${token}` }, perMessageDeflate: false });
+      ws.once('open', () => resolveConnect(new RpcClient(ws)));
+      ws.once('error', rejectConnect);
+    });
+  }
+
+  call(method: string, params: unknown): Promise<{ ms: number; result?: unknown; error?: { code: number; message: string; data?: { code?: string } } }> {
+    const id = this.#nextId++;
+    const started = process.hrtime.bigint();
+    return new Promise((resolveCall) => {
+      this.#pending.set(id, {
+        method,
+        started,
+        resolve: (value) => resolveCall({ ...value, ms: Number(process.hrtime.bigint() - started) / 1e6 }),
+      });
+      this.#ws.send(JSON.stringify({ jsonrpc: '2.0', id, method, params }));
+    });
+  }
+
+  close(): Promise<void> {
+    return new Promise((resolveClose) => {
+      if (this.#ws.readyState === WebSocket.CLOSED) return resolveClose();
+      this.#ws.once('close', () => resolveClose());
+      this.#ws.close();
+    });
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Run
+
+interface MethodStats {
+  latencies: number[];
+  errors: Map<string, number>;
+}
+
+function percentile(sorted: number[], p: number): number {
+  if (sorted.length === 0) return NaN;
+  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))]!;
+}
+
+export async function runRpcBench(options: BenchOptions): Promise<{ ok: boolean; report: Record<string, unknown> }> {
+  const home = mkdtempSync(join(tmpdir(), 'recall-bench-'));
+  const log = (text: string): void => {
+    if (!options.json) process.stdout.write(`${text}\n`);
+  };
+  try {
+    const seed = syntheticHistory(options);
+    const seedStart = Date.now();
+    const seedDb = openProfileDatabase(home, 'default');
+    const imported = await importJsonlText(seedDb, seed.text);
+    seedDb.close();
+    log(`seeded ${imported.projects} projects, ${imported.sessions} sessions, ${imported.messages} messages in ${Date.now() - seedStart} ms (home ${home})`);
+
+    const serverErrors: string[] = [];
+    const logger: GatewayLogger = { ...silentLogger, error: (message, meta) => serverErrors.push(`${message} ${meta ? JSON.stringify(meta) : ''}`) };
+    const gateway = await startGateway({ home, port: 0, uiDir: null, logger });
+    log(`gateway on ${gateway.wsUrl}; ${options.clients} clients for ${options.seconds} s, ${Math.round(options.searchRatio * 100)}% searches`);
+
+    const projectIds = [...seed.sessionsByProject.keys()];
+    const sessionProject = new Map<string, string>();
+    for (const [p, ids] of seed.sessionsByProject) for (const id of ids) sessionProject.set(id, p);
+
+    const stats = new Map<string, MethodStats>();
+    const statsOf = (method: string): MethodStats => {
+      let s = stats.get(method);
+      if (!s) stats.set(method, (s = { latencies: [], errors: new Map() }));
+      return s;
+    };
+    let total = 0;
+    let acknowledgedAppends = 0;
+    let scopeViolations = 0;
+    const clients = await Promise.all(Array.from({ length: options.clients }, () => RpcClient.connect(gateway.wsUrl, gateway.token)));
+
+    const started = Date.now();
+    const deadline = started + options.seconds * 1000;
+    const progress = setInterval(() => {
+      const elapsed = (Date.now() - started) / 1000;
+      log(`  ${elapsed.toFixed(0).padStart(3)} s  ${String(total).padStart(7)} requests  ${(total / elapsed).toFixed(0).padStart(6)} req/s`);
+    }, 1000);
+
+    await Promise.all(
+      clients.map(async (client, i) => {
+        const rand = prng(1000 + i);
+        const projectId = projectIds[i % projectIds.length]!;
+        const own = seed.sessionsByProject.get(projectId)!;
+        const current = own[Math.floor(rand() * own.length)]!;
+        let n = 0;
+        while (Date.now() < deadline) {
+          const isSearch = rand() < options.searchRatio;
+          const method = isSearch ? 'search.session_search' : 'session.append';
+          const params = isSearch
+            ? { sessionId: current, query: rand() < 0.3 ? ZH_WORDS[Math.floor(rand() * ZH_WORDS.length)]! : `${EN_WORDS[Math.floor(rand() * EN_WORDS.length)]} ${EN_WORDS[Math.floor(rand() * EN_WORDS.length)]}`, search_mode: 'keyword', limit: 8 }
+            : { sessionId: current, role: n % 2 === 0 ? 'user' : 'assistant', content: sentence(rand, rand() < 0.3), externalId: `bench-client${i}-${n}` };
+          n++;
+          const response = await client.call(method, params);
+          total++;
+          const s = statsOf(method);
+          s.latencies.push(response.ms);
+          if (response.error) {
+            const code = response.error.data?.code ?? String(response.error.code);
+            s.errors.set(code, (s.errors.get(code) ?? 0) + 1);
+            continue;
+          }
+          if (isSearch) {
+            const result = response.result as { error?: { code: string }; results?: { session_id: string }[] };
+            if (result.error) s.errors.set(`tool:${result.error.code}`, (s.errors.get(`tool:${result.error.code}`) ?? 0) + 1);
+            for (const hit of result.results ?? []) if (sessionProject.get(hit.session_id) !== projectId) scopeViolations++;
+          } else {
+            acknowledgedAppends++;
+          }
+        }
+      }),
+    );
+    clearInterval(progress);
+    const elapsedS = (Date.now() - started) / 1000;
+    await Promise.all(clients.map((c) => c.close()));
+    await gateway.close();
+
+    // After a clean close every acknowledged append must be on disk, and the file must be sound.
+    const check = openProfileDatabase(home, 'default');
+    const stored = check.raw.prepare("select count(*) from messages where external_id like 'bench-client%'").pluck().get() as number;
+    const integrity = check.raw.pragma('integrity_check', { simple: true }) as string;
+    check.close();
+
+    const methods: Record<string, unknown> = {};
+    let errorTotal = 0;
+    for (const [method, s] of [...stats].sort()) {
+      const sorted = [...s.latencies].sort((a, b) => a - b);
+      const errors = Object.fromEntries(s.errors);
+      errorTotal += [...s.errors.values()].reduce((a, b) => a + b, 0);
+      methods[method] = {
+        requests: s.latencies.length,
+        perSecond: Number((s.latencies.length / elapsedS).toFixed(1)),
+        p50ms: Number(percentile(sorted, 50).toFixed(2)),
+        p95ms: Number(percentile(sorted, 95).toFixed(2)),
+        p99ms: Number(percentile(sorted, 99).toFixed(2)),
+        maxMs: Number((sorted.at(-1) ?? NaN).toFixed(2)),
+        errors,
+      };
+    }
+    const busy = [...stats.values()].reduce((a, s) => a + (s.errors.get('busy') ?? 0), 0);
+    const lostWrites = acknowledgedAppends - stored;
+    const report = {
+      seconds: Number(elapsedS.toFixed(1)),
+      clients: options.clients,
+      seeded: { projects: imported.projects, sessions: imported.sessions, messages: imported.messages },
+      requests: total,
+      requestsPerSecond: Number((total / elapsedS).toFixed(1)),
+      methods,
+      errors: errorTotal,
+      busyErrors: busy,
+      scopeViolations,
+      acknowledgedAppends,
+      storedAppends: stored,
+      lostWrites,
+      integrityCheck: integrity,
+      serverErrors: serverErrors.length,
+    };
+    const ok = errorTotal === 0 && scopeViolations === 0 && lostWrites === 0 && integrity === 'ok' && serverErrors.length === 0;
+    if (options.json) {
+      process.stdout.write(`${JSON.stringify(report, null, 2)}\n`);
+    } else {
+      log('');
+      log(`${total} requests in ${elapsedS.toFixed(1)} s with ${options.clients} clients: ${report.requestsPerSecond} req/s`);
+      for (const [method, m] of Object.entries(methods) as [string, { requests: number; perSecond: number; p50ms: number; p95ms: number; p99ms: number; maxMs: number; errors: Record<string, number> }][]) {
+        log(`  ${method.padEnd(22)} ${String(m.requests).padStart(7)} req  ${String(m.perSecond).padStart(7)} req/s  p50 ${m.p50ms} ms  p95 ${m.p95ms} ms  p99 ${m.p99ms} ms  max ${m.maxMs} ms  errors ${JSON.stringify(m.errors)}`);
+      }
+      log(`errors: ${errorTotal} (busy: ${busy}), scope violations: ${scopeViolations}, appends acknowledged/stored: ${acknowledgedAppends}/${stored}, integrity_check: ${integrity}, server-side errors logged: ${serverErrors.length}`);
+      for (const e of serverErrors.slice(0, 5)) log(`  server: ${e}`);
+      log(ok ? 'OK' : 'FAILED');
+    }
+    return { ok, report };
+  } finally {
+    rmSync(home, { recursive: true, force: true });
+  }
+}
+
+runRpcBench(parseOptions(process.argv.slice(2))).then(
+  ({ ok }) => {
+    process.exitCode = ok ? 0 : 1;
+  },
+  (error: unknown) => {
+    console.error(error instanceof Error ? (error.stack ?? error.message) : String(error));
+    process.exitCode = 1;
+  },
+);
