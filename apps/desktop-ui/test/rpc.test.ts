@@ -77,6 +77,8 @@ describe('coverageProgress', () => {
   it('reads flat and nested coverage and refuses to guess', () => {
     expect(coverageProgress({ ready: 5, total: 10 })).toMatchObject({ done: 5, total: 10, ratio: 0.5 });
     expect(coverageProgress({ chunks: { ready: 3, pending: 1, failed: 0 } })).toMatchObject({ done: 3, total: 4, unit: 'chunks' });
+    expect(coverageProgress({ indexed: 3, total: 12 })).toMatchObject({ done: 3, total: 12, ratio: 0.25 });
+    expect(coverageProgress('unknown')).toBeNull();
     expect(coverageProgress({ something: 1 })).toBeNull();
     expect(coverageProgress(undefined)).toBeNull();
   });

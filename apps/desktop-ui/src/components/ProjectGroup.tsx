@@ -1,7 +1,8 @@
 /**
  * One group of the sidebar: an explicit project (name, folders as metadata, its conversations by
  * stored project_id) or the "No project" group. The whole group is a drop target; its header has
- * "new conversation here" and a project actions menu (rename, archive).
+ * "new conversation here" and a project actions menu (rename, add folder, archive). An archived
+ * project keeps its conversations; its group starts collapsed and offers "Unarchive" instead.
  */
 import { useState } from 'react';
 import { shortPath } from '../lib/format';
@@ -20,11 +21,13 @@ export interface ProjectGroupProps {
   onNew: (projectId: string | null) => void;
   onProjectMenu: (p: Project, x: number, y: number, opener: HTMLElement) => void;
   onDropConversation: (key: string, projectId: string | null) => void;
+  onUnarchive?: (p: Project) => void;
 }
 
-export function ProjectGroup({ group, activeSessionId, moving, onOpen, onMenu, onNew, onProjectMenu, onDropConversation }: ProjectGroupProps) {
-  const [collapsed, setCollapsed] = useState(false);
+export function ProjectGroup({ group, activeSessionId, moving, onOpen, onMenu, onNew, onProjectMenu, onDropConversation, onUnarchive }: ProjectGroupProps) {
   const p = group.project;
+  const archived = p?.archived ?? false;
+  const [collapsed, setCollapsed] = useState(archived);
   const isNone = group.key === '__none__';
   const projectId = isNone ? null : group.key;
   const name = p?.name ?? (isNone ? 'No project' : `Unknown project`);
@@ -32,7 +35,7 @@ export function ProjectGroup({ group, activeSessionId, moving, onOpen, onMenu, o
   const listId = `group-${group.key}`;
   return (
     <DropZone
-      className={`group${isNone ? ' group-none' : ''}`}
+      className={`group${isNone ? ' group-none' : ''}${archived ? ' group-archived' : ''}`}
       label={isNone ? 'No project' : `Project ${name}`}
       attrs={{ 'data-project-id': projectId ?? '' }}
       onDropConversation={(key) => onDropConversation(key, projectId)}
@@ -54,16 +57,23 @@ export function ProjectGroup({ group, activeSessionId, moving, onOpen, onMenu, o
             {group.conversations.length}
           </span>
         </button>
-        <button
-          type="button"
-          className="icon-btn"
-          aria-label={isNone ? 'New conversation without a project' : `New conversation in ${name}`}
-          title={isNone ? 'New conversation without a project' : `New conversation in ${name}`}
-          onClick={() => onNew(projectId)}
-        >
-          +
-        </button>
-        {p && (
+        {archived && p && onUnarchive && (
+          <button type="button" className="link-btn" onClick={() => onUnarchive(p)} aria-label={`Unarchive ${name}`}>
+            Unarchive
+          </button>
+        )}
+        {!archived && (
+          <button
+            type="button"
+            className="icon-btn"
+            aria-label={isNone ? 'New conversation without a project' : `New conversation in ${name}`}
+            title={isNone ? 'New conversation without a project' : `New conversation in ${name}`}
+            onClick={() => onNew(projectId)}
+          >
+            +
+          </button>
+        )}
+        {p && !archived && (
           <button
             type="button"
             className="icon-btn"

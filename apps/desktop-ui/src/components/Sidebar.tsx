@@ -96,22 +96,23 @@ export function Sidebar(props: SidebarProps) {
                 Archived projects <span className="count">{archived.length}</span>
               </button>
               {showArchived && (
-                <ul className="archived-list">
-                  {archived.map((p) => {
-                    const g = groups.archived.find((x) => x.key === p.id);
-                    return (
-                      <li key={p.id} className="archived-item">
-                        <span>
-                          {p.name}
-                          <span className="folder-count"> · {g?.conversations.length ?? 0} conv. kept</span>
-                        </span>
-                        <button type="button" className="link-btn" onClick={() => props.onUnarchive(p)} aria-label={`Unarchive ${p.name}`}>
-                          Unarchive
-                        </button>
-                      </li>
-                    );
-                  })}
-                </ul>
+                <>
+                  <p className="group-note">Archived projects keep their conversations; they take no new ones.</p>
+                  {groups.archived.map((g) => (
+                    <ProjectGroup
+                      key={g.key}
+                      group={g}
+                      activeSessionId={props.activeSessionId}
+                      moving={api.moving}
+                      onOpen={props.onOpen}
+                      onMenu={props.onMenu}
+                      onNew={props.onNew}
+                      onProjectMenu={props.onProjectMenu}
+                      onDropConversation={props.onDropOnProject}
+                      onUnarchive={props.onUnarchive}
+                    />
+                  ))}
+                </>
               )}
             </section>
           )}
