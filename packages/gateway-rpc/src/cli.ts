@@ -90,6 +90,11 @@ function isEntryPoint(): boolean {
 }
 
 if (isEntryPoint()) {
+  // `recall sessions | head` closes our stdout early: that is the reader's choice, not an error.
+  process.stdout.on('error', (error: NodeJS.ErrnoException) => {
+    if (error.code === 'EPIPE') process.exit(process.exitCode ?? EXIT_OK);
+    throw error;
+  });
   // exitCode, not exit(): let stdout drain (large --json output into a pipe) before the process ends.
   main(process.argv.slice(2)).then(
     (code) => {

@@ -35,7 +35,7 @@ export function streamOutput(stream: NodeJS.WriteStream): Output {
       return stream.isTTY === true;
     },
     get columns() {
-      return stream.columns ?? 80;
+      return stream.columns || 80; // 0 on a pseudo-terminal without a size
     },
   };
 }
