@@ -26,3 +26,6 @@ export function assertBuilt(): void {
     );
   }
 }
+
+/** The demo history the UI ships (and imports with "Load demo data"), as built. */
+export const DEMO_JSONL = join(REPO_ROOT, 'apps/desktop-ui/dist/demo/recall-demo.jsonl');

@@ -24,7 +24,7 @@ export const indexPanel = (page: Page): Locator => page.locator('section[aria-la
 /** Opens the UI and waits until projects are loaded and the event socket is live. */
 export async function openApp(page: Page, url: string, hash = ''): Promise<void> {
   await page.goto(url + hash);
-  await sidebar(page).getByRole('heading', { name: 'Projects' }).waitFor({ state: 'attached' });
+  await sidebar(page).getByRole('heading', { name: 'Projects', includeHidden: true }).waitFor({ state: 'attached' });
   await page.locator('.live.live-open').waitFor({ state: 'attached', timeout: 15_000 });
   await eventually('the sidebar to finish loading', async () => {
     assert.equal(await sidebar(page).getByText('Loading projects…').count(), 0);
@@ -200,7 +200,21 @@ export async function chooseMoveTarget(menu: Locator, projectName: string): Prom
 
 /** Waits for a notice (toast) of `kind` whose text contains `text`, and returns its full text. */
 export async function waitForNotice(page: Page, kind: 'success' | 'error', text: string | RegExp): Promise<string> {
-  const n = page.locator(`.notices .notice.${kind}`).filter({ hasText: text });
-  await n.first().waitFor({ state: 'visible' });
-  return ((await n.first().textContent()) ?? '').trim();
+  const n = page.locator(`.notices .notice.${kind}`).filter({ hasText: text }).last();
+  await n.waitFor({ state: 'visible' });
+  return ((await n.textContent()) ?? '').trim();
+}
+
+/** Dismisses every notice still shown (errors stay until dismissed, as they should; successes fade). */
+export async function dismissNotices(page: Page): Promise<void> {
+  const notices = page.locator('.notices .notice');
+  for (let attempt = 0; attempt < 10 && (await notices.count()) > 0; attempt++) {
+    // A success notice may fade on its own between count() and click(): a short bound, then look again.
+    await notices
+      .first()
+      .getByRole('button', { name: 'Dismiss' })
+      .click({ timeout: 1_000 })
+      .catch(() => undefined);
+  }
+  await notices.first().waitFor({ state: 'detached', timeout: 2_000 });
 }
