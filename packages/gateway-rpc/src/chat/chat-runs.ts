@@ -115,9 +115,10 @@ export class ChatRuns {
     this.settings = settings;
     this.#client = settings.configured
       ? new OpenAI({
-          // Every option that the SDK would otherwise read from process.env is passed explicitly:
-          // config.ts is the one reader of the environment. Local servers need no key, but the SDK
-          // refuses to start without one, so a placeholder is sent to them.
+          // Options the SDK would otherwise take from process.env are passed explicitly, so
+          // config.ts stays the one place that decides them (the SDK still honours
+          // OPENAI_CUSTOM_HEADERS on its own). Local servers need no key, but the SDK refuses to
+          // start without one, so they are sent a placeholder.
           apiKey: settings.apiKey ?? 'no-key',
           baseURL: settings.baseUrl,
           organization: null,
@@ -138,11 +139,6 @@ export class ChatRuns {
       searchAvailable: this.#deps.searchTool !== null,
       activeRuns: [...this.#active.values()].map((r) => ({ runId: r.runId, sessionId: r.sessionId, userMessageId: r.userMessageId, startedAt: r.startedAt })),
     };
-  }
-
-  /** The active run of a session, if any. */
-  activeRunFor(sessionId: string): string | null {
-    return this.#bySession.get(sessionId) ?? null;
   }
 
   /** Throws chat_busy when the session has a run in progress (also used by chat.compress). */

@@ -103,9 +103,10 @@ export async function executeToolCall(
     return errorOutcome(parsed.value, 'internal_error', `session_search failed: ${(error as Error).message}`);
   }
   const r = (result ?? {}) as { used_mode?: unknown; results?: unknown; error?: { code?: unknown; message?: unknown } };
-  let content = JSON.stringify(result ?? null);
+  const content = JSON.stringify(result ?? null);
   if (content.length > MAX_MESSAGE_CHARS) {
-    content = JSON.stringify({ error: { code: 'result_too_large', message: 'The result was too large to return; use a smaller limit or window.' } });
+    // It could not be stored as one message (and would swamp the model's context anyway).
+    return errorOutcome(parsed.value, 'result_too_large', 'The result was too large to return; use a smaller limit or window.');
   }
   const error =
     r.error && typeof r.error === 'object'
