@@ -162,7 +162,8 @@ describe('layout and keyboard', () => {
     });
 
     // Search pane on the phone.
-    await page.getByRole('button', { name: 'Search', exact: true, pressed: false }).first().click();
+    const panes = page.getByRole('navigation', { name: 'Panes' });
+    await panes.getByRole('button', { name: 'Search', exact: true }).click();
     await searchPanel(page).waitFor({ state: 'visible' });
     assert.isFalse(await page.locator('main#main').isVisible(), 'one pane at a time');
     const s = await searchInPanel(page, 'migration');
@@ -173,7 +174,7 @@ describe('layout and keyboard', () => {
     await expectAnchorHighlighted(page, hit.sessionId, hit.messageId);
     assert.isTrue(await page.locator('main#main').isVisible(), 'opening a result shows the conversation pane');
 
-    await page.getByRole('button', { name: 'Index', exact: true }).click();
+    await panes.getByRole('button', { name: 'Index', exact: true }).click();
     await indexPanel(page).waitFor({ state: 'visible' });
     await expectNoHorizontalOverflow(page, 'phone index panel');
     app.assertNoProblems();
