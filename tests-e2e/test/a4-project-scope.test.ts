@@ -146,6 +146,10 @@ describe('A4: project scope through the desktop UI', () => {
     s = await searchInPanel(page, 'marmoset');
     assert.ok(ids(s).has(historyId), 'after the cwd change the conversation still recalls P');
 
+    // Precondition for the negative check below: while it is in P, P's history finds it.
+    assert.ok((await rpc.search(historyId, 'wombat')).results?.some((h) => h.session_id === newId), 'while in P it is findable from P');
+    assert.isFalse((await rpc.search(qHistoryId, 'wombat')).results?.some((h) => h.session_id === newId) ?? false, 'and not from Q');
+
     // --- Move it to Q with the header's "Move…".
     const menu = await openMoveMenu(page, { header: true });
     await chooseMoveTarget(menu, Q);
