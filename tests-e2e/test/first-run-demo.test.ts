@@ -7,7 +7,7 @@
 import { readFile } from 'node:fs/promises';
 import { afterAll, assert, beforeAll, describe, it } from 'vitest';
 import type { Browser } from 'playwright-core';
-import { DESKTOP, launchBrowser, openPage, type AppPage } from './support/browser.js';
+import { DESKTOP, launchBrowser, openPage, SCREENSHOT_TIME, type AppPage } from './support/browser.js';
 import { Cleanup } from './support/cleanup.js';
 import { startRecallServer, type RecallServer } from './support/gateway.js';
 import { DEMO_JSONL } from './support/paths.js';
@@ -39,7 +39,7 @@ describe('first run, demo data, search modes and index panel', () => {
   beforeAll(async () => {
     server = await startRecallServer(cleanup);
     browser = await launchBrowser(cleanup);
-    app = await openPage(browser, cleanup, DESKTOP);
+    app = await openPage(browser, cleanup, DESKTOP, { fixedTime: SCREENSHOT_TIME });
     demo = (await readFile(DEMO_JSONL, 'utf8'))
       .split('\n')
       .filter((l) => l.trim())

@@ -6,7 +6,7 @@
 import { readFile } from 'node:fs/promises';
 import { afterAll, assert, beforeAll, describe, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
-import { DESKTOP, launchBrowser, openPage, PHONE } from './support/browser.js';
+import { DESKTOP, launchBrowser, openPage, PHONE, SCREENSHOT_TIME } from './support/browser.js';
 import { Cleanup } from './support/cleanup.js';
 import { startRecallServer, type RecallServer } from './support/gateway.js';
 import { horizontalOverflow } from './support/layout.js';
@@ -126,7 +126,7 @@ describe('layout and keyboard', () => {
   });
 
   it('390×844: one column, the sidebar is a reachable drawer, panes switch, nothing overflows', async () => {
-    const app = await openPage(browser, cleanup, PHONE, { isMobile: true, hasTouch: true });
+    const app = await openPage(browser, cleanup, PHONE, { isMobile: true, hasTouch: true, fixedTime: SCREENSHOT_TIME });
     const { page } = app;
     await openApp(page, server.url);
     await expectNoHorizontalOverflow(page, 'phone home');

@@ -10,6 +10,9 @@ import { CHROMIUM_PATH } from './paths.js';
 export const DESKTOP = { width: 1280, height: 800 } as const;
 export const PHONE = { width: 390, height: 844 } as const;
 
+/** The "now" of pages that take README screenshots: after the demo history, so its dates show as dates. */
+export const SCREENSHOT_TIME = new Date('2026-09-15T10:00:00Z');
+
 export const CHROMIUM_ARGS = [
   '--headless',
   '--no-sandbox',
@@ -43,7 +46,13 @@ export async function openPage(
   browser: Browser,
   cleanup: Cleanup,
   viewport: { width: number; height: number } = DESKTOP,
-  options: { isMobile?: boolean; hasTouch?: boolean; reducedMotion?: 'reduce' | 'no-preference' } = {},
+  options: {
+    isMobile?: boolean;
+    hasTouch?: boolean;
+    reducedMotion?: 'reduce' | 'no-preference';
+    /** Freezes the page's clock (Date only; timers still run) so screenshots do not change with the time of day. */
+    fixedTime?: Date;
+  } = {},
 ): Promise<AppPage> {
   const context = await browser.newContext({
     viewport,
@@ -58,6 +67,7 @@ export async function openPage(
   context.setDefaultTimeout(UI_TIMEOUT_MS);
   context.setDefaultNavigationTimeout(20_000);
   const page = await context.newPage();
+  if (options.fixedTime) await page.clock.setFixedTime(options.fixedTime);
   const problems: string[] = [];
   page.on('console', (msg) => {
     if (msg.type() === 'error') problems.push(`console.error: ${msg.text()} @ ${msg.location().url}:${msg.location().lineNumber}`);
