@@ -71,3 +71,30 @@ export { messageWindow, sessionHeadTail } from './windows.js';
 export type { MessageWindow, HeadTail } from './windows.js';
 export { writeTransaction, readTransaction } from './transaction.js';
 // --- keyword search (fts, CJK, query parsing) ---
+export { indexMessages, unindexMessages, reindexSessionsScope, refreshScopeTokens, ensureKeywordIndex, rebuildKeywordIndex, KEYWORD_INDEX_VERSION } from './fts-index.js';
+export {
+  keywordSearch,
+  searchTitles,
+  describeQuery,
+  AUTOMATED_SOURCES,
+  DEFAULT_KEYWORD_LIMIT,
+  MAX_KEYWORD_LIMIT,
+  DEFAULT_TITLE_LIMIT,
+  MAX_TITLE_LIMIT,
+  DEFAULT_SNIPPET_CHARS,
+  HIGHLIGHT_OPEN,
+  HIGHLIGHT_CLOSE,
+} from './keyword-search.js';
+export type {
+  KeywordScope,
+  KeywordSort,
+  KeywordSearchOptions,
+  KeywordSearchResult,
+  KeywordHit,
+  TitleHit,
+  TitleSearchOptions,
+  QuerySummary,
+} from './keyword-search.js';
+export { parseQuery, MAX_QUERY_CHARS, MAX_QUERY_TERMS } from './fts-query.js';
+export type { ParsedQuery, QueryTerm, CjkBackoff } from './fts-query.js';
+export { normalizeForSearch, MAX_INDEXED_CHARS } from './search-text.js';

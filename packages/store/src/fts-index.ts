@@ -1,0 +1,224 @@
+/**
+ * Keeps the FTS5 keyword index (`messages_fts`, created by migration 0002_keyword_index) in step with
+ * `messages`. The table is contentless (`content=''`, `contentless_delete=1`): it stores only the
+ * token index of the text produced by `indexColumns()` in search-text.ts, keyed by `messages.id`, so
+ * the original text lives once, in `messages`. The store's write path calls `indexMessages` /
+ * `unindexMessages` inside its own write transaction (these functions never open one), which keeps
+ * a reader from seeing a message without its index row. The index may hold rows of any visibility:
+ * the search query filters visibility and hidden sessions through its JOIN, so rewind and compaction
+ * need no index write.
+ *
+ * Each row also carries a `scope` token derived from its session's project. It is only a pre-filter
+ * that lets FTS5 intersect a project's rows before BM25 ranking (measured necessary at 1M messages:
+ * docs/benchmarks.md); the search always JOINs `sessions.project_id` as well, so a stale token can
+ * hide a row but never leak one. A trigger records every session whose project_id changes in
+ * `keyword_scope_dirty`; `refreshScopeTokens` rewrites those rows, and the search skips the token
+ * while any remain. Tokenisation happens in JS, so SQL migrations cannot fill the index; a state row
+ * records which tokenizer version built it and `ensureKeywordIndex` rebuilds on mismatch.
+ */
+import type { RawDatabase } from '@recall/schema';
+import type { Statement } from 'better-sqlite3';
+import { indexColumns } from './search-text.js';
+
+/** Bump when `indexColumns()` or `scopeToken()` change their output: the index is then rebuilt once. */
+export const KEYWORD_INDEX_VERSION = 1;
+export const FTS_TABLE = 'messages_fts';
+
+interface IndexStatements {
+  insert: Statement;
+  remove: Statement;
+  projectOfMessage: Statement;
+  version: Statement;
+  setVersion: Statement;
+  clear: Statement;
+  batch: Statement;
+  dirtyAny: Statement;
+  dirtyList: Statement;
+  dirtyClear: Statement;
+  sessionProject: Statement;
+  sessionMessages: Statement;
+}
+
+const statements = new WeakMap<RawDatabase, IndexStatements>();
+/** Connections whose index version has been verified (or rebuilt) since they were opened. */
+const verified = new WeakSet<RawDatabase>();
+
+function stmts(raw: RawDatabase): IndexStatements {
+  let s = statements.get(raw);
+  if (!s) {
+    s = {
+      // OR REPLACE: a contentless table does not enforce rowid uniqueness, so a plain INSERT of an
+      // already-indexed id would add a second posting set. REPLACE makes re-indexing idempotent.
+      insert: raw.prepare(`insert or replace into ${FTS_TABLE} (rowid, body, cjk, scope) values (?, ?, ?, ?)`),
+      remove: raw.prepare(`delete from ${FTS_TABLE} where rowid = ?`),
+      projectOfMessage: raw.prepare('select s.project_id from messages m join sessions s on s.id = m.session_id where m.id = ?').pluck(),
+      version: raw.prepare('select version from keyword_index_state where id = 1').pluck(),
+      setVersion: raw.prepare('insert into keyword_index_state (id, version) values (1, ?) on conflict (id) do update set version = excluded.version'),
+      clear: raw.prepare(`insert into ${FTS_TABLE} (${FTS_TABLE}) values ('delete-all')`),
+      batch: raw.prepare(
+        "select m.id, m.content, s.project_id as projectId from messages m left join sessions s on s.id = m.session_id where m.id > ? and m.visibility <> 'deleted' order by m.id limit ?",
+      ),
+      dirtyAny: raw.prepare('select exists (select 1 from keyword_scope_dirty)').pluck(),
+      dirtyList: raw.prepare('select session_id from keyword_scope_dirty limit 1000').pluck(),
+      dirtyClear: raw.prepare('delete from keyword_scope_dirty where session_id = ?'),
+      sessionProject: raw.prepare('select project_id from sessions where id = ?').pluck(),
+      sessionMessages: raw.prepare("select id, content from messages where session_id = ? and id > ? and visibility <> 'deleted' order by id limit 2000"),
+    };
+    statements.set(raw, s);
+  }
+  return s;
+}
+
+// --------------------------------------------------------------------------------------------
+// Scope tokens
+
+const tokenCache = new Map<string, string>();
+
+/**
+ * The `scope` token of a project: `ps` + two 32-bit FNV-1a hashes in hex, a single unicode61 token.
+ * Any deterministic function works; a collision only makes the pre-filter admit another project's
+ * rows, which the JOIN on sessions.project_id then drops. NULL projects get no token.
+ */
+export function scopeToken(projectId: string | null | undefined): string {
+  if (projectId === null || projectId === undefined || projectId === '') return '';
+  let token = tokenCache.get(projectId);
+  if (token === undefined) {
+    let h1 = 0x811c9dc5;
+    let h2 = 0x01000193 ^ 0x5bd1e995;
+    for (let i = 0; i < projectId.length; i++) {
+      const c = projectId.charCodeAt(i);
+      h1 = Math.imul(h1 ^ c, 0x01000193) >>> 0;
+      h2 = Math.imul(h2 ^ c, 0x01000193 ^ 0x2f) >>> 0;
+    }
+    token = `ps${h1.toString(16).padStart(8, '0')}${h2.toString(16).padStart(8, '0')}`;
+    if (tokenCache.size > 100_000) tokenCache.clear();
+    tokenCache.set(projectId, token);
+  }
+  return token;
+}
+
+// --------------------------------------------------------------------------------------------
+// Write path
+
+/**
+ * Adds (or replaces) the index rows of messages. Call AFTER the `messages` rows (and their session)
+ * are written, inside the caller's write transaction. Empty content is indexed too (no tokens).
+ */
+export function indexMessages(raw: RawDatabase, rows: ReadonlyArray<{ id: number; content: string }>): void {
+  if (rows.length === 0) return;
+  // A rebuild reads every stored message, including the rows the caller has just written.
+  if (ensureKeywordIndex(raw)) return;
+  const s = stmts(raw);
+  for (const row of rows) {
+    const cols = indexColumns(row.content);
+    s.insert.run(row.id, cols.body, cols.cjk, scopeToken(s.projectOfMessage.get(row.id) as string | null | undefined));
+  }
+}
+
+/** Removes index rows; ids that were never indexed are ignored. Inside the caller's transaction. */
+export function unindexMessages(raw: RawDatabase, ids: readonly number[]): void {
+  if (ids.length === 0) return;
+  if (ensureKeywordIndex(raw)) return;
+  const { remove } = stmts(raw);
+  for (const id of ids) remove.run(id);
+}
+
+/**
+ * Rewrites the scope tokens of these sessions' messages from their current project_id and clears
+ * them from `keyword_scope_dirty`. Optional for the move code (the trigger queues moved sessions
+ * and the next search or index write drains the queue), but calling it inside the move transaction
+ * makes the very next search use the fast path. Runs in the caller's transaction. Returns the
+ * number of messages rewritten.
+ */
+export function reindexSessionsScope(raw: RawDatabase, sessionIds: readonly string[]): number {
+  const s = stmts(raw);
+  let count = 0;
+  for (const sessionId of sessionIds) {
+    const token = scopeToken(s.sessionProject.get(sessionId) as string | null | undefined);
+    // Pages, not iterate(): better-sqlite3 cannot write while a read cursor is open.
+    let last = 0;
+    for (;;) {
+      const page = s.sessionMessages.all(sessionId, last) as { id: number; content: string }[];
+      if (page.length === 0) break;
+      for (const m of page) {
+        const cols = indexColumns(m.content);
+        s.insert.run(m.id, cols.body, cols.cjk, token);
+      }
+      count += page.length;
+      last = page[page.length - 1]!.id;
+    }
+    s.dirtyClear.run(sessionId);
+  }
+  return count;
+}
+
+/**
+ * Drains `keyword_scope_dirty` if possible. Returns true when no dirty session remains (the scope
+ * token can be trusted as a pre-filter). Inside a transaction it works only if the transaction can
+ * write; outside one it opens its own. Read-only connections just report the state.
+ */
+export function refreshScopeTokens(raw: RawDatabase): boolean {
+  const s = stmts(raw);
+  if (s.dirtyAny.get() !== 1) return true;
+  if (raw.readonly) return false;
+  const drain = (): void => {
+    for (;;) {
+      const ids = s.dirtyList.all() as string[];
+      if (ids.length === 0) break;
+      reindexSessionsScope(raw, ids);
+    }
+  };
+  try {
+    if (raw.inTransaction) drain();
+    else raw.transaction(drain).immediate();
+  } catch {
+    // A read transaction that cannot be upgraded (or a busy writer): leave it for the next caller.
+    return false;
+  }
+  return s.dirtyAny.get() !== 1;
+}
+
+/**
+ * Makes sure the index was built by the current tokenizer version; rebuilds it otherwise (a database
+ * migrated from before 0002, or after a tokenizer change). Checked once per connection. Returns
+ * true when it rebuilt. Runs in the caller's transaction if there is one, else in its own.
+ */
+export function ensureKeywordIndex(raw: RawDatabase): boolean {
+  if (verified.has(raw)) return false;
+  const s = stmts(raw);
+  const version = s.version.get() as number | undefined;
+  if (version === KEYWORD_INDEX_VERSION) {
+    verified.add(raw);
+    return false;
+  }
+  if (raw.readonly) return false; // searchable but possibly incomplete; a writer will rebuild
+  rebuildKeywordIndex(raw);
+  return true;
+}
+
+/** Drops and rebuilds the whole keyword index from `messages` (e.g. `recall index rebuild`). */
+export function rebuildKeywordIndex(raw: RawDatabase, onProgress?: (indexed: number) => void): number {
+  const s = stmts(raw);
+  const run = (): number => {
+    s.clear.run();
+    let last = 0;
+    let count = 0;
+    for (;;) {
+      const rows = s.batch.all(last, 5000) as { id: number; content: string; projectId: string | null }[];
+      if (rows.length === 0) break;
+      for (const row of rows) {
+        const cols = indexColumns(row.content);
+        s.insert.run(row.id, cols.body, cols.cjk, scopeToken(row.projectId));
+      }
+      count += rows.length;
+      last = rows[rows.length - 1]!.id;
+      onProgress?.(count);
+    }
+    raw.prepare('delete from keyword_scope_dirty').run();
+    s.setVersion.run(KEYWORD_INDEX_VERSION);
+    return count;
+  };
+  const count = raw.inTransaction ? run() : raw.transaction(run).immediate();
+  verified.add(raw);
+  return count;
+}

@@ -1,0 +1,512 @@
+/**
+ * Project-scoped keyword search over messages and conversation titles. The scope (a project, or an
+ * explicit list of sessions for a caller whose project is NULL) is applied in the same SQL statement
+ * as the FTS5 MATCH, through the JOIN to `sessions`, before ORDER BY/LIMIT: nothing is fetched
+ * globally and filtered afterwards, and the candidate set is never capped at an arbitrary N. The
+ * JOIN also enforces visibility (live/compacted only) and hides hidden sessions, so the index itself
+ * may contain any row. Ranking is FTS5 BM25 over the query terms that match; sessions from automated
+ * sources rank below interactive ones; `sort: newest|oldest` reorders the top relevance candidates.
+ * Snippets are cut in JS from the original text with matches marked «like this». Deduplication per
+ * logical conversation is the caller's (the session_search tool's) job.
+ */
+import { MESSAGE_ROLES, VISIBLE_VISIBILITIES, type MessageRole, type RecallDatabase } from '@recall/schema';
+import type { Statement } from 'better-sqlite3';
+import { ensureKeywordIndex, FTS_TABLE, refreshScopeTokens, scopeToken } from './fts-index.js';
+import { parseQuery, termRegExp, type CjkBackoff, type ParsedQuery, type QueryTerm } from './fts-query.js';
+import { MAX_INDEXED_CHARS, normalizeForSearch } from './search-text.js';
+
+export type KeywordScope =
+  | { kind: 'project'; projectId: string; excludeSessionIds?: readonly string[] }
+  | { kind: 'sessions'; sessionIds: readonly string[] };
+
+export type KeywordSort = 'relevance' | 'newest' | 'oldest';
+
+/** `sessions.source` values that mark unattended runs; their hits rank below interactive ones. */
+export const AUTOMATED_SOURCES: readonly string[] = ['cron', 'automation', 'automated', 'scheduler', 'schedule'];
+
+export const DEFAULT_KEYWORD_LIMIT = 20;
+export const MAX_KEYWORD_LIMIT = 500;
+export const DEFAULT_TITLE_LIMIT = 5;
+export const MAX_TITLE_LIMIT = 50;
+export const DEFAULT_SNIPPET_CHARS = 240;
+/** The pair that marks a matched term inside a snippet. Stored text containing them is not escaped. */
+export const HIGHLIGHT_OPEN = '«';
+export const HIGHLIGHT_CLOSE = '»';
+
+/**
+ * BM25 column weights: `body` (Latin words and CJK bigram phrases) counts fully; `cjk` (single CJK
+ * characters, the fallback for one-character words and for differently-segmented words) counts
+ * less, so an exact multi-character match outranks scattered characters. `scope` (the project
+ * pre-filter token) never counts. Chosen on the dev set in docs/benchmarks.md.
+ */
+export const BM25_WEIGHTS = { body: 1.0, cjk: 0.5, scope: 0.0 } as const;
+
+export interface KeywordSearchOptions {
+  /** Message hits to return (1..500, default 20). */
+  limit?: number;
+  /** Only these roles; undefined or empty = every role. */
+  roleFilter?: readonly MessageRole[];
+  /** relevance (default) | newest | oldest — the latter two reorder the top `limit` relevance hits. */
+  sort?: KeywordSort;
+  /** Title hits to return (0..50, default 5; 0 skips title search). */
+  titleLimit?: number;
+  /** Approximate snippet length in characters (40..2000, default 240). */
+  snippetChars?: number;
+  /** Overrides AUTOMATED_SOURCES. */
+  automatedSources?: readonly string[];
+  /** Partial matching of multi-character CJK words (default `bigram`); see fts-query.ts. */
+  cjkBackoff?: CjkBackoff;
+}
+
+export interface KeywordHit {
+  messageId: number;
+  sessionId: string;
+  role: MessageRole;
+  createdAt: number;
+  /** Higher is better: -BM25 for index hits; 0 for literal (LIKE) hits, which are newest first. */
+  score: number;
+  /** Part of the original content with matches wrapped in HIGHLIGHT_OPEN/HIGHLIGHT_CLOSE. */
+  snippet: string;
+  /** Query terms (their `text`) found in this message. */
+  matchedTerms: string[];
+  /** The session's source is automated (ranked below interactive sessions). */
+  automated: boolean;
+  /** How the hit was found: the FTS index or the literal LIKE fallback. */
+  matchedBy: 'index' | 'literal';
+}
+
+export interface TitleHit {
+  sessionId: string;
+  title: string;
+  /** Higher is better: sum of the IDF (over titles in scope) of the matched terms. */
+  score: number;
+  matchedTerms: string[];
+  automated: boolean;
+}
+
+/** What the query became: for the tool's notes and for tests. */
+export interface QuerySummary {
+  input: string;
+  /** Searched terms (normalised), phrases included. */
+  terms: string[];
+  /** Quoted phrases, which every hit must contain. */
+  requiredPhrases: string[];
+  stopwords: string[];
+  /** `index` = FTS5, `literal` = LIKE substring (query had no searchable words), `none` = nothing to search. */
+  mode: 'index' | 'literal' | 'none';
+  /** The FTS5 MATCH expression that was run (null unless mode is `index`). */
+  match: string | null;
+  truncated: boolean;
+  notes: string[];
+}
+
+export interface KeywordSearchResult {
+  query: QuerySummary;
+  /** Conversation titles in scope that match, best first (the tool shows them before messages). */
+  titleHits: TitleHit[];
+  /** Message hits, best first (or in the requested time order). */
+  hits: KeywordHit[];
+  notes: string[];
+}
+
+/** Parses and sanitises a query without searching (for notes, previews, tests). */
+export function describeQuery(query: string): QuerySummary {
+  return summarize(parseQuery(query));
+}
+
+function summarize(parsed: ParsedQuery): QuerySummary {
+  return {
+    input: parsed.input,
+    terms: parsed.terms.map((t) => t.text),
+    requiredPhrases: parsed.terms.filter((t) => t.required).map((t) => t.text),
+    stopwords: parsed.stopwords,
+    mode: parsed.match !== null ? 'index' : parsed.likeNeedle !== null ? 'literal' : 'none',
+    match: parsed.match,
+    truncated: parsed.truncated,
+    notes: parsed.notes,
+  };
+}
+
+function clampInt(value: number | undefined, fallback: number, min: number, max: number): number {
+  if (value === undefined || !Number.isFinite(value)) return fallback;
+  return Math.min(max, Math.max(min, Math.floor(value)));
+}
+
+// --------------------------------------------------------------------------------------------
+// SQL. One statement text per scope kind; list parameters are JSON arrays read with json_each so the
+// statement is prepared once per connection whatever the list sizes.
+
+const VISIBLE = VISIBLE_VISIBILITIES.map((v) => `'${v}'`).join(', ');
+
+const SCOPE_SQL = {
+  project: `s.project_id = @projectId AND s.id NOT IN (SELECT value FROM json_each(@exclude))`,
+  sessions: `s.id IN (SELECT value FROM json_each(@sessions))`,
+} as const;
+type ScopeKind = keyof typeof SCOPE_SQL;
+
+/** Extra FTS constraint for the sessions scope: the rowid range of those sessions' messages. */
+const RANGE_SQL = `AND ${FTS_TABLE}.rowid BETWEEN @minId AND @maxId`;
+
+function rankedSql(kind: ScopeKind): string {
+  // CROSS JOIN fixes the join order: FTS first (it yields only matching rows), then the message by
+  // primary key, then its session by primary key where the scope is tested. Letting the planner start
+  // from the project's sessions would probe the FTS index once per message of the project.
+  return `SELECT m.id AS id, bm25(${FTS_TABLE}, ${BM25_WEIGHTS.body}, ${BM25_WEIGHTS.cjk}, ${BM25_WEIGHTS.scope}) AS rank,
+      (s.source IN (SELECT value FROM json_each(@automated))) AS automated
+    FROM ${FTS_TABLE}
+    CROSS JOIN messages AS m ON m.id = ${FTS_TABLE}.rowid
+    CROSS JOIN sessions AS s ON s.id = m.session_id
+    WHERE ${FTS_TABLE} MATCH @match ${kind === 'sessions' ? RANGE_SQL : ''}
+      AND m.visibility IN (${VISIBLE})
+      AND (@roles IS NULL OR m.role IN (SELECT value FROM json_each(@roles)))
+      AND s.hidden = 0
+      AND ${SCOPE_SQL[kind]}
+    ORDER BY automated ASC, rank ASC, m.id DESC
+    LIMIT @limit`;
+}
+
+function literalSql(kind: ScopeKind): string {
+  // No index can serve an arbitrary substring; the scan is bounded by the scope (sessions first,
+  // then their messages through messages_session_idx), never the whole table.
+  return `SELECT m.id AS id, 0 AS rank, (s.source IN (SELECT value FROM json_each(@automated))) AS automated
+    FROM sessions AS s
+    CROSS JOIN messages AS m ON m.session_id = s.id
+    WHERE ${SCOPE_SQL[kind]}
+      AND s.hidden = 0
+      AND m.visibility IN (${VISIBLE})
+      AND (@roles IS NULL OR m.role IN (SELECT value FROM json_each(@roles)))
+      AND m.content LIKE @pattern ESCAPE '\\'
+    ORDER BY automated ASC, m.created_at DESC, m.id DESC
+    LIMIT @limit`;
+}
+
+function titlesSql(kind: ScopeKind): string {
+  return `SELECT s.id AS id, s.title AS title, (s.source IN (SELECT value FROM json_each(@automated))) AS automated
+    FROM sessions AS s
+    WHERE ${SCOPE_SQL[kind]} AND s.hidden = 0 AND s.title IS NOT NULL AND s.title <> ''`;
+}
+
+interface MessageDetails {
+  id: number;
+  sessionId: string;
+  role: MessageRole;
+  createdAt: number;
+  content: string;
+}
+const DETAILS_SQL = `SELECT id, session_id AS sessionId, role, created_at AS createdAt, content
+  FROM messages WHERE id IN (SELECT value FROM json_each(?))`;
+const RANGE_OF_SESSIONS_SQL = `SELECT min(id) AS minId, max(id) AS maxId FROM messages
+  WHERE session_id IN (SELECT value FROM json_each(?))`;
+
+const statementCache = new WeakMap<object, Map<string, Statement>>();
+function stmt(db: RecallDatabase, sql: string): Statement {
+  let cache = statementCache.get(db.raw);
+  if (!cache) statementCache.set(db.raw, (cache = new Map()));
+  let s = cache.get(sql);
+  if (!s) cache.set(sql, (s = db.raw.prepare(sql)));
+  return s;
+}
+
+/** The exact SQL the ranked message query runs for a scope kind (for EXPLAIN QUERY PLAN tests). */
+export function keywordSearchSql(kind: ScopeKind): string {
+  return rankedSql(kind);
+}
+
+interface ScopeParams {
+  kind: ScopeKind;
+  params: Record<string, unknown>;
+}
+
+/** Validates the scope into bound parameters; null = the scope is empty (nothing can match). */
+function scopeParams(db: RecallDatabase, scope: KeywordScope): ScopeParams | null {
+  if (scope?.kind === 'project') {
+    if (typeof scope.projectId !== 'string' || scope.projectId.length === 0) return null;
+    const exclude = (scope.excludeSessionIds ?? []).filter((id): id is string => typeof id === 'string');
+    return { kind: 'project', params: { projectId: scope.projectId, exclude: JSON.stringify(exclude) } };
+  }
+  if (scope?.kind === 'sessions') {
+    const ids = (scope.sessionIds ?? []).filter((id): id is string => typeof id === 'string');
+    if (ids.length === 0) return null;
+    const json = JSON.stringify(ids);
+    const range = stmt(db, RANGE_OF_SESSIONS_SQL).get(json) as { minId: number | null; maxId: number | null };
+    return { kind: 'sessions', params: { sessions: json, minId: range.minId ?? 0, maxId: range.maxId ?? -1 } };
+  }
+  return null; // unknown scope kinds never widen to "everything"
+}
+
+function escapeLike(text: string): string {
+  return text.replace(/[\\%_]/g, (c) => `\\${c}`);
+}
+
+/**
+ * Searches messages and titles in `scope`. Never throws for any query string; an empty or
+ * unsearchable query returns no hits with a note.
+ */
+export function keywordSearch(db: RecallDatabase, scope: KeywordScope, query: string, options: KeywordSearchOptions = {}): KeywordSearchResult {
+  const parsed = parseQuery(query, { cjkBackoff: options.cjkBackoff });
+  const summary = summarize(parsed);
+  const notes = [...parsed.notes];
+  const limit = clampInt(options.limit, DEFAULT_KEYWORD_LIMIT, 1, MAX_KEYWORD_LIMIT);
+  const titleLimit = clampInt(options.titleLimit, DEFAULT_TITLE_LIMIT, 0, MAX_TITLE_LIMIT);
+  const snippetChars = clampInt(options.snippetChars, DEFAULT_SNIPPET_CHARS, 40, 2000);
+  const roles = (options.roleFilter ?? []).filter((r) => (MESSAGE_ROLES as readonly string[]).includes(r));
+  const automated = JSON.stringify(options.automatedSources ?? AUTOMATED_SOURCES);
+  const empty: KeywordSearchResult = { query: summary, titleHits: [], hits: [], notes };
+
+  if (summary.mode === 'none') {
+    notes.push('Empty query: nothing to search.');
+    return empty;
+  }
+  const sp = scopeParams(db, scope);
+  if (!sp) {
+    notes.push('The search scope is empty.');
+    return empty;
+  }
+  if ((options.roleFilter?.length ?? 0) > 0 && roles.length === 0) {
+    notes.push('role_filter names no known role.');
+    return empty;
+  }
+  ensureKeywordIndex(db.raw);
+
+  const base = { ...sp.params, automated, roles: roles.length > 0 ? JSON.stringify(roles) : null };
+  const terms = parsed.terms;
+  const regexps = terms.map(termRegExp);
+
+  // --- messages
+  let ranked: { id: number; rank: number; automated: number }[];
+  if (parsed.match !== null) {
+    let match = parsed.match;
+    // The project token lets FTS5 intersect the project's rows before ranking. It is only used when
+    // no session is waiting for a token rewrite after a move; the JOIN stays authoritative anyway.
+    if (sp.kind === 'project' && refreshScopeTokens(db.raw)) match = `scope : "${scopeToken(sp.params['projectId'] as string)}" AND (${match})`;
+    ranked = stmt(db, rankedSql(sp.kind)).all({ ...base, match, limit }) as typeof ranked;
+  } else {
+    ranked = stmt(db, literalSql(sp.kind)).all({ ...base, pattern: `%${escapeLike(parsed.likeNeedle!)}%`, limit }) as typeof ranked;
+  }
+  const details = new Map<number, MessageDetails>();
+  if (ranked.length > 0) {
+    for (const row of stmt(db, DETAILS_SQL).all(JSON.stringify(ranked.map((r) => r.id))) as MessageDetails[]) details.set(row.id, row);
+  }
+  const literalNeedle = parsed.match === null ? parsed.likeNeedle : null;
+  let hits: KeywordHit[] = [];
+  for (const r of ranked) {
+    const d = details.get(r.id);
+    if (!d) continue;
+    const cut = literalNeedle !== null ? literalSnippet(d.content, literalNeedle, snippetChars) : snippet(d.content, terms, regexps, snippetChars);
+    hits.push({
+      messageId: d.id,
+      sessionId: d.sessionId,
+      role: d.role,
+      createdAt: d.createdAt,
+      score: r.rank === 0 ? 0 : -r.rank,
+      snippet: cut.snippet,
+      matchedTerms: cut.matched,
+      automated: r.automated === 1,
+      matchedBy: literalNeedle !== null ? 'literal' : 'index',
+    });
+  }
+  const sort = options.sort ?? 'relevance';
+  if (sort === 'newest') hits = [...hits].sort((a, b) => b.createdAt - a.createdAt || b.messageId - a.messageId);
+  else if (sort === 'oldest') hits = [...hits].sort((a, b) => a.createdAt - b.createdAt || a.messageId - b.messageId);
+
+  // --- titles
+  const titleHits = titleLimit > 0 ? searchTitlesParsed(db, sp, parsed, regexps, automated, titleLimit) : [];
+  return { query: summary, titleHits, hits, notes };
+}
+
+export interface TitleSearchOptions {
+  limit?: number;
+  automatedSources?: readonly string[];
+}
+
+/** Matches conversation titles in scope (also part of keywordSearch's result). */
+export function searchTitles(db: RecallDatabase, scope: KeywordScope, query: string, options: TitleSearchOptions = {}): TitleHit[] {
+  const parsed = parseQuery(query);
+  const sp = scopeParams(db, scope);
+  if (!sp || (parsed.match === null && parsed.likeNeedle === null)) return [];
+  const automated = JSON.stringify(options.automatedSources ?? AUTOMATED_SOURCES);
+  const limit = clampInt(options.limit, DEFAULT_TITLE_LIMIT, 1, MAX_TITLE_LIMIT);
+  return searchTitlesParsed(db, sp, parsed, parsed.terms.map(termRegExp), automated, limit);
+}
+
+/**
+ * Titles are short and few per scope, so they are scored in JS with the same term matchers rather
+ * than kept in a second FTS table that session writes would have to maintain. Score = sum of the
+ * IDF of matched terms over the titles in scope (BM25 without length normalisation).
+ */
+function searchTitlesParsed(db: RecallDatabase, sp: ScopeParams, parsed: ParsedQuery, regexps: RegExp[], automated: string, limit: number): TitleHit[] {
+  const rows = stmt(db, titlesSql(sp.kind)).all({ ...sp.params, automated }) as { id: string; title: string; automated: number }[];
+  if (rows.length === 0) return [];
+  const needle = parsed.match === null && parsed.likeNeedle !== null ? normalizeForSearch(parsed.likeNeedle) : null;
+  const matchedPerRow: number[][] = [];
+  const df = new Array<number>(parsed.terms.length).fill(0);
+  for (const row of rows) {
+    const text = normalizeForSearch(row.title);
+    const matched: number[] = [];
+    if (needle !== null) {
+      if (text.includes(needle)) matched.push(-1);
+    } else {
+      for (let i = 0; i < regexps.length; i++) {
+        const re = regexps[i]!;
+        re.lastIndex = 0;
+        if (re.test(text)) {
+          matched.push(i);
+          df[i]!++;
+        }
+      }
+      // Every required phrase must be in the title.
+      if (parsed.terms.some((t, i) => t.required && !matched.includes(i))) matched.length = 0;
+    }
+    matchedPerRow.push(matched);
+  }
+  const n = rows.length;
+  const idf = df.map((d) => Math.log(1 + (n - d + 0.5) / (d + 0.5)));
+  const hits: TitleHit[] = [];
+  rows.forEach((row, k) => {
+    const matched = matchedPerRow[k]!;
+    if (matched.length === 0) return;
+    hits.push({
+      sessionId: row.id,
+      title: row.title,
+      score: needle !== null ? 1 : matched.reduce((sum, i) => sum + idf[i]!, 0),
+      matchedTerms: needle !== null ? [parsed.likeNeedle!] : matched.map((i) => parsed.terms[i]!.text),
+      automated: row.automated === 1,
+    });
+  });
+  hits.sort((a, b) => Number(a.automated) - Number(b.automated) || b.score - a.score || (a.sessionId < b.sessionId ? -1 : 1));
+  return hits.slice(0, limit);
+}
+
+// --------------------------------------------------------------------------------------------
+// Snippets
+
+interface Normalized {
+  text: string;
+  /** map[i] = index in the original string of normalised code unit i; map[text.length] = end. */
+  map: number[] | null;
+}
+
+/** NFKC + lower case with a position map back to the original (null map = positions are equal). */
+function normalizeWithMap(original: string): Normalized {
+  const whole = normalizeForSearch(original);
+  // Most text normalises to the same length (ASCII, CJK): positions then correspond 1:1.
+  if (whole.length === original.length) return { text: whole, map: null };
+  const parts: string[] = [];
+  const map: number[] = [];
+  let i = 0;
+  for (const ch of original) {
+    const n = normalizeForSearch(ch);
+    parts.push(n);
+    for (let k = 0; k < n.length; k++) map.push(i);
+    i += ch.length;
+  }
+  map.push(original.length);
+  return { text: parts.join(''), map };
+}
+
+function toOriginal(n: Normalized, pos: number): number {
+  return n.map ? (n.map[Math.min(pos, n.map.length - 1)] ?? 0) : pos;
+}
+
+interface Span {
+  start: number;
+  end: number;
+  term: number;
+}
+
+const MAX_SPANS = 500;
+
+function findSpans(text: string, regexps: RegExp[]): Span[] {
+  const spans: Span[] = [];
+  regexps.forEach((re, term) => {
+    re.lastIndex = 0;
+    let m: RegExpExecArray | null;
+    let count = 0;
+    while ((m = re.exec(text)) !== null && count < MAX_SPANS) {
+      if (m[0].length === 0) {
+        re.lastIndex++;
+        continue;
+      }
+      spans.push({ start: m.index, end: m.index + m[0].length, term });
+      count++;
+    }
+  });
+  return spans.sort((a, b) => a.start - b.start || b.end - a.end);
+}
+
+function collapse(text: string): string {
+  return text.replace(/\s+/g, ' ');
+}
+
+/** Avoid cutting a surrogate pair in half. */
+function safeCut(text: string, pos: number): number {
+  if (pos <= 0 || pos >= text.length) return Math.max(0, Math.min(pos, text.length));
+  const c = text.charCodeAt(pos);
+  return c >= 0xdc00 && c <= 0xdfff ? pos - 1 : pos;
+}
+
+/**
+ * Cuts a window of about `size` characters around the densest cluster of matched terms and marks
+ * the matches. Exported for the tool's windows and for tests.
+ */
+export function snippet(content: string, terms: readonly QueryTerm[], regexps: readonly RegExp[], size: number): { snippet: string; matched: string[] } {
+  const source = content.length > MAX_INDEXED_CHARS ? content.slice(0, MAX_INDEXED_CHARS) : content;
+  const norm = normalizeWithMap(source);
+  const spans = findSpans(norm.text, regexps as RegExp[]);
+  const matched = [...new Set(spans.map((s) => s.term))].sort((a, b) => a - b).map((i) => terms[i]!.text);
+  if (spans.length === 0) {
+    const end = safeCut(content, Math.min(content.length, size));
+    return { snippet: collapse(content.slice(0, end)).trim() + (end < content.length ? '…' : ''), matched };
+  }
+  // Window start candidates: a quarter window before each span; pick the one covering the most
+  // distinct terms (ties: earliest).
+  let best = { from: 0, distinct: -1 };
+  for (const s of spans.slice(0, MAX_SPANS)) {
+    const from = Math.max(0, s.start - Math.floor(size / 4));
+    const to = from + size;
+    const distinct = new Set(spans.filter((x) => x.start >= from && x.end <= to).map((x) => x.term)).size;
+    if (distinct > best.distinct) best = { from, distinct };
+  }
+  const fromN = best.from;
+  const toN = Math.min(norm.text.length, fromN + size);
+  const from = safeCut(source, toOriginal(norm, fromN));
+  const to = safeCut(source, toOriginal(norm, toN));
+  // Marked spans inside the window, in original coordinates, overlaps merged.
+  const marks: { start: number; end: number }[] = [];
+  for (const s of spans) {
+    if (s.start < fromN || s.end > toN) continue;
+    const start = toOriginal(norm, s.start);
+    const end = toOriginal(norm, s.end);
+    const last = marks[marks.length - 1];
+    if (last && start <= last.end) last.end = Math.max(last.end, end);
+    else marks.push({ start, end });
+  }
+  let out = from > 0 ? '…' : '';
+  let pos = from;
+  for (const m of marks) {
+    out += collapse(source.slice(pos, m.start)) + HIGHLIGHT_OPEN + collapse(source.slice(m.start, m.end)) + HIGHLIGHT_CLOSE;
+    pos = m.end;
+  }
+  out += collapse(source.slice(pos, to));
+  if (to < content.length) out += '…';
+  return { snippet: out.trim(), matched };
+}
+
+function literalSnippet(content: string, needle: string, size: number): { snippet: string; matched: string[] } {
+  // LIKE is case-insensitive for ASCII only; mirror that.
+  const hay = content.replace(/[A-Z]/g, (c) => c.toLowerCase());
+  const at = hay.indexOf(needle.replace(/[A-Z]/g, (c) => c.toLowerCase()));
+  if (at < 0) return { snippet: collapse(content.slice(0, safeCut(content, size))).trim(), matched: [] };
+  const from = safeCut(content, Math.max(0, at - Math.floor(size / 4)));
+  const to = safeCut(content, Math.min(content.length, from + Math.max(size, needle.length)));
+  const end = at + needle.length;
+  const out =
+    (from > 0 ? '…' : '') +
+    collapse(content.slice(from, at)) +
+    HIGHLIGHT_OPEN +
+    content.slice(at, end) +
+    HIGHLIGHT_CLOSE +
+    collapse(content.slice(end, Math.max(to, end))) +
+    (Math.max(to, end) < content.length ? '…' : '');
+  return { snippet: out.trim(), matched: [needle] };
+}
