@@ -6,30 +6,10 @@
  */
 import { readFileSync } from 'node:fs';
 import { afterEach, beforeEach, describe, expect, test } from 'vitest';
-import { DOMAIN_ERROR_CODES, type SessionSearchExecutor } from '../src/index.js';
-import { sessionProjectId } from '@recall/store';
+import { DOMAIN_ERROR_CODES } from '../src/index.js';
 import { cleanup, postRpc, rawRequest, rowCounts, rpc, rpcError, startTestGateway, type TestGateway } from './helpers.js';
 
 afterEach(cleanup);
-
-/**
- * A scope-honest stand-in for the session_search tool (until @recall/search-tool exports its entry
- * point): reports the scope it read from the database for the trusted current session.
- */
-function scopeReportingTool(gwRef: { gw?: TestGateway }): SessionSearchExecutor {
-  return {
-    execute: (args, context) => ({
-      requested_mode: args.search_mode ?? 'hybrid',
-      used_mode: 'keyword',
-      semantic_status: 'disabled',
-      notes: [],
-      results: [],
-      scope_project_id: sessionProjectId(gwRef.gw!.context.db, context.currentSessionId),
-      profile: context.profile,
-      args,
-    }),
-  };
-}
 
 interface Fixture {
   p: string;
@@ -201,8 +181,17 @@ const successCases: Case[] = [
   ['session.workspace.move', (f) => ({ sessionId: f.s, cwd: '/wt/alpha-2' }), (r, f) => expect(r).toMatchObject({ id: f.s, cwd: '/wt/alpha-2', gitRepoRoot: null, projectId: f.p })],
   [
     'search.session_search',
-    (f) => ({ sessionId: f.cont, query: 'deploy', search_mode: 'keyword', limit: 5 }),
-    (r, f) => expect(r).toMatchObject({ requested_mode: 'keyword', used_mode: 'keyword', scope_project_id: f.p, profile: 'default', args: { query: 'deploy', search_mode: 'keyword', limit: 5 } }),
+    (f) => ({ sessionId: f.loose, query: 'deploy', search_mode: 'keyword', limit: 5 }),
+    async (r, f, gw) => {
+      // A session without a project recalls only its own conversation: nothing of P.
+      expect(r).toMatchObject({ shape: 'discover', requested_mode: 'keyword', used_mode: 'keyword', semantic_status: 'disabled', scope: { kind: 'own_conversation' }, results: [] });
+      // Moved into P, the next search finds P's original text with its anchor.
+      await rpc(gw, 'session.project.set', { sessionId: f.loose, projectId: f.p });
+      const after = await rpc(gw, 'search.session_search', { sessionId: f.loose, query: 'deploy', search_mode: 'keyword' });
+      expect(after.scope).toEqual({ kind: 'project', project_id: f.p });
+      expect(after.results.map((x: any) => x.session_id)).toContain(f.s);
+      expect(after.results.some((x: any) => x.message_id === f.m1 || x.message_id === f.m2)).toBe(true);
+    },
   ],
   [
     'index.status',
@@ -246,9 +235,8 @@ describe('every method: success path over HTTP', () => {
   let gw: TestGateway;
   let f: Fixture;
   beforeEach(async () => {
-    const ref: { gw?: TestGateway } = {};
-    gw = await startTestGateway({ searchTool: scopeReportingTool(ref) });
-    ref.gw = gw;
+    // The real session_search tool (keyword-only in stage A).
+    gw = await startTestGateway({ searchTool: undefined });
     f = await seed(gw);
   });
 

@@ -18,10 +18,8 @@ let ws: WsClient;
 const ids = { projects: [] as string[], sessions: [] as string[], messages: [] as number[] };
 
 beforeAll(async () => {
-  gw = await startTestGateway({
-    // A real-shaped executor so search calls exercise the gateway path; it only reads.
-    searchTool: { execute: (args, context) => ({ results: [], notes: [], args, session: context.currentSessionId }) },
-  });
+  // The real session_search tool, so random search calls reach the store's keyword search too.
+  gw = await startTestGateway({ searchTool: undefined });
   const p = await rpc(gw, 'projects.create', { name: 'Fuzz P', folders: ['/fuzz/p'] });
   const q = await rpc(gw, 'projects.create', { name: 'Fuzz Q' });
   ids.projects.push(p.id, q.id);
