@@ -102,7 +102,7 @@ export async function discover(input: DiscoverInput): Promise<DiscoverOutput> {
     const s = session(t.sessionId);
     const anchor = s ? firstVisibleMessage(db, s.id) : undefined;
     if (!s || !anchor) continue;
-    add(buildItem(db, s, anchor, 'title', clip(s.title ?? anchor.content, SNIPPET_CHARS), args.window));
+    add({ ...buildItem(db, s, anchor, 'keyword', clip(anchor.content, SNIPPET_CHARS), args.window), match_field: 'title' });
   }
   for (const f of fused) {
     const k = keywordById.get(f.key);
@@ -112,7 +112,7 @@ export async function discover(input: DiscoverInput): Promise<DiscoverOutput> {
     if (!message || !s) continue;
     const source: MatchSource = k && sem ? 'both' : k ? 'keyword' : 'semantic';
     const snippet = k?.snippet ?? semanticSnippet(message, sem);
-    add(buildItem(db, s, message, source, snippet, args.window));
+    add({ ...buildItem(db, s, message, source, snippet, args.window), match_field: 'message' });
   }
 
   let results = order.map((root) => byConversation.get(root)!).slice(0, args.limit);

@@ -12,7 +12,10 @@ import type { SemanticCoverage, SemanticStatus } from './semantic-source.js';
 
 export type Shape = 'discover' | 'browse' | 'read' | 'scroll';
 export type UsedMode = SearchMode | 'direct' | 'none';
-export type MatchSource = 'keyword' | 'semantic' | 'both' | 'title' | 'direct';
+/** How a result was found: by keyword, by meaning, by both (fused), or read directly (browse/read/scroll). */
+export type MatchSource = 'keyword' | 'semantic' | 'both' | 'direct';
+/** Where a keyword match was: the conversation title or the message text. */
+export type MatchField = 'title' | 'message';
 
 export interface WindowMessage {
   message_id: number;
@@ -29,6 +32,8 @@ export interface SearchResultItem {
   role: MessageRole;
   snippet: string;
   match_source: MatchSource;
+  /** discover only: the match was in the conversation title or in the message text. */
+  match_field?: MatchField;
   title: string | null;
   date: string;
   session_date: string;

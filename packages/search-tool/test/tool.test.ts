@@ -78,7 +78,8 @@ describe('discover', () => {
   test('title hits come first', async () => {
     const { tool, pNow, pOld } = world();
     const r = await tool.execute({ query: 'retry policy' }, { currentSessionId: pNow.id });
-    expect(r.results[0]).toMatchObject({ session_id: pOld.id, match_source: 'title' });
+    expect(r.results[0]).toMatchObject({ session_id: pOld.id, match_source: 'keyword', match_field: 'title' });
+    expect(r.results[0]!.snippet).toContain('E_CONN_RESET');
   });
 
   test('one result per logical conversation, continuations included', async () => {

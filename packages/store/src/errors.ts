@@ -49,8 +49,9 @@ export class ProjectHasSessionsError extends StoreError {
 }
 
 export class ProjectArchivedError extends StoreError {
-  constructor(projectId: string) {
-    super('project_archived', `Project ${projectId} is archived: unarchive it before adding conversations to it.`, { projectId });
+  constructor(projectId: string, name?: string) {
+    const label = name ? `${JSON.stringify(name)} (${projectId})` : projectId;
+    super('project_archived', `Project ${label} is archived: unarchive it before adding conversations to it.`, { projectId, ...(name ? { name } : {}) });
   }
 }
 

@@ -110,9 +110,9 @@ export function getProject(db: RecallDatabase, projectId: string): Project {
 
 /** Throws unless the project exists and accepts new conversations (not archived). */
 export function assertProjectAcceptsSessions(db: RecallDatabase, projectId: string): void {
-  const row = prepared(db, 'select archived from projects where id = ?').get(projectId) as { archived: number } | undefined;
+  const row = prepared(db, 'select archived, name from projects where id = ?').get(projectId) as { archived: number; name: string } | undefined;
   if (!row) throw new ProjectNotFoundError(projectId);
-  if (row.archived === 1) throw new ProjectArchivedError(projectId);
+  if (row.archived === 1) throw new ProjectArchivedError(projectId, row.name);
 }
 
 export function listProjects(db: RecallDatabase, options: { includeArchived?: boolean } = {}): Project[] {
