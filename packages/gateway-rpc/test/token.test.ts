@@ -37,15 +37,15 @@ describe('ensureToken', () => {
     expect(() => ensureToken(home)).toThrow(TokenFileError);
   });
 
-  // Real processes need a TypeScript runner; tsx is present through vitest's toolchain in this workspace.
-  const tsx = fileURLToPath(new URL('../node_modules/.bin/tsx', import.meta.url));
-  test.skipIf(!existsSync(tsx))('concurrent processes creating the file agree on one token', async () => {
+  // Real processes run the built module (the test task depends on this package's build).
+  test('concurrent processes creating the file agree on one token', async () => {
     const home = tempHome();
-    const tokenModule = fileURLToPath(new URL('../src/token.ts', import.meta.url));
+    const tokenModule = new URL('../dist/token.js', import.meta.url).href;
+    expect(existsSync(fileURLToPath(tokenModule)), 'build the package first (turbo runs build before test)').toBe(true);
     const script = `import { ensureToken } from ${JSON.stringify(tokenModule)}; process.stdout.write(ensureToken(${JSON.stringify(home)}));`;
     const run = () =>
       new Promise<string>((resolve, reject) => {
-        execFile(tsx, ['-e', script], { timeout: 30_000 }, (error, stdout) => (error ? reject(error) : resolve(stdout)));
+        execFile(process.execPath, ['--input-type=module', '-e', script], { timeout: 30_000 }, (error, stdout) => (error ? reject(error) : resolve(stdout)));
       });
     const tokens = await Promise.all(Array.from({ length: 6 }, run));
     expect(new Set(tokens).size).toBe(1);
