@@ -4,17 +4,11 @@
  * done through `session.project.set` is effective for the very next search, and a directory change
  * never is. Results come back verbatim in the tool's snake_case contract.
  */
-import * as store from '@recall/store';
 import { afterEach, beforeEach, describe, expect, test } from 'vitest';
 import { cleanup, rpc, rpcError, startTestGateway, type TestGateway } from './helpers.js';
 
 afterEach(cleanup);
 
-/**
- * The store's keyword search is being written in parallel; until @recall/store exports it, the tool
- * cannot search and these end-to-end checks are skipped (they run as soon as the export exists).
- */
-const keywordSearchAvailable = typeof (store as Record<string, unknown>).keywordSearch === 'function';
 
 interface World {
   p: string;
@@ -55,7 +49,7 @@ function sessionsOf(result: any): string[] {
   return [...new Set<string>(result.results.map((r: any) => r.session_id))].sort();
 }
 
-describe.skipIf(!keywordSearchAvailable)('search.session_search with the real tool', () => {
+describe('search.session_search with the real tool', () => {
   let gw: TestGateway;
   let w: World;
   beforeEach(async () => {
