@@ -109,6 +109,8 @@ export function indexMessages(raw: RawDatabase, rows: ReadonlyArray<{ id: number
   // A rebuild reads every stored message, including the rows the caller has just written.
   if (ensureKeywordIndex(raw)) return;
   const s = stmts(raw);
+  // We are inside a write transaction: a good moment to rewrite tokens queued by moves.
+  if (s.dirtyAny.get() === 1) refreshScopeTokens(raw);
   for (const row of rows) {
     const cols = indexColumns(row.content);
     s.insert.run(row.id, cols.body, cols.cjk, scopeToken(s.projectOfMessage.get(row.id) as string | null | undefined));

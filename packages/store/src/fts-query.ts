@@ -71,9 +71,13 @@ function q(text: string): string {
 
 /**
  * How a multi-character CJK query word may also match partially when the stored text spells it
- * differently (`蒸鱼` vs `清蒸鲈鱼`): `unigram` ORs its single characters (column `cjk`), `bigram`
- * ORs its bigrams for words of 3+ characters and its characters for 2-character words, `none` keeps
- * only the exact substring. Measured in docs/benchmarks.md (cjk-bench).
+ * differently (`蒸鱼` vs `清蒸鲈鱼`):
+ *   - `none`: only the exact substring (the phrase of its bigrams);
+ *   - `bigram`: words of 3+ characters also OR their bigrams; 2-character words stay exact;
+ *   - `unigram`: every multi-character word also ORs its single characters (column `cjk`).
+ * Broader backoff finds more but makes common characters match a large share of a project, which
+ * costs latency; keywordSearch therefore starts with `bigram` and relaxes to `unigram` only when
+ * that finds fewer hits than asked for (measured in docs/benchmarks.md).
  */
 export type CjkBackoff = 'unigram' | 'bigram' | 'none';
 export const DEFAULT_CJK_BACKOFF: CjkBackoff = 'bigram';
@@ -85,14 +89,12 @@ export interface ParseOptions {
 function cjkTermFts(word: string, backoff: CjkBackoff): string {
   const chars = Array.from(word);
   if (chars.length === 1) return `cjk : ${q(word)}`;
-  // The bigram phrase is an exact substring match; the backoff lets a differently spelled word
-  // still score partially. BM25's IDF keeps common characters from dominating, and `cjk` is
-  // weighted below `body`.
+  // BM25's IDF keeps common characters from dominating, and `cjk` is weighted below `body`.
   const exact = `body : ${q(cjkBigrams(word))}`;
   let parts: string[] = [];
-  if (backoff === 'unigram' || (backoff === 'bigram' && chars.length === 2)) {
+  if (backoff === 'unigram') {
     parts = [...new Set(chars)].filter((c) => !isStopword(c)).map((c) => `cjk : ${q(c)}`);
-  } else if (backoff === 'bigram') {
+  } else if (backoff === 'bigram' && chars.length > 2) {
     parts = [...new Set(cjkBigrams(word).split(' '))].map((b) => `body : ${q(b)}`);
   }
   return parts.length > 0 ? `(${exact} OR ${parts.join(' OR ')})` : exact;
@@ -154,12 +156,12 @@ export function parseQuery(input: string, options: ParseOptions = {}): ParsedQue
   for (const run of splitRuns(rest)) {
     if (run.cjk) {
       // ICU's dictionary splits words it does not know into single characters (`鲈鱼` → 鲈|鱼).
-      // Adjacent single characters are glued back into one term: the exact substring then ranks
-      // first, and their characters still match one by one (unigram backoff).
+      // Adjacent single characters are glued back into one term, matched as the exact substring
+      // (and, under `unigram` backoff, character by character).
       let singles: string[] = [];
       const flush = (): void => {
         if (singles.length === 1) optional.push(cjkTerm(singles[0]!, backoff));
-        else if (singles.length > 1) optional.push(cjkTerm(singles.join(''), 'unigram'));
+        else if (singles.length > 1) optional.push(cjkTerm(singles.join(''), backoff));
         singles = [];
       };
       for (const segmented of segmentWords(run.text)) {

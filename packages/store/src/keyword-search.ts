@@ -12,7 +12,7 @@
 import { MESSAGE_ROLES, VISIBLE_VISIBILITIES, type MessageRole, type RecallDatabase } from '@recall/schema';
 import type { Statement } from 'better-sqlite3';
 import { ensureKeywordIndex, FTS_TABLE, refreshScopeTokens, scopeToken } from './fts-index.js';
-import { parseQuery, termRegExp, type CjkBackoff, type ParsedQuery, type QueryTerm } from './fts-query.js';
+import { DEFAULT_CJK_BACKOFF, parseQuery, termRegExp, type CjkBackoff, type ParsedQuery, type QueryTerm } from './fts-query.js';
 import { MAX_INDEXED_CHARS, normalizeForSearch } from './search-text.js';
 
 export type KeywordScope =
@@ -54,8 +54,13 @@ export interface KeywordSearchOptions {
   snippetChars?: number;
   /** Overrides AUTOMATED_SOURCES. */
   automatedSources?: readonly string[];
-  /** Partial matching of multi-character CJK words (default `bigram`); see fts-query.ts. */
-  cjkBackoff?: CjkBackoff;
+  /**
+   * Partial matching of multi-character CJK words (see fts-query.ts). `auto` (default): `bigram`,
+   * relaxed to `unigram` when that finds fewer than `limit` hits.
+   */
+  cjkBackoff?: CjkBackoff | 'auto';
+  /** Tuning/testing knob: use the scope token from this many index matches (default SCOPE_TOKEN_MIN_MATCHES; 0 = always). */
+  scopeTokenMinMatches?: number;
 }
 
 export interface KeywordHit {
@@ -238,12 +243,38 @@ function escapeLike(text: string): string {
   return text.replace(/[\\%_]/g, (c) => `\\${c}`);
 }
 
+interface RankedRow {
+  id: number;
+  rank: number;
+  automated: number;
+}
+
+/**
+ * Below this many matches in the whole index (counted with a bounded probe), the scope token is not
+ * worth its fixed cost (BM25 reads the token's whole posting list for its IDF): the JOIN alone
+ * filters a few hundred rows faster. Above it, the token lets FTS5 intersect the project first.
+ */
+export const SCOPE_TOKEN_MIN_MATCHES = 1000;
+const PROBE_SQL = `SELECT count(*) FROM (SELECT 1 FROM ${FTS_TABLE} WHERE ${FTS_TABLE} MATCH @match LIMIT @cap)`;
+
+function runRanked(db: RecallDatabase, sp: ScopeParams, base: Record<string, unknown>, match: string, limit: number, minMatches: number): RankedRow[] {
+  let m = match;
+  // The project token is only a pre-filter: used when there are many matches overall and no session
+  // is waiting for a token rewrite after a move. The JOIN in rankedSql stays authoritative.
+  const many = minMatches <= 0 || (stmt(db, PROBE_SQL).pluck().get({ match, cap: minMatches }) as number) >= minMatches;
+  if (sp.kind === 'project' && many && refreshScopeTokens(db.raw)) {
+    m = `scope : "${scopeToken(sp.params['projectId'] as string)}" AND (${match})`;
+  }
+  return stmt(db, rankedSql(sp.kind)).all({ ...base, match: m, limit }) as RankedRow[];
+}
+
 /**
  * Searches messages and titles in `scope`. Never throws for any query string; an empty or
  * unsearchable query returns no hits with a note.
  */
 export function keywordSearch(db: RecallDatabase, scope: KeywordScope, query: string, options: KeywordSearchOptions = {}): KeywordSearchResult {
-  const parsed = parseQuery(query, { cjkBackoff: options.cjkBackoff });
+  const backoff = options.cjkBackoff ?? 'auto';
+  const parsed = parseQuery(query, { cjkBackoff: backoff === 'auto' ? DEFAULT_CJK_BACKOFF : backoff });
   const summary = summarize(parsed);
   const notes = [...parsed.notes];
   const limit = clampInt(options.limit, DEFAULT_KEYWORD_LIMIT, 1, MAX_KEYWORD_LIMIT);
@@ -251,6 +282,7 @@ export function keywordSearch(db: RecallDatabase, scope: KeywordScope, query: st
   const snippetChars = clampInt(options.snippetChars, DEFAULT_SNIPPET_CHARS, 40, 2000);
   const roles = (options.roleFilter ?? []).filter((r) => (MESSAGE_ROLES as readonly string[]).includes(r));
   const automated = JSON.stringify(options.automatedSources ?? AUTOMATED_SOURCES);
+  const minMatches = clampInt(options.scopeTokenMinMatches, SCOPE_TOKEN_MIN_MATCHES, 0, 1_000_000);
   const empty: KeywordSearchResult = { query: summary, titleHits: [], hits: [], notes };
 
   if (summary.mode === 'none') {
@@ -273,13 +305,20 @@ export function keywordSearch(db: RecallDatabase, scope: KeywordScope, query: st
   const regexps = terms.map(termRegExp);
 
   // --- messages
-  let ranked: { id: number; rank: number; automated: number }[];
+  let ranked: RankedRow[];
   if (parsed.match !== null) {
-    let match = parsed.match;
-    // The project token lets FTS5 intersect the project's rows before ranking. It is only used when
-    // no session is waiting for a token rewrite after a move; the JOIN stays authoritative anyway.
-    if (sp.kind === 'project' && refreshScopeTokens(db.raw)) match = `scope : "${scopeToken(sp.params['projectId'] as string)}" AND (${match})`;
-    ranked = stmt(db, rankedSql(sp.kind)).all({ ...base, match, limit }) as typeof ranked;
+    ranked = runRanked(db, sp, base, parsed.match, limit, minMatches);
+    // Relaxation: when the exact CJK words find fewer hits than asked for, search again letting
+    // multi-character words match character by character. The second query is a superset of the
+    // first, so its BM25 order is the order over everything found.
+    if (backoff === 'auto' && ranked.length < limit) {
+      const relaxed = parseQuery(query, { cjkBackoff: 'unigram' });
+      if (relaxed.match !== null && relaxed.match !== parsed.match) {
+        ranked = runRanked(db, sp, base, relaxed.match, limit, minMatches);
+        summary.match = relaxed.match;
+        notes.push('Few exact matches: Chinese/Japanese/Korean words were also matched character by character.');
+      }
+    }
   } else {
     ranked = stmt(db, literalSql(sp.kind)).all({ ...base, pattern: `%${escapeLike(parsed.likeNeedle!)}%`, limit }) as typeof ranked;
   }

@@ -29,7 +29,9 @@ describe('parseQuery', () => {
     { input: '“清蒸鲈鱼”', terms: ['清蒸鲈鱼'], stopwords: [], match: 'body : "清蒸 蒸鲈 鲈鱼"' },
     { input: '"鱼"', terms: ['鱼'], stopwords: [], match: 'cjk : "鱼"' },
     { input: '鱼', terms: ['鱼'], stopwords: [], match: 'cjk : "鱼"' },
-    { input: '蒸鱼', terms: ['蒸鱼'], stopwords: [], match: '(body : "蒸鱼" OR cjk : "蒸" OR cjk : "鱼")' },
+    { input: '蒸鱼', terms: ['蒸鱼'], stopwords: [], match: 'body : "蒸鱼"' },
+    { input: '清蒸鲈鱼', terms: ['清蒸', '鲈鱼'], stopwords: [], match: 'body : "清蒸" OR body : "鲈鱼"' },
+    { input: '互联网', terms: ['互联网'], stopwords: [], match: '(body : "互联 联网" OR body : "互联" OR body : "联网")' },
     { input: '"retry backoff', terms: ['retry', 'backoff'], stopwords: [], match: 'body : "retry" OR body : "backoff"' },
     { input: 'NEAR(retry backoff)', terms: ['near', 'retry', 'backoff'], stopwords: [], match: 'body : "near" OR body : "retry" OR body : "backoff"' },
     { input: 'retry* ^backoff -foo', terms: ['retry', 'backoff', 'foo'], stopwords: [], match: 'body : "retry" OR body : "backoff" OR body : "foo"' },
@@ -86,6 +88,14 @@ describe('parseQuery', () => {
     expect(parsed.input.length).toBeGreaterThan(MAX_QUERY_CHARS);
     expect(parsed.notes.length).toBeGreaterThan(0);
   });
+});
+
+test.each([
+  ['none', 'body : "蒸鱼"'],
+  ['bigram', 'body : "蒸鱼"'],
+  ['unigram', '(body : "蒸鱼" OR cjk : "蒸" OR cjk : "鱼")'],
+] as const)('cjkBackoff %s', (cjkBackoff, match) => {
+  expect(parseQuery('蒸鱼', { cjkBackoff }).match).toBe(match);
 });
 
 describe('termRegExp', () => {
