@@ -6,13 +6,16 @@
 --           JOINs sessions.project_id, so a stale token can only hide a row, never leak one.
 -- Contentless: the text lives only in `messages`; rowid = messages.id. contentless_delete=1 allows
 -- DELETE and INSERT OR REPLACE by rowid. Visibility is not stored: queries JOIN messages for it.
+-- porter: English stemming (decided ~ decide); CJK tokens pass through it unchanged.
+-- packages/store/src/fts-index.ts holds this exact statement too and recreates the table (then
+-- rebuilds it) if a database has another definition, so keep the two identical (a test checks).
 CREATE VIRTUAL TABLE `messages_fts` USING fts5(
 	body,
 	cjk,
 	scope,
 	content = '',
 	contentless_delete = 1,
-	tokenize = 'unicode61 remove_diacritics 2'
+	tokenize = 'porter unicode61 remove_diacritics 2'
 );
 --> statement-breakpoint
 -- Which tokenizer version built messages_fts. 0 = never built: rows that existed before this

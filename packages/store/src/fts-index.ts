@@ -24,8 +24,26 @@ import { indexColumns } from './search-text.js';
 export const KEYWORD_INDEX_VERSION = 1;
 export const FTS_TABLE = 'messages_fts';
 
+/**
+ * The definition of `messages_fts`, identical to migration 0002 (a test compares them). A database
+ * whose table has another definition (made by an earlier draft of 0002, or a future tokenizer
+ * change) gets the table recreated and rebuilt by ensureKeywordIndex: the index is derived data.
+ */
+export const FTS_TABLE_SQL = `CREATE VIRTUAL TABLE \`messages_fts\` USING fts5(
+	body,
+	cjk,
+	scope,
+	content = '',
+	contentless_delete = 1,
+	tokenize = 'porter unicode61 remove_diacritics 2'
+)`;
+
+const squash = (sql: string): string => sql.replace(/\s+/g, ' ').trim();
+
 interface IndexStatements {
   insert: Statement;
+  replace: Statement;
+  projectsOfMessages: Statement;
   remove: Statement;
   projectOfMessage: Statement;
   version: Statement;
@@ -47,11 +65,16 @@ function stmts(raw: RawDatabase): IndexStatements {
   let s = statements.get(raw);
   if (!s) {
     s = {
-      // OR REPLACE: a contentless table does not enforce rowid uniqueness, so a plain INSERT of an
-      // already-indexed id would add a second posting set. REPLACE makes re-indexing idempotent.
-      insert: raw.prepare(`insert or replace into ${FTS_TABLE} (rowid, body, cjk, scope) values (?, ?, ?, ?)`),
+      // A contentless table does not enforce rowid uniqueness: a plain INSERT of an indexed id adds
+      // a second posting set. New messages use the plain INSERT (REPLACE costs a delete marker per
+      // row, ~10% of bulk ingest); every re-index path uses REPLACE.
+      insert: raw.prepare(`insert into ${FTS_TABLE} (rowid, body, cjk, scope) values (?, ?, ?, ?)`),
+      replace: raw.prepare(`insert or replace into ${FTS_TABLE} (rowid, body, cjk, scope) values (?, ?, ?, ?)`),
       remove: raw.prepare(`delete from ${FTS_TABLE} where rowid = ?`),
       projectOfMessage: raw.prepare('select s.project_id from messages m join sessions s on s.id = m.session_id where m.id = ?').pluck(),
+      projectsOfMessages: raw.prepare(
+        'select m.id as id, s.project_id as projectId from messages m join sessions s on s.id = m.session_id where m.id in (select value from json_each(?))',
+      ),
       version: raw.prepare('select version from keyword_index_state where id = 1').pluck(),
       setVersion: raw.prepare('insert into keyword_index_state (id, version) values (1, ?) on conflict (id) do update set version = excluded.version'),
       clear: raw.prepare(`insert into ${FTS_TABLE} (${FTS_TABLE}) values ('delete-all')`),
@@ -101,8 +124,10 @@ export function scopeToken(projectId: string | null | undefined): string {
 // Write path
 
 /**
- * Adds (or replaces) the index rows of messages. Call AFTER the `messages` rows (and their session)
- * are written, inside the caller's write transaction. Empty content is indexed too (no tokens).
+ * Adds the index rows of NEW messages. Call AFTER the `messages` rows (and their session) are
+ * written, inside the caller's write transaction. An id that is already indexed must be unindexed
+ * first (the edit path does `unindexMessages` then `indexMessages`): indexing it twice would count
+ * its words twice. Empty content is indexed too (no tokens).
  */
 export function indexMessages(raw: RawDatabase, rows: ReadonlyArray<{ id: number; content: string }>): void {
   if (rows.length === 0) return;
@@ -111,9 +136,18 @@ export function indexMessages(raw: RawDatabase, rows: ReadonlyArray<{ id: number
   const s = stmts(raw);
   // We are inside a write transaction: a good moment to rewrite tokens queued by moves.
   if (s.dirtyAny.get() === 1) refreshScopeTokens(raw);
+  let projectOf: (id: number) => string | null | undefined;
+  if (rows.length === 1) {
+    projectOf = (id) => s.projectOfMessage.get(id) as string | null | undefined;
+  } else {
+    // One statement for the batch instead of one lookup per message (bulk import).
+    const map = new Map<number, string | null>();
+    for (const r of s.projectsOfMessages.all(JSON.stringify(rows.map((r) => r.id))) as { id: number; projectId: string | null }[]) map.set(r.id, r.projectId);
+    projectOf = (id) => map.get(id);
+  }
   for (const row of rows) {
     const cols = indexColumns(row.content);
-    s.insert.run(row.id, cols.body, cols.cjk, scopeToken(s.projectOfMessage.get(row.id) as string | null | undefined));
+    s.insert.run(row.id, cols.body, cols.cjk, scopeToken(projectOf(row.id)));
   }
 }
 
@@ -144,7 +178,7 @@ export function reindexSessionsScope(raw: RawDatabase, sessionIds: readonly stri
       if (page.length === 0) break;
       for (const m of page) {
         const cols = indexColumns(m.content);
-        s.insert.run(m.id, cols.body, cols.cjk, token);
+        s.replace.run(m.id, cols.body, cols.cjk, token);
       }
       count += page.length;
       last = page[page.length - 1]!.id;
@@ -187,14 +221,23 @@ export function refreshScopeTokens(raw: RawDatabase): boolean {
  */
 export function ensureKeywordIndex(raw: RawDatabase): boolean {
   if (verified.has(raw)) return false;
-  const s = stmts(raw);
-  const version = s.version.get() as number | undefined;
-  if (version === KEYWORD_INDEX_VERSION) {
+  const current = raw.prepare("select sql from sqlite_master where type = 'table' and name = ?").pluck().get(FTS_TABLE) as string | undefined;
+  const sameTable = current !== undefined && squash(current) === squash(FTS_TABLE_SQL);
+  if (sameTable && stmts(raw).version.get() === KEYWORD_INDEX_VERSION) {
     verified.add(raw);
     return false;
   }
   if (raw.readonly) return false; // searchable but possibly incomplete; a writer will rebuild
-  rebuildKeywordIndex(raw);
+  const recreateAndRebuild = (): void => {
+    if (!sameTable) {
+      statements.delete(raw); // prepared statements refer to the old table
+      raw.exec(`DROP TABLE IF EXISTS ${FTS_TABLE}`);
+      raw.exec(FTS_TABLE_SQL);
+    }
+    rebuildKeywordIndex(raw);
+  };
+  if (raw.inTransaction) recreateAndRebuild();
+  else raw.transaction(recreateAndRebuild).immediate();
   return true;
 }
 

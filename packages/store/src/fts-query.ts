@@ -14,6 +14,7 @@ import {
   isStopword,
   latinUnits,
   normalizeForSearch,
+  porterStem,
   segmentWords,
   splitRuns,
   stripParticles,
@@ -262,4 +263,79 @@ export function termRegExp(term: QueryTerm): RegExp {
     source += cjk ? escapeRegExp(p) : `(?<!${WORD_CHAR})${escapeRegExp(p)}(?!${WORD_CHAR})`;
   });
   return new RegExp(source, 'gv');
+}
+
+/** A match of query term `term` (index into the term list) at [start, end) of normalised text. */
+export interface TermSpan {
+  start: number;
+  end: number;
+  term: number;
+  /** A single character of a CJK word that is not present whole (matched through the backoff). */
+  partial?: boolean;
+}
+
+const LATIN_WORD_RE = new RegExp(`${WORD_CHAR}+`, 'gv');
+const CJK_IN_GAP_RE = new RegExp(`[${CJK_CLASS}]`, 'u');
+/** At most this many spans per term are collected (snippets need only the first few). */
+export const MAX_SPANS_PER_TERM = 200;
+
+/**
+ * Finds the terms in normalised (NFKC, lower-case) text the way the index matched them: Latin
+ * words by Porter stem (`decided` matches `decide`), consecutive for multi-word terms; CJK words
+ * as substrings. Terms mixing scripts (quoted phrases like `修复 busy_timeout`) use termRegExp.
+ */
+export function findTermSpans(text: string, terms: readonly QueryTerm[]): TermSpan[] {
+  const spans: TermSpan[] = [];
+  let words: { start: number; end: number; stem: string }[] | null = null;
+  const stems = new Map<string, string>();
+  const stem = (w: string): string => {
+    let s = stems.get(w);
+    if (s === undefined) stems.set(w, (s = porterStem(w)));
+    return s;
+  };
+  terms.forEach((term, index) => {
+    const cjk = term.pieces.map(hasCjk);
+    let count = 0;
+    if (cjk.every(Boolean) && term.pieces.length === 1) {
+      const needle = term.pieces[0]!;
+      for (let at = text.indexOf(needle); at >= 0 && count < MAX_SPANS_PER_TERM; at = text.indexOf(needle, at + needle.length), count++) {
+        spans.push({ start: at, end: at + needle.length, term: index });
+      }
+      // Not there whole: the index may have matched its characters (backoff); mark those.
+      if (count === 0 && needle.length > 1) {
+        for (const ch of new Set(Array.from(needle))) {
+          if (isStopword(ch)) continue;
+          for (let at = text.indexOf(ch), n = 0; at >= 0 && n < MAX_SPANS_PER_TERM; at = text.indexOf(ch, at + ch.length), n++) {
+            spans.push({ start: at, end: at + ch.length, term: index, partial: true });
+          }
+        }
+      }
+    } else if (!cjk.some(Boolean)) {
+      words ??= [...text.matchAll(LATIN_WORD_RE)].map((m) => ({ start: m.index, end: m.index + m[0].length, stem: stem(m[0]) }));
+      const want = term.pieces.map(stem);
+      for (let i = 0; i + want.length <= words.length && count < MAX_SPANS_PER_TERM; i++) {
+        let ok = true;
+        for (let k = 0; k < want.length && ok; k++) {
+          ok = words[i + k]!.stem === want[k];
+          // Words of a phrase must be adjacent in the index: no CJK text between them.
+          if (ok && k > 0 && CJK_IN_GAP_RE.test(text.slice(words[i + k - 1]!.end, words[i + k]!.start))) ok = false;
+        }
+        if (ok) {
+          spans.push({ start: words[i]!.start, end: words[i + want.length - 1]!.end, term: index });
+          count++;
+        }
+      }
+    } else {
+      const re = termRegExp(term);
+      for (let m = re.exec(text); m !== null && count < MAX_SPANS_PER_TERM; m = re.exec(text)) {
+        if (m[0].length === 0) {
+          re.lastIndex++;
+          continue;
+        }
+        spans.push({ start: m.index, end: m.index + m[0].length, term: index });
+        count++;
+      }
+    }
+  });
+  return spans.sort((a, b) => a.start - b.start || b.end - a.end);
 }

@@ -12,7 +12,7 @@
 import { MESSAGE_ROLES, VISIBLE_VISIBILITIES, type MessageRole, type RecallDatabase } from '@recall/schema';
 import type { Statement } from 'better-sqlite3';
 import { ensureKeywordIndex, FTS_TABLE, refreshScopeTokens, scopeToken } from './fts-index.js';
-import { DEFAULT_CJK_BACKOFF, parseQuery, termRegExp, type CjkBackoff, type ParsedQuery, type QueryTerm } from './fts-query.js';
+import { DEFAULT_CJK_BACKOFF, findTermSpans, parseQuery, type CjkBackoff, type ParsedQuery, type QueryTerm, type TermSpan } from './fts-query.js';
 import { MAX_INDEXED_CHARS, normalizeForSearch } from './search-text.js';
 
 export type KeywordScope =
@@ -302,7 +302,6 @@ export function keywordSearch(db: RecallDatabase, scope: KeywordScope, query: st
 
   const base = { ...sp.params, automated, roles: roles.length > 0 ? JSON.stringify(roles) : null };
   const terms = parsed.terms;
-  const regexps = terms.map(termRegExp);
 
   // --- messages
   let ranked: RankedRow[];
@@ -331,7 +330,7 @@ export function keywordSearch(db: RecallDatabase, scope: KeywordScope, query: st
   for (const r of ranked) {
     const d = details.get(r.id);
     if (!d) continue;
-    const cut = literalNeedle !== null ? literalSnippet(d.content, literalNeedle, snippetChars) : snippet(d.content, terms, regexps, snippetChars);
+    const cut = literalNeedle !== null ? literalSnippet(d.content, literalNeedle, snippetChars) : snippet(d.content, terms, snippetChars);
     hits.push({
       messageId: d.id,
       sessionId: d.sessionId,
@@ -349,7 +348,7 @@ export function keywordSearch(db: RecallDatabase, scope: KeywordScope, query: st
   else if (sort === 'oldest') hits = [...hits].sort((a, b) => a.createdAt - b.createdAt || a.messageId - b.messageId);
 
   // --- titles
-  const titleHits = titleLimit > 0 ? searchTitlesParsed(db, sp, parsed, regexps, automated, titleLimit) : [];
+  const titleHits = titleLimit > 0 ? searchTitlesParsed(db, sp, parsed, automated, titleLimit) : [];
   return { query: summary, titleHits, hits, notes };
 }
 
@@ -365,7 +364,7 @@ export function searchTitles(db: RecallDatabase, scope: KeywordScope, query: str
   if (!sp || (parsed.match === null && parsed.likeNeedle === null)) return [];
   const automated = JSON.stringify(options.automatedSources ?? AUTOMATED_SOURCES);
   const limit = clampInt(options.limit, DEFAULT_TITLE_LIMIT, 1, MAX_TITLE_LIMIT);
-  return searchTitlesParsed(db, sp, parsed, parsed.terms.map(termRegExp), automated, limit);
+  return searchTitlesParsed(db, sp, parsed, automated, limit);
 }
 
 /**
@@ -373,7 +372,7 @@ export function searchTitles(db: RecallDatabase, scope: KeywordScope, query: str
  * than kept in a second FTS table that session writes would have to maintain. Score = sum of the
  * IDF of matched terms over the titles in scope (BM25 without length normalisation).
  */
-function searchTitlesParsed(db: RecallDatabase, sp: ScopeParams, parsed: ParsedQuery, regexps: RegExp[], automated: string, limit: number): TitleHit[] {
+function searchTitlesParsed(db: RecallDatabase, sp: ScopeParams, parsed: ParsedQuery, automated: string, limit: number): TitleHit[] {
   const rows = stmt(db, titlesSql(sp.kind)).all({ ...sp.params, automated }) as { id: string; title: string; automated: number }[];
   if (rows.length === 0) return [];
   const needle = parsed.match === null && parsed.likeNeedle !== null ? normalizeForSearch(parsed.likeNeedle) : null;
@@ -385,13 +384,9 @@ function searchTitlesParsed(db: RecallDatabase, sp: ScopeParams, parsed: ParsedQ
     if (needle !== null) {
       if (text.includes(needle)) matched.push(-1);
     } else {
-      for (let i = 0; i < regexps.length; i++) {
-        const re = regexps[i]!;
-        re.lastIndex = 0;
-        if (re.test(text)) {
-          matched.push(i);
-          df[i]!++;
-        }
+      for (const i of new Set(findTermSpans(text, parsed.terms).filter((x) => !x.partial).map((x) => x.term))) {
+        matched.push(i);
+        df[i]!++;
       }
       // Every required phrase must be in the title.
       if (parsed.terms.some((t, i) => t.required && !matched.includes(i))) matched.length = 0;
@@ -447,32 +442,6 @@ function toOriginal(n: Normalized, pos: number): number {
   return n.map ? (n.map[Math.min(pos, n.map.length - 1)] ?? 0) : pos;
 }
 
-interface Span {
-  start: number;
-  end: number;
-  term: number;
-}
-
-const MAX_SPANS = 500;
-
-function findSpans(text: string, regexps: RegExp[]): Span[] {
-  const spans: Span[] = [];
-  regexps.forEach((re, term) => {
-    re.lastIndex = 0;
-    let m: RegExpExecArray | null;
-    let count = 0;
-    while ((m = re.exec(text)) !== null && count < MAX_SPANS) {
-      if (m[0].length === 0) {
-        re.lastIndex++;
-        continue;
-      }
-      spans.push({ start: m.index, end: m.index + m[0].length, term });
-      count++;
-    }
-  });
-  return spans.sort((a, b) => a.start - b.start || b.end - a.end);
-}
-
 function collapse(text: string): string {
   return text.replace(/\s+/g, ' ');
 }
@@ -488,11 +457,11 @@ function safeCut(text: string, pos: number): number {
  * Cuts a window of about `size` characters around the densest cluster of matched terms and marks
  * the matches. Exported for the tool's windows and for tests.
  */
-export function snippet(content: string, terms: readonly QueryTerm[], regexps: readonly RegExp[], size: number): { snippet: string; matched: string[] } {
+export function snippet(content: string, terms: readonly QueryTerm[], size: number): { snippet: string; matched: string[] } {
   const source = content.length > MAX_INDEXED_CHARS ? content.slice(0, MAX_INDEXED_CHARS) : content;
   const norm = normalizeWithMap(source);
-  const spans = findSpans(norm.text, regexps as RegExp[]);
-  const matched = [...new Set(spans.map((s) => s.term))].sort((a, b) => a - b).map((i) => terms[i]!.text);
+  const spans: TermSpan[] = findTermSpans(norm.text, terms);
+  const matched = [...new Set(spans.filter((s) => !s.partial).map((s) => s.term))].sort((a, b) => a - b).map((i) => terms[i]!.text);
   if (spans.length === 0) {
     const end = safeCut(content, Math.min(content.length, size));
     return { snippet: collapse(content.slice(0, end)).trim() + (end < content.length ? '…' : ''), matched };
@@ -500,7 +469,7 @@ export function snippet(content: string, terms: readonly QueryTerm[], regexps: r
   // Window start candidates: a quarter window before each span; pick the one covering the most
   // distinct terms (ties: earliest).
   let best = { from: 0, distinct: -1 };
-  for (const s of spans.slice(0, MAX_SPANS)) {
+  for (const s of spans.slice(0, 500)) {
     const from = Math.max(0, s.start - Math.floor(size / 4));
     const to = from + size;
     const distinct = new Set(spans.filter((x) => x.start >= from && x.end <= to).map((x) => x.term)).size;

@@ -185,3 +185,119 @@ export function stripParticles(word: string): string {
 export function isStopword(word: string): boolean {
   return hasCjk(word) ? CHINESE_STOPWORDS.has(word) : ENGLISH_STOPWORDS.has(word);
 }
+
+// ---------------------------------------------------------------------------------------------
+// Porter stemmer (M. F. Porter 1980, with the `bli`→`ble` and `logi`→`log` revisions), the
+// algorithm of FTS5's `porter` tokenizer. The index stems inside SQLite; this copy only serves the
+// JS side that marks matches in snippets and decides `matchedTerms`, so `decided` in a message is
+// marked for the query `decide` exactly when FTS5 matched it. Like FTS5, tokens shorter than 3 or
+// longer than 64 characters are left alone.
+
+function isCons(w: string, i: number): boolean {
+  const c = w[i];
+  if (c === 'a' || c === 'e' || c === 'i' || c === 'o' || c === 'u') return false;
+  if (c === 'y') return i === 0 ? true : !isCons(w, i - 1);
+  return true;
+}
+
+/** m() of the stem w[0..end): the number of vowel-consonant sequences. */
+function measure(w: string, end: number): number {
+  let n = 0;
+  let i = 0;
+  while (i < end && isCons(w, i)) i++;
+  while (i < end) {
+    while (i < end && !isCons(w, i)) i++;
+    if (i >= end) break;
+    n++;
+    while (i < end && isCons(w, i)) i++;
+  }
+  return n;
+}
+
+function hasVowel(w: string, end: number): boolean {
+  for (let i = 0; i < end; i++) if (!isCons(w, i)) return true;
+  return false;
+}
+
+function endsDoubleCons(w: string): boolean {
+  const n = w.length;
+  return n >= 2 && w[n - 1] === w[n - 2] && isCons(w, n - 1);
+}
+
+/** *o: the stem ends consonant-vowel-consonant and the last consonant is not w, x or y. */
+function cvc(w: string, end: number): boolean {
+  if (end < 3 || !isCons(w, end - 1) || isCons(w, end - 2) || !isCons(w, end - 3)) return false;
+  const c = w[end - 1];
+  return c !== 'w' && c !== 'x' && c !== 'y';
+}
+
+/** Replaces `suffix` by `repl` when the remaining stem has m() > min; returns null if no suffix. */
+function replaceIf(w: string, rules: ReadonlyArray<readonly [string, string]>, min: number): string | null {
+  for (const [suffix, repl] of rules) {
+    if (w.endsWith(suffix)) {
+      const stem = w.length - suffix.length;
+      return measure(w, stem) > min ? w.slice(0, stem) + repl : w;
+    }
+  }
+  return null;
+}
+
+const STEP2: ReadonlyArray<readonly [string, string]> = [
+  ['ational', 'ate'], ['tional', 'tion'], ['enci', 'ence'], ['anci', 'ance'], ['izer', 'ize'], ['bli', 'ble'],
+  ['alli', 'al'], ['entli', 'ent'], ['eli', 'e'], ['ousli', 'ous'], ['ization', 'ize'], ['ation', 'ate'],
+  ['ator', 'ate'], ['alism', 'al'], ['iveness', 'ive'], ['fulness', 'ful'], ['ousness', 'ous'], ['aliti', 'al'],
+  ['iviti', 'ive'], ['biliti', 'ble'], ['logi', 'log'],
+];
+const STEP3: ReadonlyArray<readonly [string, string]> = [
+  ['icate', 'ic'], ['ative', ''], ['alize', 'al'], ['iciti', 'ic'], ['ical', 'ic'], ['ful', ''], ['ness', ''],
+];
+const STEP4 = ['al', 'ance', 'ence', 'er', 'ic', 'able', 'ible', 'ant', 'ement', 'ment', 'ent', 'ion', 'ou', 'ism', 'ate', 'iti', 'ous', 'ive', 'ize'];
+
+/** Longest-suffix-first order matters for step 4 (`ement` before `ment` before `ent`). */
+const STEP4_SORTED = [...STEP4].sort((a, b) => b.length - a.length);
+
+export function porterStem(word: string): string {
+  if (word.length < 3 || word.length > 64 || !/^[a-z0-9]+$/.test(word)) return word;
+  let w = word;
+  // Step 1a
+  if (w.endsWith('sses')) w = w.slice(0, -2);
+  else if (w.endsWith('ies')) w = w.slice(0, -2);
+  else if (!w.endsWith('ss') && w.endsWith('s')) w = w.slice(0, -1);
+  // Step 1b
+  let extra = false;
+  if (w.endsWith('eed')) {
+    if (measure(w, w.length - 3) > 0) w = w.slice(0, -1);
+  } else if (w.endsWith('ed') && hasVowel(w, w.length - 2)) {
+    w = w.slice(0, -2);
+    extra = true;
+  } else if (w.endsWith('ing') && hasVowel(w, w.length - 3)) {
+    w = w.slice(0, -3);
+    extra = true;
+  }
+  if (extra) {
+    if (w.endsWith('at') || w.endsWith('bl') || w.endsWith('iz')) w += 'e';
+    else if (endsDoubleCons(w) && !/[lsz]$/.test(w)) w = w.slice(0, -1);
+    else if (measure(w, w.length) === 1 && cvc(w, w.length)) w += 'e';
+  }
+  // Step 1c
+  if (w.endsWith('y') && hasVowel(w, w.length - 1)) w = w.slice(0, -1) + 'i';
+  // Steps 2 and 3
+  w = replaceIf(w, STEP2, 0) ?? w;
+  w = replaceIf(w, STEP3, 0) ?? w;
+  // Step 4
+  for (const suffix of STEP4_SORTED) {
+    if (w.endsWith(suffix)) {
+      const stem = w.length - suffix.length;
+      if (measure(w, stem) > 1 && (suffix !== 'ion' || /[st]$/.test(w.slice(0, stem)))) w = w.slice(0, stem);
+      break;
+    }
+  }
+  // Step 5a
+  if (w.endsWith('e')) {
+    const m = measure(w, w.length - 1);
+    if (m > 1 || (m === 1 && !cvc(w, w.length - 1))) w = w.slice(0, -1);
+  }
+  // Step 5b
+  if (measure(w, w.length) > 1 && endsDoubleCons(w) && w.endsWith('l')) w = w.slice(0, -1);
+  return w;
+}

@@ -6,9 +6,11 @@
  * literal fallback, snippets, and the EXPLAIN QUERY PLAN of the project filter.
  */
 import { openDatabase, type RecallDatabase } from '@recall/schema';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { describe, expect, test } from 'vitest';
-import { indexMessages, rebuildKeywordIndex, refreshScopeTokens, reindexSessionsScope, scopeToken } from '../src/fts-index.js';
+import { FTS_TABLE_SQL, indexMessages, rebuildKeywordIndex, refreshScopeTokens, reindexSessionsScope, scopeToken, unindexMessages } from '../src/fts-index.js';
 import {
   describeQuery,
   HIGHLIGHT_CLOSE,
@@ -94,6 +96,17 @@ describe('matching', () => {
     const { p } = setup(db);
     const m = session(db, 's1', p, [{ content: 'retry backoff is exponential' }, { content: 'retry once' }, { content: 'nothing here' }]);
     expect(ids(db, inProject(p), 'what did we decide about the retry backoff?')).toEqual([m[0], m[1]]);
+  });
+
+  test('English words match by stem and are marked in the snippet', () => {
+    const db = tempDb();
+    const { p } = setup(db);
+    const m = session(db, 's1', p, [{ content: 'We decided: retries use exponential backoff.' }, { content: 'unrelated' }]);
+    const hit = keywordSearch(db, inProject(p), 'what was the decision to retry?').hits;
+    expect(hit.map((h) => h.messageId)).toEqual([m[0]]);
+    expect(hit[0]!.matchedTerms).toEqual(['retry']);
+    expect(hit[0]!.snippet).toBe(`We decided: ${HIGHLIGHT_OPEN}retries${HIGHLIGHT_CLOSE} use exponential backoff.`);
+    expect(keywordSearch(db, inProject(p), 'decide').hits[0]!.snippet).toContain(`${HIGHLIGHT_OPEN}decided${HIGHLIGHT_CLOSE}`);
   });
 
   test('only stop-words are still searched', () => {
@@ -367,6 +380,33 @@ describe('moves and the scope token', () => {
 });
 
 describe('index lifecycle', () => {
+  test('migration 0002 creates messages_fts exactly as fts-index.ts expects', () => {
+    const sql = readFileSync(fileURLToPath(new URL('../../schema/drizzle/0002_keyword_index.sql', import.meta.url)), 'utf8');
+    const create = /CREATE VIRTUAL TABLE[\s\S]*?\n\);/.exec(sql)![0].replace(/;$/, '');
+    expect(create.replace(/\s+/g, ' ')).toBe(FTS_TABLE_SQL.replace(/\s+/g, ' '));
+    const db = tempDb();
+    const stored = db.raw.prepare("select sql from sqlite_master where name = 'messages_fts'").pluck().get() as string;
+    expect(stored.replace(/\s+/g, ' ')).toBe(FTS_TABLE_SQL.replace(/\s+/g, ' '));
+  });
+
+  test('a table with another definition (earlier tokenizer) is recreated and rebuilt on first use', () => {
+    const dir = tempDir();
+    const first = tempDb('recall.db', dir);
+    const { p } = setup(first);
+    session(first, 's1', p, [{ content: 'we decided on exponential backoff' }]);
+    first.raw.exec("DROP TABLE messages_fts; CREATE VIRTUAL TABLE messages_fts USING fts5(body, cjk, scope, content='', contentless_delete=1, tokenize='unicode61')");
+    first.close();
+    const db = openDatabase(join(dir, 'recall.db'));
+    try {
+      const hits = keywordSearch(db, inProject(p), 'decide').hits;
+      expect(hits.length).toBe(1);
+      expect(hits[0]!.snippet).toContain(`${HIGHLIGHT_OPEN}decided${HIGHLIGHT_CLOSE}`);
+      expect(db.raw.prepare("select sql from sqlite_master where name = 'messages_fts'").pluck().get()).toContain('porter');
+    } finally {
+      db.close();
+    }
+  });
+
   test('a database upgraded from before the keyword index is indexed on first use', () => {
     const dir = tempDir();
     const path = join(dir, 'legacy.db');
@@ -385,12 +425,16 @@ describe('index lifecycle', () => {
     }
   });
 
-  test('rebuildKeywordIndex and repeated indexMessages are idempotent', () => {
+  test('re-indexing (unindex + index) and rebuildKeywordIndex leave the same index', () => {
     const db = tempDb();
     const { p } = setup(db);
     const [id] = session(db, 's1', p, [{ content: 'theta theta' }]);
     const before = keywordSearch(db, inProject(p), 'theta').hits[0]!.score;
-    db.raw.transaction(() => indexMessages(db.raw, [{ id: id!, content: 'theta theta' }]))();
+    db.raw.transaction(() => {
+      unindexMessages(db.raw, [id!]);
+      indexMessages(db.raw, [{ id: id!, content: 'theta theta' }]);
+    })();
+    expect(keywordSearch(db, inProject(p), 'theta').hits[0]!.score).toBeCloseTo(before, 10);
     expect(rebuildKeywordIndex(db.raw)).toBe(1);
     const after = keywordSearch(db, inProject(p), 'theta').hits;
     expect(after.length).toBe(1);

@@ -2,6 +2,8 @@
  * search-text.ts: how message text becomes index token text (CJK bigrams in `body`, unigrams in
  * `cjk`, Latin passed through after NFKC) and the word helpers the query parser uses.
  */
+import Database from 'better-sqlite3';
+import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
 import {
   cjkBigrams,
@@ -10,6 +12,7 @@ import {
   latinUnits,
   MAX_INDEXED_CHARS,
   normalizeForSearch,
+  porterStem,
   segmentWords,
   splitRuns,
   stripParticles,
@@ -94,5 +97,48 @@ describe('word helpers', () => {
 
   test('normalizeForSearch folds width and case', () => {
     expect(normalizeForSearch('ＢＵＳＹ_Timeout')).toBe('busy_timeout');
+  });
+});
+
+describe('porterStem agrees with FTS5 porter', () => {
+  /** FTS5's own stems, read back through an fts5vocab table. */
+  function fts5Stems(words: readonly string[]): string[] {
+    const db = new Database(':memory:');
+    try {
+      db.exec("create virtual table f using fts5(t, tokenize = 'porter ascii'); create virtual table v using fts5vocab(f, 'instance');");
+      const insert = db.prepare('insert into f (rowid, t) values (?, ?)');
+      words.forEach((w, i) => insert.run(i + 1, w));
+      const byDoc = new Map((db.prepare('select doc, term from v').all() as { doc: number; term: string }[]).map((r) => [r.doc, r.term]));
+      return words.map((_, i) => byDoc.get(i + 1)!);
+    } finally {
+      db.close();
+    }
+  }
+
+  test.each([
+    ['caresses', 'caress'],
+    ['ponies', 'poni'],
+    ['agreed', 'agre'],
+    ['hopping', 'hop'],
+    ['filing', 'file'],
+    ['happy', 'happi'],
+    ['relational', 'relat'],
+    ['decided', 'decid'],
+    ['decide', 'decid'],
+    ['retries', 'retri'],
+    ['retrying', 'retri'],
+    ['generalization', 'gener'],
+    ['ab', 'ab'],
+  ])('%s → %s', (word, stem) => {
+    expect(porterStem(word)).toBe(stem);
+  });
+
+  test('random lower-case words stem exactly like FTS5', () => {
+    fc.assert(
+      fc.property(fc.array(fc.stringMatching(/^[a-z]{3,14}$/), { minLength: 1, maxLength: 200 }), (words) => {
+        expect(words.map(porterStem)).toEqual(fts5Stems(words));
+      }),
+      { numRuns: 50 },
+    );
   });
 });
