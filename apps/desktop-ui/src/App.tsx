@@ -10,13 +10,14 @@ import { IndexPanel } from './components/IndexPanel';
 import { Menu } from './components/Menu';
 import { MoveMenu } from './components/MoveMenu';
 import { Notices } from './components/Notices';
-import { SearchPanel } from './components/SearchPanel';
+import { SEARCH_BOX_ID, SearchPanel } from './components/SearchPanel';
 import { Sidebar } from './components/Sidebar';
 import { TextDialog } from './components/TextDialog';
 import { TopBar, type PaneName } from './components/TopBar';
 import { Welcome } from './components/Welcome';
-import { baseName, shortPath } from './lib/format';
+import { baseName, shortPath, titleFromText } from './lib/format';
 import { displayTitle, logicalConversations, orderedFolders, projectName, type Conversation } from './lib/grouping';
+import { continuationOf, useChat } from './state/chat';
 import { useConversation, useSaveDraft, type Draft } from './state/conversation';
 import { describeImport, importDemo } from './state/demo';
 import { useEventStream } from './state/events';
@@ -67,7 +68,7 @@ export function App({ token }: { token: string }) {
   const { rpc } = useRpc();
   const api = useProjects();
   const { route, navigate, replace } = useHashRoute();
-  const { notices, notify, fail, dismiss } = useNotices();
+  const { notices, notify, fail, dismiss, dismissAll } = useNotices();
   const narrow = useMediaQuery(NARROW);
   const [sidebarOpen, setSidebarOpen] = useState(false);
   const [pane, setPane] = useState<PaneName>('conversation');
@@ -85,6 +86,9 @@ export function App({ token }: { token: string }) {
   const index = useIndexStatus(ready);
   const live = useEventStream(token, ready);
   const saveDraft = useSaveDraft();
+  const chat = useChat(ready);
+  const [compressing, setCompressing] = useState<string | null>(null);
+  const [searchFocusRequest, setSearchFocusRequest] = useState(0);
 
   const conversations = useMemo(() => logicalConversations(api.sessions), [api.sessions]);
   const logicalOfOpen = useMemo(
@@ -116,6 +120,89 @@ export function App({ token }: { token: string }) {
     },
     [navigate, narrow],
   );
+
+  // "Skip to search", Ctrl/Cmd+K anywhere and "/" outside text fields: show the search pane and focus its box.
+  const focusSearch = useCallback(() => {
+    setPane('search');
+    if (narrow) setSidebarOpen(false);
+    setSearchFocusRequest((n) => n + 1);
+  }, [narrow]);
+
+  useEffect(() => {
+    if (searchFocusRequest === 0) return;
+    const box = document.getElementById(SEARCH_BOX_ID);
+    if (box instanceof HTMLInputElement) {
+      box.focus();
+      box.select();
+    } else document.querySelector<HTMLElement>('section.search[aria-label="Search"]')?.focus();
+  }, [searchFocusRequest]);
+
+  useEffect(() => {
+    const onKey = (e: KeyboardEvent) => {
+      if (e.defaultPrevented || menu || dialog) return;
+      const target = e.target instanceof Element ? e.target : null;
+      const typing = !!target?.closest('input, textarea, select, [contenteditable]:not([contenteditable="false"])');
+      const chord = (e.ctrlKey || e.metaKey) && !e.altKey && !e.shiftKey && e.key.toLowerCase() === 'k';
+      const slash = e.key === '/' && !e.ctrlKey && !e.metaKey && !e.altKey && !typing;
+      if (!chord && !slash) return;
+      e.preventDefault();
+      focusSearch();
+    };
+    window.addEventListener('keydown', onKey);
+    return () => window.removeEventListener('keydown', onKey);
+  }, [menu, dialog, focusSearch]);
+
+  /** A chat refused because the session was compressed elsewhere: open the continuation. */
+  const openContinuation = (err: unknown): boolean => {
+    const next = continuationOf(err);
+    if (!next) return false;
+    notify('info', 'This part of the conversation was compressed; opened the latest part.');
+    go({ view: 'session', sessionId: next });
+    return true;
+  };
+
+  const chatSend = async (sessionId: string, text: string) => {
+    try {
+      await chat.send(sessionId, text);
+    } catch (err) {
+      if (openContinuation(err)) throw new Error('Not sent: this part was compressed. The latest part is open now; send it there.');
+      throw err;
+    }
+  };
+
+  const compressConversation = async (sessionId: string) => {
+    setCompressing(sessionId);
+    try {
+      const next = await chat.compress(sessionId);
+      notify('success', 'Compressed: the conversation continues in a new part; the earlier part stays findable with session_search');
+      go({ view: 'session', sessionId: next.id });
+    } catch (err) {
+      if (!openContinuation(err)) fail('Could not compress', err);
+    } finally {
+      setCompressing(null);
+    }
+  };
+
+  /** A draft's first message to the model: store the draft in its project, then chat.send. */
+  const draftChat = async (text: string) => {
+    if (!draft) return;
+    const s = await rpc.call('session.create', {
+      projectId: draft.projectId,
+      title: titleFromText(text),
+      source: 'desktop',
+      ...(draft.cwd ? { cwd: draft.cwd } : {}),
+      ...(chat.status?.model ? { model: chat.status.model } : {}),
+    });
+    replace({ view: 'session', sessionId: s.id });
+    void api.refreshGroups([s.projectId]).catch(() => undefined);
+    try {
+      await chat.send(s.id, text);
+    } catch (err) {
+      // The refusal stored nothing: keep what the user wrote as a plain message.
+      await rpc.call('session.append', { sessionId: s.id, role: 'user', content: text }).catch(() => undefined);
+      fail('Saved your message, but the model was not asked', err);
+    }
+  };
 
   const doMove = useCallback(
     async (c: Conversation, target: MoveTarget) => {
@@ -189,7 +276,18 @@ export function App({ token }: { token: string }) {
 
   return (
     <div className={`app${narrow ? ' narrow' : ''}${sidebarOpen ? ' sidebar-open' : ''}`} data-pane={pane}>
+      <a
+        className="skip-link"
+        href={`#${SEARCH_BOX_ID}`}
+        onClick={(e) => {
+          e.preventDefault();
+          focusSearch();
+        }}
+      >
+        Skip to search
+      </a>
       <TopBar live={live} sidebarOpen={sidebarOpen} onToggleSidebar={() => setSidebarOpen((v) => !v)} pane={pane} onPane={setPane} />
+      <Notices notices={notices} onDismiss={dismiss} onDismissAll={dismissAll} />
       <aside id="sidebar" className="sidebar" aria-hidden={narrow && !sidebarOpen ? true : undefined} inert={narrow && !sidebarOpen}>
         <Sidebar
           api={api}
@@ -249,6 +347,11 @@ export function App({ token }: { token: string }) {
               void api.refreshGroups([s.projectId]).catch(() => undefined);
             }}
             onDiscardDraft={() => go({ view: 'home' })}
+            chat={chat}
+            compressing={compressing !== null && compressing === openSessionId}
+            onCompress={compressConversation}
+            onChatSend={chatSend}
+            onDraftChat={draftChat}
           />
         )}
       </main>
@@ -387,8 +490,6 @@ export function App({ token }: { token: string }) {
           }}
         />
       )}
-
-      <Notices notices={notices} onDismiss={dismiss} />
     </div>
   );
 }

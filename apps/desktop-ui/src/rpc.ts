@@ -5,7 +5,7 @@
  * notifications and reconnects with bounded exponential backoff. Errors are `RpcError`s that keep
  * the numeric JSON-RPC code and the stable `data.code` string so the UI can show both.
  */
-import type { GatewayEvent, RpcMethod, RpcMethods } from './types';
+import type { AnyEvent, RpcMethod, RpcMethods } from './types';
 
 export const RPC_PATH = '/rpc';
 
@@ -122,8 +122,8 @@ export function backoffDelay(attempt: number, baseMs = 500, maxMs = 15_000): num
   return Math.min(maxMs, baseMs * 2 ** n);
 }
 
-/** Parses one WebSocket frame into a gateway event, or null if it is anything else. */
-export function parseEventFrame(raw: string): GatewayEvent | null {
+/** Parses one WebSocket frame into a gateway event (change or chat.*), or null if it is anything else. */
+export function parseEventFrame(raw: string): AnyEvent | null {
   let msg: unknown;
   try {
     msg = JSON.parse(raw);
@@ -134,7 +134,7 @@ export function parseEventFrame(raw: string): GatewayEvent | null {
   for (const f of frames) {
     if (f && typeof f === 'object' && (f as { method?: unknown }).method === 'event') {
       const p = (f as { params?: unknown }).params;
-      if (p && typeof p === 'object' && typeof (p as { type?: unknown }).type === 'string') return p as GatewayEvent;
+      if (p && typeof p === 'object' && typeof (p as { type?: unknown }).type === 'string') return p as AnyEvent;
     }
   }
   return null;
@@ -155,7 +155,7 @@ export class EventStream {
   constructor(
     private readonly token: string,
     private readonly handlers: {
-      onEvent: (e: GatewayEvent) => void;
+      onEvent: (e: AnyEvent) => void;
       onState: (s: ConnectionState, retryInMs?: number) => void;
       onResync: () => void;
     },

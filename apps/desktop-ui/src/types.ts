@@ -91,7 +91,10 @@ export interface SearchHit {
   role?: Role | string;
   /** Matches are marked «like this» by the keyword path. */
   snippet?: string;
+  /** How it was found. Older tools report a title match as `title`; newer ones as `keyword` + `match_field: "title"`. */
   match_source?: 'keyword' | 'semantic' | 'both' | 'title' | 'direct' | string;
+  /** Where a keyword match was (newer tools, discover only). */
+  match_field?: 'title' | 'message' | string;
   window?: SearchWindowMessage[];
   title?: string | null;
   /** ISO date of the anchor message. */
@@ -168,6 +171,87 @@ export interface GatewayEvent {
   unassigned?: boolean;
 }
 
+/** A session_search anchor as reported by `chat.tool`. */
+export interface ChatToolAnchor {
+  session_id: string;
+  message_id: number;
+  link: string;
+}
+
+export interface ChatStartedEvent {
+  type: 'chat.started';
+  sessionId: string;
+  runId: string;
+  userMessageId: number;
+}
+
+export interface ChatDeltaEvent {
+  type: 'chat.delta';
+  sessionId: string;
+  runId: string;
+  /** 1-based model request within the turn (a new round starts after tool results). */
+  round: number;
+  text: string;
+}
+
+export interface ChatToolEvent {
+  type: 'chat.tool';
+  sessionId: string;
+  runId: string;
+  round: number;
+  toolCallId: string;
+  name: string;
+  /** Parsed arguments (the raw string when they were not JSON). */
+  arguments: unknown;
+  used_mode: string | null;
+  hits: number;
+  anchors: ChatToolAnchor[];
+  error?: { code: string; message: string };
+  /** The stored tool message holding the full result. */
+  messageId: number;
+}
+
+export interface ChatDoneEvent {
+  type: 'chat.done';
+  sessionId: string;
+  runId: string;
+  messageId: number;
+  status: 'completed';
+}
+
+export interface ChatErrorEvent {
+  type: 'chat.error';
+  sessionId: string;
+  runId: string;
+  status: 'cancelled' | 'failed';
+  code: string;
+  message: string;
+  retryable: boolean;
+  messageIds: number[];
+}
+
+export type ChatEvent = ChatStartedEvent | ChatDeltaEvent | ChatToolEvent | ChatDoneEvent | ChatErrorEvent;
+
+/** Not from the gateway: the event socket reconnected, so anything may have been missed. */
+export interface ResyncEvent {
+  type: 'resync';
+}
+
+/** Everything the event bus carries. */
+export type AnyEvent = GatewayEvent | ChatEvent | ResyncEvent;
+
+export interface ChatStatus {
+  configured: boolean;
+  model?: string;
+  baseUrl?: string;
+  apiKeySet: boolean;
+  missing: string[];
+  howToConfigure: string;
+  searchAvailable: boolean;
+  limits?: { maxToolRounds: number; turnTimeoutMs: number };
+  activeRuns: Array<{ runId: string; sessionId: string; userMessageId: number; startedAt: number }>;
+}
+
 /** Method map: name → params and result. Drives the typed `rpc.call`. */
 export interface RpcMethods {
   'projects.list': { params: { includeArchived?: boolean }; result: { projects: Project[] } };
@@ -201,6 +285,10 @@ export interface RpcMethods {
     result: { sessions: Session[] };
   };
   'session.append': { params: { sessionId: string; role: Role; content: string }; result: Message };
+  'chat.status': { params: Record<string, never>; result: ChatStatus };
+  'chat.send': { params: { sessionId: string; content: string }; result: { runId: string; sessionId: string; userMessageId: number } };
+  'chat.cancel': { params: { runId: string }; result: { runId: string; cancelled: boolean; status: string } };
+  'chat.compress': { params: { sessionId: string; note?: string; title?: string }; result: { previous: Session; session: Session } };
   'session.title': { params: { sessionId: string; title: string }; result: Session };
   'session.project.set': {
     params: { sessionId: string; projectId: string | null };

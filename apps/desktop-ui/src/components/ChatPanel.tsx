@@ -1,12 +1,189 @@
 /**
- * Reserved place for the model chat panel (a later issue: an OpenAI-compatible model that can call
- * session_search as this conversation). For now it only says so, so the layout already has a slot.
+ * The model chat of a conversation (docs/rpc.md, "For the chat panel"). `ChatPanel` is the strip
+ * above the composer: which model answers (or, with none configured, how to configure one — the
+ * gateway's `howToConfigure` text — while the plain composer keeps working), what the current run
+ * is doing, Stop (`chat.cancel`), the run's error with "Send again" when it is retryable, and the
+ * `/compress` action. `ChatLive` renders, at the end of the message list, what is not stored yet:
+ * the user's message in flight, tool cards of `chat.tool` events whose message has not loaded,
+ * and the answer streaming in from `chat.delta` (dropped on error; replaced by the stored message
+ * on `chat.done`).
  */
-export function ChatPanel() {
+import { useState } from 'react';
+import { isActive, liveText, runPhase, toolViewFromEvent, type ChatRun } from '../lib/chat';
+import type { ChatStatus, Session } from '../types';
+import { LinkedText } from './MessageItem';
+import { ToolCard } from './ToolCard';
+
+export interface ChatPanelProps {
+  status: ChatStatus | null;
+  statusError: string | null;
+  /** The open conversation; null for a draft. */
+  session: Session | null;
+  /** The session is an earlier part of its conversation (compressed, or a later part exists). */
+  ended: boolean;
+  run: ChatRun | null;
+  compressing: boolean;
+  onCancel: () => void;
+  onCompress: () => void;
+  onSendAgain: (content: string) => void;
+  onDismiss: () => void;
+}
+
+/** A model answers here: one is configured and this is not an earlier part of the conversation. */
+export function chatUsable(status: ChatStatus | null, ended: boolean): boolean {
+  return !!status?.configured && !ended;
+}
+
+export function ChatPanel({ status, statusError, session, ended, run, compressing, onCancel, onCompress, onSendAgain, onDismiss }: ChatPanelProps) {
+  const [confirming, setConfirming] = useState(false);
+  const active = isActive(run);
+  const canCompress = !!session && !ended && !active;
+
   return (
-    <aside className="chat-slot" aria-label="Model chat (coming later)">
-      <strong>Model chat</strong> arrives in a later version: a model answering in this conversation and recalling
-      its project's history with <code>session_search</code>. For now, messages you add are stored and searchable.
-    </aside>
+    <section className="chat-panel" aria-label="Model chat">
+      <div className="chat-row">
+        <div className="chat-state" data-testid="chat-status">
+          {status === null ? (
+            <span className="status-text">{statusError ? `Chat status unavailable: ${statusError}` : 'Checking the chat model…'}</span>
+          ) : status.configured ? (
+            <span className="chat-model">
+              Model <strong>{status.model}</strong>
+              {status.searchAvailable ? ' · recalls this project with session_search' : ' · session_search is unavailable in this gateway'}
+            </span>
+          ) : (
+            <details className="chat-howto">
+              <summary>
+                <strong>No chat model configured</strong> — messages you add are stored and searchable. How to set one up
+              </summary>
+              <p className="howto-text" data-testid="chat-howto">
+                {status.howToConfigure}
+              </p>
+              {status.missing.length > 0 && <p className="status-text">Missing: {status.missing.join(', ')}.</p>}
+            </details>
+          )}
+        </div>
+        {session && !confirming && (
+          <button
+            type="button"
+            className="btn small"
+            disabled={!canCompress || compressing}
+            title={
+              ended
+                ? 'This part was already compressed'
+                : 'End this part and continue in a fresh context; the earlier part stays findable with session_search'
+            }
+            onClick={() => setConfirming(true)}
+          >
+            {compressing ? 'Compressing…' : '/compress'}
+          </button>
+        )}
+      </div>
+
+      {confirming && session && (
+        <div className="chat-confirm" role="group" aria-label="Confirm /compress">
+          <span>End this part and continue in a new part with a fresh context? The earlier messages stay in the project and findable.</span>
+          <span className="chat-actions">
+            <button
+              type="button"
+              className="btn small primary"
+              onClick={() => {
+                setConfirming(false);
+                onCompress();
+              }}
+            >
+              Compress
+            </button>
+            <button type="button" className="btn small" onClick={() => setConfirming(false)}>
+              Keep going
+            </button>
+          </span>
+        </div>
+      )}
+
+      {ended && status?.configured && (
+        <p className="status-text chat-note">This part was compressed; the chat continues in the latest part of the conversation.</p>
+      )}
+
+      {run && active && (
+        <div className="chat-row chat-running">
+          <span className="chat-phase" role="status" data-testid="chat-phase">
+            <span className="spinner" aria-hidden="true" />
+            {runPhase(run)}
+          </span>
+          <button type="button" className="btn small" onClick={onCancel} disabled={!run.runId || run.cancelling}>
+            Stop
+          </button>
+        </div>
+      )}
+
+      {run && run.status === 'error' && run.error && (
+        <div className={`chat-row chat-error ${run.error.status}`} role="alert" data-testid="chat-error" data-code={run.error.code}>
+          <span>
+            {run.error.status === 'cancelled'
+              ? 'Stopped. What the turn completed before stopping stays stored.'
+              : `The model could not answer: ${run.error.message}${run.error.code && !run.error.message.includes(run.error.code) ? ` (${run.error.code})` : ''}`}
+          </span>
+          <span className="chat-actions">
+            {run.error.retryable && run.content && status?.configured && (
+              <button type="button" className="btn small" onClick={() => onSendAgain(run.content!)}>
+                Send again
+              </button>
+            )}
+            <button type="button" className="icon-btn" aria-label="Dismiss" onClick={onDismiss}>
+              ×
+            </button>
+          </span>
+        </div>
+      )}
+    </section>
+  );
+}
+
+export interface ChatLiveProps {
+  run: ChatRun | null;
+  /** Ids of the messages the list shows (stored and loaded). */
+  storedIds: ReadonlySet<number>;
+  currentSessionId: string;
+}
+
+export function ChatLive({ run, storedIds, currentSessionId }: ChatLiveProps) {
+  if (!run || run.sessionId !== currentSessionId) return null;
+  const active = isActive(run);
+  const text = liveText(run);
+  const pendingUser = active && run.content !== null && (run.userMessageId === null || !storedIds.has(run.userMessageId));
+  const pendingTools = run.status === 'error' ? [] : run.tools.filter((t) => !storedIds.has(t.messageId));
+  const finalPending = run.status === 'done' && run.finalMessageId !== null && !storedIds.has(run.finalMessageId);
+  const showBubble = active || (finalPending && text !== '');
+  if (!pendingUser && pendingTools.length === 0 && !showBubble) return null;
+  return (
+    <div className="chat-live" data-run-id={run.runId ?? undefined}>
+      {pendingUser && (
+        <div className="msg role-user pending">
+          <div className="msg-head">
+            <span className="msg-role">You</span>
+            <span className="msg-time">sending…</span>
+          </div>
+          <div className="msg-body">{run.content}</div>
+        </div>
+      )}
+      {pendingTools.map((t) => (
+        <div key={`${t.toolCallId}:${t.messageId}`} className="msg role-tool pending">
+          <div className="msg-head">
+            <span className="msg-role">Tool</span>
+            <span className="msg-tool">result</span>
+          </div>
+          <ToolCard view={toolViewFromEvent(t)} defaultOpen currentSessionId={currentSessionId} toolCallId={t.toolCallId} />
+        </div>
+      ))}
+      {showBubble && (
+        <div className="msg role-assistant chat-stream" aria-busy={active} data-testid="chat-stream">
+          <div className="msg-head">
+            <span className="msg-role">Assistant</span>
+            <span className="msg-tool">{active ? runPhase(run) : 'saving…'}</span>
+          </div>
+          <div className="msg-body">{text ? <LinkedText text={text} /> : <span className="typing" aria-label="waiting for the model" />}</div>
+        </div>
+      )}
+    </div>
   );
 }

@@ -1,31 +1,41 @@
 /**
- * The message composer: appends a user message to the open conversation, or — for a draft — saves
- * the draft with this first message. Ctrl/Cmd+Enter sends. On failure the text stays and the error
- * is shown under the box.
+ * The message composer: the primary action (send to the model, add a message, or — for a draft —
+ * save it with this first message) and an optional secondary one (e.g. "Add message" without an
+ * answer while a model is configured). Ctrl/Cmd+Enter runs the primary action. While `blocked`
+ * (the conversation is answering) the text can be written but not sent. On failure the text stays
+ * and the error is shown under the box.
  */
 import { useId, useState, type FormEvent, type KeyboardEvent } from 'react';
 import { errorText } from '../rpc';
+
+export interface ComposerAction {
+  label: string;
+  onSubmit: (text: string) => Promise<void>;
+}
 
 export interface ComposerProps {
   placeholder: string;
   submitLabel: string;
   onSubmit: (text: string) => Promise<void>;
+  secondary?: ComposerAction | undefined;
+  /** Why sending is not possible right now (the text can still be written). */
+  blocked?: string | null | undefined;
+  hint?: string | undefined;
 }
 
-export function Composer({ placeholder, submitLabel, onSubmit }: ComposerProps) {
+export function Composer({ placeholder, submitLabel, onSubmit, secondary, blocked, hint }: ComposerProps) {
   const [text, setText] = useState('');
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const id = useId();
 
-  const send = async (e?: FormEvent) => {
-    e?.preventDefault();
+  const run = async (action: (t: string) => Promise<void>) => {
     const t = text.trim();
-    if (!t || busy) return;
+    if (!t || busy || blocked) return;
     setBusy(true);
     setError(null);
     try {
-      await onSubmit(t);
+      await action(t);
       setText('');
     } catch (err) {
       setError(errorText(err));
@@ -34,10 +44,19 @@ export function Composer({ placeholder, submitLabel, onSubmit }: ComposerProps) 
     }
   };
 
-  const onKeyDown = (e: KeyboardEvent<HTMLTextAreaElement>) => {
-    if (e.key === 'Enter' && (e.ctrlKey || e.metaKey)) void send();
+  const send = (e?: FormEvent) => {
+    e?.preventDefault();
+    void run(onSubmit);
   };
 
+  const onKeyDown = (e: KeyboardEvent<HTMLTextAreaElement>) => {
+    if (e.key === 'Enter' && (e.ctrlKey || e.metaKey)) {
+      e.preventDefault();
+      send();
+    }
+  };
+
+  const cannot = busy || !!blocked || !text.trim();
   return (
     <form className="composer" onSubmit={send}>
       <label htmlFor={`${id}-text`} className="sr-only">
@@ -53,10 +72,17 @@ export function Composer({ placeholder, submitLabel, onSubmit }: ComposerProps) 
         disabled={busy}
       />
       <div className="composer-row">
-        <span className="composer-hint">{busy ? 'Saving…' : 'Ctrl+Enter to send'}</span>
-        <button type="submit" className="btn primary" disabled={busy || !text.trim()}>
-          {submitLabel}
-        </button>
+        <span className="composer-hint">{busy ? 'Saving…' : (blocked ?? hint ?? 'Ctrl+Enter to send')}</span>
+        <span className="composer-actions">
+          {secondary && (
+            <button type="button" className="btn" disabled={cannot} onClick={() => void run(secondary.onSubmit)}>
+              {secondary.label}
+            </button>
+          )}
+          <button type="submit" className="btn primary" disabled={cannot}>
+            {submitLabel}
+          </button>
+        </span>
       </div>
       {error && (
         <p className="status-error" role="alert">

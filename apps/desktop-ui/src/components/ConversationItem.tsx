@@ -4,7 +4,7 @@
  * it on another project. Shows "Moving…" while a move is in flight.
  */
 import type { KeyboardEvent, MouseEvent } from 'react';
-import { formatRelative, shortPath } from '../lib/format';
+import { formatRelative, isoOf, shortPath } from '../lib/format';
 import type { Conversation } from '../lib/grouping';
 import { setConversationDrag } from '../state/dnd';
 
@@ -56,7 +56,9 @@ export function ConversationItem({ conversation: c, active, moving, showCwd, onO
             <span className="status-text">Moving…</span>
           ) : (
             <>
-              {formatRelative(c.lastActivity)}
+              <time className="rel-time" dateTime={isoOf(c.lastActivity)}>
+                {formatRelative(c.lastActivity)}
+              </time>
               {messageCount > 0 && ` · ${messageCount} msg`}
               {showCwd && c.head.cwd && <span className="conv-cwd"> · {shortPath(c.head.cwd, 1)}</span>}
             </>

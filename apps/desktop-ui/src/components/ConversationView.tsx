@@ -1,17 +1,22 @@
 /**
  * The conversation pane: header with the stored project (read from the DB on resume), cwd and git
  * metadata, "Move…" and "Change directory…" actions; the message list (each message addressable
- * by session + message id); scrolling to and highlighting a linked message; the chat slot; and the
- * composer. Also renders drafts: a not-yet-saved conversation that remembers the project it was
- * started in until its first message is saved.
+ * by session + message id, tool calls and results as cards) with what the model is streaming at its
+ * end; scrolling to and highlighting a linked message; the chat panel; and the composer — "Send to
+ * model" (`chat.send`) when a model is configured, else the plain "Add message" (`session.append`);
+ * typing `/compress` runs the compress action instead of sending. Also renders drafts: a
+ * not-yet-saved conversation that remembers the project it was started in until its first message
+ * is saved.
  */
-import { useEffect, useRef, useState, type ReactNode } from 'react';
-import { formatDate, shortPath } from '../lib/format';
+import { useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
+import { callsById, isActive, isCompressCommand, liveText, type ChatRun } from '../lib/chat';
+import { formatDate, isoOf, shortPath } from '../lib/format';
 import { messageDomId, type Route } from '../lib/links';
 import { projectName, type Conversation } from '../lib/grouping';
+import type { ChatApi } from '../state/chat';
 import type { ConversationApi, Draft } from '../state/conversation';
-import type { Project } from '../types';
-import { ChatPanel } from './ChatPanel';
+import type { ChatToolEvent, Project } from '../types';
+import { ChatLive, ChatPanel, chatUsable } from './ChatPanel';
 import { Composer } from './Composer';
 import { MessageItem } from './MessageItem';
 
@@ -27,7 +32,17 @@ export interface ConversationViewProps {
   onChangeCwd: () => void;
   onSaveDraft: (text: string) => Promise<void>;
   onDiscardDraft: () => void;
+  chat: ChatApi;
+  compressing: boolean;
+  /** `/compress` of a stored conversation (button or typed). */
+  onCompress: (sessionId: string) => Promise<void>;
+  /** `chat.send` in a stored conversation. */
+  onChatSend: (sessionId: string, text: string) => Promise<void>;
+  /** A draft's first message sent to the model: save the draft, then `chat.send`. */
+  onDraftChat: (text: string) => Promise<void>;
 }
+
+const BLOCKED_WHILE_ANSWERING = 'Answering… Stop it or wait for the answer to send more.';
 
 export function ConversationView(props: ConversationViewProps) {
   const { route, draft, conv, projects } = props;
@@ -35,6 +50,24 @@ export function ConversationView(props: ConversationViewProps) {
   if (!route) return null;
 
   const s = conv.session;
+  const { chat } = props;
+  const run = chat.runOf(s?.id);
+  // An earlier part (compressed, or the sidebar knows a later part): the conversation goes on there.
+  const ended = !!s && (s.endReason === 'compression' || (!!props.logical && props.logical.head.id !== s.id));
+  const usable = chatUsable(chat.status, ended);
+  const blocked = isActive(run) ? BLOCKED_WHILE_ANSWERING : null;
+  const append = async (t: string) => {
+    if (s && isCompressCommand(t)) {
+      if (ended) throw new Error('This part was already compressed; open the latest part to compress it.');
+      return props.onCompress(s.id);
+    }
+    await conv.append(t);
+  };
+  const ask = async (t: string) => {
+    if (!s) return;
+    if (isCompressCommand(t)) return props.onCompress(s.id);
+    await props.onChatSend(s.id, t);
+  };
   return (
     <section className="conversation" aria-label="Conversation">
       {conv.status === 'loading' && <p className="status-text pad">Loading conversation…</p>}
@@ -84,14 +117,38 @@ export function ConversationView(props: ConversationViewProps) {
               </div>
               <div>
                 <dt>Started</dt>
-                <dd>{formatDate(s.startedAt)}</dd>
+                <dd>
+                  <time dateTime={isoOf(s.startedAt)}>{formatDate(s.startedAt)}</time>
+                </dd>
               </div>
             </dl>
             <LineageNote sessionId={s.id} parentSessionId={s.parentSessionId} lineage={s.lineage} logical={props.logical} />
           </header>
-          <MessageList route={route} conv={conv} />
-          <ChatPanel />
-          <Composer placeholder="Add a message to this conversation…" submitLabel="Add message" onSubmit={async (t) => void (await conv.append(t))} />
+          <MessageList route={route} conv={conv} run={run} toolsByMessage={chat.runs.toolsByMessage} />
+          <ChatPanel
+            status={chat.status}
+            statusError={chat.statusError}
+            session={s}
+            ended={ended}
+            run={run}
+            compressing={props.compressing}
+            onCancel={() => void chat.cancel(s.id).catch(() => undefined)}
+            onCompress={() => void props.onCompress(s.id)}
+            onSendAgain={(content) => void props.onChatSend(s.id, content).catch(() => undefined)}
+            onDismiss={() => chat.dismiss(s.id)}
+          />
+          {usable ? (
+            <Composer
+              placeholder="Ask the model… (or /compress to continue in a fresh context)"
+              submitLabel="Send to model"
+              onSubmit={ask}
+              secondary={{ label: 'Add message', onSubmit: append }}
+              blocked={blocked}
+              hint="Ctrl+Enter sends to the model"
+            />
+          ) : (
+            <Composer placeholder="Add a message to this conversation…" submitLabel="Add message" onSubmit={append} blocked={blocked} />
+          )}
         </>
       )}
     </section>
@@ -134,10 +191,23 @@ function LineageNote({
   return notes.length ? <p className="lineage-note">{notes}</p> : null;
 }
 
-function MessageList({ route, conv }: { route: Extract<Route, { view: 'session' }>; conv: ConversationApi }) {
+function MessageList({
+  route,
+  conv,
+  run,
+  toolsByMessage,
+}: {
+  route: Extract<Route, { view: 'session' }>;
+  conv: ConversationApi;
+  run: ChatRun | null;
+  toolsByMessage: Record<number, ChatToolEvent>;
+}) {
   const [highlighted, setHighlighted] = useState<number | null>(null);
   const [missing, setMissing] = useState<number | null>(null);
   const endRef = useRef<HTMLDivElement>(null);
+  const scrollRef = useRef<HTMLDivElement>(null);
+  const calls = useMemo(() => callsById(conv.messages), [conv.messages]);
+  const storedIds = useMemo(() => new Set(conv.messages.map((m) => m.id)), [conv.messages]);
   const lastCount = useRef(0);
   const target = route.messageId;
   const ready = conv.status === 'ready' && conv.session?.id === route.sessionId;
@@ -170,8 +240,16 @@ function MessageList({ route, conv }: { route: Extract<Route, { view: 'session' 
     lastCount.current = n;
   }, [ready, conv.messages.length, target]);
 
+  // While an answer streams in, follow it — unless the reader scrolled up.
+  const streamed = liveText(run).length + (run?.tools.length ?? 0);
+  useEffect(() => {
+    const el = scrollRef.current;
+    if (!el || streamed === 0) return;
+    if (el.scrollHeight - el.scrollTop - el.clientHeight < 160) endRef.current?.scrollIntoView({ block: 'end' });
+  }, [streamed]);
+
   return (
-    <div className="messages-scroll" tabIndex={-1}>
+    <div className="messages-scroll" tabIndex={-1} ref={scrollRef}>
       {missing !== null && (
         <p className="status-warn" role="status">
           Message #{missing} is not in this conversation (it may have been deleted or rewound).
@@ -180,16 +258,28 @@ function MessageList({ route, conv }: { route: Extract<Route, { view: 'session' 
       {ready && conv.messages.length === 0 && <p className="status-text pad">No messages yet.</p>}
       <ol className="messages" aria-label="Messages">
         {conv.messages.map((m) => (
-          <MessageItem key={m.id} message={m} highlighted={highlighted === m.id} />
+          <MessageItem
+            key={m.id}
+            message={m}
+            highlighted={highlighted === m.id}
+            call={m.role === 'tool' && m.toolCallId ? calls.get(m.toolCallId) : undefined}
+            live={m.role === 'tool' && toolsByMessage[m.id] !== undefined}
+          />
         ))}
       </ol>
+      {ready && <ChatLive run={run} storedIds={storedIds} currentSessionId={route.sessionId} />}
       <div ref={endRef} />
     </div>
   );
 }
 
-function DraftView({ draft, projects, onSaveDraft, onDiscardDraft }: ConversationViewProps & { draft: Draft }) {
+function DraftView({ draft, projects, onSaveDraft, onDiscardDraft, chat, onDraftChat }: ConversationViewProps & { draft: Draft }) {
   const name = projectName(projects, draft.projectId);
+  const usable = chatUsable(chat.status, false);
+  const ask = async (t: string) => {
+    if (isCompressCommand(t)) throw new Error('A new conversation has nothing to compress yet.');
+    await onDraftChat(t);
+  };
   return (
     <section className="conversation draft" aria-label="New conversation">
       <header className="conv-header">
@@ -231,8 +321,29 @@ function DraftView({ draft, projects, onSaveDraft, onDiscardDraft }: Conversatio
           </p>
         </div>
       </div>
-      <ChatPanel />
-      <Composer placeholder="Write the first message…" submitLabel="Save conversation" onSubmit={onSaveDraft} />
+      <ChatPanel
+        status={chat.status}
+        statusError={chat.statusError}
+        session={null}
+        ended={false}
+        run={null}
+        compressing={false}
+        onCancel={() => undefined}
+        onCompress={() => undefined}
+        onSendAgain={() => undefined}
+        onDismiss={() => undefined}
+      />
+      {usable ? (
+        <Composer
+          placeholder="Write the first message…"
+          submitLabel="Send to model"
+          onSubmit={ask}
+          secondary={{ label: 'Save conversation', onSubmit: onSaveDraft }}
+          hint="Ctrl+Enter sends to the model"
+        />
+      ) : (
+        <Composer placeholder="Write the first message…" submitLabel="Save conversation" onSubmit={onSaveDraft} />
+      )}
     </section>
   );
 }

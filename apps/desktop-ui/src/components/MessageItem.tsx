@@ -1,25 +1,46 @@
 /**
  * One message of a conversation, addressable by session + message id: `id="m-<messageId>"`,
  * `data-session-id`, `data-message-id`. Content is plain text (never HTML); recall:// links in it
- * become in-app links. Tool messages are shown compactly with their tool name.
+ * become in-app links. An assistant message that called tools shows its calls compactly; a tool
+ * message (the stored session_search result) is a ToolCard — collapsed unless it happened live.
  */
-import { memo } from 'react';
+import { memo, type ReactNode } from 'react';
+import { formatArgs, parseToolCalls, toolViewFromMessage, type ToolCallInfo } from '../lib/chat';
 import { formatDate } from '../lib/format';
 import { linkify, messageDomId } from '../lib/links';
 import type { Message } from '../types';
+import { ToolCard } from './ToolCard';
 
 export interface MessageItemProps {
   message: Message;
   highlighted: boolean;
+  /** Tool messages: the call (from the assistant message's toolCalls) this result answers. */
+  call?: ToolCallInfo | undefined;
+  /** Tool messages: the call happened live on this page (the card starts open). */
+  live?: boolean;
 }
 
 const ROLE_LABEL: Record<string, string> = { user: 'You', assistant: 'Assistant', system: 'System', tool: 'Tool' };
 
-export const MessageItem = memo(function MessageItem({ message: m, highlighted }: MessageItemProps) {
+export function LinkedText({ text }: { text: string }): ReactNode {
+  return linkify(text).map((part, i) =>
+    part.kind === 'text' ? (
+      <span key={i}>{part.text}</span>
+    ) : (
+      <a key={i} href={part.href}>
+        {part.text}
+      </a>
+    ),
+  );
+}
+
+export const MessageItem = memo(function MessageItem({ message: m, highlighted, call, live = false }: MessageItemProps) {
+  const calls = m.role === 'assistant' ? parseToolCalls(m.toolCalls) : [];
+  const isTool = m.role === 'tool';
   return (
     <li
       id={messageDomId(m.id)}
-      className={`msg role-${m.role}${highlighted ? ' highlight' : ''}${m.visibility === 'compacted' ? ' compacted' : ''}`}
+      className={`msg role-${m.role}${calls.length ? ' has-calls' : ''}${highlighted ? ' highlight' : ''}${m.visibility === 'compacted' ? ' compacted' : ''}`}
       data-session-id={m.sessionId}
       data-message-id={m.id}
       tabIndex={-1}
@@ -27,7 +48,9 @@ export const MessageItem = memo(function MessageItem({ message: m, highlighted }
     >
       <div className="msg-head">
         <span className="msg-role">{ROLE_LABEL[m.role] ?? m.role}</span>
-        {m.toolName && <span className="msg-tool">{m.toolName}</span>}
+        {m.toolName && !isTool && <span className="msg-tool">{m.toolName}</span>}
+        {isTool && <span className="msg-tool">result</span>}
+        {calls.length > 0 && <span className="msg-tool">{calls.length === 1 ? 'tool call' : `${calls.length} tool calls`}</span>}
         {m.visibility === 'compacted' && <span className="tag">compacted</span>}
         <time className="msg-time" dateTime={new Date(m.createdAt).toISOString()}>
           {formatDate(m.createdAt)}
@@ -36,17 +59,26 @@ export const MessageItem = memo(function MessageItem({ message: m, highlighted }
           #{m.id}
         </a>
       </div>
-      <div className="msg-body">
-        {linkify(m.content).map((part, i) =>
-          part.kind === 'text' ? (
-            <span key={i}>{part.text}</span>
-          ) : (
-            <a key={i} href={part.href}>
-              {part.text}
-            </a>
-          ),
-        )}
-      </div>
+      {isTool ? (
+        <ToolCard view={toolViewFromMessage(m, call)} defaultOpen={live} currentSessionId={m.sessionId} toolCallId={m.toolCallId} />
+      ) : (
+        <>
+          {(m.content || calls.length === 0) && (
+            <div className="msg-body">
+              <LinkedText text={m.content} />
+            </div>
+          )}
+          {calls.length > 0 && (
+            <ul className="calls" aria-label="Tool calls">
+              {calls.map((c, i) => (
+                <li key={c.id || i} className="call" data-tool-call-id={c.id || undefined}>
+                  <code>{c.name}</code> <span className="call-args">{formatArgs(c.arguments)}</span>
+                </li>
+              ))}
+            </ul>
+          )}
+        </>
+      )}
     </li>
   );
 });

@@ -2,11 +2,13 @@
  * Search panel. Runs `search.session_search` *as* the open conversation (its stored project is the
  * scope; a conversation without a project only recalls its own history). Query box, mode switch
  * (hybrid / keyword / semantic), results grouped by conversation with highlighted snippets, and
- * the tool's used_mode, semantic_status and notes shown as they are. A result opens its anchor.
+ * the tool's used_mode, semantic_status and notes shown as they are. A result opens its anchor;
+ * under it, its surrounding messages (the tool's `window`), the anchor ± 1 until expanded.
  */
-import { useId } from 'react';
-import { formatDate } from '../lib/format';
-import { hashForLink, formatHash } from '../lib/links';
+import { useId, useState } from 'react';
+import { formatDate, isoOf } from '../lib/format';
+import { anchorHash } from '../lib/links';
+import { matchInfo, visibleWindow } from '../lib/results';
 import { groupHits } from '../lib/snippet';
 import type { SearchApi } from '../state/search';
 import type { SearchHit, SearchMode, Session } from '../types';
@@ -26,9 +28,15 @@ const MODES: Array<{ value: SearchMode; label: string; hint: string }> = [
   { value: 'semantic', label: 'Semantic', hint: 'similar meaning' },
 ];
 
+/** The search box's element id: the skip link and the keyboard shortcuts focus it. */
+export const SEARCH_BOX_ID = 'search-box';
+
 export function hitHash(h: SearchHit): string {
-  if (typeof h.link === 'string' && h.link) return hashForLink(h.link);
-  return formatHash({ view: 'session', sessionId: h.session_id, messageId: h.message_id });
+  return anchorHash(h);
+}
+
+function countText(matches: number, conversations: number): string {
+  return `${matches} ${matches === 1 ? 'match' : 'matches'} in ${conversations} ${conversations === 1 ? 'conversation' : 'conversations'}`;
 }
 
 function statusText(s: unknown): string {
@@ -41,7 +49,7 @@ export function SearchPanel({ search, session, projectLabel, isDraft, onOpenHit 
   const id = useId();
   if (!session) {
     return (
-      <section className="panel-body search" aria-label="Search">
+      <section className="panel-body search" aria-label="Search" tabIndex={-1}>
         <h2 className="panel-title">Search history</h2>
         <div className="explain">
           <p>
@@ -62,7 +70,7 @@ export function SearchPanel({ search, session, projectLabel, isDraft, onOpenHit 
   const groups = groupHits(r?.results ?? []);
   const semantic = statusText(r?.semantic_status);
   return (
-    <section className="panel-body search" aria-label="Search">
+    <section className="panel-body search" aria-label="Search" tabIndex={-1}>
       <h2 className="panel-title">Search history</h2>
       <form
         role="search"
@@ -72,7 +80,7 @@ export function SearchPanel({ search, session, projectLabel, isDraft, onOpenHit 
           void search.run();
         }}
       >
-        <label htmlFor={`${id}-q`} className="search-scope">
+        <label htmlFor={SEARCH_BOX_ID} className="search-scope">
           Searching as <strong>{session.title?.trim() || 'this conversation'}</strong> in{' '}
           <strong data-testid="search-scope">{projectLabel}</strong>
         </label>
@@ -81,8 +89,9 @@ export function SearchPanel({ search, session, projectLabel, isDraft, onOpenHit 
         )}
         <div className="search-row">
           <input
-            id={`${id}-q`}
+            id={SEARCH_BOX_ID}
             type="search"
+            aria-keyshortcuts="Control+K /"
             value={search.query}
             onChange={(e) => search.setQuery(e.target.value)}
             placeholder="e.g. borrow checker error, 番茄炒蛋"
@@ -115,7 +124,7 @@ export function SearchPanel({ search, session, projectLabel, isDraft, onOpenHit 
         {search.status === 'error' && <span className="status-error">Search failed: {search.error}</span>}
         {search.status === 'done' && r && (
           <span>
-            {groups.length === 0 ? 'No matches' : `${r.results?.length ?? 0} matches in ${groups.length} conversations`} for “
+            {groups.length === 0 ? 'No matches' : countText(r.results?.length ?? 0, groups.length)} for “
             {search.answeredQuery}”
           </span>
         )}
@@ -164,36 +173,86 @@ export function SearchPanel({ search, session, projectLabel, isDraft, onOpenHit 
             <li key={g.sessionId} className="hit-group">
               <div className="hit-group-head">
                 <span className="hit-title">{g.title}</span>
-                {g.date !== null && g.date !== undefined && <span className="hit-date">{formatDate(g.date)}</span>}
+                {g.date !== null && g.date !== undefined && (
+                  <time className="hit-date" dateTime={isoOf(g.date)}>
+                    {formatDate(g.date)}
+                  </time>
+                )}
                 {g.sessionId === session.id && <span className="tag">this conversation</span>}
               </div>
               <ul className="hits">
-                {g.hits.map((h) => (
-                  <li key={`${h.session_id}:${h.message_id}`}>
-                    <button
-                      type="button"
-                      className="hit"
-                      data-session-id={h.session_id}
-                      data-message-id={h.message_id}
-                      onClick={() => onOpenHit(hitHash(h))}
-                    >
-                      <span className="hit-head">
-                        <span className={`role-tag role-${String(h.role ?? '')}`}>{String(h.role ?? 'message')}</span>
-                        {h.match_source && <span className="match-src">{String(h.match_source)}</span>}
-                        <span className="hit-anchor">#{h.message_id}</span>
-                      </span>
-                      <Snippet text={String(h.snippet ?? '')} query={search.answeredQuery} />
-                      {(h.other_message_ids?.length ?? 0) > 0 && (
-                        <span className="hit-more">+{h.other_message_ids!.length} more matching messages in this conversation</span>
-                      )}
-                    </button>
-                  </li>
-                ))}
+                {g.hits.map((h) => {
+                  const match = matchInfo(h);
+                  return (
+                    <li key={`${h.session_id}:${h.message_id}`}>
+                      <button
+                        type="button"
+                        className="hit"
+                        data-session-id={h.session_id}
+                        data-message-id={h.message_id}
+                        onClick={() => onOpenHit(hitHash(h))}
+                      >
+                        <span className="hit-head">
+                          <span className={`role-tag role-${String(h.role ?? '')}`}>{String(h.role ?? 'message')}</span>
+                          {match.source && (
+                            <span className="match-src" data-testid="match-source">
+                              {match.source}
+                            </span>
+                          )}
+                          {match.field === 'title' && (
+                            <span className="match-field" data-testid="match-field" title="the conversation title matched">
+                              title match
+                            </span>
+                          )}
+                          <span className="hit-anchor">#{h.message_id}</span>
+                        </span>
+                        <Snippet text={String(h.snippet ?? '')} query={search.answeredQuery} />
+                        {(h.other_message_ids?.length ?? 0) > 0 && (
+                          <span className="hit-more">+{h.other_message_ids!.length} more matching messages in this conversation</span>
+                        )}
+                      </button>
+                      <HitWindow hit={h} query={search.answeredQuery} />
+                    </li>
+                  );
+                })}
               </ul>
             </li>
           ))}
         </ol>
       )}
     </section>
+  );
+}
+
+/** The result's surrounding messages (the tool's `window`), anchor emphasised; anchor ± 1 until expanded. */
+function HitWindow({ hit, query }: { hit: SearchHit; query: string }) {
+  const [expanded, setExpanded] = useState(false);
+  const collapsed = visibleWindow(hit.window, hit.message_id, false);
+  const w = expanded ? visibleWindow(hit.window, hit.message_id, true) : collapsed;
+  if (w.shown.length === 0) return null;
+  const hidden = collapsed.hiddenBefore + collapsed.hiddenAfter;
+  const canToggle = hidden > 0;
+  return (
+    <div className={`hit-window${expanded ? ' expanded' : ''}`} data-testid="hit-window">
+      <ol className="win" aria-label={`Context of message ${hit.message_id}`}>
+        {w.shown.map((m, i) => {
+          const anchor = i === w.anchorIndex;
+          return (
+            <li key={m.message_id} className={`win-msg role-${String(m.role)}${anchor ? ' is-anchor' : ''}`} data-message-id={m.message_id}>
+              <span className="win-role">
+                {String(m.role)}
+                {anchor && <span className="sr-only"> (the matching message)</span>}
+              </span>
+              <span className="win-text">{anchor ? <Snippet text={String(m.text ?? '')} query={query} /> : String(m.text ?? '')}</span>
+            </li>
+          );
+        })}
+      </ol>
+      {canToggle && (
+        <button type="button" className="link-btn win-toggle" aria-expanded={expanded} onClick={() => setExpanded((v) => !v)}>
+          {expanded ? 'Less context' : `${hidden} more around it`}
+        </button>
+      )}
+    </div>
   );
 }

@@ -15,6 +15,11 @@ export function formatDate(value: number | string | null | undefined): string {
   return d.toLocaleString(undefined, { year: 'numeric', month: 'short', day: 'numeric', hour: '2-digit', minute: '2-digit' });
 }
 
+/** ISO form for a `<time dateTime>` attribute ('' when unknown). */
+export function isoOf(value: number | string | null | undefined): string {
+  return toDate(value)?.toISOString() ?? '';
+}
+
 /** "just now", "5 min ago", "3 h ago", "2 d ago", else a short date. */
 export function formatRelative(value: number | string | null | undefined, now = Date.now()): string {
   const d = toDate(value);

@@ -136,6 +136,12 @@ export function hashForLink(link: string): string {
   return `#/open/${encodeURIComponent(link)}`;
 }
 
+/** Hash route of a result anchor: its `link` when it has one we can read, else session + message id. */
+export function anchorHash(a: { session_id: string; message_id: number; link?: string | undefined }): string {
+  if (typeof a.link === 'string' && a.link) return hashForLink(a.link);
+  return formatHash({ view: 'session', sessionId: a.session_id, messageId: a.message_id });
+}
+
 /** DOM id of a message element, so `#m-<id>` style anchors and tests can find it. */
 export function messageDomId(messageId: number): string {
   return `m-${messageId}`;

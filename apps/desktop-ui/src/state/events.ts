@@ -2,14 +2,16 @@
  * Gateway events for the React tree: an EventBus (plain pub/sub) that the EventStream feeds, a hook
  * that starts the stream once the gateway has answered an HTTP call, and `useGatewayEvent` to run
  * a (debounced) refresh when an event of interest arrives. A reconnect emits every event type once
- * ("resync") because notifications may have been missed while the socket was down.
+ * ("resync") because notifications may have been missed while the socket was down, then a
+ * `resync` event for listeners that keep their own state (the chat runs). `chat.*` events travel
+ * on the same bus; `useChatRuns` subscribes to them directly (undebounced: they carry the stream).
  */
 import { useEffect, useRef, useState } from 'react';
 import { EventStream, type ConnectionState } from '../rpc';
-import type { GatewayEvent, GatewayEventType } from '../types';
+import type { AnyEvent, GatewayEvent, GatewayEventType } from '../types';
 import { useRpc } from './rpcContext';
 
-type Listener = (e: GatewayEvent) => void;
+type Listener = (e: AnyEvent) => void;
 
 export class EventBus {
   private listeners = new Set<Listener>();
@@ -17,7 +19,7 @@ export class EventBus {
     this.listeners.add(fn);
     return () => this.listeners.delete(fn);
   }
-  emit(e: GatewayEvent): void {
+  emit(e: AnyEvent): void {
     for (const fn of [...this.listeners]) fn(e);
   }
 }
@@ -40,6 +42,7 @@ export function useEventStream(token: string, enabled: boolean): LiveState {
       onState: (state, retryInMs) => setLive(retryInMs === undefined ? { state } : { state, retryInMs }),
       onResync: () => {
         for (const type of ALL_TYPES) events.emit({ type });
+        events.emit({ type: 'resync' });
       },
     });
     stream.start();
@@ -63,7 +66,7 @@ export function useGatewayEvent(types: GatewayEventType[], handler: (batch: Gate
     let timer: ReturnType<typeof setTimeout> | null = null;
     const unsub = events.subscribe((e) => {
       if (!wanted.has(e.type)) return;
-      batch.push(e);
+      batch.push(e as GatewayEvent);
       if (timer) return;
       timer = setTimeout(() => {
         timer = null;

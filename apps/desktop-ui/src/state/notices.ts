@@ -1,36 +1,37 @@
 /**
  * Status notices (toasts): short success/info lines that fade after a few seconds and error lines
- * that stay until dismissed. Errors carry the gateway's stable code via `errorText`.
+ * that stay until dismissed — never pushed out by later successes (src/lib/noticeList.ts). Errors
+ * carry the gateway's stable code via `errorText`.
  */
 import { useCallback, useRef, useState } from 'react';
+import { addNotice, type Notice, type NoticeKind } from '../lib/noticeList';
 import { errorText } from '../rpc';
 
-export type NoticeKind = 'success' | 'info' | 'error';
-export interface Notice {
-  id: number;
-  kind: NoticeKind;
-  text: string;
-}
+export type { Notice, NoticeKind } from '../lib/noticeList';
 
 export interface NoticesApi {
   notices: Notice[];
   notify: (kind: NoticeKind, text: string) => void;
   fail: (prefix: string, err: unknown) => void;
   dismiss: (id: number) => void;
+  dismissAll: () => void;
 }
+
+export const TRANSIENT_NOTICE_MS = 4500;
 
 export function useNotices(): NoticesApi {
   const [notices, setNotices] = useState<Notice[]>([]);
   const nextId = useRef(1);
   const dismiss = useCallback((id: number) => setNotices((ns) => ns.filter((n) => n.id !== id)), []);
+  const dismissAll = useCallback(() => setNotices([]), []);
   const notify = useCallback(
     (kind: NoticeKind, text: string) => {
       const id = nextId.current++;
-      setNotices((ns) => [...ns.slice(-2), { id, kind, text }]);
-      if (kind !== 'error') setTimeout(() => dismiss(id), 4500);
+      setNotices((ns) => addNotice(ns, { id, kind, text }));
+      if (kind !== 'error') setTimeout(() => dismiss(id), TRANSIENT_NOTICE_MS);
     },
     [dismiss],
   );
   const fail = useCallback((prefix: string, err: unknown) => notify('error', `${prefix}: ${errorText(err)}`), [notify]);
-  return { notices, notify, fail, dismiss };
+  return { notices, notify, fail, dismiss, dismissAll };
 }

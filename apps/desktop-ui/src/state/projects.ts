@@ -112,6 +112,8 @@ export function useProjects(): ProjectsApi {
     void loadProjects().catch(() => undefined);
     void loadDiscovered();
   });
+  // New messages change a row's message count and last activity (a chat turn stores several).
+  useGatewayEvent(['messages.changed'], () => void loadSessions().catch(() => undefined), 700);
 
   const createProject = useCallback(
     async (name: string, folder?: string) => {

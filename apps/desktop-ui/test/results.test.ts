@@ -1,0 +1,74 @@
+import { describe, expect, it } from 'vitest';
+import { addNotice, type Notice } from '../src/lib/noticeList';
+import { matchInfo, visibleWindow } from '../src/lib/results';
+import type { SearchWindowMessage } from '../src/types';
+
+describe('matchInfo', () => {
+  it('reads the old title source and the new match_field the same way', () => {
+    expect(matchInfo({ match_source: 'title' })).toEqual({ source: 'keyword', field: 'title' });
+    expect(matchInfo({ match_source: 'keyword', match_field: 'title' })).toEqual({ source: 'keyword', field: 'title' });
+    expect(matchInfo({ match_source: 'keyword', match_field: 'message' })).toEqual({ source: 'keyword', field: 'message' });
+    expect(matchInfo({ match_source: 'both' })).toEqual({ source: 'both', field: null });
+    expect(matchInfo({ match_source: 'semantic', match_field: 'weird' })).toEqual({ source: 'semantic', field: null });
+    expect(matchInfo({})).toEqual({ source: null, field: null });
+  });
+});
+
+describe('visibleWindow', () => {
+  const win = (ids: number[], anchor: number): SearchWindowMessage[] =>
+    ids.map((id) => ({ message_id: id, role: 'user', text: `m${id}`, is_anchor: id === anchor }));
+
+  it('collapsed: the anchor ± 1, counting what is left out', () => {
+    const w = visibleWindow(win([1, 2, 3, 4, 5], 3), 3, false);
+    expect(w.shown.map((m) => m.message_id)).toEqual([2, 3, 4]);
+    expect(w).toMatchObject({ hiddenBefore: 1, hiddenAfter: 1, anchorIndex: 1 });
+  });
+
+  it('expanded: everything', () => {
+    const w = visibleWindow(win([1, 2, 3, 4, 5], 3), 3, true);
+    expect(w.shown).toHaveLength(5);
+    expect(w).toMatchObject({ hiddenBefore: 0, hiddenAfter: 0, anchorIndex: 2 });
+  });
+
+  it('at the edges, and without is_anchor flags (the hit id decides)', () => {
+    expect(visibleWindow(win([1, 2, 3], 1), 1, false).shown.map((m) => m.message_id)).toEqual([1, 2]);
+    const noFlags = [1, 2, 3, 4].map((id) => ({ message_id: id, role: 'assistant', text: '' }));
+    const w = visibleWindow(noFlags, 4, false);
+    expect(w.shown.map((m) => m.message_id)).toEqual([3, 4]);
+    expect(w).toMatchObject({ hiddenBefore: 2, hiddenAfter: 0, anchorIndex: 1 });
+  });
+
+  it('no window, or one without the anchor', () => {
+    expect(visibleWindow(undefined, 1, false)).toEqual({ shown: [], hiddenBefore: 0, hiddenAfter: 0, anchorIndex: -1 });
+    const w = visibleWindow(win([5, 6, 7, 8], 99), 99, false);
+    expect(w.shown.map((m) => m.message_id)).toEqual([5, 6, 7]);
+    expect(w.anchorIndex).toBe(-1);
+  });
+});
+
+describe('addNotice', () => {
+  let id = 0;
+  const n = (kind: Notice['kind'], text: string) => ({ id: ++id, kind, text });
+
+  it('keeps every error while successes come and go', () => {
+    let list: Notice[] = [];
+    list = addNotice(list, n('error', 'Move failed (project_archived)'));
+    for (let i = 0; i < 5; i++) list = addNotice(list, n('success', `Saved ${i}`));
+    expect(list.filter((x) => x.kind === 'error').map((x) => x.text)).toEqual(['Move failed (project_archived)']);
+    expect(list.filter((x) => x.kind !== 'error').map((x) => x.text)).toEqual(['Saved 3', 'Saved 4']);
+    list = addNotice(list, n('error', 'Another error'));
+    for (let i = 0; i < 3; i++) list = addNotice(list, n('info', `Info ${i}`));
+    expect(list.filter((x) => x.kind === 'error')).toHaveLength(2);
+  });
+
+  it('counts a repeated error instead of stacking it', () => {
+    let list: Notice[] = [];
+    list = addNotice(list, n('error', 'Cannot reach the gateway'));
+    list = addNotice(list, n('success', 'ok'));
+    list = addNotice(list, n('error', 'Cannot reach the gateway'));
+    expect(list.map((x) => [x.kind, x.count])).toEqual([
+      ['success', 1],
+      ['error', 2],
+    ]);
+  });
+});
