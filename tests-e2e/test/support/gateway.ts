@@ -29,14 +29,15 @@ export interface RecallServer {
 const START_TIMEOUT_MS = 30_000;
 const STOP_TIMEOUT_MS = 10_000;
 
-function childEnv(): NodeJS.ProcessEnv {
+function childEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = {};
   for (const [k, v] of Object.entries(process.env)) {
     if (/^(RECALL_|OPENAI_)/.test(k)) continue;
     env[k] = v;
   }
   env.NO_COLOR = '1';
-  return env;
+  // Only what the test itself sets (e.g. RECALL_CHAT_MODEL / RECALL_CHAT_BASE_URL of a scripted model).
+  return { ...env, ...extra };
 }
 
 /** Makes a temp directory that `cleanup` removes. */
@@ -61,13 +62,16 @@ function waitForExit(child: ChildProcess, ms: number): Promise<boolean> {
   });
 }
 
-/** Starts `recall serve --home <temp> --port 0`; its stop and the temp home are registered in `cleanup`. */
-export async function startRecallServer(cleanup: Cleanup): Promise<RecallServer> {
+/**
+ * Starts `recall serve --home <temp> --port 0`; its stop and the temp home are registered in `cleanup`.
+ * `options.env` adds variables to the child's (otherwise scrubbed of RECALL_ and OPENAI_ variables) environment.
+ */
+export async function startRecallServer(cleanup: Cleanup, options: { env?: Record<string, string> } = {}): Promise<RecallServer> {
   assertBuilt();
   const home = await tempDir(cleanup, 'recall-e2e-home-');
   const child = spawn(process.execPath, [CLI_PATH, 'serve', '--home', home, '--port', '0'], {
     cwd: REPO_ROOT,
-    env: childEnv(),
+    env: childEnv(options.env),
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   // Last resort if the test runner itself dies: never leave a gateway behind.

@@ -7,9 +7,28 @@ import { join } from 'node:path';
 import type { Locator, Page } from 'playwright-core';
 import { SCREENSHOT_DIR } from './paths.js';
 
-export async function saveScreenshot(target: Page | Locator, name: `${string}.png`): Promise<string> {
+export async function saveScreenshot(target: Page | Locator, name: `${string}.png`, options: { style?: string } = {}): Promise<string> {
   await mkdir(SCREENSHOT_DIR, { recursive: true });
   const path = join(SCREENSHOT_DIR, name);
-  await target.screenshot({ path, animations: 'disabled', caret: 'hide' });
+  await target.screenshot({ path, animations: 'disabled', caret: 'hide', ...(options.style ? { style: options.style } : {}) });
   return path;
 }
+
+/**
+ * For pages showing data stamped by the gateway's real clock (e.g. a chat turn made during the
+ * test): marks every `<time>` so that `PINNED_TIME_STYLE`, passed to `saveScreenshot`, shows
+ * `at` (formatted the way the UI formats dates) instead of the real time. Only attributes are set
+ * (React's text stays untouched; the element keeps its font size in --pin-size); the style applies during the screenshot only.
+ */
+export async function pinShownTimes(page: Page, at: Date): Promise<void> {
+  await page.evaluate((iso) => {
+    const d = new Date(iso);
+    const absolute = d.toLocaleString(undefined, { year: 'numeric', month: 'short', day: 'numeric', hour: '2-digit', minute: '2-digit' });
+    for (const t of Array.from(document.querySelectorAll('time'))) {
+      t.style.setProperty('--pin-size', getComputedStyle(t).fontSize);
+      t.setAttribute('data-pin', t.classList.contains('rel-time') ? 'just now' : absolute);
+    }
+  }, at.toISOString());
+}
+
+export const PINNED_TIME_STYLE = 'time[data-pin] { font-size: 0 !important; } time[data-pin]::after { content: attr(data-pin); font-size: var(--pin-size); }';
