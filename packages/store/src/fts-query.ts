@@ -276,6 +276,40 @@ export interface TermSpan {
 
 const LATIN_WORD_RE = new RegExp(`${WORD_CHAR}+`, 'gv');
 const CJK_IN_GAP_RE = new RegExp(`[${CJK_CLASS}]`, 'u');
+/** Stems are cached across calls: titles and snippets see the same few thousand words again and again. */
+const stemCache = new Map<string, string>();
+function stem(word: string): string {
+  let s = stemCache.get(word);
+  if (s === undefined) {
+    if (stemCache.size >= 50_000) stemCache.clear();
+    stemCache.set(word, (s = porterStem(word)));
+  }
+  return s;
+}
+
+/**
+ * One lower-case substring per term that any text matching the term must contain (the first piece,
+ * or all but the last character of its stem), for cheap SQL pre-filtering with instr(lower(…)).
+ * Returns null when that is not possible, i.e. when a needle would contain non-ASCII letters that
+ * SQLite's ASCII-only lower() cannot fold.
+ */
+export function termNeedles(terms: readonly QueryTerm[]): string[] | null {
+  const needles: string[] = [];
+  for (const term of terms) {
+    const first = term.pieces[0];
+    if (first === undefined) return null;
+    if (hasCjk(first)) {
+      needles.push(first);
+      continue;
+    }
+    const st = stem(first);
+    const needle = st.length > 1 ? st.slice(0, -1) : st;
+    if (!/^[a-z0-9]+$/.test(needle)) return null;
+    needles.push(needle);
+  }
+  return needles;
+}
+
 /** At most this many spans per term are collected (snippets need only the first few). */
 export const MAX_SPANS_PER_TERM = 200;
 
@@ -287,12 +321,6 @@ export const MAX_SPANS_PER_TERM = 200;
 export function findTermSpans(text: string, terms: readonly QueryTerm[]): TermSpan[] {
   const spans: TermSpan[] = [];
   let words: { start: number; end: number; stem: string }[] | null = null;
-  const stems = new Map<string, string>();
-  const stem = (w: string): string => {
-    let s = stems.get(w);
-    if (s === undefined) stems.set(w, (s = porterStem(w)));
-    return s;
-  };
   terms.forEach((term, index) => {
     const cjk = term.pieces.map(hasCjk);
     let count = 0;
@@ -311,8 +339,11 @@ export function findTermSpans(text: string, terms: readonly QueryTerm[]): TermSp
         }
       }
     } else if (!cjk.some(Boolean)) {
-      words ??= [...text.matchAll(LATIN_WORD_RE)].map((m) => ({ start: m.index, end: m.index + m[0].length, stem: stem(m[0]) }));
       const want = term.pieces.map(stem);
+      // Cheap rejection before splitting the text into words: Porter only rewrites a word's ending,
+      // so all but the last character of a stem is a prefix of every word with that stem.
+      if (!want.every((w) => text.includes(w.length > 1 ? w.slice(0, -1) : w))) return;
+      words ??= [...text.matchAll(LATIN_WORD_RE)].map((m) => ({ start: m.index, end: m.index + m[0].length, stem: stem(m[0]) }));
       for (let i = 0; i + want.length <= words.length && count < MAX_SPANS_PER_TERM; i++) {
         let ok = true;
         for (let k = 0; k < want.length && ok; k++) {

@@ -12,7 +12,7 @@
 import { MESSAGE_ROLES, VISIBLE_VISIBILITIES, type MessageRole, type RecallDatabase } from '@recall/schema';
 import type { Statement } from 'better-sqlite3';
 import { ensureKeywordIndex, FTS_TABLE, refreshScopeTokens, scopeToken } from './fts-index.js';
-import { DEFAULT_CJK_BACKOFF, findTermSpans, parseQuery, type CjkBackoff, type ParsedQuery, type QueryTerm, type TermSpan } from './fts-query.js';
+import { DEFAULT_CJK_BACKOFF, findTermSpans, parseQuery, termNeedles, type CjkBackoff, type ParsedQuery, type QueryTerm, type TermSpan } from './fts-query.js';
 import { MAX_INDEXED_CHARS, normalizeForSearch } from './search-text.js';
 
 export type KeywordScope =
@@ -185,11 +185,21 @@ function literalSql(kind: ScopeKind): string {
     LIMIT @limit`;
 }
 
-function titlesSql(kind: ScopeKind): string {
+function titlesSql(kind: ScopeKind, prefilter: boolean): string {
+  // The optional pre-filter keeps only titles containing at least one term's needle (ASCII-folded
+  // by lower()) or any full-width letter/digit (which only NFKC in JS can fold); JS then verifies.
+  const filter = prefilter
+    ? `AND (EXISTS (SELECT 1 FROM json_each(@needles) WHERE instr(lower(s.title), value) > 0) OR s.title GLOB '*[Ａ-Ｚａ-ｚ０-９]*')`
+    : '';
   return `SELECT s.id AS id, s.title AS title, (s.source IN (SELECT value FROM json_each(@automated))) AS automated
     FROM sessions AS s
-    WHERE ${SCOPE_SQL[kind]} AND s.hidden = 0 AND s.title IS NOT NULL AND s.title <> ''`;
+    WHERE ${SCOPE_SQL[kind]} AND s.hidden = 0 AND s.title IS NOT NULL AND s.title <> '' ${filter}`;
 }
+
+const TITLE_COUNT_SQL = {
+  project: `SELECT count(*) FROM sessions AS s WHERE ${SCOPE_SQL.project} AND s.hidden = 0 AND s.title IS NOT NULL AND s.title <> ''`,
+  sessions: `SELECT count(*) FROM sessions AS s WHERE ${SCOPE_SQL.sessions} AND s.hidden = 0 AND s.title IS NOT NULL AND s.title <> ''`,
+} as const;
 
 interface MessageDetails {
   id: number;
@@ -373,9 +383,14 @@ export function searchTitles(db: RecallDatabase, scope: KeywordScope, query: str
  * IDF of matched terms over the titles in scope (BM25 without length normalisation).
  */
 function searchTitlesParsed(db: RecallDatabase, sp: ScopeParams, parsed: ParsedQuery, automated: string, limit: number): TitleHit[] {
-  const rows = stmt(db, titlesSql(sp.kind)).all({ ...sp.params, automated }) as { id: string; title: string; automated: number }[];
-  if (rows.length === 0) return [];
   const needle = parsed.match === null && parsed.likeNeedle !== null ? normalizeForSearch(parsed.likeNeedle) : null;
+  const needles = needle === null ? termNeedles(parsed.terms) : null;
+  const rows = stmt(db, titlesSql(sp.kind, needles !== null)).all({ ...sp.params, automated, ...(needles ? { needles: JSON.stringify(needles) } : {}) }) as {
+    id: string;
+    title: string;
+    automated: number;
+  }[];
+  if (rows.length === 0) return [];
   const matchedPerRow: number[][] = [];
   const df = new Array<number>(parsed.terms.length).fill(0);
   for (const row of rows) {
@@ -393,7 +408,8 @@ function searchTitlesParsed(db: RecallDatabase, sp: ScopeParams, parsed: ParsedQ
     }
     matchedPerRow.push(matched);
   }
-  const n = rows.length;
+  // IDF is over every title in scope, not only the pre-filtered candidates.
+  const n = needles !== null ? (stmt(db, TITLE_COUNT_SQL[sp.kind]).pluck().get(sp.params) as number) : rows.length;
   const idf = df.map((d) => Math.log(1 + (n - d + 0.5) / (d + 0.5)));
   const hits: TitleHit[] = [];
   rows.forEach((row, k) => {
