@@ -287,6 +287,20 @@ describe('titles', () => {
   });
 });
 
+test.each([
+  ['ＲＥＴＲＹ plan', 'retry'],
+  ['RETRY plan', 'retry'],
+  ['Retries everywhere', 'retrying'],
+  ['Café notes', 'café'],
+  ['清蒸鲈鱼的做法', '鲈鱼'],
+])('title %j is found by %j (pre-filter keeps it)', (title, query) => {
+  const db = tempDb();
+  const { p } = setup(db);
+  session(db, 't1', p, [{ content: 'x' }], { title });
+  session(db, 't2', p, [{ content: 'x' }], { title: 'unrelated words' });
+  expect(searchTitles(db, inProject(p), query).map((t) => t.sessionId)).toEqual(['t1']);
+});
+
 describe('scopes', () => {
   test('project scope never returns another project, NULL sessions or excluded sessions', () => {
     const db = tempDb();

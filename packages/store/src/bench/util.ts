@@ -1,0 +1,80 @@
+/**
+ * Small helpers shared by the keyword benchmarks (cjk-bench, keyword-bench): argument parsing,
+ * percentiles, locating the repository and the shared evaluation data (read in place from
+ * `../shared/data` next to the repository, never copied), and a machine description for
+ * docs/benchmarks.md. Benchmarks are commands, not tests; they print results and exit.
+ */
+import { existsSync, readFileSync } from 'node:fs';
+import { cpus, loadavg, totalmem } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+/** packages/store/{src|dist}/bench → repository root. */
+export const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..', '..', '..');
+export const STORE_ROOT = join(REPO_ROOT, 'packages', 'store');
+
+export function sharedDataPath(...parts: string[]): string {
+  return join(process.env['RECALL_SHARED_DATA'] ?? join(REPO_ROOT, '..', 'shared', 'data'), ...parts);
+}
+
+export function readJsonIfExists<T>(path: string): T | null {
+  if (!existsSync(path)) return null;
+  return JSON.parse(readFileSync(path, 'utf8')) as T;
+}
+
+/** `--name value` / `--flag` parsing; numbers accept `1_000_000`, `100k`, `1m`. */
+export function argValue(name: string): string | undefined {
+  const i = process.argv.indexOf(`--${name}`);
+  if (i < 0) return undefined;
+  const next = process.argv[i + 1];
+  return next === undefined || next.startsWith('--') ? '' : next;
+}
+
+export function argNumber(name: string, fallback: number): number {
+  const v = argValue(name);
+  if (v === undefined || v === '') return fallback;
+  const m = /^([\d_.]+)([km]?)$/i.exec(v.trim());
+  if (!m) throw new Error(`--${name} expects a number, got ${v}`);
+  const base = Number(m[1]!.replace(/_/g, ''));
+  const mult = m[2]!.toLowerCase() === 'k' ? 1e3 : m[2]!.toLowerCase() === 'm' ? 1e6 : 1;
+  return Math.round(base * mult);
+}
+
+export function percentile(sorted: readonly number[], p: number): number {
+  if (sorted.length === 0) return NaN;
+  const idx = Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1));
+  return sorted[idx]!;
+}
+
+export function stats(samples: readonly number[]): { n: number; mean: number; p50: number; p95: number; max: number } {
+  const sorted = [...samples].sort((a, b) => a - b);
+  const mean = sorted.reduce((s, x) => s + x, 0) / Math.max(1, sorted.length);
+  return { n: sorted.length, mean, p50: percentile(sorted, 50), p95: percentile(sorted, 95), max: sorted[sorted.length - 1] ?? NaN };
+}
+
+export function ms(n: number): string {
+  return `${n.toFixed(n < 10 ? 2 : 1)} ms`;
+}
+
+export function mib(bytes: number): string {
+  return `${(bytes / 1024 / 1024).toFixed(1)} MiB`;
+}
+
+export function machine(): string {
+  const cpu = cpus();
+  // The load average matters: these machines are shared, and a busy neighbour halves the numbers.
+  const load = loadavg().map((l) => l.toFixed(1)).join(' ');
+  return `${cpu.length} × ${cpu[0]?.model ?? 'cpu'}, ${(totalmem() / 1024 ** 3).toFixed(1)} GiB RAM, Node ${process.version}, ${process.platform}/${process.arch}, load average ${load}`;
+}
+
+/** A small seeded PRNG (mulberry32) so generated corpora are identical run to run. */
+export function rng(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
