@@ -482,14 +482,27 @@ export function snippet(content: string, terms: readonly QueryTerm[], size: numb
     const end = safeCut(content, Math.min(content.length, size));
     return { snippet: collapse(content.slice(0, end)).trim() + (end < content.length ? '…' : ''), matched };
   }
-  // Window start candidates: a quarter window before each span; pick the one covering the most
-  // distinct terms (ties: earliest).
+  // Window start candidates: a quarter window before each span; pick the one whose window holds the
+  // most distinct terms (ties: earliest). Spans are sorted by start, so the window slides with two
+  // pointers and per-term counts (linear, whatever the number of matches).
   let best = { from: 0, distinct: -1 };
-  for (const s of spans.slice(0, 500)) {
+  const counts = new Map<number, number>();
+  let left = 0;
+  let right = 0;
+  for (const s of spans) {
     const from = Math.max(0, s.start - Math.floor(size / 4));
     const to = from + size;
-    const distinct = new Set(spans.filter((x) => x.start >= from && x.end <= to).map((x) => x.term)).size;
-    if (distinct > best.distinct) best = { from, distinct };
+    while (right < spans.length && spans[right]!.start < to) {
+      const t = spans[right++]!.term;
+      counts.set(t, (counts.get(t) ?? 0) + 1);
+    }
+    while (left < right && spans[left]!.start < from) {
+      const t = spans[left++]!.term;
+      const c = counts.get(t)! - 1;
+      if (c === 0) counts.delete(t);
+      else counts.set(t, c);
+    }
+    if (counts.size > best.distinct) best = { from, distinct: counts.size };
   }
   const fromN = best.from;
   const toN = Math.min(norm.text.length, fromN + size);
