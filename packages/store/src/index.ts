@@ -76,6 +76,7 @@ export {
   keywordSearch,
   searchTitles,
   describeQuery,
+  snippet,
   AUTOMATED_SOURCES,
   DEFAULT_KEYWORD_LIMIT,
   MAX_KEYWORD_LIMIT,

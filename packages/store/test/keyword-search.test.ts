@@ -9,6 +9,7 @@ import { openDatabase, type RecallDatabase } from '@recall/schema';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
 import { FTS_TABLE_SQL, indexMessages, rebuildKeywordIndex, refreshScopeTokens, reindexSessionsScope, scopeToken, unindexMessages } from '../src/fts-index.js';
 import {
@@ -483,5 +484,26 @@ describe('query plan', () => {
     const sql = keywordSearchSql(kind);
     expect(sql).toMatch(kind === 'project' ? /s\.project_id = @projectId/ : /s\.id IN \(SELECT value FROM json_each\(@sessions\)\)/);
     expect(sql.indexOf('project_id') < sql.indexOf('LIMIT') || kind === 'sessions').toBe(true);
+  });
+});
+
+describe('any string is a valid query (property, real search)', () => {
+  test('keywordSearch never throws and stays in scope for arbitrary strings, including 10 kB pastes', () => {
+    const db = tempDb();
+    const { p, q } = setup(db);
+    session(db, 'mine', p, [{ content: '修复 busy_timeout 问题 100% done a_b -> 🙂 "quoted" (paren) NOT near' }, { content: 'retry backoff' }]);
+    session(db, 'theirs', q, [{ content: '修复 busy_timeout 问题 100% done a_b -> 🙂 "quoted" (paren) NOT near' }]);
+    const soup = fc
+      .array(fc.constantFrom('AND', 'OR', 'NOT', 'NEAR(', ')', '"', '*', '^', ':', '-', '%', '_', '\\', '🙂', '修复', 'busy_timeout', 'body:', 'scope :', ' '), { maxLength: 30 })
+      .map((a) => a.join(''));
+    const big = fc.string({ minLength: 10_000, maxLength: 10_240 });
+    fc.assert(
+      fc.property(fc.oneof(fc.string({ maxLength: 300 }), fc.string({ unit: 'binary', maxLength: 300 }), soup, big), (input) => {
+        const result = keywordSearch(db, inProject(p), input, { limit: 50 });
+        for (const hit of result.hits) expect(hit.sessionId).toBe('mine');
+        for (const title of result.titleHits) expect(title.sessionId).toBe('mine');
+      }),
+      { numRuns: 300 },
+    );
   });
 });
