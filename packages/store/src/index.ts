@@ -69,7 +69,7 @@ export { MAX_MESSAGE_CHARS } from './validation.js';
 export type { NewMessage } from './validation.js';
 export { messageWindow, sessionHeadTail } from './windows.js';
 export type { MessageWindow, HeadTail } from './windows.js';
-export { writeTransaction, readTransaction } from './transaction.js';
+export { writeTransaction, readTransaction, bulkWrite } from './transaction.js';
 // --- keyword search (fts, CJK, query parsing) ---
 export { indexMessages, unindexMessages, reindexSessionsScope, refreshScopeTokens, ensureKeywordIndex, rebuildKeywordIndex, KEYWORD_INDEX_VERSION } from './fts-index.js';
 export {

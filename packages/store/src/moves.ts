@@ -3,12 +3,13 @@
  * ownership: it updates every session of the logical conversation in one BEGIN IMMEDIATE
  * transaction (so a continuation being created concurrently is either already included or reads
  * the new project), validates the target in this profile's database, and never touches messages,
- * cwd or derived index rows.
+ * cwd (the keyword index's derived scope token is refreshed in the same transaction).
  */
 import type { RecallDatabase } from '@recall/schema';
 import { nowMs } from './clock.js';
 import { logicalConversationIds } from './conversation.js';
 import { SessionNotFoundError } from './errors.js';
+import { reindexSessionsScope } from './fts-index.js';
 import { assertProjectAcceptsSessions } from './projects.js';
 import { prepared, writeTransaction } from './transaction.js';
 import { idSchema, parseInput } from './validation.js';
@@ -31,6 +32,9 @@ export function setSessionProject(db: RecallDatabase, sessionId: string, project
     const update = prepared(db, 'update sessions set project_id = ?, updated_at = ? where id = ?');
     const now = nowMs();
     for (const id of sessionIds) update.run(projectId, now, id);
+    // The keyword index carries a derived project token as a pre-filter (the JOIN on project_id
+    // still decides every hit); refreshing it here keeps the very next search on the fast path.
+    reindexSessionsScope(db.raw, sessionIds);
     return { sessionIds, projectId, previousProjectId: row.project_id };
   });
 }

@@ -339,8 +339,13 @@ describe('moves and the scope token', () => {
     session(db, 'm1', p, [{ content: 'movable kappa' }, { content: 'kappa again' }]);
     session(db, 'stay', p, [{ content: 'kappa stays' }]);
     expect(keywordSearch(db, inProject(p), 'kappa').hits.length).toBe(3);
-    const moved = setSessionProject(db, 'm1', q);
-    if (mode === 'reindex') reindexSessionsScope(db.raw, moved.sessionIds);
+    // setSessionProject refreshes the scope token itself; a move written by other code (a plain
+    // UPDATE) is queued by the trigger, which is what a read-only connection has to cope with.
+    if (mode === 'readonly') db.raw.prepare('update sessions set project_id = ? where id = ?').run(q, 'm1');
+    else {
+      const moved = setSessionProject(db, 'm1', q);
+      if (mode === 'reindex') reindexSessionsScope(db.raw, moved.sessionIds);
+    }
     const reader = mode === 'readonly' ? openDatabase(join(dir, 'recall.db'), { readonly: true }) : db;
     try {
       const search = (scope: KeywordScope) => keywordSearch(reader, scope, 'kappa').hits.map((h) => h.sessionId);

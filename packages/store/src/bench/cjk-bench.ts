@@ -15,11 +15,10 @@
  * with all users in one project, plus build time, DB size and query latency on a corpus replicated
  * `--copies N` times (default 40) with the query scoped to one copy.
  */
-import Database from 'better-sqlite3';
 import { mkdtempSync, rmSync, statSync, existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { openDatabase, type RecallDatabase } from '@recall/schema';
+import { openDatabase, type RawDatabase, type RecallDatabase } from '@recall/schema';
 import { indexMessages } from '../fts-index.js';
 import { keywordSearch } from '../keyword-search.js';
 import { parseQuery } from '../fts-query.js';
@@ -115,10 +114,9 @@ interface Approach {
 }
 
 /** Plain SQLite table of docs + one FTS5 table, for the alternative approaches. */
-function altDb(dir: string, ftsDef: string, docs: Doc[], projectOf: (d: Doc) => string, toIndex: ((d: Doc) => string) | null): Database.Database {
-  const db = new Database(join(dir, 'alt.db'));
-  db.pragma('journal_mode = WAL');
-  db.pragma('synchronous = NORMAL');
+function altDb(dir: string, ftsDef: string, docs: Doc[], projectOf: (d: Doc) => string, toIndex: ((d: Doc) => string) | null): RawDatabase {
+  // Through openDatabase() like everything else; the alternative tables sit beside the real schema.
+  const db = openDatabase(join(dir, 'alt.db')).raw;
   db.exec(`create table docs (id integer primary key, project text not null, content text not null);
     create index docs_project on docs (project);`);
   if (toIndex) db.exec(`create virtual table f using fts5(${ftsDef})`);
@@ -146,7 +144,7 @@ function fileBytes(dir: string, name: string): number {
  * FTS (bm25, lower is better) plus LIKE terms (each matched LIKE term adds its IDF over the scope),
  * merged in JS. `likeTerms` are raw substrings.
  */
-function searchMerged(db: Database.Database, project: string, match: string | null, likeTerms: string[], k: number): number[] {
+function searchMerged(db: RawDatabase, project: string, match: string | null, likeTerms: string[], k: number): number[] {
   const score = new Map<number, number>();
   if (match) {
     const rows = db
@@ -341,7 +339,7 @@ function englishSanity(): string[] {
       for (const [key, value] of Object.entries(sample.conversation))
         if (/^session_\d+$/.test(key) && Array.isArray(value)) for (const t of value as { dia_id: string; text: string }[]) turns.push({ id: t.dia_id, text: t.text });
       const db = openDatabase(join(dir, `c${si}.db`));
-      const plain = new Database(':memory:');
+      const plain = openDatabase(':memory:').raw;
       try {
         plain.exec("create virtual table f using fts5(body, cjk, scope, content='', tokenize='unicode61 remove_diacritics 2')");
         db.raw.prepare("insert into projects (id, name, slug) values ('p_c', 'c', 'c')").run();

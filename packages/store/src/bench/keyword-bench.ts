@@ -2,7 +2,7 @@
  * `pnpm bench:keyword [--messages N] [--projects P] [--queries Q] [--dense] [--mmap MiB] [--db PATH] [--keep]`
  * builds a store of N messages (default 1,000,000) over P projects (default 100; the largest holds
  * 10%, at most 100k) through the store's real write path (createProject / createSession /
- * appendMessages, batched inside writeTransaction), then reports ingest messages/s, discover latency
+ * appendMessages, batched inside bulkWrite), then reports ingest messages/s, discover latency
  * (p50/p95) for common, rare and CJK queries scoped to the largest project, and the DB size per
  * table. Text: Chinese sentences from ../shared/data/memorybank/memory_bank_cn.json and English chat
  * sentences from LoCoMo and MemoryBank EN (read in place, never copied), mixed with generated
@@ -18,7 +18,7 @@ import { keywordSearch, type KeywordSearchResult } from '../keyword-search.js';
 import { appendMessages } from '../messages.js';
 import { createProject } from '../projects.js';
 import { createSession } from '../sessions.js';
-import { writeTransaction } from '../transaction.js';
+import { bulkWrite, writeTransaction } from '../transaction.js';
 import type { NewMessage } from '../validation.js';
 import { argNumber, argValue, machine, mib, ms, readJsonIfExists, rng, sharedDataPath, stats, STORE_ROOT } from './util.js';
 import { isStopword } from '../search-text.js';
@@ -229,8 +229,7 @@ function main(): void {
   console.log(`text: ${corpus.source}`);
 
   const db: RecallDatabase = openDatabase(path);
-  // --mmap MiB: memory-map the file (a connection setting openDatabase does not make today); page
-  // reads then skip the read() syscall, which matters once the DB outgrows SQLite's page cache.
+  // --mmap MiB: override openDatabase()'s mmap_size (1 GiB) to compare settings; 0 keeps the default.
   const mmapMiB = argNumber('mmap', 0);
   if (mmapMiB > 0) {
     db.raw.pragma(`mmap_size = ${mmapMiB * 1024 * 1024}`);
@@ -305,10 +304,10 @@ function main(): void {
         inBatch += s.messages;
         i++;
       }
-      // One write transaction per batch, through the store's own functions.
+      // One atomic write batch (bulkWrite: no per-call savepoints), through the store's own functions.
       const w0 = performance.now();
       const c0 = process.cpuUsage();
-      writeTransaction(db, () => {
+      bulkWrite(db, () => {
         for (const b of batch) {
           createSession(db, { id: b.id, projectId: b.projectId, title: b.title, source: b.source, startedAt: b.startedAt });
           appendMessages(db, b.id, b.messages);

@@ -13,8 +13,11 @@ import { fileURLToPath } from 'node:url';
 export const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..', '..', '..');
 export const STORE_ROOT = join(REPO_ROOT, 'packages', 'store');
 
+/** `--data DIR` overrides where the shared evaluation data is read from. */
 export function sharedDataPath(...parts: string[]): string {
-  return join(process.env['RECALL_SHARED_DATA'] ?? join(REPO_ROOT, '..', 'shared', 'data'), ...parts);
+  const i = process.argv.indexOf('--data');
+  const override = i >= 0 ? process.argv[i + 1] : undefined;
+  return join(override ?? join(REPO_ROOT, '..', 'shared', 'data'), ...parts);
 }
 
 export function readJsonIfExists<T>(path: string): T | null {
