@@ -1,7 +1,7 @@
 /**
  * Adapter from the tool's scope to the store's project-scoped keyword search. A project caller
- * searches its project minus its own live session (which is already in its context); a
- * project-less caller searches only its own compression history. Returns message hits best first
+ * searches its project minus its own live messages (already in its context); a project-less
+ * caller searches only its own compression history (and its own compacted messages). Returns message hits best first
  * and title hits separately.
  */
 import type { RecallDatabase } from '@recall/schema';
@@ -22,10 +22,14 @@ export interface KeywordRun {
   notes: string[];
 }
 
+/**
+ * The caller's own session is excluded as *live* context only: messages it compacted in place have
+ * left the model's context and stay recallable, like its compression ancestors.
+ */
 export function keywordScopeFor(scope: ToolScope): KeywordScope | null {
-  if (scope.kind === 'project') return { kind: 'project', projectId: scope.projectId, excludeSessionIds: [scope.currentSessionId] };
-  const sessionIds = scope.sessionIds.filter((id) => id !== scope.currentSessionId);
-  return sessionIds.length > 0 ? { kind: 'sessions', sessionIds } : null;
+  const excludeSessionIds = [scope.currentSessionId];
+  if (scope.kind === 'project') return { kind: 'project', projectId: scope.projectId, excludeSessionIds };
+  return scope.sessionIds.length > 0 ? { kind: 'sessions', sessionIds: scope.sessionIds, excludeSessionIds } : null;
 }
 
 export function runKeyword(db: RecallDatabase, scope: ToolScope, query: string, options: { limit: number; roles?: readonly MessageRole[] | undefined }): KeywordRun {

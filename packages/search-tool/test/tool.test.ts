@@ -217,6 +217,17 @@ describe('errors are results, not exceptions', () => {
     expect((await tool.execute({}, { currentSessionId: s.id, profile: 'home' })).error?.code).toBe('profile_mismatch');
   });
 
+  test.each([['in a project', true], ['without a project', false]])('%s, the caller finds its own compacted messages but not its live ones', async (_label, inProject) => {
+    const db = tempDb();
+    const p = createProject(db, { name: 'P' });
+    const s = createSession(db, inProject ? { projectId: p.id } : {});
+    const [old] = appendMessages(db, s.id, [{ role: 'user', content: 'wombat compacted earlier' }, { role: 'user', content: 'wombat still live' }]).messages;
+    compactMessages(db, s.id, old!.id);
+    const tool = createSessionSearchTool({ db });
+    const r = await tool.execute({ query: 'wombat', search_mode: 'keyword', window: 0 }, { currentSessionId: s.id });
+    expect(r.results.map((x) => x.message_id)).toEqual([old!.id]);
+  });
+
   test('compacted history of other sessions stays findable', async () => {
     const { db, tool, p, pNow } = world();
     const s = createSession(db, { projectId: p.id });

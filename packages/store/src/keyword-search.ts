@@ -15,9 +15,14 @@ import { ensureKeywordIndex, FTS_TABLE, refreshScopeTokens, scopeToken } from '.
 import { DEFAULT_CJK_BACKOFF, findTermSpans, parseQuery, termNeedles, type CjkBackoff, type ParsedQuery, type QueryTerm, type TermSpan } from './fts-query.js';
 import { MAX_INDEXED_CHARS, normalizeForSearch } from './search-text.js';
 
+/**
+ * `excludeSessionIds`: sessions whose *live* messages (and titles) are skipped — the caller's own
+ * live context, which it already has. Their compacted messages have left the live context and stay
+ * findable, so in-place compaction never makes history unreachable for the conversation itself.
+ */
 export type KeywordScope =
   | { kind: 'project'; projectId: string; excludeSessionIds?: readonly string[] }
-  | { kind: 'sessions'; sessionIds: readonly string[] };
+  | { kind: 'sessions'; sessionIds: readonly string[]; excludeSessionIds?: readonly string[] };
 
 export type KeywordSort = 'relevance' | 'newest' | 'oldest';
 
@@ -143,11 +148,19 @@ function clampInt(value: number | undefined, fallback: number, min: number, max:
 
 const VISIBLE = VISIBLE_VISIBILITIES.map((v) => `'${v}'`).join(', ');
 
+/** Session-level scope (titles). */
 const SCOPE_SQL = {
   project: `s.project_id = @projectId AND s.id NOT IN (SELECT value FROM json_each(@exclude))`,
-  sessions: `s.id IN (SELECT value FROM json_each(@sessions))`,
+  sessions: `s.id IN (SELECT value FROM json_each(@sessions)) AND s.id NOT IN (SELECT value FROM json_each(@exclude))`,
 } as const;
 type ScopeKind = keyof typeof SCOPE_SQL;
+
+/** Message-level scope: excluded sessions lose only their live messages (see KeywordScope). */
+const LIVE_EXCLUDED = `NOT (m.visibility = 'live' AND s.id IN (SELECT value FROM json_each(@exclude)))`;
+const MESSAGE_SCOPE_SQL = {
+  project: `s.project_id = @projectId AND ${LIVE_EXCLUDED}`,
+  sessions: `s.id IN (SELECT value FROM json_each(@sessions)) AND ${LIVE_EXCLUDED}`,
+} as const;
 
 /** Extra FTS constraint for the sessions scope: the rowid range of those sessions' messages. */
 const RANGE_SQL = `AND ${FTS_TABLE}.rowid BETWEEN @minId AND @maxId`;
@@ -165,7 +178,7 @@ function rankedSql(kind: ScopeKind): string {
       AND m.visibility IN (${VISIBLE})
       AND (@roles IS NULL OR m.role IN (SELECT value FROM json_each(@roles)))
       AND s.hidden = 0
-      AND ${SCOPE_SQL[kind]}
+      AND ${MESSAGE_SCOPE_SQL[kind]}
     ORDER BY automated ASC, rank ASC, m.id DESC
     LIMIT @limit`;
 }
@@ -176,7 +189,7 @@ function literalSql(kind: ScopeKind): string {
   return `SELECT m.id AS id, 0 AS rank, (s.source IN (SELECT value FROM json_each(@automated))) AS automated
     FROM sessions AS s
     CROSS JOIN messages AS m ON m.session_id = s.id
-    WHERE ${SCOPE_SQL[kind]}
+    WHERE ${MESSAGE_SCOPE_SQL[kind]}
       AND s.hidden = 0
       AND m.visibility IN (${VISIBLE})
       AND (@roles IS NULL OR m.role IN (SELECT value FROM json_each(@roles)))
@@ -243,8 +256,9 @@ function scopeParams(db: RecallDatabase, scope: KeywordScope): ScopeParams | nul
     const ids = (scope.sessionIds ?? []).filter((id): id is string => typeof id === 'string');
     if (ids.length === 0) return null;
     const json = JSON.stringify(ids);
+    const exclude = (scope.excludeSessionIds ?? []).filter((id): id is string => typeof id === 'string');
     const range = stmt(db, RANGE_OF_SESSIONS_SQL).get(json) as { minId: number | null; maxId: number | null };
-    return { kind: 'sessions', params: { sessions: json, minId: range.minId ?? 0, maxId: range.maxId ?? -1 } };
+    return { kind: 'sessions', params: { sessions: json, exclude: JSON.stringify(exclude), minId: range.minId ?? 0, maxId: range.maxId ?? -1 } };
   }
   return null; // unknown scope kinds never widen to "everything"
 }

@@ -482,7 +482,8 @@ describe('query plan', () => {
     const db = tempDb();
     const steps = plan(db, kind);
     expect(steps[0]).toMatch(/^SCAN messages_fts VIRTUAL TABLE INDEX/);
-    expect(steps).toContain('SEARCH m USING INTEGER PRIMARY KEY (rowid=?)');
+    // The message is found by its id: the rowid itself, or (sessions scope) the (session_id, id) index.
+    expect(steps).toContainEqual(expect.stringMatching(/^SEARCH m USING (INTEGER PRIMARY KEY \(rowid=\?\)|INDEX messages_session_idx \(session_id=\? AND id=\?)/));
     expect(steps).toContainEqual(expect.stringMatching(/^SEARCH s USING INDEX sqlite_autoindex_sessions_1 \(id=\?\)/));
     // Nothing scans messages or sessions wholesale.
     expect(steps.filter((s) => /^SCAN (m|s|messages|sessions)\b/.test(s))).toEqual([]);
