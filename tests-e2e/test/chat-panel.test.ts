@@ -16,7 +16,7 @@ import { Cleanup } from './support/cleanup.js';
 import { startRecallServer, type RecallServer } from './support/gateway.js';
 import type { Message, Session } from './support/rpc.js';
 import { pinShownTimes, PINNED_TIME_STYLE, saveScreenshot } from './support/screenshots.js';
-import { lastToolResult, startScriptedOpenAI, type ScriptedOpenAI } from './support/scripted-openai.js';
+import { lastToolResult, startScriptedOpenAI, type ScriptedOpenAI } from '@recall/config/scripted-openai';
 import {
   addMessage,
   chooseMoveTarget,

@@ -9,7 +9,7 @@
 import { afterEach, describe, expect, test } from 'vitest';
 import { cleanup, rpc } from './helpers.js';
 import { createConversation, createProject, messagesOf, startChatGateway } from './support/chat-gateway.js';
-import { lastToolResult, type RecordedRequest } from './support/scripted-openai.js';
+import { lastToolResult, type RecordedRequest } from '@recall/config/scripted-openai';
 
 afterEach(cleanup);
 

@@ -9,7 +9,7 @@ import { afterEach, describe, expect, test } from 'vitest';
 import { createServer } from 'node:net';
 import { cleanup, rowCounts, rpc, rpcError, startTestGateway } from './helpers.js';
 import { chatEvents, createConversation, createProject, messagesOf, startChatGateway, TEST_API_KEY, waitForRunEnd } from './support/chat-gateway.js';
-import { toolResultsIn } from './support/scripted-openai.js';
+import { toolResultsIn } from '@recall/config/scripted-openai';
 
 afterEach(cleanup);
 

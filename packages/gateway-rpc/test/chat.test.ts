@@ -10,7 +10,7 @@
 import { afterEach, describe, expect, test } from 'vitest';
 import { cleanup, rpc, rpcError } from './helpers.js';
 import { chatEvents, createConversation, createProject, messagesOf, startChatGateway, TEST_API_KEY, waitForRunEnd } from './support/chat-gateway.js';
-import { lastToolResult, type RecordedRequest } from './support/scripted-openai.js';
+import { lastToolResult, type RecordedRequest } from '@recall/config/scripted-openai';
 
 afterEach(cleanup);
 

@@ -8,7 +8,7 @@ import { onTestFinished } from 'vitest';
 import { createSessionSearchTool } from '@recall/search-tool';
 import type { ChatSettingsInput } from '../../src/index.js';
 import { rpc, startTestGateway, wsConnect, type TestGateway, type WsClient } from '../helpers.js';
-import { startScriptedOpenAI, type ScriptEntry, type ScriptedOpenAI } from './scripted-openai.js';
+import { startScriptedOpenAI, type ScriptEntry, type ScriptedOpenAI } from '@recall/config/scripted-openai';
 
 export const TEST_API_KEY = 'sk-test-SECRET-4f1c9a';
 
