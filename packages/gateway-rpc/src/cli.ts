@@ -89,14 +89,15 @@ function isEntryPoint(): boolean {
   }
 }
 
-if (isEntryPoint()) {
+/** Runs the CLI as this process: argv in, exit code out. Used by bin/recall.js and direct `node dist/cli.js`. */
+export function runCliProcess(argv: readonly string[] = process.argv.slice(2)): void {
   // `recall sessions | head` closes our stdout early: that is the reader's choice, not an error.
   process.stdout.on('error', (error: NodeJS.ErrnoException) => {
     if (error.code === 'EPIPE') process.exit(process.exitCode ?? EXIT_OK);
     throw error;
   });
   // exitCode, not exit(): let stdout drain (large --json output into a pipe) before the process ends.
-  main(process.argv.slice(2)).then(
+  main([...argv]).then(
     (code) => {
       process.exitCode = code;
     },
@@ -106,3 +107,5 @@ if (isEntryPoint()) {
     },
   );
 }
+
+if (isEntryPoint()) runCliProcess();
