@@ -37,6 +37,16 @@ export function Sidebar(props: SidebarProps) {
     const archivedIds = new Set(archived.map((p) => p.id));
     return { shown: all.filter((g) => !archivedIds.has(g.key)), archived: all.filter((g) => archivedIds.has(g.key)) };
   }, [api.projects, archived, conversations]);
+  // Shared by active and archived groups; archived ones add onUnarchive.
+  const groupProps = {
+    activeSessionId: props.activeSessionId,
+    moving: api.moving,
+    onOpen: props.onOpen,
+    onMenu: props.onMenu,
+    onNew: props.onNew,
+    onProjectMenu: props.onProjectMenu,
+    onDropConversation: props.onDropOnProject,
+  };
 
   return (
     <nav className="sidebar-inner" aria-label="Projects and conversations">
@@ -68,17 +78,7 @@ export function Sidebar(props: SidebarProps) {
             <p className="group-note pad">No projects yet. Create one, or make one from a suggested folder below.</p>
           )}
           {groups.shown.map((g) => (
-            <ProjectGroup
-              key={g.key}
-              group={g}
-              activeSessionId={props.activeSessionId}
-              moving={api.moving}
-              onOpen={props.onOpen}
-              onMenu={props.onMenu}
-              onNew={props.onNew}
-              onProjectMenu={props.onProjectMenu}
-              onDropConversation={props.onDropOnProject}
-            />
+            <ProjectGroup key={g.key} group={g} {...groupProps} />
           ))}
           <DiscoveredFolders
             folders={api.discovered}
@@ -99,18 +99,7 @@ export function Sidebar(props: SidebarProps) {
                 <>
                   <p className="group-note">Archived projects keep their conversations; they take no new ones.</p>
                   {groups.archived.map((g) => (
-                    <ProjectGroup
-                      key={g.key}
-                      group={g}
-                      activeSessionId={props.activeSessionId}
-                      moving={api.moving}
-                      onOpen={props.onOpen}
-                      onMenu={props.onMenu}
-                      onNew={props.onNew}
-                      onProjectMenu={props.onProjectMenu}
-                      onDropConversation={props.onDropOnProject}
-                      onUnarchive={props.onUnarchive}
-                    />
+                    <ProjectGroup key={g.key} group={g} {...groupProps} onUnarchive={props.onUnarchive} />
                   ))}
                 </>
               )}
