@@ -119,11 +119,14 @@ describe('keyword search isolation (property)', () => {
           (db.raw.prepare('select id, project_id, hidden from sessions').all() as { id: string; project_id: string | null; hidden: number }[]).map((s) => [s.id, s]),
         );
         const nullSessions = built.sessionIds.filter((id) => sessionRows.get(id)!.project_id === null);
-        const scopes: { scope: KeywordScope; allows: (sessionId: string) => boolean }[] = [
+        // `visibility` is given for message hits; titles pass none. An excluded session (the caller's
+        // own) is out of scope for its live messages and title, in scope for its compacted messages.
+        const scopes: { scope: KeywordScope; allows: (sessionId: string, visibility?: string) => boolean }[] = [
           ...built.projects.map((p) => ({ scope: { kind: 'project', projectId: p } as KeywordScope, allows: (s: string) => sessionRows.get(s)!.project_id === p })),
           {
             scope: { kind: 'project', projectId: built.projects[0]!, excludeSessionIds: built.sessionIds.slice(0, 1) },
-            allows: (s: string) => sessionRows.get(s)!.project_id === built.projects[0] && s !== built.sessionIds[0],
+            allows: (s: string, visibility?: string) =>
+              sessionRows.get(s)!.project_id === built.projects[0] && (s !== built.sessionIds[0] || visibility === 'compacted'),
           },
           { scope: { kind: 'sessions', sessionIds: nullSessions.slice(0, 2) }, allows: (s: string) => nullSessions.slice(0, 2).includes(s) },
           { scope: { kind: 'project', projectId: 'p_missing' }, allows: () => false },
@@ -136,7 +139,7 @@ describe('keyword search isolation (property)', () => {
             for (const hit of result.hits) {
               const row = byId.get(hit.messageId)!;
               expect(row.session_id).toBe(hit.sessionId);
-              expect(allows(hit.sessionId)).toBe(true);
+              expect(allows(hit.sessionId, row.visibility)).toBe(true);
               expect(row.hidden).toBe(0);
               expect(['live', 'compacted']).toContain(row.visibility);
               if (q.roles.length > 0) expect(q.roles).toContain(row.role);
@@ -150,7 +153,7 @@ describe('keyword search isolation (property)', () => {
             if (!built.stale && WORDS.includes(q.text) && q.roles.length === 0) {
               const needle = normalizeForSearch(q.text);
               const expected = rows
-                .filter((r) => allows(r.session_id) && r.hidden === 0 && (r.visibility === 'live' || r.visibility === 'compacted'))
+                .filter((r) => allows(r.session_id, r.visibility) && r.hidden === 0 && (r.visibility === 'live' || r.visibility === 'compacted'))
                 .filter((r) => normalizeForSearch(r.content).split(/\s+/).includes(needle))
                 .map((r) => r.id)
                 .sort((a, b) => a - b);
