@@ -6,12 +6,12 @@
  * from elsewhere.
  */
 import type { RecallDatabase } from '@recall/schema';
-import { conversationRootId, findMessage, findSession, messageWindow, type Message, type Session } from '@recall/store';
+import { conversationRootId, findMessage, messageWindow, type Message, type Session } from '@recall/store';
 import type { SessionSearchArgs } from './arguments.js';
 import { runKeyword, type KeywordMessageHit } from './keyword-source.js';
 import { clip, isoDate, messageLink, sessionFacts, SNIPPET_CHARS, windowMessage, type MatchSource, type SearchResultItem, type UsedMode } from './result.js';
 import { reciprocalRankFusion } from './rrf.js';
-import type { ToolScope } from './scope.js';
+import { readableSession, type ToolScope } from './scope.js';
 import type { SemanticHit, SemanticSource } from './semantic-source.js';
 
 /** Candidates fetched per requested result, so that per-conversation dedup still fills `limit`. */
@@ -68,9 +68,12 @@ export async function discover(input: DiscoverInput): Promise<DiscoverOutput> {
     ...(semantic ? [{ source: 'semantic', keys: semantic.map((h) => h.messageId) }] : []),
   ]);
 
+  // Every anchor passes the same scope gate as read/scroll before it becomes a result. Keyword hits
+  // are already scoped in SQL; this is defence in depth, and the only gate for a semantic source,
+  // whose implementation lives in another package.
   const sessionCache = new Map<string, Session | undefined>();
   const session = (id: string) => {
-    if (!sessionCache.has(id)) sessionCache.set(id, findSession(db, id));
+    if (!sessionCache.has(id)) sessionCache.set(id, readableSession(db, scope, id));
     return sessionCache.get(id);
   };
   const rootCache = new Map<string, string>();
@@ -109,7 +112,9 @@ export async function discover(input: DiscoverInput): Promise<DiscoverOutput> {
     const sem = semanticById.get(f.key);
     const message = findMessage(db, f.key);
     const s = message ? session(message.sessionId) : undefined;
-    if (!message || !s) continue;
+    if (!message || !s || (message.visibility !== 'live' && message.visibility !== 'compacted')) continue;
+    // The caller's own live messages are already in its context (see keyword-source.ts).
+    if (message.sessionId === scope.currentSessionId && message.visibility === 'live') continue;
     const source: MatchSource = k && sem ? 'both' : k ? 'keyword' : 'semantic';
     const snippet = k?.snippet ?? semanticSnippet(message, sem);
     add({ ...buildItem(db, s, message, source, snippet, args.window), match_field: 'message' });
