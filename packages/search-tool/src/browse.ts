@@ -4,7 +4,7 @@
  * the snippet. No search runs and no embedding is requested.
  */
 import type { RecallDatabase } from '@recall/schema';
-import { findSession, getMessages, listSessions, type Session } from '@recall/store';
+import { findSession, firstVisibleMessage, lastVisibleMessage, listSessions, type Session } from '@recall/store';
 import type { SessionSearchArgs } from './arguments.js';
 import { clip, isoDate, messageLink, sessionFacts, SNIPPET_CHARS, type SearchResultItem } from './result.js';
 import type { ToolScope } from './scope.js';
@@ -25,10 +25,9 @@ export function browse(db: RecallDatabase, scope: ToolScope, args: SessionSearch
   if (args.sort === 'oldest') sessions.reverse();
   const results: SearchResultItem[] = [];
   for (const session of sessions) {
-    const messages = getMessages(db, session.id, { limit: 10_000 });
-    const last = messages[messages.length - 1];
+    const last = lastVisibleMessage(db, session.id);
     if (!last) continue;
-    const firstUser = messages.find((m) => m.role === 'user') ?? messages[0]!;
+    const firstUser = firstVisibleMessage(db, session.id, 'user') ?? firstVisibleMessage(db, session.id) ?? last;
     results.push({
       session_id: session.id,
       message_id: last.id,

@@ -6,7 +6,7 @@
  * from elsewhere.
  */
 import type { RecallDatabase } from '@recall/schema';
-import { conversationRootId, findMessage, messageWindow, type Message, type Session } from '@recall/store';
+import { conversationRootId, findMessage, firstVisibleMessage, messageWindow, type Message, type Session } from '@recall/store';
 import type { SessionSearchArgs } from './arguments.js';
 import { runKeyword, type KeywordMessageHit } from './keyword-source.js';
 import { clip, isoDate, messageLink, sessionFacts, SNIPPET_CHARS, windowMessage, type MatchSource, type SearchResultItem, type UsedMode } from './result.js';
@@ -124,14 +124,6 @@ export async function discover(input: DiscoverInput): Promise<DiscoverOutput> {
   if (args.sort === 'newest') results = [...results].sort((a, b) => b.date.localeCompare(a.date));
   if (args.sort === 'oldest') results = [...results].sort((a, b) => a.date.localeCompare(b.date));
   return { results, usedMode, notes };
-}
-
-function firstVisibleMessage(db: RecallDatabase, sessionId: string): Message | undefined {
-  const row = db.raw
-    .prepare("select id from messages where session_id = ? and visibility in ('live','compacted') order by id limit 1")
-    .pluck()
-    .get(sessionId) as number | undefined;
-  return row === undefined ? undefined : findMessage(db, row);
 }
 
 function semanticSnippet(message: Message, hit: SemanticHit | undefined): string {

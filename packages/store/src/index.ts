@@ -67,7 +67,7 @@ export {
 export type { AppendResult, GetMessagesOptions } from './messages.js';
 export { MAX_MESSAGE_CHARS } from './validation.js';
 export type { NewMessage } from './validation.js';
-export { messageWindow, sessionHeadTail } from './windows.js';
+export { messageWindow, sessionHeadTail, firstVisibleMessage, lastVisibleMessage } from './windows.js';
 export type { MessageWindow, HeadTail } from './windows.js';
 export { writeTransaction, readTransaction, bulkWrite } from './transaction.js';
 // --- keyword search (fts, CJK, query parsing) ---

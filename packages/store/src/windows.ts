@@ -3,7 +3,7 @@
  * session's head + tail with a truncation flag. Only live and compacted messages are ever returned;
  * scoping (which sessions a caller may read) is the search tool's job and happens before these run.
  */
-import type { RecallDatabase } from '@recall/schema';
+import type { MessageRole, RecallDatabase } from '@recall/schema';
 import { MessageNotFoundError } from './errors.js';
 import { toMessage, type Message, type MessageRow } from './rows.js';
 import { prepared } from './transaction.js';
@@ -47,4 +47,20 @@ export function sessionHeadTail(db: RecallDatabase, sessionId: string, head: num
   }
   const last = prepared(db, `select * from messages where session_id = ? and ${VISIBLE} order by id desc limit ?`).all(sessionId, tail) as MessageRow[];
   return { head: first.map(toMessage), tail: last.reverse().map(toMessage), total, truncated: true };
+}
+
+/** The session's first visible message (optionally of one role), without reading the rest. */
+export function firstVisibleMessage(db: RecallDatabase, sessionId: string, role?: MessageRole): Message | undefined {
+  const row = (
+    role === undefined
+      ? prepared(db, `select * from messages where session_id = ? and ${VISIBLE} order by id limit 1`).get(sessionId)
+      : prepared(db, `select * from messages where session_id = ? and role = ? and ${VISIBLE} order by id limit 1`).get(sessionId, role)
+  ) as MessageRow | undefined;
+  return row ? toMessage(row) : undefined;
+}
+
+/** The session's latest visible message. */
+export function lastVisibleMessage(db: RecallDatabase, sessionId: string): Message | undefined {
+  const row = prepared(db, `select * from messages where session_id = ? and ${VISIBLE} order by id desc limit 1`).get(sessionId) as MessageRow | undefined;
+  return row ? toMessage(row) : undefined;
 }

@@ -167,20 +167,25 @@ function searchMerged(db: RawDatabase, project: string, match: string | null, li
     .map(([id]) => id);
 }
 
+/** Query side shared by approaches whose index holds whole words: OR of the query's words and CJK words. */
+function wordQueries(db: RawDatabase, dir: string): Built {
+  return {
+    search(project, query, k) {
+      const w = queryWords(query);
+      const terms = [...w.latin.map((p) => quote(p.join(' '))), ...w.cjk.map(quote)];
+      return terms.length ? searchMerged(db, project, terms.join(' OR '), [], k) : [];
+    },
+    bytes: () => fileBytes(dir, 'alt.db'),
+    close: () => db.close(),
+  };
+}
+
 const approaches: Approach[] = [
   {
     name: 'unicode61 only (no CJK handling)',
     build(dir, docs, projectOf) {
       const db = altDb(dir, "t, content='', tokenize='unicode61 remove_diacritics 2'", docs, projectOf, (d) => d.content.normalize('NFKC'));
-      return {
-        search(project, query, k) {
-          const w = queryWords(query);
-          const terms = [...w.latin.map((p) => quote(p.join(' '))), ...w.cjk.map(quote)];
-          return terms.length ? searchMerged(db, project, terms.join(' OR '), [], k) : [];
-        },
-        bytes: () => fileBytes(dir, 'alt.db'),
-        close: () => db.close(),
-      };
+      return wordQueries(db, dir);
     },
   },
   {
@@ -191,15 +196,7 @@ const approaches: Approach[] = [
           .map((r) => (r.cjk ? ` ${segmentWords(r.text).join(' ')} ` : r.text))
           .join('');
       const db = altDb(dir, "t, content='', tokenize='unicode61 remove_diacritics 2'", docs, projectOf, toIndex);
-      return {
-        search(project, query, k) {
-          const w = queryWords(query);
-          const terms = [...w.latin.map((p) => quote(p.join(' '))), ...w.cjk.map(quote)];
-          return terms.length ? searchMerged(db, project, terms.join(' OR '), [], k) : [];
-        },
-        bytes: () => fileBytes(dir, 'alt.db'),
-        close: () => db.close(),
-      };
+      return wordQueries(db, dir);
     },
   },
   {
