@@ -57,6 +57,8 @@ export const DOMAIN_ERROR_CODES = {
   chat_model_error: -32029,
   chat_model_bad_response: -32030,
   chat_failed: -32031,
+  // store lineage refusals added after the chat codes
+  session_already_compressed: -32032,
 } as const satisfies Record<string, number>;
 
 export type DomainErrorCode = keyof typeof DOMAIN_ERROR_CODES;

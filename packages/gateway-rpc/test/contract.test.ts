@@ -426,6 +426,7 @@ describe('refusals write nothing', () => {
     ['editing a rewound message', 'session.edit', (f) => ({ messageId: f.m3, content: 'x' }), 'invalid_input'],
     ['rewinding to a message of another session', 'session.rewind', (f) => ({ sessionId: f.cont, toMessageId: f.m1 }), 'invalid_input'],
     ['a blank project name', 'projects.create', () => ({ name: '   ' }), 'invalid_input'],
+    ['compressing a session that already continues in a continuation', 'session.compress', (f) => ({ sessionId: f.s }), 'session_already_compressed'],
   ];
 
   test.each(domainRefusals)('%s → %s (nothing written)', async (_name, method, params, code) => {
@@ -444,6 +445,19 @@ describe('refusals write nothing', () => {
     const error = await rpcError(gw, 'session.project.set', { sessionId: f.s, projectId: f.q });
     expect(error).toMatchObject({ code: DOMAIN_ERROR_CODES.project_archived, data: { code: 'project_archived' } });
     expect(rowCounts(gw)).toEqual(before);
+  });
+
+  test('an archived project keeps its conversations: /compress still works there, a new conversation is refused', async () => {
+    await rpc(gw, 'projects.archive', { projectId: f.p });
+    const next = await rpc(gw, 'session.compress', { sessionId: f.cont, note: 'again' });
+    expect(next.session).toMatchObject({ projectId: f.p, lineage: 'compression', parentSessionId: f.cont });
+    const error = await rpcError(gw, 'session.create', { projectId: f.p, title: 'new' });
+    expect(error.data?.code).toBe('project_archived');
+  });
+
+  test('a second compression names the continuation to use', async () => {
+    const error = await rpcError(gw, 'session.compress', { sessionId: f.s });
+    expect(error.data).toMatchObject({ code: 'session_already_compressed', sessionId: f.s, continuationId: f.cont });
   });
 
   test('project_has_sessions carries the bound session count', async () => {

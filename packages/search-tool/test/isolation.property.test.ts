@@ -46,6 +46,14 @@ const worldArb = fc.record({
   ),
 });
 
+/** A session compresses once; later compressions continue from its newest segment. */
+function latestSegment(db: ReturnType<typeof tempDb>, id: string): string {
+  const next = db.raw.prepare("select id from sessions where parent_session_id = ? and lineage = 'compression'").pluck();
+  let current = id;
+  for (let child = next.get(current) as string | undefined; child !== undefined; child = next.get(current) as string | undefined) current = child;
+  return current;
+}
+
 describe('project isolation (property)', () => {
   test('no result or window leaves the caller scope', async () => {
     let checkedResults = 0;
@@ -59,7 +67,7 @@ describe('project isolation (property)', () => {
           const projectId = spec.project < 0 ? null : (projectIds[spec.project % projectIds.length] ?? null);
           const parent = sessionIds.length > 0 ? sessionIds[spec.parent % sessionIds.length]! : null;
           let id: string;
-          if (spec.kind === 'compression' && parent) id = createContinuation(db, parent).session.id;
+          if (spec.kind === 'compression' && parent) id = createContinuation(db, latestSegment(db, parent)).session.id;
           else if (spec.kind === 'branch' && parent) id = createBranch(db, parent).id;
           else if (spec.kind === 'delegation' && parent) id = createDelegation(db, parent).id;
           else id = createSession(db, { projectId }).id;

@@ -72,3 +72,16 @@ export class LineageError extends StoreError {
     super('invalid_lineage', message, details);
   }
 }
+
+/**
+ * A session that already continues in a compression continuation cannot be compressed again: a
+ * second continuation would fork one logical conversation into two live ends.
+ */
+export class SessionAlreadyCompressedError extends StoreError {
+  constructor(sessionId: string, continuationId: string) {
+    super('session_already_compressed', `Session ${JSON.stringify(sessionId)} was already compressed and continues in ${JSON.stringify(continuationId)}; compress that session instead.`, {
+      sessionId,
+      continuationId,
+    });
+  }
+}

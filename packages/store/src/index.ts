@@ -14,6 +14,7 @@ export {
   FolderInUseError,
   SessionExistsError,
   LineageError,
+  SessionAlreadyCompressedError,
 } from './errors.js';
 export type { Project, ProjectFolder, Session, Message } from './rows.js';
 export {

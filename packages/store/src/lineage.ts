@@ -7,7 +7,7 @@
  */
 import type { RecallDatabase } from '@recall/schema';
 import { nowMs } from './clock.js';
-import { ValidationError } from './errors.js';
+import { SessionAlreadyCompressedError, ValidationError } from './errors.js';
 import { getMessages, insertMessages } from './messages.js';
 import type { Session } from './rows.js';
 import { createSession, getSession } from './sessions.js';
@@ -21,11 +21,18 @@ export interface ContinuationResult {
 /**
  * Ends `sourceId` with end_reason=compression and continues in a new session of the same logical
  * conversation. `note` becomes the continuation's first (system) message, e.g. a short summary
- * written by the host; the compressed history stays recallable by the conversation itself.
+ * written by the host; the compressed history stays recallable by the conversation itself. A
+ * session compresses once (`session_already_compressed` otherwise): the conversation goes on in
+ * its continuation, which is the one to compress next.
  */
 export function createContinuation(db: RecallDatabase, sourceId: string, options: { title?: string | null; note?: string; id?: string } = {}): ContinuationResult {
   return writeTransaction(db, () => {
     const source = getSession(db, sourceId);
+    // Checked inside the write transaction, so two racing compressions cannot both pass.
+    const existing = prepared(db, "select id from sessions where parent_session_id = ? and lineage = 'compression' order by started_at, id limit 1").pluck().get(sourceId) as
+      | string
+      | undefined;
+    if (existing !== undefined) throw new SessionAlreadyCompressedError(sourceId, existing);
     prepared(db, "update sessions set ended_at = coalesce(ended_at, ?), end_reason = 'compression', updated_at = ? where id = ?").run(nowMs(), nowMs(), sourceId);
     const session = createSession(db, {
       ...(options.id ? { id: options.id } : {}),

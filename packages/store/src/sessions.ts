@@ -4,7 +4,8 @@
  * project it was drafted in; resume reads the stored project; upsert distinguishes `projectId`
  * omitted (keep) from `null` (clear); cwd/git changes never touch project_id. Compression and
  * delegation children always share their conversation's project (read inside the write
- * transaction); branch and reset inherit at creation only.
+ * transaction); branch and reset inherit at creation only. An archived project keeps its
+ * conversations and their continuations but accepts no brand-new conversation.
  */
 import { CONVERSATION_EDGES, lineageKindSchema, newSessionId, type LineageKind, type RecallDatabase } from '@recall/schema';
 import { z } from 'zod';
@@ -89,6 +90,19 @@ function resolveProjectForNewSession(db: RecallDatabase, lineage: LineageKind, p
   return hasProjectKey ? (input.projectId ?? null) : parentProject;
 }
 
+/**
+ * Archiving a project keeps ownership (seed §4.1) and refuses only brand-new conversations. A
+ * session that carries on existing history of the archived project inherits it without asking:
+ * compression continuations and delegation children (the same logical conversation), and a branch
+ * that inherits its parent's project (it copies that conversation's history, so it is a
+ * continuation of it, not a fresh start). A reset (/new) starts an empty conversation, so it is
+ * refused like any new conversation; so is choosing an archived project other than the parent's.
+ */
+function keepsArchivedOwnership(db: RecallDatabase, lineage: LineageKind, parentId: string | null, projectId: string): boolean {
+  if (parentId === null || lineage === 'root' || lineage === 'reset') return false;
+  return sessionProjectId(db, parentId) === projectId;
+}
+
 export function createSession(db: RecallDatabase, input: CreateSessionInput = {}): Session {
   const data = parseInput(createSessionSchema, input, 'session');
   const hasProjectKey = Object.prototype.hasOwnProperty.call(input, 'projectId') && input.projectId !== undefined;
@@ -98,7 +112,7 @@ export function createSession(db: RecallDatabase, input: CreateSessionInput = {}
     const lineage = data.lineage ?? 'root';
     const parentId = data.parentSessionId ?? null;
     const projectId = resolveProjectForNewSession(db, lineage, parentId, data, hasProjectKey);
-    if (projectId !== null) assertProjectAcceptsSessions(db, projectId);
+    if (projectId !== null && !keepsArchivedOwnership(db, lineage, parentId, projectId)) assertProjectAcceptsSessions(db, projectId);
     const now = nowMs();
     const startedAt = data.startedAt ?? data.messages?.[0]?.createdAt ?? now;
     prepared(

@@ -6,6 +6,7 @@
 import { describe, expect, test } from 'vitest';
 import {
   appendMessage,
+  archiveProject,
   createBranch,
   createContinuation,
   createDelegation,
@@ -14,6 +15,7 @@ import {
   createSession,
   getMessages,
   getSession,
+  findSession,
   listSessions,
   logicalConversationIds,
   ownHistorySessionIds,
@@ -122,5 +124,59 @@ describe('own history of a project-less conversation', () => {
     createReset(db, cont2.id);
     createDelegation(db, cont2.id);
     expect(ownHistorySessionIds(db, cont2.id).sort()).toEqual([root.id, cont.id, cont2.id].sort());
+  });
+});
+
+describe('archived project (archive keeps ownership; only brand-new conversations are refused)', () => {
+  // Decision (seed §4.1/§4.2): compression and delegation are the same logical conversation; a
+  // branch copies that conversation's history, so it inherits like a continuation. A reset (/new) is
+  // an empty new conversation and is refused like a root, as is a branch into another archived project.
+  test.each([
+    ['compression', (db: ReturnType<typeof tempDb>, id: string) => createContinuation(db, id).session],
+    ['delegation', (db: ReturnType<typeof tempDb>, id: string) => createDelegation(db, id)],
+    ['branch', (db: ReturnType<typeof tempDb>, id: string) => createBranch(db, id)],
+  ] as const)('a %s of a conversation in an archived project stays in it', (_kind, create) => {
+    const { db, p, root } = setup();
+    archiveProject(db, p.id);
+    const child = create(db, root.id);
+    expect(child.projectId).toBe(p.id);
+  });
+
+  test.each([
+    ['reset', (db: ReturnType<typeof tempDb>, id: string) => createReset(db, id, { id: 'refused' })],
+    ['root', (db: ReturnType<typeof tempDb>, _id: string, projectId: string) => createSession(db, { id: 'refused', projectId })],
+  ] as const)('a %s (brand-new conversation) into an archived project is refused and writes nothing', (_kind, create) => {
+    const { db, p, root } = setup();
+    archiveProject(db, p.id);
+    expect(() => create(db, root.id, p.id)).toThrow(expect.objectContaining({ code: 'project_archived' }));
+    expect(findSession(db, 'refused')).toBeUndefined();
+  });
+
+  test('a branch or reset may leave the archived project for an active one', () => {
+    const { db, p, q, root } = setup();
+    archiveProject(db, p.id);
+    expect(createSession(db, { parentSessionId: root.id, lineage: 'branch', projectId: q.id }).projectId).toBe(q.id);
+    expect(createSession(db, { parentSessionId: root.id, lineage: 'reset', projectId: q.id }).projectId).toBe(q.id);
+  });
+
+  test('a branch into a different archived project is refused', () => {
+    const { db, p, q, root } = setup();
+    archiveProject(db, q.id);
+    expect(() => createSession(db, { parentSessionId: root.id, lineage: 'branch', projectId: q.id })).toThrow(expect.objectContaining({ code: 'project_archived' }));
+    expect(getSession(db, root.id).projectId).toBe(p.id);
+  });
+});
+
+describe('compressing twice', () => {
+  test('a session that already continues elsewhere refuses a second compression with a typed error and writes nothing', () => {
+    const { db, root } = setup();
+    const first = createContinuation(db, root.id).session;
+    const before = db.raw.prepare('select count(*) from sessions').pluck().get();
+    expect(() => createContinuation(db, root.id, { id: 'fork' })).toThrow(
+      expect.objectContaining({ code: 'session_already_compressed', details: { sessionId: root.id, continuationId: first.id } }),
+    );
+    expect(db.raw.prepare('select count(*) from sessions').pluck().get()).toBe(before);
+    // The conversation goes on in the continuation, which compresses normally.
+    expect(createContinuation(db, first.id).session.parentSessionId).toBe(first.id);
   });
 });
