@@ -4,7 +4,7 @@
  * test can never pick up a developer's real `~/.recall` by accident. Sources, highest first:
  * explicit overrides (CLI flags) → environment (`RECALL_HOME`, `RECALL_PROFILE`, `RECALL_PORT`,
  * `RECALL_CHAT_BASE_URL` / `OPENAI_BASE_URL`, `RECALL_CHAT_API_KEY` / `OPENAI_API_KEY`,
- * `RECALL_CHAT_MODEL`) → `<home>/config.json` → defaults.
+ * `RECALL_CHAT_MODEL`, `RECALL_EMBEDDING_API_KEY`) → `<home>/config.json` → defaults.
  * Invalid values raise `ConfigError` (stable code `invalid_config`) naming the offending source.
  */
 import { readFileSync } from 'node:fs';
@@ -63,6 +63,7 @@ const envSchema = z.object({
   RECALL_CHAT_BASE_URL: z.url().optional(),
   RECALL_CHAT_API_KEY: z.string().min(1).optional(),
   RECALL_CHAT_MODEL: z.string().min(1).max(200).optional(),
+  RECALL_EMBEDDING_API_KEY: z.string().min(1).optional(),
 });
 
 export interface ChatModelConfig {
@@ -84,6 +85,12 @@ export interface RecallConfig {
   chat: ChatModelConfig;
   /** Raw `semantic` section of config.json, for the semantic layer to validate. */
   semantic: Record<string, unknown> | null;
+  /**
+   * Secrets for the embedding endpoint (never log or print; `redactConfig()` hides them). The
+   * semantic layer decides which one may be sent where (`resolveEmbeddingApiKey`): OPENAI_API_KEY
+   * only ever goes to OpenAI's own API.
+   */
+  semanticKeys: { embeddingApiKey: string | null; openaiApiKey: string | null };
   /** Where config.json was looked for, and whether it existed. */
   configFile: { path: string; found: boolean };
 }
@@ -176,11 +183,20 @@ export function loadConfig(options: LoadConfigOptions = {}): RecallConfig {
       ...(file.chat?.maxRetries === undefined ? {} : { maxRetries: file.chat.maxRetries }),
     },
     semantic: file.semantic ?? null,
+    semanticKeys: { embeddingApiKey: env.RECALL_EMBEDDING_API_KEY ?? null, openaiApiKey: env.OPENAI_API_KEY ?? null },
     configFile: { path: configPath, found },
   };
 }
 
 /** A copy safe to print or log: secrets replaced by a marker saying whether they are set. */
-export function redactConfig(config: RecallConfig): Omit<RecallConfig, 'chat'> & { chat: Omit<ChatModelConfig, 'apiKey'> & { apiKey: 'set' | null } } {
-  return { ...config, chat: { ...config.chat, apiKey: config.chat.apiKey === null ? null : 'set' } };
+export function redactConfig(config: RecallConfig): Omit<RecallConfig, 'chat' | 'semanticKeys'> & {
+  chat: Omit<ChatModelConfig, 'apiKey'> & { apiKey: 'set' | null };
+  semanticKeys: { embeddingApiKey: 'set' | null; openaiApiKey: 'set' | null };
+} {
+  const mark = (v: string | null) => (v === null ? null : ('set' as const));
+  return {
+    ...config,
+    chat: { ...config.chat, apiKey: mark(config.chat.apiKey) },
+    semanticKeys: { embeddingApiKey: mark(config.semanticKeys.embeddingApiKey), openaiApiKey: mark(config.semanticKeys.openaiApiKey) },
+  };
 }

@@ -82,4 +82,12 @@ describe('loadConfig', () => {
     expect(JSON.stringify(redacted)).not.toContain('sk-secret');
     expect(redacted.chat.apiKey).toBe('set');
   });
+
+  test('RECALL_EMBEDDING_API_KEY is read for the semantic layer and hidden by redactConfig', () => {
+    const config = loadConfig({ env: { RECALL_HOME: homeWith(), RECALL_EMBEDDING_API_KEY: 'sk-embed-secret' } });
+    expect(config.semanticKeys).toEqual({ embeddingApiKey: 'sk-embed-secret', openaiApiKey: null });
+    const redacted = redactConfig(config);
+    expect(JSON.stringify(redacted)).not.toContain('sk-embed-secret');
+    expect(redacted.semanticKeys.embeddingApiKey).toBe('set');
+  });
 });

@@ -1,0 +1,147 @@
+/**
+ * The `semantic` section of a profile's config.json: its zod schema (with defaults and bounds),
+ * validation into a `SemanticConfig`, and the endpoint normalisation the fingerprint and the
+ * consent records compare. The gateway passes the raw section through untouched; this module is the
+ * only one that interprets it. The API key never lives in config.json: the gateway reads
+ * `RECALL_EMBEDDING_API_KEY` (or `OPENAI_API_KEY`, for OpenAI's own endpoint only) from the
+ * environment and hands it to `resolveEmbeddingApiKey()`.
+ */
+import { MESSAGE_ROLES, type MessageRole } from '@recall/schema';
+import { z } from 'zod';
+import { SemanticConfigError } from './errors.js';
+
+/** The built-in model's endpoint label: it runs in this process and sends nothing anywhere. */
+export const USE_LITE_ENDPOINT = 'local:use-lite';
+export const USE_LITE_MODEL = 'universal-sentence-encoder-lite';
+export const USE_LITE_DIMS = 512;
+/** OpenAI's own API: the only endpoint `OPENAI_API_KEY` may be sent to. */
+export const OPENAI_ENDPOINT = 'https://api.openai.com/v1';
+
+const budgetsSchema = z
+  .strictObject({
+    chunksPerBatch: z.number().int().min(1).max(4096).default(64).describe('pending chunks one worker batch claims (1-4096, default 64)'),
+    pauseMsBetweenBatches: z.number().int().min(0).max(60_000).default(0).describe('pause between two worker batches in ms, to leave CPU/quota to others (0-60000, default 0)'),
+    maxAttempts: z.number().int().min(1).max(100).default(5).describe('attempts per chunk before it stays failed until a rebuild (1-100, default 5)'),
+    leaseMs: z.number().int().min(5_000).max(3_600_000).default(120_000).describe('how long a claimed batch is reserved for one worker before another may take it over (5000-3600000 ms, default 120000)'),
+  })
+  .describe('worker budgets');
+
+export const semanticConfigSchema = z
+  .strictObject({
+    enabled: z.boolean().default(false).describe('turn semantic indexing on; off = keyword-only, nothing is deleted'),
+    provider: z
+      .enum(['openai-compatible', 'use-lite'])
+      .default('use-lite')
+      .describe('"openai-compatible": any /v1/embeddings server (OpenAI, Ollama, llama.cpp, vLLM, TEI, LM Studio, Infinity); "use-lite": built-in offline Universal Sentence Encoder lite, ENGLISH ONLY, 512-d, nothing leaves the machine'),
+    endpoint: z.url().max(2048).optional().describe('base URL of the OpenAI-compatible server, e.g. http://127.0.0.1:11434/v1 (required for openai-compatible)'),
+    model: z.string().min(1).max(200).optional().describe('embedding model name, e.g. bge-m3 or text-embedding-3-small (required for openai-compatible)'),
+    dims: z.number().int().min(1).max(16_384).optional().describe('vector length the model returns (required for openai-compatible; vectors of another length are refused)'),
+    sendDimensions: z.boolean().default(false).describe('send `dimensions: dims` with each request (only for models that can shorten their output, e.g. text-embedding-3-*, qwen3-embedding)'),
+    batchSize: z.number().int().min(1).max(2048).default(32).describe('inputs per /v1/embeddings request (1-2048, default 32); larger batches are split'),
+    timeoutMs: z.number().int().min(1_000).max(600_000).default(30_000).describe('timeout of one embeddings request in ms (1000-600000, default 30000)'),
+    maxRetries: z.number().int().min(0).max(8).default(3).describe('retries of a request answered 429/5xx or not at all, with exponential backoff (0-8, default 3)'),
+    maxInputTokens: z.number().int().min(16).max(131_072).default(512).describe("the model's input limit in tokens (default 512); chunks are cut to fit it"),
+    charsPerToken: z
+      .number()
+      .min(1)
+      .max(8)
+      .default(3)
+      .describe('assumed non-CJK characters per token when no tokenizer is known (default 3, conservative for English; CJK always counts 1 token per character)'),
+    indexedRoles: z.array(z.enum(MESSAGE_ROLES)).min(1).max(MESSAGE_ROLES.length).default(['user', 'assistant']).describe('message roles that are embedded (default user + assistant)'),
+    includeToolOutput: z.boolean().default(false).describe('also embed tool-role messages (tool output); off by default'),
+    budgets: budgetsSchema.default({ chunksPerBatch: 64, pauseMsBetweenBatches: 0, maxAttempts: 5, leaseMs: 120_000 }),
+  })
+  .describe('semantic index settings (config.json "semantic" section); the API key comes only from RECALL_EMBEDDING_API_KEY');
+
+export type SemanticConfigInput = z.input<typeof semanticConfigSchema>;
+type Parsed = z.output<typeof semanticConfigSchema>;
+
+export type SemanticBudgets = Parsed['budgets'];
+
+/** A validated, complete configuration (provider-specific fields resolved). */
+export interface SemanticConfig {
+  enabled: boolean;
+  provider: 'openai-compatible' | 'use-lite';
+  /** Normalised base URL, or `local:use-lite`. */
+  endpoint: string;
+  model: string;
+  dims: number;
+  sendDimensions: boolean;
+  batchSize: number;
+  timeoutMs: number;
+  maxRetries: number;
+  maxInputTokens: number;
+  charsPerToken: number;
+  /** Roles actually embedded: `indexedRoles`, plus `tool` only when includeToolOutput is on. */
+  indexedRoles: readonly MessageRole[];
+  includeToolOutput: boolean;
+  budgets: SemanticBudgets;
+}
+
+/**
+ * Canonical form of a base URL: lower-case scheme and host, no trailing slash, no query, no
+ * fragment, no credentials. Two spellings of one server give one fingerprint and one consent.
+ */
+export function normalizeEndpoint(url: string): string {
+  const u = new URL(url);
+  u.username = '';
+  u.password = '';
+  u.hash = '';
+  u.search = '';
+  let text = u.toString();
+  while (text.endsWith('/')) text = text.slice(0, -1);
+  return text;
+}
+
+/** Validates the raw `semantic` section (null/undefined = not configured → disabled). */
+export function parseSemanticConfig(raw: unknown): SemanticConfig | null {
+  if (raw === null || raw === undefined) return null;
+  const parsed = semanticConfigSchema.safeParse(raw);
+  if (!parsed.success) {
+    const issues = parsed.error.issues.map((i) => `semantic.${i.path.join('.')}: ${i.message}`);
+    throw new SemanticConfigError(`Invalid "semantic" configuration: ${issues.join('; ')}`, issues);
+  }
+  const c = parsed.data;
+  // tool output is embedded only when explicitly included, whatever indexedRoles says.
+  const roles = new Set<MessageRole>(c.indexedRoles.filter((r) => r !== 'tool'));
+  if (c.includeToolOutput) roles.add('tool');
+  const indexedRoles = MESSAGE_ROLES.filter((r) => roles.has(r));
+  if (indexedRoles.length === 0) throw new SemanticConfigError('Invalid "semantic" configuration: semantic.indexedRoles: no role left to index (tool needs includeToolOutput: true).', ['semantic.indexedRoles']);
+  const common = {
+    enabled: c.enabled,
+    batchSize: c.batchSize,
+    timeoutMs: c.timeoutMs,
+    maxRetries: c.maxRetries,
+    charsPerToken: c.charsPerToken,
+    indexedRoles,
+    includeToolOutput: c.includeToolOutput,
+    budgets: c.budgets,
+  };
+  if (c.provider === 'use-lite') {
+    if (c.endpoint !== undefined || (c.model !== undefined && c.model !== USE_LITE_MODEL) || (c.dims !== undefined && c.dims !== USE_LITE_DIMS)) {
+      throw new SemanticConfigError(`Invalid "semantic" configuration: semantic.provider: "use-lite" is the built-in ${USE_LITE_DIMS}-d English model; remove endpoint/model/dims.`, ['semantic.provider']);
+    }
+    // USE-lite's sentencepiece model was trained on sentences/short paragraphs: 256 tokens keeps a chunk meaningful.
+    return { ...common, provider: 'use-lite', endpoint: USE_LITE_ENDPOINT, model: USE_LITE_MODEL, dims: USE_LITE_DIMS, sendDimensions: false, maxInputTokens: Math.min(c.maxInputTokens, 256) };
+  }
+  const missing = (['endpoint', 'model', 'dims'] as const).filter((k) => c[k] === undefined);
+  if (missing.length > 0) {
+    const issues = missing.map((k) => `semantic.${k}: required for provider "openai-compatible"`);
+    throw new SemanticConfigError(`Invalid "semantic" configuration: ${issues.join('; ')}`, issues);
+  }
+  const endpoint = normalizeEndpoint(c.endpoint!);
+  if (!/^https?:\/\//.test(endpoint)) throw new SemanticConfigError('Invalid "semantic" configuration: semantic.endpoint must be http(s).', ['semantic.endpoint']);
+  return { ...common, provider: 'openai-compatible', endpoint, model: c.model!, dims: c.dims!, sendDimensions: c.sendDimensions, maxInputTokens: c.maxInputTokens };
+}
+
+/**
+ * Which key (if any) may be sent to the configured endpoint. `RECALL_EMBEDDING_API_KEY` is meant
+ * for this endpoint; `OPENAI_API_KEY` is only ever sent to OpenAI's own API, never to a third party
+ * that happens to be configured (it may be set on the machine for other tools).
+ */
+export function resolveEmbeddingApiKey(config: Pick<SemanticConfig, 'provider' | 'endpoint'>, env: { embeddingApiKey?: string | null; openaiApiKey?: string | null }): string | null {
+  if (config.provider !== 'openai-compatible') return null;
+  if (env.embeddingApiKey) return env.embeddingApiKey;
+  if (env.openaiApiKey && config.endpoint === OPENAI_ENDPOINT) return env.openaiApiKey;
+  return null;
+}

@@ -1,0 +1,99 @@
+/**
+ * The one interface every embedding provider implements, plus the vector helpers they share.
+ * A provider turns texts into L2-normalised Float32 vectors of exactly `info.dims` values, in input
+ * order; it owns batching, splitting, retries and timeouts for its transport. `info` is non-secret
+ * (it becomes part of the fingerprint and of status answers) — a provider never exposes its key.
+ */
+import type { SemanticConfig } from './config.js';
+import { EmbeddingDimensionError, EmbeddingRequestError } from './errors.js';
+import { createOpenAICompatibleProvider, type OpenAICompatibleProviderOptions } from './openai-provider.js';
+import { createUseLiteProvider } from './use-lite-provider.js';
+
+export interface ProviderInfo {
+  provider: 'openai-compatible' | 'use-lite';
+  /** Normalised base URL, or `local:use-lite` (nothing leaves the machine). */
+  endpoint: string;
+  model: string;
+  dims: number;
+  /** Input limit in tokens that the chunker sizes chunks for. */
+  maxInputTokens: number;
+  /** Assumed non-CJK characters per token (no tokenizer known for remote models). */
+  charsPerToken: number;
+  /** Inputs per request. */
+  maxBatch: number;
+  /** Whether texts leave this machine (consent dialogs say so). */
+  remote: boolean;
+  /** Language coverage label shown in config, UI and status. */
+  languages: 'english-only' | 'model-dependent';
+}
+
+export interface EmbedOptions {
+  signal?: AbortSignal;
+}
+
+export interface EmbeddingProvider {
+  readonly info: ProviderInfo;
+  /** One L2-normalised vector per input text, in order. Throws a typed SemanticError. */
+  embed(texts: readonly string[], options?: EmbedOptions): Promise<Float32Array[]>;
+  close(): Promise<void>;
+}
+
+/** Normalises in place and returns the vector; a zero or non-finite vector is refused. */
+export function l2normalize(vector: Float32Array): Float32Array {
+  let sum = 0;
+  for (let i = 0; i < vector.length; i++) sum += vector[i]! * vector[i]!;
+  const norm = Math.sqrt(sum);
+  if (!Number.isFinite(norm) || norm === 0) throw new EmbeddingRequestError('The embedding endpoint returned a zero or non-finite vector.');
+  for (let i = 0; i < vector.length; i++) vector[i] = vector[i]! / norm;
+  return vector;
+}
+
+/** Checks the length, copies into a Float32Array and normalises. */
+export function toUnitVector(values: ArrayLike<number>, dims: number): Float32Array {
+  if (values.length !== dims) throw new EmbeddingDimensionError(dims, values.length);
+  return l2normalize(Float32Array.from(values));
+}
+
+/** Dot product of two unit vectors = cosine similarity. */
+export function cosine(a: Float32Array, b: Float32Array): number {
+  let dot = 0;
+  for (let i = 0; i < a.length; i++) dot += a[i]! * b[i]!;
+  return dot;
+}
+
+/** Float32 little-endian bytes, as stored in `semantic_chunks.vector`. */
+export function vectorToBlob(vector: Float32Array): Buffer {
+  const out = Buffer.alloc(vector.length * 4);
+  for (let i = 0; i < vector.length; i++) out.writeFloatLE(vector[i]!, i * 4);
+  return out;
+}
+
+export function blobToVector(blob: Uint8Array): Float32Array {
+  const view = new DataView(blob.buffer, blob.byteOffset, blob.byteLength);
+  const out = new Float32Array(blob.byteLength / 4);
+  for (let i = 0; i < out.length; i++) out[i] = view.getFloat32(i * 4, true);
+  return out;
+}
+
+export interface CreateProviderOptions extends Pick<OpenAICompatibleProviderOptions, 'logger'> {
+  /** From `resolveEmbeddingApiKey()`; only for openai-compatible. */
+  apiKey?: string | null;
+}
+
+/** The provider a validated configuration names. */
+export function createProvider(config: SemanticConfig, options: CreateProviderOptions = {}): EmbeddingProvider {
+  if (config.provider === 'use-lite') return createUseLiteProvider({ charsPerToken: config.charsPerToken, maxInputTokens: config.maxInputTokens, batchSize: config.batchSize });
+  return createOpenAICompatibleProvider({
+    endpoint: config.endpoint,
+    model: config.model,
+    dims: config.dims,
+    sendDimensions: config.sendDimensions,
+    batchSize: config.batchSize,
+    timeoutMs: config.timeoutMs,
+    maxRetries: config.maxRetries,
+    maxInputTokens: config.maxInputTokens,
+    charsPerToken: config.charsPerToken,
+    apiKey: options.apiKey ?? null,
+    ...(options.logger ? { logger: options.logger } : {}),
+  });
+}

@@ -1,0 +1,51 @@
+/**
+ * The built-in USE-lite provider, for real: the model loads from the npm package in a worker
+ * thread (no network), returns 512-d unit vectors, a paraphrase is closer than an unrelated
+ * sentence, and the event loop keeps running while a batch is embedded.
+ */
+import { afterAll, describe, expect, test } from 'vitest';
+import { cosine, createUseLiteProvider } from '../src/index.js';
+
+const provider = createUseLiteProvider();
+afterAll(() => provider.close());
+
+describe('USE-lite (built-in, English only)', () => {
+  test('info says local, English-only, 512 dimensions', () => {
+    expect(provider.info).toMatchObject({ provider: 'use-lite', endpoint: 'local:use-lite', dims: 512, remote: false, languages: 'english-only' });
+  });
+
+  test('embeds into 512-d unit vectors, in order', async () => {
+    const out = await provider.embed(['How do I reset my password?', 'The weather is nice today.', '']);
+    expect(out).toHaveLength(3);
+    for (const v of out) {
+      expect(v).toHaveLength(512);
+      expect(cosine(v, v)).toBeCloseTo(1, 4);
+    }
+  });
+
+  test.each([
+    { anchor: 'How do I reset my password?', paraphrase: 'I forgot my login credentials and need to change them', unrelated: 'The recipe needs two cups of flour and an egg' },
+    { anchor: 'The database migration failed on startup', paraphrase: 'Schema upgrade crashed when the app launched', unrelated: 'We went hiking in the mountains last weekend' },
+    { anchor: 'Book a flight to Paris for next Tuesday', paraphrase: 'I need a plane ticket to France next week', unrelated: 'The function returns a sorted list of integers' },
+  ])('a paraphrase is closer than an unrelated sentence: $anchor', async ({ anchor, paraphrase, unrelated }) => {
+    const [a, p, u] = await provider.embed([anchor, paraphrase, unrelated]);
+    expect(cosine(a!, p!)).toBeGreaterThan(cosine(a!, u!));
+  });
+
+  test('the event loop stays responsive while a batch is embedded (worker thread)', async () => {
+    let ticks = 0;
+    const timer = setInterval(() => ticks++, 5);
+    const batch = Array.from({ length: 32 }, (_, i) => `Sentence ${i} about a conversation with several more words so the model has work to do.`);
+    await provider.embed(batch);
+    clearInterval(timer);
+    expect(ticks).toBeGreaterThan(5);
+  });
+
+  test('an aborted call rejects with embedding_aborted and the provider keeps working', async () => {
+    const controller = new AbortController();
+    const pending = provider.embed(['one more sentence to embed'], { signal: controller.signal });
+    controller.abort();
+    await expect(pending).rejects.toMatchObject({ code: 'embedding_aborted' });
+    await expect(provider.embed(['still alive'])).resolves.toHaveLength(1);
+  });
+});
