@@ -23,11 +23,11 @@ export const consoleLogger: GatewayLogger = {
 
 export const silentLogger: GatewayLogger = { info: () => {}, warn: () => {}, error: () => {} };
 
-/** The trusted call context of `session_search`: never taken from tool arguments. */
-export interface SearchCallContext {
-  profile: string;
-  currentSessionId: string;
-}
+/** The trusted call context of `session_search` (a current session, or a project for a host without one): never taken from tool arguments. */
+export type SearchCallContext = { profile: string } & (
+  | { currentSessionId: string; projectId?: undefined }
+  | { currentSessionId?: undefined; projectId: string }
+);
 
 /**
  * The shape the gateway needs from @recall/search-tool's session_search tool. Typed structurally so

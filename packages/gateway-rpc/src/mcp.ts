@@ -1,38 +1,46 @@
 /**
  * The stdio MCP server behind `recall mcp`: exposes exactly one tool, `session_search`, to any
- * MCP-capable agent, using the official SDK. The current session — and so the project scope — is
- * fixed when the host starts the process (`--session`), never by the model: it is not a tool
- * argument, and the tool re-reads that session's stored project on every call, so a move made in
- * the desktop meanwhile applies to the next call. We use the SDK's low-level `Server` rather than
- * `McpServer.registerTool` on purpose: it lets us advertise the tool's own JSON Schema verbatim and
- * leave argument validation to the tool, so MCP clients get the same `error: { code, message }`
- * result contract as the JSON-RPC and OpenAI-style callers instead of an SDK-specific message.
- * Results are one text content item holding the tool's JSON; `isError` is set when it has `error`.
- * stdout carries only protocol frames; diagnostics go to stderr.
+ * MCP-capable agent, using the official SDK. The search scope is fixed when the host starts the
+ * process, never by the model: either a current session (`--session`; the tool re-reads that
+ * session's stored project on every call, so a move made in the desktop meanwhile applies to the
+ * next call, and its own live messages are left out) or a whole project (`--project`, `--cwd`, for
+ * an agent whose transcript Recall does not hold). It is not a tool argument. We use the SDK's
+ * low-level `Server` rather than `McpServer.registerTool` on purpose: it lets us advertise the
+ * tool's own JSON Schema verbatim and leave argument validation to the tool, so MCP clients get the
+ * same `error: { code, message }` result contract as the JSON-RPC and OpenAI-style callers instead
+ * of an SDK-specific message. Results are one text content item holding the tool's JSON plus the
+ * same object as `structuredContent`, described by the advertised `outputSchema` (MCP 2025-06-18);
+ * `isError` is set when it has `error`. stdout carries only protocol frames; diagnostics go to stderr.
  */
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { sessionSearchOutputJsonSchema } from '@recall/search-tool';
 import type { CliSearchTool } from './cli/tool.js';
 import { GATEWAY_VERSION } from './version.js';
 
 export const MCP_SERVER_NAME = 'recall';
 
+/** The host's choice, the only source of the search scope: a current session or a whole project. */
+export type McpScope = { currentSessionId: string } | { projectId: string };
+
 export interface McpServerOptions {
   tool: CliSearchTool;
-  /** The host's current session: the only source of the search scope. */
-  currentSessionId: string;
+  scope: McpScope;
   profile: string;
 }
 
 export function createMcpServer(options: McpServerOptions): Server {
-  const { tool, currentSessionId, profile } = options;
+  const { tool, scope, profile } = options;
+  const trusted = 'currentSessionId' in scope ? { currentSessionId: scope.currentSessionId, profile } : { projectId: scope.projectId, profile };
+  const where = 'currentSessionId' in scope ? "this conversation's project" : 'this project';
+  const outputSchema = sessionSearchOutputJsonSchema() as { type: 'object'; [key: string]: unknown };
   // eslint-disable-next-line @typescript-eslint/no-deprecated -- see the header: the low-level Server is deliberate.
   const server = new Server(
     { name: MCP_SERVER_NAME, version: GATEWAY_VERSION },
     {
       capabilities: { tools: {} },
-      instructions: `Recall: use ${tool.name} to find the original text of earlier conversations in this conversation's project (profile "${profile}").`,
+      instructions: `Recall: use ${tool.name} to find the original text of earlier conversations in ${where} (profile "${profile}").`,
     },
   );
 
@@ -42,6 +50,7 @@ export function createMcpServer(options: McpServerOptions): Server {
         name: tool.name,
         description: tool.description,
         inputSchema: tool.parameters as { type: 'object'; [key: string]: unknown },
+        outputSchema,
         annotations: { title: 'Search earlier conversations of this project', readOnlyHint: true, openWorldHint: false, idempotentHint: true },
       },
     ],
@@ -51,8 +60,12 @@ export function createMcpServer(options: McpServerOptions): Server {
     if (request.params.name !== tool.name) {
       throw new McpError(ErrorCode.InvalidParams, `Unknown tool ${JSON.stringify(request.params.name)}; this server has only ${tool.name}.`);
     }
-    const result = await tool.execute(request.params.arguments ?? {}, { currentSessionId, profile });
-    return { content: [{ type: 'text', text: JSON.stringify(result) }], isError: result.error !== undefined };
+    const result = await tool.execute(request.params.arguments ?? {}, trusted);
+    return {
+      content: [{ type: 'text', text: JSON.stringify(result) }],
+      structuredContent: result as unknown as Record<string, unknown>,
+      isError: result.error !== undefined,
+    };
   });
 
   return server;

@@ -112,7 +112,7 @@ describe('a move and a running search', () => {
     const startedWaiters: (() => void)[] = [];
     const tool: SessionSearchExecutor = {
       execute: async (_args, context) => {
-        const scope = sessionProjectId(gwRef.gw!.context.db, context.currentSessionId);
+        const scope = sessionProjectId(gwRef.gw!.context.db, context.currentSessionId!);
         started++;
         startedWaiters.splice(0).forEach((w) => w());
         await new Promise<void>((resolve) => gates.push(resolve));

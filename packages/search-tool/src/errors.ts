@@ -7,6 +7,7 @@
 export const TOOL_ERROR_CODES = [
   'invalid_arguments',
   'caller_session_not_found',
+  'caller_project_not_found',
   'profile_mismatch',
   'not_found',
   'semantic_unavailable',

@@ -7,6 +7,7 @@ export type { SessionSearchTool, SessionSearchToolOptions, SessionSearchContext 
 export { sessionSearchArgsSchema, sessionSearchJsonSchema, SEARCH_MODES, SORTS } from './arguments.js';
 export type { SessionSearchArgs, SessionSearchArgsInput, SearchMode } from './arguments.js';
 export { messageLink } from './result.js';
+export { sessionSearchResultSchema, sessionSearchOutputJsonSchema } from './result-schema.js';
 export type { SessionSearchResult, SearchResultItem, WindowMessage, MatchSource, MatchField, UsedMode, Shape } from './result.js';
 export type { SemanticSource, SemanticStatus, SemanticCoverage, SemanticHit } from './semantic-source.js';
 export type { ToolScope } from './scope.js';

@@ -27,7 +27,7 @@ export interface KeywordRun {
  * left the model's context and stay recallable, like its compression ancestors.
  */
 export function keywordScopeFor(scope: ToolScope): KeywordScope | null {
-  const excludeSessionIds = [scope.currentSessionId];
+  const excludeSessionIds = scope.currentSessionId === null ? [] : [scope.currentSessionId];
   if (scope.kind === 'project') return { kind: 'project', projectId: scope.projectId, excludeSessionIds };
   return scope.sessionIds.length > 0 ? { kind: 'sessions', sessionIds: scope.sessionIds, excludeSessionIds } : null;
 }

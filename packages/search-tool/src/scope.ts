@@ -3,15 +3,27 @@
  * between two calls changes the second one's scope). A session in a project may recall any visible
  * conversation of that project; a session without a project may only recall its own logical
  * conversation's compression history — NULL is not a shared project. `readableSession` is the one
- * gate read/scroll/windows pass through.
+ * gate read/scroll/windows pass through. A host may instead name only a project (no current
+ * session): the scope is then that whole project.
  */
 import type { RecallDatabase } from '@recall/schema';
-import { findSession, ownHistorySessionIds, type Session } from '@recall/store';
+import { findSession, ownHistorySessionIds, projectExists, type Session } from '@recall/store';
 import { ToolError } from './errors.js';
 
+/**
+ * `currentSessionId` is null only for a project-wide caller (an external agent started with
+ * `recall mcp --project/--cwd`, whose own transcript Recall does not know): it then has no live
+ * messages to exclude.
+ */
 export type ToolScope =
-  | { kind: 'project'; projectId: string; currentSessionId: string }
+  | { kind: 'project'; projectId: string; currentSessionId: string | null }
   | { kind: 'own'; projectId: null; currentSessionId: string; sessionIds: readonly string[] };
+
+/** A project-wide caller: the project must exist (archived projects stay searchable). */
+export function resolveProjectScope(db: RecallDatabase, projectId: string): ToolScope {
+  if (!projectExists(db, projectId)) throw new ToolError('caller_project_not_found', `The calling project ${JSON.stringify(projectId)} does not exist in this profile.`);
+  return { kind: 'project', projectId, currentSessionId: null };
+}
 
 export function resolveScope(db: RecallDatabase, currentSessionId: string): ToolScope {
   const current = findSession(db, currentSessionId);

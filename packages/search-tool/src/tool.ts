@@ -1,8 +1,8 @@
 /**
  * `createSessionSearchTool()`: the one tool a model calls to recall earlier conversations of its
  * own project. It validates arguments, resolves the caller's scope from the trusted context (the
- * current session id, re-read from the database on every call), picks the shape from the
- * arguments (scroll > read > discover > browse), runs it under one deadline and always returns a
+ * current session id, re-read from the database on every call, or a project id for a host that has
+ * no Recall session), picks the shape from the arguments (scroll > read > discover > browse), runs it under one deadline and always returns a
  * result object — errors included — instead of throwing at the model.
  */
 import type { RecallDatabase } from '@recall/schema';
@@ -12,7 +12,7 @@ import { discover } from './discover.js';
 import { ToolError } from './errors.js';
 import { readSession, scrollAround } from './read.js';
 import type { SessionSearchResult, Shape } from './result.js';
-import { resolveScope, type ToolScope } from './scope.js';
+import { resolveProjectScope, resolveScope, type ToolScope } from './scope.js';
 import type { SemanticSource, SemanticStatus } from './semantic-source.js';
 
 export const SESSION_SEARCH_TOOL_NAME = 'session_search';
@@ -25,12 +25,26 @@ export const SESSION_SEARCH_DESCRIPTION = [
   'Every result has session_id + message_id anchors and a link; quote results as the original text, they are not summaries.',
 ].join(' ');
 
-export interface SessionSearchContext {
-  /** The conversation the model is running in: the trusted source of the project scope. */
-  currentSessionId: string;
-  /** Profile name the host believes it is serving; checked against the database's profile. */
-  profile?: string;
-}
+/**
+ * The trusted call context, set by the host and never by the model: either the conversation the
+ * model is running in (its stored project is the scope, re-read on every call), or — for an
+ * external agent whose transcript Recall does not hold — a project id, whose whole history is the
+ * scope.
+ */
+export type SessionSearchContext =
+  | {
+      /** The conversation the model is running in: the trusted source of the project scope. */
+      currentSessionId: string;
+      projectId?: undefined;
+      /** Profile name the host believes it is serving; checked against the database's profile. */
+      profile?: string;
+    }
+  | {
+      currentSessionId?: undefined;
+      /** A project-wide caller: search this project; no session of its is the caller's own. */
+      projectId: string;
+      profile?: string;
+    };
 
 export interface SessionSearchToolOptions {
   db: RecallDatabase;
@@ -95,10 +109,15 @@ export function createSessionSearchTool(options: SessionSearchToolOptions): Sess
       if (context.profile !== undefined && db.profile !== null && context.profile !== db.profile) {
         throw new ToolError('profile_mismatch', `This tool serves profile ${JSON.stringify(db.profile)}, not ${JSON.stringify(context.profile)}.`);
       }
-      if (typeof context.currentSessionId !== 'string' || context.currentSessionId === '') {
-        throw new ToolError('caller_session_not_found', 'No current session in the call context.');
+      let scope: ToolScope;
+      if (context.currentSessionId === undefined && typeof context.projectId === 'string' && context.projectId !== '') {
+        scope = resolveProjectScope(db, context.projectId);
+      } else {
+        if (typeof context.currentSessionId !== 'string' || context.currentSessionId === '') {
+          throw new ToolError('caller_session_not_found', 'No current session in the call context.');
+        }
+        scope = resolveScope(db, context.currentSessionId);
       }
-      const scope = resolveScope(db, context.currentSessionId);
       result.scope = scopeJson(scope);
       let semantic: SemanticSource | null = null;
       let semanticStatus: SemanticStatus = 'disabled';

@@ -29,6 +29,8 @@ export {
   removeProjectFolder,
   findProjectByFolder,
   projectForFolder,
+  findProjectByRef,
+  projectCoveringFolder,
   projectExists,
   slugify,
 } from './projects.js';

@@ -8,7 +8,7 @@ import { basename } from 'node:path';
 import { newProjectId, type RecallDatabase } from '@recall/schema';
 import { nowMs } from './clock.js';
 import { FolderInUseError, ProjectArchivedError, ProjectHasSessionsError, ProjectNotFoundError, ValidationError } from './errors.js';
-import { normalizeFolderPath } from './folders.js';
+import { isUnderFolder, normalizeFolderPath } from './folders.js';
 import type { Project, ProjectFolder } from './rows.js';
 import { prepared, readTransaction, writeTransaction } from './transaction.js';
 import { idSchema, parseInput, projectNameSchema } from './validation.js';
@@ -236,4 +236,27 @@ export function projectForFolder(db: RecallDatabase, path: string, options: { na
 
 export function projectExists(db: RecallDatabase, projectId: string): boolean {
   return readTransaction(db, () => prepared(db, 'select 1 from projects where id = ?').get(projectId) !== undefined);
+}
+
+/** A project named by its id or its slug (ids win), e.g. for `--project ID|SLUG` on the command line. */
+export function findProjectByRef(db: RecallDatabase, ref: string): Project | undefined {
+  const byId = findProject(db, ref);
+  if (byId) return byId;
+  const id = prepared(db, 'select id from projects where slug = ?').pluck().get(ref) as string | undefined;
+  return id === undefined ? undefined : getProject(db, id);
+}
+
+/**
+ * The project whose folder is `path` or the nearest folder above it (the deepest covering folder
+ * wins, so a nested repo mapped to its own project beats its parent's). Folders are metadata: this
+ * answers "which project did the user map this directory to", e.g. for `recall mcp --cwd`.
+ */
+export function projectCoveringFolder(db: RecallDatabase, path: string): Project | undefined {
+  const normalized = normalizeFolderPath(path);
+  const folders = prepared(db, 'select project_id, path from project_folders').all() as { project_id: string; path: string }[];
+  let best: { project_id: string; path: string } | undefined;
+  for (const folder of folders) {
+    if (isUnderFolder(normalized, folder.path) && (best === undefined || folder.path.length > best.path.length)) best = folder;
+  }
+  return best === undefined ? undefined : getProject(db, best.project_id);
 }

@@ -1,27 +1,51 @@
 /**
- * `recall mcp --session ID`: starts the stdio MCP server (src/mcp.ts) for one current session. The
- * session must exist in the profile (checked once at start, so a mistyped id fails loudly instead
- * of every call answering an error); its project is still re-read by the tool on every call.
+ * `recall mcp --session ID | --project ID|SLUG | --cwd DIR`: starts the stdio MCP server
+ * (src/mcp.ts) with a scope the host fixes on its command line. `--session` names the conversation
+ * the agent runs in (its project is re-read by the tool on every call and its own live messages are
+ * left out); an imported transcript's own id works too (host-session.ts). `--project` and `--cwd`
+ * are for an agent whose transcript Recall does not hold: the scope is that whole project, with
+ * `--cwd` resolved once at start through the folder mapping (the deepest project folder covering
+ * DIR). Everything is checked once at start, so a mistyped id or an unmapped folder fails loudly
+ * with the fix instead of every call answering an error.
  */
-import { getSession } from '@recall/store';
-import { runMcpStdio } from '../mcp.js';
-import { requireFlag } from './args.js';
+import { resolve } from 'node:path';
+import { findProjectByRef, getSession, ProjectNotFoundError, projectCoveringFolder } from '@recall/store';
+import { runMcpStdio, type McpScope } from '../mcp.js';
 import { defineCommand } from './command.js';
+import { FolderNotInProjectError, UsageError } from './errors.js';
 import { waitForStop } from './signals.js';
 import { loadSearchTool } from './tool.js';
 
-export const mcpCommand = defineCommand<{ session?: string }>({
+export const mcpCommand = defineCommand<{ session?: string; project?: string; cwd?: string }>({
   name: 'mcp',
-  summary: 'Serve the session_search tool over MCP (stdio) for one current session, fixed by the host.',
-  usage: 'mcp --session ID',
-  optionsHelp: `  --session ID      the conversation the agent runs in: its stored project is the search scope (required)`,
-  options: { session: { type: 'string' } },
+  summary: 'Serve the session_search tool over MCP (stdio), scoped by the host to a session, a project or a folder.',
+  usage: 'mcp --session ID | --project ID|SLUG | --cwd DIR',
+  optionsHelp: `  --session ID      the conversation the agent runs in (a Recall id or an imported transcript's own id):
+                    its stored project is the scope, re-read on every call; its own live messages are left out
+  --project ID|SLUG the whole project is the scope (for an agent without a Recall session)
+  --cwd DIR         the project whose folder covers DIR is the scope (error when no project folder covers it)
+  Exactly one of them is required; the model can never change the scope.`,
+  options: { session: { type: 'string' }, project: { type: 'string' }, cwd: { type: 'string' } },
   positionals: { min: 0, max: 0 },
   async run(ctx, { values }) {
-    const sessionId = requireFlag('mcp', 'session', values.session);
+    const given = (['session', 'project', 'cwd'] as const).filter((flag) => values[flag] !== undefined);
+    if (given.length !== 1) throw new UsageError(given.length === 0 ? 'One of --session, --project or --cwd is required.' : `Use only one of --${given.join(', --')}.`, 'mcp');
     const db = ctx.db();
-    getSession(db, sessionId);
+    let scope: McpScope;
+    if (values.session !== undefined) {
+      scope = { currentSessionId: getSession(db, values.session).id };
+    } else if (values.project !== undefined) {
+      const project = findProjectByRef(db, values.project);
+      if (!project) throw new ProjectNotFoundError(values.project);
+      scope = { projectId: project.id };
+    } else {
+      const dir = resolve(values.cwd!);
+      const project = projectCoveringFolder(db, dir);
+      if (!project) throw new FolderNotInProjectError(dir, ctx.config.profile);
+      ctx.err.write(`recall mcp: ${dir} → project ${project.id} (${project.name})\n`);
+      scope = { projectId: project.id };
+    }
     const tool = loadSearchTool(db);
-    await runMcpStdio({ tool, currentSessionId: sessionId, profile: ctx.config.profile }, waitForStop());
+    await runMcpStdio({ tool, scope, profile: ctx.config.profile }, waitForStop());
   },
 });

@@ -7,13 +7,14 @@
  */
 import type { RecallDatabase } from '@recall/schema';
 import { SESSION_SEARCH_DESCRIPTION, SESSION_SEARCH_TOOL_NAME, sessionSearchJsonSchema, type SessionSearchResult } from '@recall/search-tool';
+import type { SearchCallContext } from '../context.js';
 import { createDefaultSearchTool } from '../search-wiring.js';
 
 export interface CliSearchTool {
   readonly name: string;
   readonly description: string;
   readonly parameters: Record<string, unknown>;
-  execute(args: unknown, context: { currentSessionId: string; profile: string }): Promise<SessionSearchResult>;
+  execute(args: unknown, context: SearchCallContext): Promise<SessionSearchResult>;
 }
 
 export function loadSearchTool(db: RecallDatabase): CliSearchTool {
