@@ -11,6 +11,7 @@ import { fileURLToPath } from 'node:url';
 import { splitCommand } from './cli/args.js';
 import { COMMON_HELP, type Command } from './cli/command.js';
 import { EXIT_ERROR, EXIT_OK, EXIT_USAGE, stableCode, UsageError } from './cli/errors.js';
+import { evalCommand } from './cli/eval.js';
 import { importCommand } from './cli/import.js';
 import { indexCommand } from './cli/index-status.js';
 import { mcpCommand } from './cli/mcp.js';
@@ -21,7 +22,7 @@ import { serveCommand } from './cli/serve.js';
 import { sessionsCommand } from './cli/sessions.js';
 import { GATEWAY_VERSION } from './version.js';
 
-export const COMMANDS: readonly Command[] = [serveCommand, importCommand, searchCommand, projectsCommand, sessionsCommand, mvCommand, indexCommand, mcpCommand];
+export const COMMANDS: readonly Command[] = [serveCommand, importCommand, searchCommand, projectsCommand, sessionsCommand, mvCommand, indexCommand, mcpCommand, evalCommand];
 
 function mainHelp(): string {
   const width = Math.max(...COMMANDS.map((c) => c.name.length));
