@@ -1,6 +1,6 @@
 /**
  * The discover shape (a query): project-scoped keyword search, optionally fused with semantic
- * search by Reciprocal Rank Fusion on message anchors, then title hits first, one result per
+ * search on message anchors (fusion.ts: weighted RRF chosen on a dev split), then title hits first, one result per
  * logical conversation, each with a window of surrounding messages. The scope is applied inside
  * both searches (in SQL, before any limit); this module never widens it and never fills up results
  * from elsewhere.
@@ -10,7 +10,7 @@ import { conversationRootId, findMessage, firstVisibleMessage, messageWindow, ty
 import type { SessionSearchArgs } from './arguments.js';
 import { runKeyword, type KeywordMessageHit } from './keyword-source.js';
 import { clip, isoDate, messageLink, sessionFacts, SNIPPET_CHARS, windowMessage, type MatchSource, type SearchResultItem, type UsedMode } from './result.js';
-import { reciprocalRankFusion } from './rrf.js';
+import { fuseRankings, fusionParamsFor } from './fusion.js';
 import { readableSession, type ToolScope } from './scope.js';
 import type { SemanticHit, SemanticSource } from './semantic-source.js';
 
@@ -60,13 +60,14 @@ export async function discover(input: DiscoverInput): Promise<DiscoverOutput> {
   else if (semantic) usedMode = 'semantic';
   else usedMode = 'none';
 
-  // Rank message anchors: fused by RRF when both lists exist, else the single list's order.
+  // Rank message anchors by the designed fusion (fusion.ts); a single list keeps its own order.
   const keywordById = new Map<number, KeywordMessageHit>((keyword?.hits ?? []).map((h) => [h.messageId, h]));
   const semanticById = new Map<number, SemanticHit>((semantic ?? []).map((h) => [h.messageId, h]));
-  const fused = reciprocalRankFusion([
-    ...(keyword ? [{ source: 'keyword', keys: keyword.hits.map((h) => h.messageId) }] : []),
-    ...(semantic ? [{ source: 'semantic', keys: semantic.map((h) => h.messageId) }] : []),
-  ]);
+  const fused = fuseRankings(
+    (keyword?.hits ?? []).map((h) => h.messageId),
+    (semantic ?? []).map((h) => ({ key: h.messageId, score: h.score })),
+    fusionParamsFor(input.semantic?.fusion),
+  );
 
   // Every anchor passes the same scope gate as read/scroll before it becomes a result. Keyword hits
   // are already scoped in SQL; this is defence in depth, and the only gate for a semantic source,
@@ -115,7 +116,7 @@ export async function discover(input: DiscoverInput): Promise<DiscoverOutput> {
     if (!message || !s || (message.visibility !== 'live' && message.visibility !== 'compacted')) continue;
     // The caller's own live messages are already in its context (see keyword-source.ts).
     if (message.sessionId === scope.currentSessionId && message.visibility === 'live') continue;
-    const source: MatchSource = k && sem ? 'both' : k ? 'keyword' : 'semantic';
+    const source: MatchSource = f.source;
     const snippet = k?.snippet ?? semanticSnippet(message, sem);
     add({ ...buildItem(db, s, message, source, snippet, args.window), match_field: 'message' });
   }

@@ -12,6 +12,8 @@ export type { SessionSearchResult, SearchResultItem, WindowMessage, MatchSource,
 export type { SemanticSource, SemanticStatus, SemanticCoverage, SemanticHit } from './semantic-source.js';
 export type { ToolScope } from './scope.js';
 export { reciprocalRankFusion, RRF_K } from './rrf.js';
+export { fuseRankings, fusionParamsFor, FUSION_DEFAULTS } from './fusion.js';
+export type { FusionCandidate, FusionForm, FusionParams } from './fusion.js';
 export type { FusedItem } from './rrf.js';
 export { TOOL_ERROR_CODES, ToolError } from './errors.js';
 export type { ToolErrorCode } from './errors.js';

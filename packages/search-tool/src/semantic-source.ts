@@ -23,6 +23,8 @@ export interface SemanticHit {
 }
 
 export interface SemanticSource {
+  /** Per-model fusion hints from the semantic config (see fusion.ts); absent = the measured defaults. */
+  readonly fusion?: { semanticWeight?: number; similarityFloor?: number };
   status(scope: ToolScope): { status: SemanticStatus; coverage: SemanticCoverage | 'unknown'; reason?: string };
   search(query: string, scope: ToolScope, options: { limit: number; roles?: readonly string[]; signal: AbortSignal }): Promise<SemanticHit[]>;
 }

@@ -1,0 +1,107 @@
+/**
+ * How `session_search` merges its keyword and semantic lists into one ranking of message anchors.
+ * The form and constants were chosen on LoCoMo conversations 0–4 (dev) with the built-in USE-lite
+ * model and checked once on conversations 5–9 (test) by `pnpm tune:fusion`
+ * (packages/gateway-rpc/src/bench/fusion-tune.ts); the figures are in docs/benchmarks.md. Naive
+ * equal-weight RRF (k = 60) loses to keyword alone there, because a weak model's top hits are
+ * mostly wrong and k = 60 lets them outrank keyword's 2nd–10th hits.
+ *
+ * Forms (all rank-based on the keyword side; BM25 scores are never compared with cosines):
+ * - `weighted-rrf`: score = wk / (k + rank_kw) + ws / (k + rank_sem), where the semantic list only
+ *   contains hits with cosine ≥ similarityFloor. A small k and wk > ws keep keyword's order at the
+ *   top while agreement (`both`) moves up and confident semantic-only hits enter below.
+ * - `keyword-first`: keyword's list in its order, then semantic hits above the floor that keyword
+ *   did not find (semantic rescue). Never reorders keyword.
+ *
+ * A stronger model can be given more say per profile without touching code: the semantic source
+ * may carry `fusion` hints (semanticWeight, similarityFloor) from the `semantic` config, which
+ * override the defaults below for that source only.
+ */
+import type { MatchSource } from './result.js';
+
+export type FusionForm = 'weighted-rrf' | 'keyword-first';
+
+export interface FusionParams {
+  form: FusionForm;
+  /** RRF rank constant. */
+  k: number;
+  keywordWeight: number;
+  semanticWeight: number;
+  /** Semantic hits with a cosine below this never enter the fusion. */
+  similarityFloor: number;
+}
+
+/**
+ * The chosen fusion. Provisional values from the earlier LoCoMo measurement (message-level
+ * recall@10: keyword 0.515, equal RRF k=60 0.420, RRF k=10 with keyword weight 2 0.520) until
+ * `pnpm tune:fusion` fixes them on the dev half; see docs/benchmarks.md.
+ */
+export const FUSION_DEFAULTS: Readonly<FusionParams> = Object.freeze({
+  form: 'weighted-rrf',
+  k: 10,
+  keywordWeight: 2,
+  semanticWeight: 1,
+  similarityFloor: 0,
+});
+
+export interface FusionCandidate<K> {
+  key: K;
+  score: number;
+  source: Exclude<MatchSource, 'direct'>;
+  /** 1-based ranks in each list that contained the key. */
+  ranks: { keyword?: number; semantic?: number };
+}
+
+/**
+ * Fuses a keyword ranking (best first) with a semantic ranking (best first, with cosines). A key
+ * named twice in one list counts once, at its best rank. Ties keep first appearance (keyword
+ * before semantic), so the order is deterministic.
+ */
+export function fuseRankings<K>(keyword: readonly K[], semantic: ReadonlyArray<{ key: K; score: number }>, params: FusionParams = FUSION_DEFAULTS): FusionCandidate<K>[] {
+  const items = new Map<K, FusionCandidate<K> & { order: number }>();
+  let order = 0;
+  const entry = (key: K) => {
+    let item = items.get(key);
+    if (!item) {
+      item = { key, score: 0, source: 'keyword', ranks: {}, order: order++ };
+      items.set(key, item);
+    }
+    return item;
+  };
+  keyword.forEach((key, i) => {
+    const item = entry(key);
+    if (item.ranks.keyword !== undefined) return;
+    item.ranks.keyword = i + 1;
+  });
+  let rank = 0;
+  for (const hit of semantic) {
+    if (!(hit.score >= params.similarityFloor)) continue;
+    rank++;
+    const item = entry(hit.key);
+    if (item.ranks.semantic !== undefined) continue;
+    item.ranks.semantic = rank;
+  }
+  const all = [...items.values()];
+  for (const item of all) {
+    item.source = item.ranks.keyword !== undefined && item.ranks.semantic !== undefined ? 'both' : item.ranks.keyword !== undefined ? 'keyword' : 'semantic';
+    if (params.form === 'keyword-first') {
+      // keyword items keep keyword order above every semantic-only item
+      item.score = item.ranks.keyword !== undefined ? 2 + 1 / item.ranks.keyword : 1 / (1 + item.ranks.semantic!);
+    } else {
+      item.score =
+        (item.ranks.keyword !== undefined ? params.keywordWeight / (params.k + item.ranks.keyword) : 0) +
+        (item.ranks.semantic !== undefined ? params.semanticWeight / (params.k + item.ranks.semantic) : 0);
+    }
+  }
+  return all.sort((a, b) => b.score - a.score || a.order - b.order).map(({ key, score, source, ranks }) => ({ key, score, source, ranks }));
+}
+
+/** The defaults overridden by a source's per-model hints (bounded: weights ≥ 0, floor in [-1, 1]). */
+export function fusionParamsFor(hints: { semanticWeight?: number; similarityFloor?: number } | undefined): FusionParams {
+  if (!hints) return FUSION_DEFAULTS;
+  return {
+    ...FUSION_DEFAULTS,
+    ...(hints.semanticWeight !== undefined && Number.isFinite(hints.semanticWeight) ? { semanticWeight: Math.max(0, hints.semanticWeight) } : {}),
+    ...(hints.similarityFloor !== undefined && Number.isFinite(hints.similarityFloor) ? { similarityFloor: Math.min(1, Math.max(-1, hints.similarityFloor)) } : {}),
+  };
+}
