@@ -415,6 +415,7 @@ function main(): void {
   rows.push(`| approach | own project: R@1 / R@5 / MRR | all users in one project: R@1 / R@5 / MRR | build ${scaled.length} msgs | DB size | query p50 | query p95 |`);
   rows.push('|---|---|---|---|---|---|---|');
   const fmt = (q: Quality): string => `${q.r1.toFixed(3)} / **${q.r5.toFixed(3)}** / ${q.mrr.toFixed(3)}`;
+  const measured: { name: string; r5: number; p95: number }[] = [];
   for (const a of approaches) {
     if (only && !a.name.startsWith(only)) continue;
     const dirs: string[] = [];
@@ -446,6 +447,7 @@ function main(): void {
       const s = stats(lat);
       const size = big.bytes();
       big.close();
+      measured.push({ name: a.name, r5: scoped.r5, p95: s.p95 });
       rows.push(`| ${a.name} | ${fmt(scoped)} | ${fmt(global)} | ${(buildMs / 1000).toFixed(1)} s | ${mib(size)} | ${ms(s.p50)} | ${ms(s.p95)} |`);
       console.log(`${a.name}: R@${K} ${scoped.r5.toFixed(3)} / ${global.r5.toFixed(3)}; own project R@${K} by kind: ${byKind.join(', ')}; misses@${K} own project: ${scoped.misses.join(' ') || '-'}; one project: ${global.misses.join(' ') || '-'}`);
     } finally {
@@ -454,6 +456,14 @@ function main(): void {
   }
   console.log('\n' + rows.join('\n'));
   if (!only) console.log('\n' + englishSanity().join('\n'));
+  // One machine-readable line for `pnpm bench`: the shipped approach against plain unicode61 FTS5.
+  const shipped = measured.find((m) => m.name.startsWith('shipped') && m.name.includes('auto'));
+  const plain = measured.find((m) => m.name.startsWith('unicode61 only'));
+  if (shipped) {
+    const summary: Record<string, unknown> = { bench: 'cjk', questions: queries.length, shipped_r5: Number(shipped.r5.toFixed(3)), shipped_p95_ms: Number(shipped.p95.toFixed(2)) };
+    if (plain) Object.assign(summary, { plain_unicode61_r5: Number(plain.r5.toFixed(3)), r5_vs_plain_fts5: Number((shipped.r5 / plain.r5).toFixed(2)), p95_vs_plain_fts5: Number((shipped.p95 / plain.p95).toFixed(2)) });
+    console.log(`BENCH-SUMMARY ${JSON.stringify(summary)}`);
+  }
 }
 
 main();

@@ -212,6 +212,43 @@ function makeQueries(r: () => number, c: Corpus, perKind: number, common: string
   return out;
 }
 
+/**
+ * Peer measured in the same run: a plain FTS5 table (`porter unicode61`, no scope token, no CJK
+ * handling) holding ONLY the largest project's messages, queried with the question's words OR-ed
+ * and ordered by bm25, limit 20 — what a bare "FTS5 BM25 per project" design costs on the same
+ * texts. It does less than the store (no project join, titles, snippets, CJK), so the ratio is the
+ * price of those features. Printed per query class; skipped with --no-peer.
+ */
+function plainFtsPeer(db: RecallDatabase, projectId: string, queries: QueryCase[]): Record<string, { p50: number; p95: number }> {
+  const b0 = performance.now();
+  db.raw.exec("create virtual table temp.peer_fts using fts5(content, tokenize = 'porter unicode61')");
+  db.raw
+    .prepare('insert into temp.peer_fts(rowid, content) select m.id, m.content from messages m join sessions s on s.id = m.session_id where s.project_id = ?')
+    .run(projectId);
+  const buildMs = performance.now() - b0;
+  const stmt = db.raw.prepare('select rowid from temp.peer_fts where peer_fts match ? order by bm25(peer_fts) limit 20');
+  const lat: Record<string, number[]> = {};
+  for (const q of queries) {
+    const words = [...new Set(q.text.toLowerCase().match(/[\p{L}\p{N}_]+/gu) ?? [])].filter((w) => !isStopword(w));
+    if (words.length === 0) continue;
+    const expr = words.map((w) => `"${w.replace(/"/g, '""')}"`).join(' OR ');
+    const t1 = performance.now();
+    stmt.all(expr);
+    (lat[q.kind] ??= []).push(performance.now() - t1);
+  }
+  db.raw.exec('drop table temp.peer_fts');
+  const out: Record<string, { p50: number; p95: number }> = {};
+  console.log(`\npeer: plain FTS5 porter unicode61 BM25 over the largest project only (built in ${(buildMs / 1000).toFixed(1)} s), same queries, words OR-ed, limit 20:`);
+  console.log('| queries | n | p50 | p95 |');
+  console.log('|---|---|---|---|');
+  for (const [kind, v] of Object.entries(lat)) {
+    const st = stats(v);
+    out[kind] = { p50: st.p50, p95: st.p95 };
+    console.log(`| ${kind} | ${st.n} | ${ms(st.p50)} | ${ms(st.p95)} |`);
+  }
+  return out;
+}
+
 function main(): void {
   const total = argNumber('messages', 1_000_000);
   const projectCount = Math.max(1, argNumber('projects', 100));
@@ -366,7 +403,18 @@ function main(): void {
       console.log(`| ${kind} | ${s.n} | ${ms(s.p50)} | ${ms(s.p95)} | ${ms(s.max)} | ${(v.hits.reduce((a, b) => a + b, 0) / v.hits.length).toFixed(1)} |`);
     }
     console.log(`load average after the queries: ${loadavg().map((l) => l.toFixed(1)).join(' ')}`);
+    const peer = process.argv.includes('--no-peer') ? null : plainFtsPeer(db, scope.projectId, queries);
+    const summary: Record<string, unknown> = { bench: 'keyword', messages: written, ingest_msg_s: Math.round(rate), db_mib: Number((fileSize(path) / 2 ** 20).toFixed(1)), leaks };
+    for (const [kind, v] of Object.entries(results)) {
+      const st = stats(v.lat);
+      summary[`${kind}_p95_ms`] = Number(st.p95.toFixed(2));
+      if (peer?.[kind]) {
+        summary[`${kind}_p50_vs_plain_fts5`] = Number((st.p50 / peer[kind]!.p50).toFixed(1));
+        summary[`${kind}_p95_vs_plain_fts5`] = Number((st.p95 / peer[kind]!.p95).toFixed(1));
+      }
+    }
     console.log(`\nscope check: ${leaks} hits outside the project (must be 0)`);
+    console.log(`BENCH-SUMMARY ${JSON.stringify(summary)}`);
     console.log(`examples: ${queries.filter((_, k) => k % perKind === 0).map((q) => JSON.stringify(q.text)).join(', ')}`);
   } finally {
     db.close();
