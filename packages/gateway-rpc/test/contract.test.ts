@@ -229,7 +229,11 @@ const successCases: Case[] = [
 ];
 
 /** Methods of modules with their own over-the-wire suites (method-name prefix → test file). */
-const COVERED_ELSEWHERE: [prefix: string, file: string][] = [['chat.', './chat.test.ts']];
+const COVERED_ELSEWHERE: [prefix: string, file: string][] = [
+  ['chat.', './chat.test.ts'],
+  ['conversations.', './pages.test.ts'],
+  ['session.page', './pages.test.ts'],
+];
 
 describe('every method: success path over HTTP', () => {
   let gw: TestGateway;

@@ -72,6 +72,8 @@ export { MAX_MESSAGE_CHARS } from './validation.js';
 export type { NewMessage } from './validation.js';
 export { messageWindow, sessionHeadTail, firstVisibleMessage, lastVisibleMessage } from './windows.js';
 export type { MessageWindow, HeadTail } from './windows.js';
+export { listConversations, conversationContaining, messagePage } from './pages.js';
+export type { ConversationPage, ConversationPageItem, ListConversationsOptions, MessagePage, MessagePagePosition } from './pages.js';
 export { writeTransaction, readTransaction, bulkWrite } from './transaction.js';
 // --- keyword search (fts, CJK, query parsing) ---
 export { indexMessages, unindexMessages, reindexSessionsScope, refreshScopeTokens, ensureKeywordIndex, rebuildKeywordIndex, KEYWORD_INDEX_VERSION } from './fts-index.js';

@@ -11,11 +11,12 @@ import { chatMethods } from './chat.js';
 import { method, type GatewayMethod } from './common.js';
 import { importMethods } from './import.js';
 import { indexMethods } from './index-status.js';
+import { pageMethods } from './pages.js';
 import { projectMethods } from './projects.js';
 import { searchMethods } from './search.js';
 import { sessionMethods } from './sessions.js';
 
-export const DOMAIN_METHODS: readonly GatewayMethod[] = [...projectMethods, ...sessionMethods, ...searchMethods, ...indexMethods, ...importMethods, ...chatMethods];
+export const DOMAIN_METHODS: readonly GatewayMethod[] = [...projectMethods, ...sessionMethods, ...pageMethods, ...searchMethods, ...indexMethods, ...importMethods, ...chatMethods];
 
 export function createMethodRegistry(): MethodRegistry<CallContext> {
   const registry = new MethodRegistry<CallContext>();
