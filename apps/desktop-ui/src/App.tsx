@@ -16,7 +16,7 @@ import { TextDialog } from './components/TextDialog';
 import { TopBar, type PaneName } from './components/TopBar';
 import { Welcome } from './components/Welcome';
 import { baseName, shortPath, titleFromText } from './lib/format';
-import { displayTitle, logicalConversations, orderedFolders, projectName, type Conversation } from './lib/grouping';
+import { displayTitle, orderedFolders, projectName, type Conversation } from './lib/grouping';
 import { continuationOf, useChat } from './state/chat';
 import { useConversation, useSaveDraft, type Draft } from './state/conversation';
 import { describeImport, importDemo } from './state/demo';
@@ -79,7 +79,7 @@ export function App({ token }: { token: string }) {
 
   const openSessionId = route.view === 'session' ? route.sessionId : null;
   const draft: Draft | null = route.view === 'new' ? { projectId: route.projectId, ...(route.cwd ? { cwd: route.cwd } : {}) } : null;
-  const conv = useConversation(openSessionId);
+  const conv = useConversation(openSessionId, route.view === 'session' ? route.messageId : undefined);
   const searchable = conv.session && conv.session.id === openSessionId ? conv.session : null;
   const search = useSearch(searchable?.id ?? null, searchable?.projectId ?? null);
   const ready = api.load === 'ready';
@@ -90,13 +90,19 @@ export function App({ token }: { token: string }) {
   const [compressing, setCompressing] = useState<string | null>(null);
   const [searchFocusRequest, setSearchFocusRequest] = useState(0);
 
-  const conversations = useMemo(() => logicalConversations(api.sessions), [api.sessions]);
+  const conversations = api.conversations;
   const logicalOfOpen = useMemo(
     () => (openSessionId ? (conversations.find((c) => c.members.some((m) => m.id === openSessionId)) ?? null) : null),
     [conversations, openSessionId],
   );
   const openConversation = logicalOfOpen ?? (conv.session ? soloConversation(conv.session) : null);
-  const empty = ready && api.projects.length === 0 && api.sessions.length === 0;
+  const empty = ready && api.projects.length === 0 && [...api.groups.values()].every((g) => g.total === 0);
+
+  // A conversation opened by link is listed (and scrolled into view) even when no loaded page has it.
+  const { ensureListed } = api;
+  useEffect(() => {
+    if (ready && openSessionId) void ensureListed(openSessionId);
+  }, [ready, openSessionId, ensureListed]);
 
   useEffect(() => {
     document.title = conv.session ? `${displayTitle(conv.session)} — Recall` : 'Recall';
@@ -302,6 +308,7 @@ export function App({ token }: { token: string }) {
           onCreateProject={() => setDialog({ kind: 'createProject' })}
           onProjectMenu={(project, x, y, opener) => setMenu({ kind: 'project', project, x, y, opener })}
           onUnarchive={(p) => void setArchived(p, false)}
+          onLoadMore={(projectId) => void api.loadMore(projectId).catch((err) => fail('Could not load more conversations', err))}
           onDropOnProject={(key, projectId) => {
             const c = findConversation(key);
             if (c) void doMove(c, projectId === null ? { kind: 'none' } : { kind: 'project', projectId });

@@ -252,6 +252,29 @@ export interface ChatStatus {
   activeRuns: Array<{ runId: string; sessionId: string; userMessageId: number; startedAt: number }>;
 }
 
+/** One page of a session's visible messages (`session.page`). */
+export interface MessagePage {
+  session: Session;
+  messages: Message[];
+  hasOlder: boolean;
+  hasNewer: boolean;
+  /** Only for `aroundMessageId`: false when that message is deleted, rewound or elsewhere. */
+  anchorVisible?: boolean;
+}
+
+/** One logical conversation of a sidebar group (`conversations.list` / `conversations.get`). */
+export interface ConversationPageItem {
+  rootId: string;
+  lastActivity: number;
+  sessions: Session[];
+}
+
+export interface ConversationPage {
+  conversations: ConversationPageItem[];
+  nextCursor: string | null;
+  total: number;
+}
+
 /** Method map: name → params and result. Drives the typed `rpc.call`. */
 export interface RpcMethods {
   'projects.list': { params: { includeArchived?: boolean }; result: { projects: Project[] } };
@@ -280,6 +303,12 @@ export interface RpcMethods {
   };
   'session.resume': { params: { sessionId: string; limit?: number }; result: { session: Session; messages: Message[] } };
   'session.get': { params: { sessionId: string }; result: Session };
+  'session.page': {
+    params: { sessionId: string; at?: 'oldest' | 'newest'; aroundMessageId?: number; beforeId?: number; afterId?: number; limit?: number };
+    result: MessagePage;
+  };
+  'conversations.list': { params: { projectId: string | null; limit?: number; cursor?: string }; result: ConversationPage };
+  'conversations.get': { params: { sessionId: string }; result: ConversationPageItem };
   'session.list': {
     params: { projectId?: string | null; includeArchived?: boolean; limit?: number; offset?: number };
     result: { sessions: Session[] };

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { groupByProject, logicalConversations, mergeGroupRefresh, NO_PROJECT } from '../src/lib/grouping';
+import { groupByProject, logicalConversations, NO_PROJECT } from '../src/lib/grouping';
 import type { Project, Session } from '../src/types';
 
 let t = 1000;
@@ -77,26 +77,5 @@ describe('groupByProject', () => {
     expect(groups[1]!.conversations).toEqual([]);
     expect(groups[2]!.project).toBeNull();
     expect(groups[3]!.conversations.map((c) => c.key)).toEqual(['b']);
-  });
-});
-
-describe('mergeGroupRefresh', () => {
-  it('applies a move after source and target are re-listed', () => {
-    const a = s('a', 'p1');
-    const b = s('b', 'p1');
-    const c = s('c', 'p2');
-    const moved = { ...a, projectId: 'p2' };
-    let cur = [a, b, c];
-    cur = mergeGroupRefresh(cur, 'p1', [b]);
-    cur = mergeGroupRefresh(cur, 'p2', [moved, c]);
-    expect(cur.find((x) => x.id === 'a')!.projectId).toBe('p2');
-    expect(cur).toHaveLength(3);
-  });
-
-  it('handles the null group', () => {
-    const a = s('a', null);
-    const cur = mergeGroupRefresh([a, s('x', 'p1')], null, [{ ...a, title: 'new' }]);
-    expect(cur.find((x) => x.id === 'a')!.title).toBe('new');
-    expect(cur).toHaveLength(2);
   });
 });

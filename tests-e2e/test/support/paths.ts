@@ -4,13 +4,19 @@
  * so a missing build is reported with the command that makes it, not as a confusing spawn error.
  */
 import { existsSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { join } from 'node:path';
 
 export const REPO_ROOT = fileURLToPath(new URL('../../../', import.meta.url));
 export const CLI_PATH = join(REPO_ROOT, 'packages/gateway-rpc/dist/cli.js');
 export const UI_INDEX = join(REPO_ROOT, 'apps/desktop-ui/dist/index.html');
-export const SCREENSHOT_DIR = join(REPO_ROOT, 'docs/screenshots');
+/**
+ * Test runs never modify tracked files (pixels differ between machines): screenshots go to a temp
+ * folder unless `pnpm screenshots` asks for the committed README ones (RECALL_SCREENSHOTS=docs).
+ */
+export const SCREENSHOTS_TO_DOCS = process.env.RECALL_SCREENSHOTS === 'docs';
+export const SCREENSHOT_DIR = SCREENSHOTS_TO_DOCS ? join(REPO_ROOT, 'docs/screenshots') : join(tmpdir(), 'recall-e2e-screenshots');
 export const CHROMIUM_PATH = '/usr/bin/chromium';
 
 /** Throws a clear error when the CLI, the UI build or Chromium is missing. */

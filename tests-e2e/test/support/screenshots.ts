@@ -1,5 +1,6 @@
 /**
- * Screenshots for the README, written by the e2e run under docs/screenshots/ with fixed names.
+ * Screenshots with fixed names: README ones under docs/screenshots/ only for `pnpm screenshots`,
+ * else in a temp folder (see SCREENSHOT_DIR) so a test run leaves the work tree untouched.
  * Animations are disabled and the caret hidden so two runs differ only where the data does (dates).
  */
 import { mkdir } from 'node:fs/promises';

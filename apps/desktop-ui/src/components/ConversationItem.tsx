@@ -1,9 +1,10 @@
 /**
  * One conversation row of the sidebar: a button that opens it, a keyboard-reachable "Move…" button,
  * the context menu (right click, the ContextMenu key or Shift+F10), and a drag handle for dropping
- * it on another project. Shows "Moving…" while a move is in flight.
+ * it on another project. Shows "Moving…" while a move is in flight; the open conversation's row
+ * scrolls itself into view.
  */
-import type { KeyboardEvent, MouseEvent } from 'react';
+import { useEffect, useRef, type KeyboardEvent, type MouseEvent } from 'react';
 import { formatRelative, isoOf, shortPath } from '../lib/format';
 import type { Conversation } from '../lib/grouping';
 import { setConversationDrag } from '../state/dnd';
@@ -18,6 +19,16 @@ export interface ConversationItemProps {
 }
 
 export function ConversationItem({ conversation: c, active, moving, showCwd, onOpen, onMenu }: ConversationItemProps) {
+  const row = useRef<HTMLLIElement>(null);
+  // The open conversation is brought into view in the sidebar (also when it was opened by link).
+  // Centred when it is out of view; a row already fully visible (e.g. just clicked) does not move.
+  useEffect(() => {
+    const el = row.current;
+    if (!active || !el) return;
+    const box = el.getBoundingClientRect();
+    const pane = el.closest('.sidebar')?.getBoundingClientRect() ?? { top: 0, bottom: window.innerHeight };
+    if (box.top < pane.top || box.bottom > Math.min(pane.bottom, window.innerHeight)) el.scrollIntoView({ block: 'center' });
+  }, [active]);
   const messageCount = c.members.reduce((n, s) => n + (s.messageCount ?? 0), 0);
   const openMenuAt = (el: HTMLElement, x?: number, y?: number) => {
     const r = el.getBoundingClientRect();
@@ -35,6 +46,7 @@ export function ConversationItem({ conversation: c, active, moving, showCwd, onO
   };
   return (
     <li
+      ref={row}
       className={`conv${active ? ' active' : ''}${moving ? ' moving' : ''}`}
       draggable={!moving}
       data-session-id={c.head.id}

@@ -208,11 +208,13 @@ function MessageList({
   const scrollRef = useRef<HTMLDivElement>(null);
   const calls = useMemo(() => callsById(conv.messages), [conv.messages]);
   const storedIds = useMemo(() => new Set(conv.messages.map((m) => m.id)), [conv.messages]);
-  const lastCount = useRef(0);
+  const lastId = conv.messages.length ? conv.messages[conv.messages.length - 1]!.id : 0;
+  const lastSeen = useRef(0);
   const target = route.messageId;
   const ready = conv.status === 'ready' && conv.session?.id === route.sessionId;
 
-  // Scroll to and highlight a linked message once the session is loaded (again on every re-route).
+  // Scroll to and highlight a linked message once its page is loaded (again on every re-route).
+  // It is missing only when the gateway said so for a page read around it.
   useEffect(() => {
     if (!ready) return;
     if (target === undefined) {
@@ -221,7 +223,7 @@ function MessageList({
     }
     const el = document.getElementById(messageDomId(target));
     if (!el || el.dataset.sessionId !== route.sessionId) {
-      setMissing(target);
+      if (conv.around?.messageId === target && !conv.around.visible) setMissing(target);
       return;
     }
     setMissing(null);
@@ -230,15 +232,15 @@ function MessageList({
     setHighlighted(target);
     const t = setTimeout(() => setHighlighted(null), 4000);
     return () => clearTimeout(t);
-  }, [ready, target, route]);
+  }, [ready, target, route, conv.around, storedIds]);
 
-  // Without a target, keep the newest message in view when messages are added.
+  // Without a target, keep the newest message in view when one is added at the end (not when an
+  // older page is put on top).
   useEffect(() => {
     if (!ready) return;
-    const n = conv.messages.length;
-    if (target === undefined && n > lastCount.current) endRef.current?.scrollIntoView({ block: 'end' });
-    lastCount.current = n;
-  }, [ready, conv.messages.length, target]);
+    if (target === undefined && !conv.hasNewer && lastId > lastSeen.current) endRef.current?.scrollIntoView({ block: 'end' });
+    lastSeen.current = lastId;
+  }, [ready, lastId, target, conv.hasNewer]);
 
   // While an answer streams in, follow it — unless the reader scrolled up.
   const streamed = liveText(run).length + (run?.tools.length ?? 0);
@@ -248,6 +250,17 @@ function MessageList({
     if (el.scrollHeight - el.scrollTop - el.clientHeight < 160) endRef.current?.scrollIntoView({ block: 'end' });
   }, [streamed]);
 
+  /** Older messages go on top without moving what the reader is looking at. */
+  const loadOlder = async () => {
+    const el = scrollRef.current;
+    const before = el ? el.scrollHeight - el.scrollTop : 0;
+    await conv.loadOlder();
+    requestAnimationFrame(() => {
+      if (el) el.scrollTop = el.scrollHeight - before;
+    });
+  };
+
+  const total = conv.session?.messageCount ?? 0;
   return (
     <div className="messages-scroll" tabIndex={-1} ref={scrollRef}>
       {missing !== null && (
@@ -256,6 +269,16 @@ function MessageList({
         </p>
       )}
       {ready && conv.messages.length === 0 && <p className="status-text pad">No messages yet.</p>}
+      {ready && conv.hasOlder && (
+        <div className="page-more">
+          <button type="button" className="btn small" disabled={conv.paging !== null} onClick={() => void loadOlder()} data-testid="load-older">
+            {conv.paging === 'older' ? 'Loading earlier messages…' : 'Show earlier messages'}
+          </button>
+          <span className="page-count">
+            {conv.messages.length.toLocaleString()} of {total.toLocaleString()} messages shown
+          </span>
+        </div>
+      )}
       <ol className="messages" aria-label="Messages">
         {conv.messages.map((m) => (
           <MessageItem
@@ -267,7 +290,14 @@ function MessageList({
           />
         ))}
       </ol>
-      {ready && <ChatLive run={run} storedIds={storedIds} currentSessionId={route.sessionId} />}
+      {ready && conv.hasNewer && (
+        <div className="page-more">
+          <button type="button" className="btn small" disabled={conv.paging !== null} onClick={() => void conv.loadNewer()} data-testid="load-newer">
+            {conv.paging === 'newer' ? 'Loading newer messages…' : 'Show newer messages'}
+          </button>
+        </div>
+      )}
+      {ready && !conv.hasNewer && <ChatLive run={run} storedIds={storedIds} currentSessionId={route.sessionId} />}
       <div ref={endRef} />
     </div>
   );

@@ -7,6 +7,7 @@
 import { useState } from 'react';
 import { shortPath } from '../lib/format';
 import { orderedFolders, type Conversation, type ProjectGroupModel } from '../lib/grouping';
+import type { GroupPages } from '../state/projects';
 import type { Project } from '../types';
 import { ConversationItem } from './ConversationItem';
 import { DropZone } from './DropZone';
@@ -14,6 +15,9 @@ import { FolderIcon } from './FolderIcon';
 
 export interface ProjectGroupProps {
   group: ProjectGroupModel;
+  /** Paging state of this group (total and whether more pages exist). */
+  pages?: GroupPages | undefined;
+  onLoadMore: (projectId: string | null) => void;
   activeSessionId: string | null;
   moving: ReadonlySet<string>;
   onOpen: (c: Conversation) => void;
@@ -24,7 +28,7 @@ export interface ProjectGroupProps {
   onUnarchive?: (p: Project) => void;
 }
 
-export function ProjectGroup({ group, activeSessionId, moving, onOpen, onMenu, onNew, onProjectMenu, onDropConversation, onUnarchive }: ProjectGroupProps) {
+export function ProjectGroup({ group, pages, onLoadMore, activeSessionId, moving, onOpen, onMenu, onNew, onProjectMenu, onDropConversation, onUnarchive }: ProjectGroupProps) {
   const p = group.project;
   const archived = p?.archived ?? false;
   const [collapsed, setCollapsed] = useState(archived);
@@ -33,6 +37,9 @@ export function ProjectGroup({ group, activeSessionId, moving, onOpen, onMenu, o
   const name = p?.name ?? (isNone ? 'No project' : `Unknown project`);
   const folders = p ? orderedFolders(p) : [];
   const listId = `group-${group.key}`;
+  // The group's size comes from the gateway: only a page of it may be loaded.
+  const total = Math.max(pages?.total ?? 0, group.conversations.length);
+  const more = pages?.nextCursor ? total - group.conversations.length : 0;
   return (
     <DropZone
       className={`group${isNone ? ' group-none' : ''}${archived ? ' group-archived' : ''}`}
@@ -53,8 +60,8 @@ export function ProjectGroup({ group, activeSessionId, moving, onOpen, onMenu, o
           </span>
           {p?.color && <span className="swatch" style={{ background: p.color }} aria-hidden="true" />}
           <span className="group-name">{name}</span>
-          <span className="count" aria-label={`${group.conversations.length} conversations`}>
-            {group.conversations.length}
+          <span className="count" aria-label={`${total} conversations`}>
+            {total.toLocaleString()}
           </span>
         </button>
         {archived && p && onUnarchive && (
@@ -116,6 +123,13 @@ export function ProjectGroup({ group, activeSessionId, moving, onOpen, onMenu, o
                 onMenu={onMenu}
               />
             ))}
+            {more > 0 && (
+              <li className="conv-page-more">
+                <button type="button" className="link-btn" disabled={pages?.loadingMore} onClick={() => onLoadMore(projectId)}>
+                  {pages?.loadingMore ? 'Loading…' : `Show more (${more.toLocaleString()} older)`}
+                </button>
+              </li>
+            )}
           </ul>
         ) : (
           <p className="group-empty" id={listId}>

@@ -25,6 +25,7 @@ export interface SidebarProps {
   onUnarchive: (p: Project) => void;
   onDropOnProject: (key: string, projectId: string | null) => void;
   onDropOnFolder: (key: string, path: string) => void;
+  onLoadMore: (projectId: string | null) => void;
 }
 
 export function Sidebar(props: SidebarProps) {
@@ -46,6 +47,7 @@ export function Sidebar(props: SidebarProps) {
     onNew: props.onNew,
     onProjectMenu: props.onProjectMenu,
     onDropConversation: props.onDropOnProject,
+    onLoadMore: props.onLoadMore,
   };
 
   return (
@@ -78,7 +80,7 @@ export function Sidebar(props: SidebarProps) {
             <p className="group-note pad">No projects yet. Create one, or make one from a suggested folder below.</p>
           )}
           {groups.shown.map((g) => (
-            <ProjectGroup key={g.key} group={g} {...groupProps} />
+            <ProjectGroup key={g.key} group={g} pages={api.groups.get(g.key)} {...groupProps} />
           ))}
           <DiscoveredFolders
             folders={api.discovered}
@@ -99,7 +101,7 @@ export function Sidebar(props: SidebarProps) {
                 <>
                   <p className="group-note">Archived projects keep their conversations; they take no new ones.</p>
                   {groups.archived.map((g) => (
-                    <ProjectGroup key={g.key} group={g} {...groupProps} onUnarchive={props.onUnarchive} />
+                    <ProjectGroup key={g.key} group={g} pages={api.groups.get(g.key)} {...groupProps} onUnarchive={props.onUnarchive} />
                   ))}
                 </>
               )}

@@ -1,10 +1,10 @@
 /**
  * Pure shaping of the sidebar: sessions → logical conversations (a root plus its compression
  * continuations; delegation children stay inside their parent) → groups by the stored `projectId`
- * (the only membership rule; cwd and folders never decide it) plus the "No project" group, and the
- * merge of a targeted refresh (one group re-listed after a move) into the loaded session list.
+ * (the only membership rule; cwd and folders never decide it) plus the "No project" group, and
+ * turning a `conversations.list` entry into a sidebar conversation.
  */
-import type { Project, Session } from '../types';
+import type { ConversationPageItem, Project, Session } from '../types';
 
 export interface Conversation {
   /** Stable key: the root session id. */
@@ -95,6 +95,17 @@ export function logicalConversations(sessions: Session[]): Conversation[] {
 }
 
 /**
+ * One `conversations.list` entry as a sidebar conversation: the gateway already folded the members
+ * in SQL; this picks the head and title with the same rules as `logicalConversations`.
+ */
+export function conversationFromPage(item: ConversationPageItem): Conversation {
+  const folded = logicalConversations(item.sessions.map((s) => ({ ...s, hidden: false })));
+  const c = folded.find((x) => x.key === item.rootId) ?? folded[0];
+  if (!c) throw new Error(`conversation ${item.rootId} came without sessions`);
+  return { ...c, key: item.rootId, lastActivity: Math.max(c.lastActivity, item.lastActivity) };
+}
+
+/**
  * Groups conversations by stored project id. Every listed project gets a group (even empty), in
  * the given order; conversations pointing at a project missing from the list get a placeholder
  * group so nothing silently disappears; the "No project" group comes last.
@@ -121,18 +132,6 @@ export function sortProjects(projects: Project[]): Project[] {
   return [...projects].sort(
     (a, b) => Number(a.archived) - Number(b.archived) || a.name.localeCompare(b.name, undefined, { sensitivity: 'base' }),
   );
-}
-
-/**
- * Merges a fresh `session.list({ projectId })` answer into the loaded list: every session now
- * reported for that group replaces its old copy (wherever it was), and sessions the old list had in
- * that group but the fresh one lacks are dropped (they moved away and show up when their new group
- * is refreshed). Order is by activity, newest first.
- */
-export function mergeGroupRefresh(current: Session[], projectId: string | null, fresh: Session[]): Session[] {
-  const freshIds = new Set(fresh.map((s) => s.id));
-  const kept = current.filter((s) => !freshIds.has(s.id) && s.projectId !== projectId);
-  return [...kept, ...fresh].sort((a, b) => sessionActivity(b) - sessionActivity(a));
 }
 
 /** The project a conversation belongs to, or null; for headers and menus. */

@@ -1,15 +1,18 @@
 /**
- * Sidebar state: projects (incl. archived), all listed sessions, discovered folders, and the
- * actions that change them. Nothing here is optimistic: a move calls `session.project.set` and only
- * after the gateway answers are the source and target groups re-listed; on failure the loaded state
- * is left exactly as it was and the error is returned to the caller to show. Refreshes also follow
- * gateway events (projects.changed / sessions.changed).
+ * Sidebar state: projects (incl. archived), each group's conversations paged from the gateway
+ * (`conversations.list` per project and for "No project", so an old project is never empty because
+ * a global list was cut, and continuations are folded in SQL), the conversation opened by link
+ * when it is not on a loaded page (`conversations.get`), discovered folders, and the actions that
+ * change them. Nothing here is optimistic: a move calls `session.project.set` and only after the
+ * gateway answers are the source and target groups re-listed; on failure the loaded state is left
+ * exactly as it was and the error is returned to the caller to show. Refreshes follow gateway
+ * events (projects.changed / sessions.changed / messages.changed name the groups involved).
  */
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { errorText } from '../rpc';
-import { mergeGroupRefresh, sortProjects } from '../lib/grouping';
+import { conversationFromPage, groupKey, sortProjects, type Conversation } from '../lib/grouping';
 import { baseName } from '../lib/format';
-import type { DiscoveredFolder, Project, Session } from '../types';
+import type { ConversationPage, DiscoveredFolder, GatewayEvent, Project } from '../types';
 import { useGatewayEvent } from './events';
 import { useRpc } from './rpcContext';
 
@@ -24,11 +27,27 @@ export interface MoveOutcome {
 
 export type LoadState = 'loading' | 'ready' | 'error';
 
-const LIST_LIMIT = 1000;
+/** Conversations per sidebar page; "Show more" loads the next page of one group. */
+export const GROUP_PAGE = 50;
+/** A refresh re-reads at most this many of a group's loaded conversations. */
+const MAX_REFRESH = 200;
+
+export interface GroupPages {
+  conversations: Conversation[];
+  nextCursor: string | null;
+  total: number;
+  loadingMore: boolean;
+}
 
 export interface ProjectsApi {
   projects: Project[];
-  sessions: Session[];
+  /** Loaded conversations of every group, plus the one opened by link if no page has it. */
+  conversations: Conversation[];
+  /** Per group key (project id or NO_PROJECT): paging state. */
+  groups: ReadonlyMap<string, GroupPages>;
+  loadMore: (projectId: string | null) => Promise<void>;
+  /** Makes sure the conversation containing this session is listed (opened by link). */
+  ensureListed: (sessionId: string) => Promise<void>;
   discovered: DiscoveredFolder[];
   load: LoadState;
   loadError: string | null;
@@ -47,7 +66,10 @@ export interface ProjectsApi {
 export function useProjects(): ProjectsApi {
   const { rpc } = useRpc();
   const [projects, setProjects] = useState<Project[]>([]);
-  const [sessions, setSessions] = useState<Session[]>([]);
+  const [groups, setGroups] = useState<ReadonlyMap<string, GroupPages>>(new Map());
+  const [linked, setLinked] = useState<Conversation | null>(null);
+  const groupsRef = useRef(groups);
+  groupsRef.current = groups;
   const [discovered, setDiscovered] = useState<DiscoveredFolder[]>([]);
   const [load, setLoad] = useState<LoadState>('loading');
   const [loadError, setLoadError] = useState<string | null>(null);
@@ -71,21 +93,80 @@ export function useProjects(): ProjectsApi {
     }
   }, [rpc]);
 
-  const loadSessions = useCallback(async () => {
-    const { sessions: list } = await rpc.call('session.list', { limit: LIST_LIMIT });
-    setSessions(list);
-  }, [rpc]);
+  const fetchGroup = useCallback(
+    async (projectId: string | null, limit: number): Promise<[string, GroupPages]> => {
+      const page: ConversationPage = await rpc.call('conversations.list', { projectId, limit });
+      return [groupKey(projectId), { conversations: page.conversations.map(conversationFromPage), nextCursor: page.nextCursor, total: page.total, loadingMore: false }];
+    },
+    [rpc],
+  );
+
+  /** Re-reads the first page(s) of these groups, as many as were loaded (bounded). */
+  const reloadGroups = useCallback(
+    async (projectIds: Array<string | null>) => {
+      const unique = [...new Set(projectIds)];
+      const fresh = await Promise.all(
+        unique.map((id) => fetchGroup(id, Math.min(MAX_REFRESH, Math.max(GROUP_PAGE, groupsRef.current.get(groupKey(id))?.conversations.length ?? 0)))),
+      );
+      setGroups((cur) => {
+        const next = new Map(cur);
+        for (const [key, g] of fresh) next.set(key, g);
+        return next;
+      });
+    },
+    [fetchGroup],
+  );
+
+  const loadGroups = useCallback(async (list: Project[]) => {
+    const fresh = await Promise.all([null, ...list.map((p) => p.id)].map((id) => fetchGroup(id, GROUP_PAGE)));
+    setGroups(new Map(fresh));
+  }, [fetchGroup]);
+
+  const loadMore = useCallback(
+    async (projectId: string | null) => {
+      const key = groupKey(projectId);
+      const g = groupsRef.current.get(key);
+      if (!g?.nextCursor || g.loadingMore) return;
+      setGroups((cur) => new Map(cur).set(key, { ...g, loadingMore: true }));
+      try {
+        const page = await rpc.call('conversations.list', { projectId, limit: GROUP_PAGE, cursor: g.nextCursor });
+        setGroups((cur) => {
+          const old = cur.get(key) ?? g;
+          const seen = new Set(old.conversations.map((c) => c.key));
+          const added = page.conversations.map(conversationFromPage).filter((c) => !seen.has(c.key));
+          return new Map(cur).set(key, { conversations: [...old.conversations, ...added], nextCursor: page.nextCursor, total: page.total, loadingMore: false });
+        });
+      } catch (err) {
+        setGroups((cur) => new Map(cur).set(key, { ...(cur.get(key) ?? g), loadingMore: false }));
+        throw err;
+      }
+    },
+    [rpc],
+  );
+
+  const ensureListed = useCallback(
+    async (sessionId: string) => {
+      for (const g of groupsRef.current.values()) if (g.conversations.some((c) => c.members.some((m) => m.id === sessionId))) return;
+      try {
+        setLinked(conversationFromPage(await rpc.call('conversations.get', { sessionId })));
+      } catch {
+        // The conversation view reports an unknown session; the sidebar just has nothing to show.
+      }
+    },
+    [rpc],
+  );
 
   const reloadAll = useCallback(async () => {
     try {
-      await Promise.all([loadProjects(), loadSessions(), loadDiscovered()]);
+      const [list] = await Promise.all([loadProjects(), loadDiscovered()]);
+      await loadGroups(list);
       setLoad('ready');
       setLoadError(null);
     } catch (err) {
       setLoad('error');
       setLoadError(errorText(err));
     }
-  }, [loadProjects, loadSessions, loadDiscovered]);
+  }, [loadProjects, loadGroups, loadDiscovered]);
 
   useEffect(() => {
     void reloadAll();
@@ -93,27 +174,46 @@ export function useProjects(): ProjectsApi {
 
   const refreshGroups = useCallback(
     async (projectIds: Array<string | null>) => {
-      const unique = [...new Set(projectIds)];
-      const answers = await Promise.all(
-        unique.map(async (projectId) => ({ projectId, list: (await rpc.call('session.list', { projectId, limit: LIST_LIMIT })).sessions })),
-      );
-      setSessions((cur) => answers.reduce((acc, a) => mergeGroupRefresh(acc, a.projectId, a.list), cur));
+      await reloadGroups(projectIds);
       await Promise.all([loadProjects(), loadDiscovered()]);
     },
-    [rpc, loadProjects, loadDiscovered],
+    [reloadGroups, loadProjects, loadDiscovered],
   );
 
+  /** The groups an event names ("No project" when `unassigned`); all of them when it names none. */
+  const touched = (batch: GatewayEvent[]): Array<string | null> | 'all' => {
+    const out: Array<string | null> = [];
+    for (const e of batch) {
+      if (!e.projectIds && !e.unassigned) return 'all';
+      out.push(...(e.projectIds ?? []));
+      if (e.unassigned) out.push(null);
+    }
+    return out;
+  };
+  const refreshTouched = (batch: GatewayEvent[]) => {
+    const t = touched(batch);
+    // A session that left a group is dropped there by re-reading every loaded group it could have been in.
+    const ids = t === 'all' ? [null, ...projectsRef.current.map((p) => p.id)] : t;
+    void reloadGroups(ids).catch(() => undefined);
+  };
+
   useGatewayEvent(['projects.changed'], () => {
-    void loadProjects().catch(() => undefined);
+    void loadProjects()
+      .then((list) => {
+        // A project that appeared gets its group.
+        const fresh = list.map((p) => p.id).filter((id) => !groupsRef.current.has(id));
+        if (fresh.length) void reloadGroups(fresh).catch(() => undefined);
+      })
+      .catch(() => undefined);
     void loadDiscovered();
   });
-  useGatewayEvent(['sessions.changed'], () => {
-    void loadSessions().catch(() => undefined);
+  useGatewayEvent(['sessions.changed'], (batch) => {
+    refreshTouched(batch);
     void loadProjects().catch(() => undefined);
     void loadDiscovered();
   });
   // New messages change a row's message count and last activity (a chat turn stores several).
-  useGatewayEvent(['messages.changed'], () => void loadSessions().catch(() => undefined), 700);
+  useGatewayEvent(['messages.changed'], (batch) => refreshTouched(batch), 700);
 
   const createProject = useCallback(
     async (name: string, folder?: string) => {
@@ -211,10 +311,19 @@ export function useProjects(): ProjectsApi {
     [rpc, projectForFolder, refreshGroups],
   );
 
+  const conversations = useMemo(() => {
+    const all = [...groups.values()].flatMap((g) => g.conversations);
+    if (linked && !all.some((c) => c.key === linked.key)) all.push(linked);
+    return all;
+  }, [groups, linked]);
+
   return useMemo(
     () => ({
       projects,
-      sessions,
+      conversations,
+      groups,
+      loadMore,
+      ensureListed,
       discovered,
       load,
       loadError,
@@ -230,7 +339,10 @@ export function useProjects(): ProjectsApi {
     }),
     [
       projects,
-      sessions,
+      conversations,
+      groups,
+      loadMore,
+      ensureListed,
       discovered,
       load,
       loadError,
