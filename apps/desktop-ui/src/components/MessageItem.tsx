@@ -1,7 +1,7 @@
 /**
  * One message of a conversation, addressable by session + message id: `id="m-<messageId>"`,
- * `data-session-id`, `data-message-id`. Content is plain text (never HTML); recall:// links in it
- * become in-app links. An assistant message that called tools shows its calls compactly; a tool
+ * `data-session-id`, `data-message-id`. Content is safe Markdown (MessageBody: never raw HTML,
+ * recall:// links open in the app, very long messages start collapsed). An assistant message that called tools shows its calls compactly; a tool
  * message (the stored session_search result) is a ToolCard — collapsed unless it happened live.
  */
 import { memo, type ReactNode } from 'react';
@@ -9,6 +9,7 @@ import { formatArgs, parseToolCalls, toolViewFromMessage, type ToolCallInfo } fr
 import { formatDate } from '../lib/format';
 import { linkify, messageDomId } from '../lib/links';
 import type { Message } from '../types';
+import { MessageBody } from './MessageBody';
 import { ToolCard } from './ToolCard';
 
 export interface MessageItemProps {
@@ -64,9 +65,7 @@ export const MessageItem = memo(function MessageItem({ message: m, highlighted, 
       ) : (
         <>
           {(m.content || calls.length === 0) && (
-            <div className="msg-body">
-              <LinkedText text={m.content} />
-            </div>
+            <MessageBody text={m.content} />
           )}
           {calls.length > 0 && (
             <ul className="calls" aria-label="Tool calls">
