@@ -1,11 +1,12 @@
 /**
  * The drizzle schema of a profile database: projects, their folders, sessions and messages. This is
  * the source drizzle-kit generates migrations from; the FTS5 keyword index is custom SQL in
- * `drizzle/` because drizzle has no virtual-table support. Timestamps are integer milliseconds
+ * `drizzle/` because drizzle has no virtual-table support, and so are the semantic index's triggers
+ * (0003_semantic_index.sql). Timestamps are integer milliseconds
  * since the epoch (UTC).
  */
 import { sql } from 'drizzle-orm';
-import { index, integer, sqliteTable, text, uniqueIndex } from 'drizzle-orm/sqlite-core';
+import { blob, check, index, integer, sqliteTable, text, uniqueIndex } from 'drizzle-orm/sqlite-core';
 import { LINEAGE_KINDS, MESSAGE_ROLES, VISIBILITIES } from './enums.js';
 
 const nowMs = sql`(cast(unixepoch('subsec') * 1000 as integer))`;
@@ -82,9 +83,103 @@ export const messages = sqliteTable(
     createdAt: integer('created_at').notNull().default(nowMs),
     visibility: text('visibility', { enum: VISIBILITIES }).notNull().default('live'),
     editedAt: integer('edited_at'),
+    /**
+     * For a copy made by createBranch: the message it was copied from. Lets the semantic index
+     * reuse the source's vectors when the content hash matches (a branch costs no embedding
+     * calls). No foreign key on purpose: the source may be deleted later and the copy stays valid,
+     * and a FK here would make drizzle-kit rebuild the messages table (and its FTS triggers' world).
+     */
+    originMessageId: integer('origin_message_id'),
   },
   (t) => [
     index('messages_session_idx').on(t.sessionId, t.id),
     uniqueIndex('messages_session_external_uq').on(t.sessionId, t.externalId),
   ],
 );
+
+/**
+ * Semantic index (stage B, packages/semantic). Everything below is DERIVED and rebuildable from
+ * messages + config: dropping these rows loses no user data. Contract: /work/coord SEMANTIC-CONTRACT
+ * (docs/architecture.md "Semantic index"). Triggers in 0003_semantic_index.sql keep the invariants.
+ */
+
+/** One row per embedding configuration; vectors of different fingerprints are never compared. Never holds a key. */
+export const semanticFingerprints = sqliteTable('semantic_fingerprints', {
+  id: integer('id').primaryKey(),
+  /** sha256 of the canonical JSON of provider, endpoint, model, dims, normalization, chunker_version. */
+  key: text('key').notNull().unique(),
+  provider: text('provider').notNull(),
+  endpoint: text('endpoint').notNull(),
+  model: text('model').notNull(),
+  dims: integer('dims').notNull(),
+  normalization: text('normalization').notNull().default('l2'),
+  chunkerVersion: integer('chunker_version').notNull(),
+  createdAt: integer('created_at').notNull().default(nowMs),
+});
+
+/**
+ * Explicit per-project consent. Text of a project is sent only when enabled = 1 AND `endpoint`
+ * equals the active fingerprint's endpoint. `planned_fingerprint_id` = the fingerprint whose chunk
+ * rows were last planned for every session of the project (NULL = never / rebuild requested).
+ */
+export const semanticProjects = sqliteTable('semantic_projects', {
+  projectId: text('project_id')
+    .primaryKey()
+    .references(() => projects.id, { onDelete: 'cascade' }),
+  enabled: integer('enabled', { mode: 'boolean' }).notNull().default(false),
+  endpoint: text('endpoint').notNull(),
+  enabledAt: integer('enabled_at'),
+  updatedAt: integer('updated_at').notNull().default(nowMs),
+  plannedFingerprintId: integer('planned_fingerprint_id'),
+});
+
+/** Chunks of messages and their vectors. No project_id copy: the project is always JOINed via sessions. */
+export const semanticChunks = sqliteTable(
+  'semantic_chunks',
+  {
+    id: integer('id').primaryKey(),
+    fingerprintId: integer('fingerprint_id')
+      .notNull()
+      .references(() => semanticFingerprints.id, { onDelete: 'cascade' }),
+    messageId: integer('message_id')
+      .notNull()
+      .references(() => messages.id, { onDelete: 'cascade' }),
+    sessionId: text('session_id').notNull(),
+    chunkIndex: integer('chunk_index').notNull(),
+    /** UTF-16 code units of messages.content, [start, end). */
+    start: integer('start').notNull(),
+    end: integer('end').notNull(),
+    /** sha256 hex of the message content the chunk was cut from. */
+    contentHash: text('content_hash').notNull(),
+    chunkerVersion: integer('chunker_version').notNull(),
+    /** Float32 little-endian, L2-normalised, dims*4 bytes; NULL until ready. */
+    vector: blob('vector', { mode: 'buffer' }),
+    status: text('status', { enum: ['pending', 'ready', 'failed'] }).notNull().default('pending'),
+    attempts: integer('attempts').notNull().default(0),
+    lastError: text('last_error'),
+    leaseOwner: text('lease_owner'),
+    leaseUntil: integer('lease_until'),
+    nextAttemptAt: integer('next_attempt_at'),
+    createdAt: integer('created_at').notNull().default(nowMs),
+    updatedAt: integer('updated_at').notNull().default(nowMs),
+  },
+  (t) => [
+    uniqueIndex('semantic_chunks_uq').on(t.fingerprintId, t.messageId, t.contentHash, t.chunkIndex),
+    index('semantic_chunks_fp_status_idx').on(t.fingerprintId, t.status),
+    index('semantic_chunks_message_idx').on(t.messageId),
+    index('semantic_chunks_session_idx').on(t.sessionId),
+    check('semantic_chunks_status_ck', sql`${t.status} in ('pending', 'ready', 'failed')`),
+  ],
+);
+
+/** Sessions whose chunk rows may be out of date (filled by triggers, drained by the planner). */
+export const semanticDirtySessions = sqliteTable('semantic_dirty_sessions', {
+  sessionId: text('session_id').primaryKey(),
+  seq: integer('seq').notNull().default(1),
+});
+
+/** Per project ('' = no project), bumped by triggers whenever the project's searchable vector set may change. */
+export const semanticGeneration = sqliteTable('semantic_generation', {
+  projectId: text('project_id').primaryKey(),
+  gen: integer('gen').notNull().default(0),
+});

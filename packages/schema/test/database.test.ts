@@ -59,7 +59,8 @@ describe('openDatabase', () => {
 
     const upgraded = openDatabase(path);
     dbs.push(upgraded);
-    expect(upgraded.raw.prepare('select * from messages order by id').all()).toEqual(before);
+    // Later migrations only add columns (origin_message_id: NULL for every pre-existing row).
+    expect(upgraded.raw.prepare('select * from messages order by id').all()).toEqual(before.map((m) => ({ ...(m as object), origin_message_id: null })));
     const sessions = upgraded.raw.prepare('select id, project_id, parent_session_id, lineage, title, cwd from sessions order by id').all();
     expect(sessions).toEqual([
       { id: 's_cont', project_id: null, parent_session_id: 's_old', lineage: 'compression', title: 'old chat (cont.)', cwd: '/repo/a' },

@@ -71,11 +71,16 @@ export function createBranch(db: RecallDatabase, sourceId: string, options: { fr
       gitBranch: source.gitBranch,
       model: source.model,
     });
-    insertMessages(
+    const copied = history.slice(0, upTo);
+    const { messages: copies } = insertMessages(
       db,
       session.id,
-      history.slice(0, upTo).map((m) => ({ role: m.role, content: m.content, toolName: m.toolName, toolCalls: m.toolCalls, toolCallId: m.toolCallId, createdAt: m.createdAt })),
+      copied.map((m) => ({ role: m.role, content: m.content, toolName: m.toolName, toolCalls: m.toolCalls, toolCallId: m.toolCallId, createdAt: m.createdAt })),
     );
+    // Each copy remembers its source message: the semantic index reuses the source's vectors when
+    // the content hash matches, so a branch costs no embedding calls.
+    const setOrigin = prepared(db, 'update messages set origin_message_id = ? where id = ?');
+    copies.forEach((copy, i) => setOrigin.run(copied[i]!.id, copy.id));
     return getSession(db, session.id);
   });
 }

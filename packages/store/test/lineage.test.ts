@@ -81,6 +81,18 @@ describe('branch', () => {
     expect(logicalConversationIds(db, root.id)).toEqual([root.id]);
   });
 
+  test('each copied message records the message it was copied from (origin_message_id)', () => {
+    const { db, root, two } = setup();
+    const branch = createBranch(db, root.id, { fromMessageId: two.id });
+    const source = getMessages(db, root.id);
+    const rows = db.raw.prepare('select content, origin_message_id as origin from messages where session_id = ? order by id').all(branch.id);
+    expect(rows).toEqual([
+      { content: 'one', origin: source[0]!.id },
+      { content: 'two', origin: two.id },
+    ]);
+    expect(db.raw.prepare('select count(*) as n from messages where session_id = ? and origin_message_id is not null').get(root.id)).toEqual({ n: 0 });
+  });
+
   test('refuses a fork point that is not a visible message of the source', () => {
     const { db, root } = setup();
     expect(() => createBranch(db, root.id, { fromMessageId: 999_999 })).toThrow(expect.objectContaining({ code: 'invalid_input' }));
