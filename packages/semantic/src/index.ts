@@ -1,7 +1,9 @@
 /**
  * Public surface of @recall/semantic (stage B): configuration, embedding providers (the built-in
- * offline USE-lite model and any OpenAI-compatible /v1/embeddings server), the typed errors, and
- * the exact vector scan (bounded top-k over the project's allowed set). Explicit named exports only.
+ * offline USE-lite model and any OpenAI-compatible /v1/embeddings server), the chunker,
+ * fingerprints, per-project consent, the planner and worker, status, the `SemanticIndex` facade a
+ * host holds per profile, the typed errors, and the exact vector scan (bounded top-k over the
+ * project's allowed set). Explicit named exports only.
  */
 export {
   semanticConfigSchema,
@@ -20,6 +22,22 @@ export { createOpenAICompatibleProvider } from './openai-provider.js';
 export type { OpenAICompatibleProviderOptions, ProviderLogger } from './openai-provider.js';
 export { createUseLiteProvider } from './use-lite-provider.js';
 export type { UseLiteProviderOptions } from './use-lite-provider.js';
+export { chunkText, contentHash, estimateTokens, looksBinary, payloadRanges, CHUNKER_VERSION, MAX_CHUNKS_PER_MESSAGE, PAYLOAD_MIN_RUN } from './chunker.js';
+export type { Chunk, ChunkerOptions } from './chunker.js';
+export { ensureFingerprint, findFingerprint, listFingerprints, fingerprintFields, fingerprintKey } from './fingerprint.js';
+export type { Fingerprint, FingerprintFields } from './fingerprint.js';
+export { enableProject, disableProject, projectConsent, listConsents, consentAllows } from './consent.js';
+export type { ProjectConsent } from './consent.js';
+export { planDirtySessions, queueUnplannedProjects } from './planner.js';
+export type { PlanOptions, PlanResult } from './planner.js';
+export { claimChunks, completeChunks, failChunks, releaseLeases, releaseDeadLeases, stillConsented, retryDelayMs, newWorkerId } from './claims.js';
+export type { ClaimedChunk, ClaimOptions, CompleteResult } from './claims.js';
+export { SemanticWorker } from './worker.js';
+export type { WorkerHealth, WorkerStateName, BatchReport, SemanticWorkerOptions } from './worker.js';
+export { semanticStatus, chunkCounts, toolStatus } from './status.js';
+export type { SemanticStatusName, SemanticStatusReason, ChunkCounts, ProjectIndexStatus, SemanticStatusInput } from './status.js';
+export { SemanticIndex } from './semantic-index.js';
+export type { SemanticIndexOptions, SemanticIndexEvent, EnableResult, IndexOverview } from './semantic-index.js';
 export {
   SemanticError,
   SemanticConfigError,

@@ -1,0 +1,212 @@
+/**
+ * Claiming and completing embedding work — the only writes the worker makes to chunk rows.
+ * `claimChunks` runs one short BEGIN IMMEDIATE transaction: it selects claimable rows (pending, or
+ * failed with attempts left and their backoff elapsed; no live lease; session still in a project
+ * switched on for the fingerprint's endpoint) and stamps them with this worker's lease, so two
+ * processes never embed the same chunk. The text is read in the same transaction. The provider is
+ * then called with NO transaction open. `completeChunks` writes vectors in another short
+ * transaction, and only where the lease is still ours, the message still exists, is visible, and
+ * its current content still hashes to the chunk's content_hash — a late result for an edited or
+ * deleted message never lands. Failures are recorded with attempts, last_error and an exponential
+ * next_attempt_at; leases of workers that died on this host are released at start.
+ */
+import { hostname } from 'node:os';
+import { randomUUID } from 'node:crypto';
+import { VISIBLE_VISIBILITIES, type RecallDatabase } from '@recall/schema';
+import { contentHash } from './chunker.js';
+import type { Fingerprint } from './fingerprint.js';
+import { vectorToBlob } from './provider.js';
+
+export interface ClaimedChunk {
+  id: number;
+  messageId: number;
+  sessionId: string;
+  chunkIndex: number;
+  start: number;
+  end: number;
+  contentHash: string;
+  text: string;
+}
+
+export interface ClaimOptions {
+  fingerprint: Fingerprint;
+  owner: string;
+  limit: number;
+  leaseMs: number;
+  maxAttempts: number;
+  /** Only chunks of sessions currently in this project. */
+  projectId?: string;
+  now?: number;
+}
+
+const VISIBLE_SQL = VISIBLE_VISIBILITIES.map((v) => `'${v}'`).join(', ');
+
+/** `host:pid:random` — lets a restarted worker on the same host release a dead process's leases. */
+export function newWorkerId(): string {
+  return `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`;
+}
+
+/** Claimable = status pending, or failed with attempts left and backoff elapsed; lease free; consent holds now. */
+export function claimChunks(db: RecallDatabase, o: ClaimOptions): ClaimedChunk[] {
+  const now = o.now ?? Date.now();
+  return db.raw
+    .transaction(() => {
+      const rows = db.raw
+        .prepare(
+          `select c.id, c.message_id, c.session_id, c.chunk_index, c.start, c."end", c.content_hash, m.content
+           from semantic_chunks c
+           join messages m on m.id = c.message_id
+           join sessions s on s.id = m.session_id
+           join semantic_projects sp on sp.project_id = s.project_id and sp.enabled = 1 and sp.endpoint = ?
+           where c.fingerprint_id = ? and c.status in ('pending', 'failed')
+             and (c.status = 'pending' or c.attempts < ?)
+             and (c.lease_until is null or c.lease_until < ?)
+             and (c.next_attempt_at is null or c.next_attempt_at <= ?)
+             and s.hidden = 0 and m.visibility in (${VISIBLE_SQL})
+             ${o.projectId ? 'and s.project_id = ?' : ''}
+           order by c.id limit ?`,
+        )
+        .all(o.fingerprint.endpoint, o.fingerprint.id, o.maxAttempts, now, now, ...(o.projectId ? [o.projectId] : []), o.limit) as {
+        id: number;
+        message_id: number;
+        session_id: string;
+        chunk_index: number;
+        start: number;
+        end: number;
+        content_hash: string;
+        content: string;
+      }[];
+      const lease = db.raw.prepare('update semantic_chunks set lease_owner = ?, lease_until = ? where id = ?');
+      for (const r of rows) lease.run(o.owner, now + o.leaseMs, r.id);
+      return rows.map((r) => ({
+        id: r.id,
+        messageId: r.message_id,
+        sessionId: r.session_id,
+        chunkIndex: r.chunk_index,
+        start: r.start,
+        end: r.end,
+        contentHash: r.content_hash,
+        text: r.content.slice(r.start, r.end),
+      }));
+    })
+    .immediate();
+}
+
+/** Chunks whose project is still switched on for the endpoint right now (re-checked just before sending). */
+export function stillConsented(db: RecallDatabase, chunks: readonly ClaimedChunk[], endpoint: string): Set<number> {
+  const check = db.raw.prepare(
+    'select 1 from sessions s join semantic_projects sp on sp.project_id = s.project_id and sp.enabled = 1 and sp.endpoint = ? where s.id = ? and s.hidden = 0',
+  );
+  const bySession = new Map<string, boolean>();
+  const out = new Set<number>();
+  for (const c of chunks) {
+    let ok = bySession.get(c.sessionId);
+    if (ok === undefined) {
+      ok = check.get(endpoint, c.sessionId) !== undefined;
+      bySession.set(c.sessionId, ok);
+    }
+    if (ok) out.add(c.id);
+  }
+  return out;
+}
+
+export interface CompleteResult {
+  written: number;
+  /** Results dropped because the message changed, vanished or became invisible, or the lease was lost. */
+  dropped: number;
+}
+
+/** Writes vectors where the lease is ours and the message is unchanged and visible. */
+export function completeChunks(db: RecallDatabase, owner: string, results: readonly { chunk: ClaimedChunk; vector: Float32Array }[], now = Date.now()): CompleteResult {
+  return db.raw
+    .transaction(() => {
+      const message = db.raw.prepare('select content, visibility from messages where id = ?');
+      const update = db.raw.prepare(
+        `update semantic_chunks set vector = ?, status = 'ready', attempts = attempts + 1, last_error = null, lease_owner = null, lease_until = null,
+           next_attempt_at = null, updated_at = ?
+         where id = ? and lease_owner = ? and message_id = ? and chunk_index = ? and content_hash = ?`,
+      );
+      const hashes = new Map<number, string | null>();
+      let written = 0;
+      let dropped = 0;
+      for (const { chunk, vector } of results) {
+        let hash = hashes.get(chunk.messageId);
+        if (hash === undefined) {
+          const m = message.get(chunk.messageId) as { content: string; visibility: string } | undefined;
+          hash = m && (VISIBLE_VISIBILITIES as readonly string[]).includes(m.visibility) ? contentHash(m.content) : null;
+          hashes.set(chunk.messageId, hash);
+        }
+        if (hash !== chunk.contentHash) {
+          dropped++;
+          continue;
+        }
+        const changes = update.run(vectorToBlob(vector), now, chunk.id, owner, chunk.messageId, chunk.chunkIndex, chunk.contentHash).changes;
+        if (changes === 1) written++;
+        else dropped++;
+      }
+      // Leases of dropped rows (still existing, e.g. invisible messages) are released for the planner/cleanup.
+      releaseLeases(db, owner, results.map((r) => r.chunk.id));
+      return { written, dropped };
+    })
+    .immediate();
+}
+
+/** Backoff after the n-th failed attempt: 30 s doubling, at most 1 h. */
+export function retryDelayMs(attempts: number): number {
+  return Math.min(3_600_000, 30_000 * 2 ** Math.max(0, attempts - 1));
+}
+
+/** Records a failed attempt: status failed, attempts+1, last_error (already redacted), next_attempt_at. */
+export function failChunks(db: RecallDatabase, owner: string, ids: readonly number[], error: string, now = Date.now()): void {
+  if (ids.length === 0) return;
+  db.raw
+    .transaction(() => {
+      const read = db.raw.prepare('select attempts from semantic_chunks where id = ? and lease_owner = ?');
+      const update = db.raw.prepare(
+        "update semantic_chunks set status = 'failed', attempts = ?, last_error = ?, next_attempt_at = ?, lease_owner = null, lease_until = null, updated_at = ? where id = ? and lease_owner = ?",
+      );
+      for (const id of ids) {
+        const row = read.get(id, owner) as { attempts: number } | undefined;
+        if (!row) continue;
+        const attempts = row.attempts + 1;
+        update.run(attempts, error.slice(0, 1000), now + retryDelayMs(attempts), now, id, owner);
+      }
+    })
+    .immediate();
+}
+
+/** Gives claimed rows back without counting an attempt (worker stopping, consent withdrawn). */
+export function releaseLeases(db: RecallDatabase, owner: string, ids: readonly number[]): void {
+  const stmt = db.raw.prepare('update semantic_chunks set lease_owner = null, lease_until = null where id = ? and lease_owner = ?');
+  const run = () => {
+    for (const id of ids) stmt.run(id, owner);
+  };
+  if (db.raw.inTransaction) run();
+  else db.raw.transaction(run).immediate();
+}
+
+function pidAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/** Releases live leases held by workers of this host whose process is gone (a crash, kill -9). */
+export function releaseDeadLeases(db: RecallDatabase, selfOwner: string, now = Date.now()): number {
+  const host = hostname();
+  const owners = db.raw.prepare('select distinct lease_owner from semantic_chunks where lease_owner is not null and lease_until >= ?').pluck().all(now) as string[];
+  let released = 0;
+  for (const owner of owners) {
+    if (owner === selfOwner) continue;
+    const [h, pidText] = owner.split(':');
+    const pid = Number(pidText);
+    if (h !== host || !Number.isInteger(pid)) continue;
+    if (pid === process.pid || !pidAlive(pid)) {
+      released += db.raw.prepare('update semantic_chunks set lease_owner = null, lease_until = null where lease_owner = ?').run(owner).changes;
+    }
+  }
+  return released;
+}
