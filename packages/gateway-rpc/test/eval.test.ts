@@ -275,6 +275,8 @@ describe('eval end to end (own tiny data, real importer + session_search)', () =
     const [exact, , foreign] = run.outcomes.get('keyword')!;
     expect(recallAtK(exact!.units, exact!.results, 1)).toBe(1);
     expect(foreign).toMatchObject({ foreignHits: 0, leaks: 0 });
+    expect(foreign!.returnedSnippets).toHaveLength(Math.min(3, foreign!.returned));
+    expect(exact!.returnedSnippets).toBeUndefined();
     expect(foreignRows(run)).toEqual([{ mode: 'keyword', asked: 1, returned: foreign!.returned, withResults: foreign!.returned > 0 ? 1 : 0, foreignHits: 0, leaks: 0 }]);
   });
 

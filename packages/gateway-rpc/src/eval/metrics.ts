@@ -32,6 +32,8 @@ export interface QuestionOutcome {
   returned: number;
   /** Foreign questions: results from the project that holds the answer (expected 0). */
   foreignHits: number;
+  /** Foreign questions: what came back instead (the top results' snippets, clipped). */
+  returnedSnippets?: string[];
   error?: string;
 }
 

@@ -89,6 +89,16 @@ export function markdownTable(rows: readonly GroupRow[]): string {
   return lines.join('\n');
 }
 
+/** What each foreign-project question got back instead (first mode only: the asking project's own best matches). */
+export function foreignDetails(run: RunResult, questions: readonly { id: string; query: string }[]): string {
+  const first = [...run.outcomes.values()][0] ?? [];
+  const text = new Map(questions.map((q) => [q.id, q.query]));
+  const lines = first
+    .filter((o) => o.category === 'foreign')
+    .map((o) => `- ${JSON.stringify(text.get(o.questionId) ?? o.questionId)} → ${o.returned} result(s) from the asking project${o.returnedSnippets?.length ? `, top: ${o.returnedSnippets.map((s) => JSON.stringify(s)).join(' · ')}` : ''}; from the answer's project: ${o.foreignHits}`);
+  return lines.join('\n');
+}
+
 export function foreignTable(rows: readonly ForeignRow[]): string {
   const lines = ['| mode | foreign-project questions | results returned (all from the asking project) | questions with ≥1 result | results from the answer\'s project | leaks |', '|---|---|---|---|---|---|'];
   for (const r of rows) lines.push(`| ${r.mode} | ${r.asked} | ${r.returned} | ${r.withResults} | ${r.foreignHits} | ${r.leaks} |`);
@@ -116,7 +126,7 @@ export function charts(run: RunResult): { name: string; svg: string }[] {
 
 export function outcomeJson(o: QuestionOutcome): Record<string, unknown> {
   const firstHit = o.results.findIndex((r) => r.anchorUnits.some((u) => o.units.includes(u)) || r.otherUnits.some((u) => o.units.includes(u)));
-  return { id: o.questionId, category: o.category, split: o.split, units: o.units.length, first_hit_rank: firstHit >= 0 ? firstHit + 1 : null, returned: o.returned, latency_ms: Math.round(o.latencyMs * 100) / 100, leaks: o.leaks, foreign_hits: o.foreignHits, ...(o.error ? { error: o.error } : {}) };
+  return { id: o.questionId, category: o.category, split: o.split, units: o.units.length, first_hit_rank: firstHit >= 0 ? firstHit + 1 : null, returned: o.returned, latency_ms: Math.round(o.latencyMs * 100) / 100, leaks: o.leaks, foreign_hits: o.foreignHits, ...(o.returnedSnippets ? { returned_snippets: o.returnedSnippets } : {}), ...(o.error ? { error: o.error } : {}) };
 }
 
 export const GENERATED_BEGIN = '<!-- eval:generated:begin (written by `pnpm eval`; edits here are overwritten) -->';

@@ -117,6 +117,7 @@ function outcomeOf(q: EvalQuestion, res: SessionSearchResult, latencyMs: number,
     leaks,
     returned: res.results.length,
     foreignHits,
+    ...(q.foreignProjectId !== undefined ? { returnedSnippets: res.results.slice(0, 3).map((r) => r.snippet.replace(/\s+/g, ' ').slice(0, 60)) } : {}),
     ...(res.error ? { error: `${res.error.code}: ${res.error.message}` } : {}),
   };
 }
