@@ -5,6 +5,7 @@
  * project changes go through the hooks; this file only decides what to show and when.
  */
 import { useCallback, useEffect, useMemo, useState } from 'react';
+import { AgentDialog, type AgentTarget } from './components/AgentDialog';
 import { ConversationView } from './components/ConversationView';
 import { IndexPanel } from './components/IndexPanel';
 import { Menu } from './components/Menu';
@@ -37,7 +38,8 @@ type DialogState =
   | { kind: 'createProject'; folder?: string }
   | { kind: 'renameProject'; project: Project }
   | { kind: 'addFolder'; project: Project }
-  | { kind: 'cwd'; conversation: Conversation };
+  | { kind: 'cwd'; conversation: Conversation }
+  | { kind: 'agent'; target: AgentTarget };
 
 const NARROW = '(max-width: 860px)';
 
@@ -89,6 +91,15 @@ export function App({ token }: { token: string }) {
   const chat = useChat(ready);
   const [compressing, setCompressing] = useState<string | null>(null);
   const [searchFocusRequest, setSearchFocusRequest] = useState(0);
+  const [profile, setProfile] = useState<string | null>(null);
+  useEffect(() => {
+    void rpc
+      .call('gateway.info', {})
+      .then((i) => setProfile(i.profile))
+      .catch(() => undefined);
+  }, [rpc]);
+  const projectById = (id: string | null) => (id ? (api.projects.find((p) => p.id === id) ?? null) : null);
+  const agentFor = (c: Conversation): AgentTarget => ({ conversation: { sessionId: c.head.id, title: c.title }, project: projectById(c.projectId) });
 
   const conversations = api.conversations;
   const logicalOfOpen = useMemo(
@@ -211,9 +222,23 @@ export function App({ token }: { token: string }) {
   };
 
   const doMove = useCallback(
-    async (c: Conversation, target: MoveTarget) => {
+    async (c: Conversation, target: MoveTarget, isUndo = false) => {
       const out = await api.moveConversation(c.key, c.head.id, c.projectId, target);
-      notify(out.ok ? 'success' : 'error', `“${c.title}”: ${out.text}`);
+      const moved = out.ok && out.projectId !== undefined && out.projectId !== c.projectId;
+      // A move that changed something can be undone: the same conversation goes back where it was.
+      const undo =
+        moved && !isUndo
+          ? {
+              label: 'Undo',
+              run: () =>
+                void doMove(
+                  { ...c, projectId: out.projectId ?? null },
+                  c.projectId === null ? { kind: 'none' } : { kind: 'project', projectId: c.projectId },
+                  true,
+                ),
+            }
+          : undefined;
+      notify(out.ok ? 'success' : 'error', `“${c.title}”: ${out.text}`, undo);
       if (out.ok && openSessionId && c.members.some((m) => m.id === openSessionId)) await conv.reload();
     },
     [api, notify, openSessionId, conv],
@@ -277,7 +302,19 @@ export function App({ token }: { token: string }) {
   const openMoveMenu = (c: Conversation, x: number, y: number, opener: HTMLElement | null) =>
     setMenu({ kind: 'move', conversation: c, x, y, opener });
 
+  /** Same-named projects are allowed (ids decide), but people should know before making one. */
+  const duplicateName = (name: string | undefined, except?: string): string | null => {
+    const n = name?.trim().toLocaleLowerCase();
+    const same = n ? api.projects.filter((p) => p.id !== except && p.name.trim().toLocaleLowerCase() === n) : [];
+    if (same.length === 0) return null;
+    const where = same.map((p) => (orderedFolders(p)[0] ? `folder ${shortPath(orderedFolders(p)[0]!, 2)}` : 'no folder')).join(', ');
+    return `A project named “${same[0]!.name}” already exists (${where}${same.some((p) => p.archived) ? ', archived' : ''}). You can still use the name; menus tell them apart by folder.`;
+  };
+
   const rightPane = pane === 'index' ? 'index' : 'search';
+  // "New chat" starts where the user is: the open conversation's (or draft's) project, if active.
+  const currentProjectId = draft ? draft.projectId : route.view === 'session' ? (conv.session?.projectId ?? null) : null;
+  const currentProject = api.projects.find((p) => p.id === currentProjectId && !p.archived) ?? null;
   const projectLabel = conv.session ? projectName(api.projects, conv.session.projectId) : '';
 
   return (
@@ -308,6 +345,7 @@ export function App({ token }: { token: string }) {
           onCreateProject={() => setDialog({ kind: 'createProject' })}
           onProjectMenu={(project, x, y, opener) => setMenu({ kind: 'project', project, x, y, opener })}
           onUnarchive={(p) => void setArchived(p, false)}
+          currentProject={currentProject}
           onLoadMore={(projectId) => void api.loadMore(projectId).catch((err) => fail('Could not load more conversations', err))}
           onDropOnProject={(key, projectId) => {
             const c = findConversation(key);
@@ -346,6 +384,7 @@ export function App({ token }: { token: string }) {
               openMoveMenu(openConversation, r.left, r.bottom + 4, opener);
             }}
             onChangeCwd={() => openConversation && setDialog({ kind: 'cwd', conversation: openConversation })}
+            onAgent={() => openConversation && setDialog({ kind: 'agent', target: agentFor(openConversation) })}
             onSaveDraft={async (text) => {
               if (!draft) return;
               const s = await saveDraft(draft, text);
@@ -410,6 +449,7 @@ export function App({ token }: { token: string }) {
             ? {}
             : { onOpen: () => go({ view: 'session', sessionId: menu.conversation.head.id }) })}
           onChangeCwd={() => setDialog({ kind: 'cwd', conversation: menu.conversation })}
+          onAgent={() => setDialog({ kind: 'agent', target: agentFor(menu.conversation) })}
         />
       )}
       {menu?.kind === 'project' && (
@@ -426,6 +466,7 @@ export function App({ token }: { token: string }) {
                 { key: 'new', label: 'New conversation here', onSelect: () => newConversation(menu.project.id) },
                 { key: 'rename', label: 'Rename…', onSelect: () => setDialog({ kind: 'renameProject', project: menu.project }) },
                 { key: 'folder', label: 'Add folder…', hint: 'metadata only', onSelect: () => setDialog({ kind: 'addFolder', project: menu.project }) },
+                { key: 'agent', label: 'Use with an agent…', hint: 'MCP set-up', onSelect: () => setDialog({ kind: 'agent', target: { project: menu.project } }) },
                 { key: 'archive', label: 'Archive', hint: 'keeps conversations', onSelect: () => void setArchived(menu.project, true) },
               ],
             },
@@ -433,6 +474,7 @@ export function App({ token }: { token: string }) {
         />
       )}
 
+      {dialog?.kind === 'agent' && <AgentDialog target={dialog.target} profile={profile} onClose={() => setDialog(null)} />}
       {dialog?.kind === 'createProject' && (
         <TextDialog
           title="New project"
@@ -442,6 +484,7 @@ export function App({ token }: { token: string }) {
             { name: 'folder', label: 'Folder (optional)', placeholder: '/home/you/src/project', initial: dialog.folder ?? '' },
           ]}
           submitLabel="Create project"
+          warning={(v) => duplicateName(v.name)}
           onClose={() => setDialog(null)}
           onSubmit={async (v) => {
             const p = await api.createProject(v.name ?? '', v.folder || undefined);
@@ -455,6 +498,7 @@ export function App({ token }: { token: string }) {
           description="Renaming never changes which conversations belong to it."
           fields={[{ name: 'name', label: 'Name', required: true, initial: dialog.project.name }]}
           submitLabel="Rename"
+          warning={(v) => duplicateName(v.name, dialog.project.id)}
           onClose={() => setDialog(null)}
           onSubmit={async (v) => {
             const p = await api.renameProject(dialog.project.id, v.name ?? '');

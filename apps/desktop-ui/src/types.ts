@@ -303,6 +303,7 @@ export interface RpcMethods {
   };
   'session.resume': { params: { sessionId: string; limit?: number }; result: { session: Session; messages: Message[] } };
   'session.get': { params: { sessionId: string }; result: Session };
+  'gateway.info': { params: Record<string, never>; result: { profile: string; version: string; searchAvailable: boolean } };
   'session.page': {
     params: { sessionId: string; at?: 'oldest' | 'newest'; aroundMessageId?: number; beforeId?: number; afterId?: number; limit?: number };
     result: MessagePage;

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { addNotice, type Notice } from '../src/lib/noticeList';
-import { matchInfo, visibleWindow } from '../src/lib/results';
+import { countText, matchCounts, matchInfo, visibleWindow } from '../src/lib/results';
 import type { SearchWindowMessage } from '../src/types';
 
 describe('matchInfo', () => {
@@ -70,5 +70,21 @@ describe('addNotice', () => {
       ['success', 1],
       ['error', 2],
     ]);
+  });
+});
+
+describe('matchCounts', () => {
+  const hit = (session_id: string, message_id: number, other_message_ids?: number[]) => ({ session_id, message_id, ...(other_message_ids ? { other_message_ids } : {}) });
+  it.each([
+    ['one anchor, three more', [hit('s1', 1, [2, 3, 4])], 4, 1, { 's1:1': [2, 3, 4] }, '4 matching messages in 1 conversation (1 with context below)'],
+    ['one anchor, one more', [hit('s1', 1, [2])], 2, 1, { 's1:1': [2] }, '2 matching messages in 1 conversation (1 with context below)'],
+    ['an extra that is another anchor is not counted or listed twice', [hit('s1', 1, [2, 5]), hit('s1', 2)], 3, 1, { 's1:1': [5], 's1:2': [] }, '3 matching messages in 1 conversation (2 with context below)'],
+    ['same id in two conversations is two messages', [hit('s1', 1, [7]), hit('s2', 1, [7])], 4, 2, { 's1:1': [7], 's2:1': [7] }, '4 matching messages in 2 conversations (2 with context below)'],
+    ['no extras', [hit('s1', 1)], 1, 1, { 's1:1': [] }, '1 matching message in 1 conversation'],
+  ])('%s', (_n, results, messages, conversations, extras, text) => {
+    const c = matchCounts(results);
+    expect([c.messages, c.conversations]).toEqual([messages, conversations]);
+    expect(Object.fromEntries(c.extras)).toEqual(extras);
+    expect(countText(c, results.length)).toBe(text);
   });
 });

@@ -14,6 +14,32 @@ import type { ChatStatus, Session } from '../types';
 import { LinkedText } from './MessageItem';
 import { ToolCard } from './ToolCard';
 
+/**
+ * How to get a model, written for people: what is needed, the common local servers with their
+ * addresses, one command to copy. The gateway's own exact wording follows it.
+ */
+function ModelSetupHelp() {
+  return (
+    <div className="howto-steps" data-testid="chat-howto-steps">
+      <p>Recall can ask any model that speaks the OpenAI chat API — one running on this computer, or a service.</p>
+      <ol>
+        <li>
+          <strong>Start a model server.</strong> On this computer: Ollama (address <code>http://127.0.0.1:11434/v1</code>), LM Studio (
+          <code>http://127.0.0.1:1234/v1</code>), llama.cpp or vLLM (<code>http://127.0.0.1:8000/v1</code>). Or use OpenAI with an API key.
+        </li>
+        <li>
+          <strong>Restart Recall with the model's name and address</strong>, for example:
+          <pre className="howto-cmd">
+            <code>RECALL_CHAT_MODEL=qwen2.5:7b RECALL_CHAT_BASE_URL=http://127.0.0.1:11434/v1 pnpm recall serve</code>
+          </pre>
+          For OpenAI: <code>RECALL_CHAT_MODEL=gpt-4o-mini OPENAI_API_KEY=… pnpm recall serve</code>.
+        </li>
+        <li>A key is only read from the environment; Recall never writes it to its files or shows it here.</li>
+      </ol>
+    </div>
+  );
+}
+
 export interface ChatPanelProps {
   status: ChatStatus | null;
   statusError: string | null;
@@ -53,10 +79,15 @@ export function ChatPanel({ status, statusError, session, ended, run, compressin
           ) : (
             <details className="chat-howto">
               <summary>
-                <strong>No chat model configured</strong> — messages you add are stored and searchable. How to set one up
+                <strong>No chat model configured</strong>
+                <span className="howto-more"> — messages you add are stored and searchable.</span> How to set one up
               </summary>
-              <p className="howto-text" data-testid="chat-howto">
-                {status.howToConfigure}
+              <ModelSetupHelp />
+              <p className="howto-exact">
+                <span className="howto-exact-label">The exact settings, as the gateway describes them: </span>
+                <span className="howto-text" data-testid="chat-howto">
+                  {status.howToConfigure}
+                </span>
               </p>
               {status.missing.length > 0 && <p className="status-text">Missing: {status.missing.join(', ')}.</p>}
             </details>

@@ -30,6 +30,7 @@ export interface ConversationViewProps {
   moving: boolean;
   onMoveMenu: (opener: HTMLElement) => void;
   onChangeCwd: () => void;
+  onAgent: () => void;
   onSaveDraft: (text: string) => Promise<void>;
   onDiscardDraft: () => void;
   chat: ChatApi;
@@ -96,6 +97,9 @@ export function ConversationView(props: ConversationViewProps) {
                 </button>
                 <button type="button" className="btn small" onClick={props.onChangeCwd}>
                   Change directory…
+                </button>
+                <button type="button" className="btn small" onClick={props.onAgent}>
+                  Use with an agent…
                 </button>
               </div>
             </div>

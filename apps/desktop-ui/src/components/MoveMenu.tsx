@@ -1,9 +1,10 @@
 /**
  * The "Move…" / context menu of a conversation: move to another explicit project, remove from its
  * project ("No project"), or turn a discovered folder into a project and move there. Changing the
- * working directory is listed as a separate action that never changes the project.
+ * working directory is listed as a separate action that never changes the project; "Use with an
+ * agent…" shows the MCP set-up. Projects show their primary folder, so same-named ones differ.
  */
-import type { Conversation } from '../lib/grouping';
+import { orderedFolders, type Conversation } from '../lib/grouping';
 import { shortPath } from '../lib/format';
 import type { DiscoveredFolder, Project } from '../types';
 import type { MoveTarget } from '../state/projects';
@@ -19,10 +20,11 @@ export interface MoveMenuProps {
   onMove: (target: MoveTarget) => void;
   onOpen?: () => void;
   onChangeCwd: () => void;
+  onAgent: () => void;
   onClose: () => void;
 }
 
-export function MoveMenu({ conversation, projects, discovered, x, y, returnFocus, onMove, onOpen, onChangeCwd, onClose }: MoveMenuProps) {
+export function MoveMenu({ conversation, projects, discovered, x, y, returnFocus, onMove, onOpen, onChangeCwd, onAgent, onClose }: MoveMenuProps) {
   const current = conversation.projectId;
   const active = projects.filter((p) => !p.archived);
   const sections: MenuSection[] = [
@@ -31,6 +33,8 @@ export function MoveMenu({ conversation, projects, discovered, x, y, returnFocus
       items: active.map((p) => ({
         key: `p:${p.id}`,
         label: p.name,
+        // The folder tells two projects of the same name apart.
+        ...(orderedFolders(p)[0] ? { hint: shortPath(orderedFolders(p)[0]!, 2) } : {}),
         ...(p.id === current ? { hint: 'current', current: true, disabled: true } : {}),
         onSelect: () => onMove({ kind: 'project', projectId: p.id }),
       })),
@@ -61,6 +65,7 @@ export function MoveMenu({ conversation, projects, discovered, x, y, returnFocus
       items: [
         ...(onOpen ? [{ key: 'open', label: 'Open', onSelect: onOpen }] : []),
         { key: 'cwd', label: 'Change working directory…', hint: 'keeps project', onSelect: onChangeCwd },
+        { key: 'agent', label: 'Use with an agent…', hint: 'MCP set-up', onSelect: onAgent },
       ],
     },
   ];

@@ -1,7 +1,8 @@
 /**
- * The notice stack: success/info lines fade, errors stay until dismissed (role="alert"). Wide
- * screens: a stack at the bottom right. Narrow screens (≤860px): a strip in the page flow under
- * the top bar, so a notice can never cover a control (styles.css).
+ * The notice stack: success/info lines fade, errors stay until dismissed (role="alert"); a notice
+ * may carry one action (e.g. "Undo" after a move). Always a strip in the page flow — above the
+ * conversation on wide screens, under the top bar on narrow ones — so a notice never covers a
+ * control or a search result (styles.css).
  */
 import type { Notice } from '../state/notices';
 
@@ -20,6 +21,18 @@ export function Notices({ notices, onDismiss, onDismissAll }: NoticesProps) {
             {n.text}
             {n.count > 1 && <span className="notice-count"> (×{n.count})</span>}
           </span>
+          {n.action && (
+            <button
+              type="button"
+              className="btn small notice-action"
+              onClick={() => {
+                onDismiss(n.id);
+                n.action!.run();
+              }}
+            >
+              {n.action.label}
+            </button>
+          )}
           <button type="button" className="icon-btn" aria-label="Dismiss" onClick={() => onDismiss(n.id)}>
             ×
           </button>

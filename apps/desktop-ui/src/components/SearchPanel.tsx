@@ -3,15 +3,19 @@
  * scope; a conversation without a project only recalls its own history). Query box, mode switch
  * (hybrid / keyword / semantic), results grouped by conversation with highlighted snippets, and
  * the tool's used_mode, semantic_status and notes shown as they are. A result opens its anchor;
- * under it, its surrounding messages (the tool's `window`), the anchor ± 1 until expanded.
+ * under it, its surrounding messages (the tool's `window`, anchor ± 1 until expanded; the anchor's
+ * text is not repeated) and the conversation's other matching messages, each openable. The count
+ * line counts every distinct matching message once (lib/results matchCounts).
  */
 import { useId, useState } from 'react';
 import { formatDate, isoOf } from '../lib/format';
-import { anchorHash } from '../lib/links';
-import { matchInfo, visibleWindow } from '../lib/results';
+import { anchorHash, formatHash } from '../lib/links';
+import { countText, hitKey, matchCounts, matchInfo, visibleWindow } from '../lib/results';
 import { groupHits } from '../lib/snippet';
 import type { SearchApi } from '../state/search';
 import type { SearchHit, SearchMode, Session } from '../types';
+import type { RpcClient } from '../rpc';
+import { useRpc } from '../state/rpcContext';
 import { Snippet } from './Snippet';
 
 export interface SearchPanelProps {
@@ -33,10 +37,6 @@ export const SEARCH_BOX_ID = 'search-box';
 
 export function hitHash(h: SearchHit): string {
   return anchorHash(h);
-}
-
-function countText(matches: number, conversations: number): string {
-  return `${matches} ${matches === 1 ? 'match' : 'matches'} in ${conversations} ${conversations === 1 ? 'conversation' : 'conversations'}`;
 }
 
 function statusText(s: unknown): string {
@@ -68,6 +68,7 @@ export function SearchPanel({ search, session, projectLabel, isDraft, onOpenHit 
 
   const r = search.result;
   const groups = groupHits(r?.results ?? []);
+  const counts = matchCounts(r?.results ?? []);
   const semantic = statusText(r?.semantic_status);
   return (
     <section className="panel-body search" aria-label="Search" tabIndex={-1}>
@@ -124,7 +125,7 @@ export function SearchPanel({ search, session, projectLabel, isDraft, onOpenHit 
         {search.status === 'error' && <span className="status-error">Search failed: {search.error}</span>}
         {search.status === 'done' && r && (
           <span>
-            {groups.length === 0 ? 'No matches' : countText(r.results?.length ?? 0, groups.length)} for “
+            {groups.length === 0 ? 'No matches' : countText(counts, r.results?.length ?? 0)} for “
             {search.answeredQuery}”
           </span>
         )}
@@ -207,11 +208,9 @@ export function SearchPanel({ search, session, projectLabel, isDraft, onOpenHit 
                           <span className="hit-anchor">#{h.message_id}</span>
                         </span>
                         <Snippet text={String(h.snippet ?? '')} query={search.answeredQuery} />
-                        {(h.other_message_ids?.length ?? 0) > 0 && (
-                          <span className="hit-more">+{h.other_message_ids!.length} more matching messages in this conversation</span>
-                        )}
                       </button>
-                      <HitWindow hit={h} query={search.answeredQuery} />
+                      <HitWindow hit={h} />
+                      <MoreMatches sessionId={h.session_id} ids={counts.extras.get(hitKey(h)) ?? []} onOpen={onOpenHit} />
                     </li>
                   );
                 })}
@@ -224,8 +223,44 @@ export function SearchPanel({ search, session, projectLabel, isDraft, onOpenHit 
   );
 }
 
-/** The result's surrounding messages (the tool's `window`), anchor emphasised; anchor ± 1 until expanded. */
-function HitWindow({ hit, query }: { hit: SearchHit; query: string }) {
+/**
+ * Which session of a logical conversation holds a message: the tool reports extra matches per
+ * conversation as bare ids, and a compressed conversation spreads them over its parts.
+ */
+async function sessionHolding(rpc: RpcClient, sessionId: string, messageId: number): Promise<string> {
+  const conv = await rpc.call('conversations.get', { sessionId });
+  const members = [sessionId, ...conv.sessions.map((s) => s.id).filter((id) => id !== sessionId)];
+  for (const id of members) {
+    const page = await rpc.call('session.page', { sessionId: id, aroundMessageId: messageId, limit: 1 });
+    if (page.anchorVisible) return id;
+  }
+  return sessionId;
+}
+
+/** The conversation's other matching messages, each openable (the tool reports only their ids). */
+function MoreMatches({ sessionId, ids, onOpen }: { sessionId: string; ids: number[]; onOpen: (hash: string) => void }) {
+  const { rpc } = useRpc();
+  if (ids.length === 0) return null;
+  const open = async (id: number) => {
+    const holder = await sessionHolding(rpc, sessionId, id).catch(() => sessionId);
+    onOpen(formatHash({ view: 'session', sessionId: holder, messageId: id }));
+  };
+  return (
+    <div className="hit-more" data-testid="more-matches">
+      <span>
+        {ids.length} more matching {ids.length === 1 ? 'message' : 'messages'} here:
+      </span>
+      {ids.map((id) => (
+        <button key={id} type="button" className="link-btn" data-message-id={id} aria-label={`Open matching message ${id}`} onClick={() => void open(id)}>
+          #{id}
+        </button>
+      ))}
+    </div>
+  );
+}
+
+/** The result's surrounding messages (the tool's `window`), the anchor marked; anchor ± 1 until expanded. */
+function HitWindow({ hit }: { hit: SearchHit }) {
   const [expanded, setExpanded] = useState(false);
   const collapsed = visibleWindow(hit.window, hit.message_id, false);
   const w = expanded ? visibleWindow(hit.window, hit.message_id, true) : collapsed;
@@ -243,7 +278,8 @@ function HitWindow({ hit, query }: { hit: SearchHit; query: string }) {
                 {String(m.role)}
                 {anchor && <span className="sr-only"> (the matching message)</span>}
               </span>
-              <span className="win-text">{anchor ? <Snippet text={String(m.text ?? '')} query={query} /> : String(m.text ?? '')}</span>
+              {/* The anchor's text is the result's snippet just above: marked here, not repeated. */}
+              <span className="win-text">{anchor ? <span className="win-anchor-mark">↑ the match</span> : String(m.text ?? '')}</span>
             </li>
           );
         })}

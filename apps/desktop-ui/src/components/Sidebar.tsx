@@ -1,5 +1,6 @@
 /**
- * The sidebar: header actions (new project, new conversation without a project), the project
+ * The sidebar: header actions (new project; "New chat" in the project of what is open, else
+ * without a project), the project
  * groups and the "No project" group built from stored project ids, discovered-folder suggestions,
  * and archived projects (collapsed, with "Unarchive"). Shows load status as text.
  */
@@ -26,6 +27,8 @@ export interface SidebarProps {
   onDropOnProject: (key: string, projectId: string | null) => void;
   onDropOnFolder: (key: string, path: string) => void;
   onLoadMore: (projectId: string | null) => void;
+  /** The project of what is open (a conversation or a draft): "New chat" starts there. */
+  currentProject: Project | null;
 }
 
 export function Sidebar(props: SidebarProps) {
@@ -58,7 +61,13 @@ export function Sidebar(props: SidebarProps) {
           <button type="button" className="btn small" onClick={props.onCreateProject}>
             New project
           </button>
-          <button type="button" className="btn small" onClick={() => props.onNew(null)} title="New conversation without a project">
+          <button
+            type="button"
+            className="btn small"
+            onClick={() => props.onNew(props.currentProject?.id ?? null)}
+            title={props.currentProject ? `New conversation in ${props.currentProject.name}` : 'New conversation without a project'}
+            data-testid="new-chat"
+          >
             New chat
           </button>
         </div>

@@ -2,6 +2,7 @@
  * A modal form with one or two text fields on the native <dialog> element (focus trap and Escape
  * come from the browser). Used for "New project", "Rename project" and "Change working directory".
  * Submitting awaits the action; a failure is shown inside the dialog and the dialog stays open.
+ * An optional warning (e.g. "a project with this name exists") is shown as the user types.
  */
 import { useEffect, useId, useRef, useState, type FormEvent, type ReactNode } from 'react';
 import { errorText } from '../rpc';
@@ -22,9 +23,11 @@ export interface TextDialogProps {
   submitLabel: string;
   onSubmit: (values: Record<string, string>) => Promise<void>;
   onClose: () => void;
+  /** A non-blocking warning about the current values (e.g. a duplicate project name). */
+  warning?: (values: Record<string, string>) => string | null;
 }
 
-export function TextDialog({ title, description, fields, submitLabel, onSubmit, onClose }: TextDialogProps) {
+export function TextDialog({ title, description, fields, submitLabel, onSubmit, onClose, warning }: TextDialogProps) {
   const ref = useRef<HTMLDialogElement>(null);
   const id = useId();
   const [values, setValues] = useState<Record<string, string>>(() => Object.fromEntries(fields.map((f) => [f.name, f.initial ?? ''])));
@@ -85,6 +88,11 @@ export function TextDialog({ title, description, fields, submitLabel, onSubmit, 
             {f.hint && <p className="field-hint">{f.hint}</p>}
           </div>
         ))}
+        {warning?.(values) && (
+          <p className="dialog-warn" role="status" data-testid="dialog-warning">
+            {warning(values)}
+          </p>
+        )}
         {error && (
           <p className="dialog-error" role="alert">
             {error}

@@ -11,6 +11,13 @@ export interface Notice {
   text: string;
   /** How many times this same error was reported (≥ 1). */
   count: number;
+  /** One optional action, e.g. "Undo" after a move; running it dismisses the notice. */
+  action?: NoticeAction | undefined;
+}
+
+export interface NoticeAction {
+  label: string;
+  run: () => void;
 }
 
 export const MAX_TRANSIENT_NOTICES = 2;

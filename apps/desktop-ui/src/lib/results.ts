@@ -1,8 +1,10 @@
 /**
  * Pure helpers for rendering one search result: how it matched (old tools say `match_source:
  * "title"`, newer ones `match_source: "keyword"` + `match_field: "title"` — both read the same),
- * and which part of its surrounding `window` to show (the anchor ± `radius` messages when
- * collapsed, all of it when expanded).
+ * which part of its surrounding `window` to show (the anchor ± `radius` messages when collapsed,
+ * all of it when expanded), and the counts above the list: every distinct matching message —
+ * anchors plus the `other_message_ids` each conversation reports — counted once, with the extra
+ * ids that are not already an anchor (so none is shown twice, and every one can be opened).
  */
 import type { SearchHit, SearchWindowMessage } from '../types';
 
@@ -46,4 +48,37 @@ export function visibleWindow(window: readonly SearchWindowMessage[] | undefined
   const from = Math.max(0, at - radius);
   const to = Math.min(all.length, at + radius + 1);
   return { shown: all.slice(from, to), hiddenBefore: from, hiddenAfter: all.length - to, anchorIndex: at - from };
+}
+
+export interface MatchCounts {
+  /** Distinct matching messages: anchors plus extra ids, each once. */
+  messages: number;
+  conversations: number;
+  /** Per anchor (`session:message`): its extra matching ids that are not themselves an anchor. */
+  extras: Map<string, number[]>;
+}
+
+export const hitKey = (h: Pick<SearchHit, 'session_id' | 'message_id'>): string => `${h.session_id}:${h.message_id}`;
+
+export function matchCounts(results: readonly SearchHit[]): MatchCounts {
+  const seen = new Set(results.map(hitKey));
+  const sessions = new Set(results.map((h) => h.session_id));
+  const extras = new Map<string, number[]>();
+  for (const h of results) {
+    const own: number[] = [];
+    for (const id of Array.isArray(h.other_message_ids) ? h.other_message_ids : []) {
+      const key = `${h.session_id}:${id}`;
+      if (!Number.isSafeInteger(id) || seen.has(key)) continue;
+      seen.add(key);
+      own.push(id);
+    }
+    extras.set(hitKey(h), own);
+  }
+  return { messages: seen.size, conversations: sessions.size, extras };
+}
+
+export function countText(c: Pick<MatchCounts, 'messages' | 'conversations'>, shown: number): string {
+  const m = `${c.messages} matching ${c.messages === 1 ? 'message' : 'messages'}`;
+  const conv = `${c.conversations} ${c.conversations === 1 ? 'conversation' : 'conversations'}`;
+  return shown < c.messages ? `${m} in ${conv} (${shown} with context below)` : `${m} in ${conv}`;
 }

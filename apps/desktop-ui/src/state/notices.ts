@@ -4,20 +4,22 @@
  * carry the gateway's stable code via `errorText`.
  */
 import { useCallback, useRef, useState } from 'react';
-import { addNotice, type Notice, type NoticeKind } from '../lib/noticeList';
+import { addNotice, type Notice, type NoticeAction, type NoticeKind } from '../lib/noticeList';
 import { errorText } from '../rpc';
 
 export type { Notice, NoticeKind } from '../lib/noticeList';
 
 export interface NoticesApi {
   notices: Notice[];
-  notify: (kind: NoticeKind, text: string) => void;
+  notify: (kind: NoticeKind, text: string, action?: NoticeAction) => void;
   fail: (prefix: string, err: unknown) => void;
   dismiss: (id: number) => void;
   dismissAll: () => void;
 }
 
 export const TRANSIENT_NOTICE_MS = 4500;
+/** A notice with an action (Undo) stays longer: people need time to notice and reach it. */
+export const ACTION_NOTICE_MS = 10_000;
 
 export function useNotices(): NoticesApi {
   const [notices, setNotices] = useState<Notice[]>([]);
@@ -25,10 +27,10 @@ export function useNotices(): NoticesApi {
   const dismiss = useCallback((id: number) => setNotices((ns) => ns.filter((n) => n.id !== id)), []);
   const dismissAll = useCallback(() => setNotices([]), []);
   const notify = useCallback(
-    (kind: NoticeKind, text: string) => {
+    (kind: NoticeKind, text: string, action?: NoticeAction) => {
       const id = nextId.current++;
-      setNotices((ns) => addNotice(ns, { id, kind, text }));
-      if (kind !== 'error') setTimeout(() => dismiss(id), TRANSIENT_NOTICE_MS);
+      setNotices((ns) => addNotice(ns, { id, kind, text, ...(action ? { action } : {}) }));
+      if (kind !== 'error') setTimeout(() => dismiss(id), action ? ACTION_NOTICE_MS : TRANSIENT_NOTICE_MS);
     },
     [dismiss],
   );
