@@ -31,6 +31,7 @@ function dataCodeOf(data: unknown): string | undefined {
 export interface Project {
   id: string;
   name: string;
+  slug: string;
   archived: boolean;
   folders: Array<{ path: string; isPrimary: boolean }>;
   sessionCount: number;
@@ -61,6 +62,8 @@ export interface SearchHit {
   role?: string;
   snippet?: string;
   match_source?: string;
+  /** Other matches of the same conversation (possibly in another part of it). */
+  other_message_ids?: number[];
 }
 
 export interface SearchResult {
