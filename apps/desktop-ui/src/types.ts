@@ -76,7 +76,8 @@ export interface DiscoveredFolder {
 export interface SearchWindowMessage {
   message_id: number;
   role: Role | string;
-  text: string;
+  /** Absent on the anchor's own entry: its text is the hit's `snippet` (the tool never sends it twice). */
+  text?: string;
   date?: string;
   is_anchor?: boolean;
   [key: string]: unknown;

@@ -5,6 +5,7 @@
  */
 import { z } from 'zod';
 import { MESSAGE_ROLES } from '@recall/schema';
+import { MAX_MESSAGE_CHARS } from '@recall/store';
 
 export const SEARCH_MODES = ['hybrid', 'keyword', 'semantic'] as const;
 export type SearchMode = (typeof SEARCH_MODES)[number];
@@ -30,7 +31,9 @@ export const sessionSearchArgsSchema = z
       .min(1)
       .max(4)
       .optional()
-      .describe('Only match messages with these roles, e.g. ["user"] for what the user said.'),
+      .describe(
+        'Only these roles, e.g. ["user"] for what the user said. Applies to every shape: matches, title-hit anchors, browse anchors and the messages read/scroll return (a scroll anchor is always shown).',
+      ),
     session_id: z
       .string()
       .min(1)
@@ -44,6 +47,21 @@ export const sessionSearchArgsSchema = z
       .optional()
       .describe('Scroll: return the messages around this message_id (from a previous result) in its conversation.'),
     window: z.number().int().min(0).max(20).default(2).describe('How many messages before and after an anchor to include as context.'),
+    offset: z
+      .number()
+      .int()
+      .min(0)
+      .max(MAX_MESSAGE_CHARS)
+      .optional()
+      .describe(
+        'With around_message_id: read that one message from this character offset (a long message is shown in parts; a result with next_offset tells where to continue).',
+      ),
+    conversation: z
+      .boolean()
+      .default(false)
+      .describe(
+        'With session_id: read the whole logical conversation (all its compression segments, oldest first) instead of that one segment. Results carry conversation_id and segment/segment_count.',
+      ),
   })
   .strict();
 

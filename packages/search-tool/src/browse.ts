@@ -1,46 +1,43 @@
 /**
- * The browse shape (no query, no session): the most recent conversations in the caller's scope,
- * one result per session, anchored at its latest visible message, with the first user message as
- * the snippet. No search runs and no embedding is requested.
+ * The browse shape (no query, no session): the caller's logical conversations — compression
+ * segments folded into one entry — newest or oldest first, each anchored at its latest visible
+ * message with its first user message as the snippet. The store walks the project's sessions by
+ * index and stops after one more than `limit` non-empty conversations, so the cost follows the page
+ * size, not the project's size; empty conversations never take a slot. `role_filter` chooses the
+ * anchor and snippet roles and skips conversations with no such message. No search runs and no
+ * embedding is requested.
  */
 import type { RecallDatabase } from '@recall/schema';
-import { findSession, firstVisibleMessage, lastVisibleMessage, listSessions, type Session } from '@recall/store';
+import { MAX_SCANNED_SESSIONS, recentConversations } from '@recall/store';
 import type { SessionSearchArgs } from './arguments.js';
 import { clip, isoDate, messageLink, sessionFacts, SNIPPET_CHARS, type SearchResultItem } from './result.js';
-import type { ToolScope } from './scope.js';
+import { readableSession, type ToolScope } from './scope.js';
 
-export function browse(db: RecallDatabase, scope: ToolScope, args: SessionSearchArgs): { results: SearchResultItem[]; truncated: boolean } {
-  let sessions: Session[];
-  if (scope.kind === 'project') {
-    sessions = listSessions(db, { projectId: scope.projectId, limit: args.limit + 1 });
-  } else {
-    sessions = scope.sessionIds
-      .map((id) => findSession(db, id))
-      .filter((s): s is Session => s !== undefined && !s.hidden)
-      .sort((a, b) => (b.lastMessageAt ?? b.startedAt) - (a.lastMessageAt ?? a.startedAt))
-      .slice(0, args.limit + 1);
-  }
-  const truncated = sessions.length > args.limit;
-  sessions = sessions.slice(0, args.limit);
-  if (args.sort === 'oldest') sessions.reverse();
+export function browse(db: RecallDatabase, scope: ToolScope, args: SessionSearchArgs): { results: SearchResultItem[]; truncated: boolean; notes: string[] } {
+  const page = recentConversations(db, scope.kind === 'project' ? { kind: 'project', projectId: scope.projectId } : { kind: 'sessions', sessionIds: scope.sessionIds }, {
+    limit: args.limit,
+    order: args.sort === 'oldest' ? 'oldest' : 'newest',
+    ...(args.role_filter ? { roles: args.role_filter } : {}),
+  });
   const results: SearchResultItem[] = [];
-  for (const session of sessions) {
-    const last = lastVisibleMessage(db, session.id);
-    if (!last) continue;
-    const firstUser = firstVisibleMessage(db, session.id, 'user') ?? firstVisibleMessage(db, session.id) ?? last;
+  for (const c of page.conversations) {
+    const session = readableSession(db, scope, c.last.sessionId);
+    const segments = c.segments.filter((id) => id === c.last.sessionId || readableSession(db, scope, id) !== undefined);
+    if (!session) continue;
     results.push({
       session_id: session.id,
-      message_id: last.id,
-      link: messageLink(session.id, last.id),
-      role: last.role,
-      snippet: clip(firstUser.content, SNIPPET_CHARS),
+      message_id: c.last.id,
+      link: messageLink(session.id, c.last.id),
+      role: c.last.role,
+      snippet: clip(c.first.content, SNIPPET_CHARS),
       match_source: 'direct',
-      ...sessionFacts(session),
-      date: isoDate(last.createdAt),
+      ...sessionFacts(session, { conversation_id: c.rootId, segments }),
+      date: isoDate(c.last.createdAt),
       window: [],
-      message_count: session.messageCount,
-      is_current_session: session.id === scope.currentSessionId,
+      is_current_session: c.segments.includes(scope.currentSessionId),
     });
   }
-  return { results, truncated };
+  const notes: string[] = [];
+  if (page.scanBounded) notes.push(`Listing stopped after examining ${MAX_SCANNED_SESSIONS} sessions (many are empty); older conversations exist — search with a query to reach them.`);
+  return { results, truncated: page.truncated, notes };
 }

@@ -6,9 +6,10 @@
  * from elsewhere.
  */
 import type { RecallDatabase } from '@recall/schema';
-import { conversationRootId, findMessage, firstVisibleMessage, messageWindow, type Message, type Session } from '@recall/store';
+import { findMessage, messageWindow, segmentsHeadTail, type Message, type Session } from '@recall/store';
 import type { SessionSearchArgs } from './arguments.js';
-import { runKeyword, type KeywordMessageHit } from './keyword-source.js';
+import { lineageCache, type LineageOf } from './conversation-lineage.js';
+import { ownLiveMatchCount, runKeyword, type KeywordMessageHit } from './keyword-source.js';
 import { clip, isoDate, messageLink, sessionFacts, SNIPPET_CHARS, windowMessage, type MatchSource, type SearchResultItem, type UsedMode } from './result.js';
 import { fuseRankings, fusionParamsFor } from './fusion.js';
 import { readableSession, type ToolScope } from './scope.js';
@@ -32,6 +33,8 @@ export interface DiscoverOutput {
   results: SearchResultItem[];
   usedMode: UsedMode;
   notes: string[];
+  /** More matching conversations exist than were returned (see notes). */
+  truncated: boolean;
 }
 
 async function semanticHits(input: DiscoverInput, limit: number, notes: string[]): Promise<SemanticHit[] | null> {
@@ -50,7 +53,7 @@ export async function discover(input: DiscoverInput): Promise<DiscoverOutput> {
   const notes: string[] = [];
   const candidateLimit = Math.min(args.limit * CANDIDATES_PER_RESULT, MAX_CANDIDATES);
   const wantKeyword = args.search_mode !== 'semantic';
-  const keyword = wantKeyword ? runKeyword(db, scope, args.query, { limit: candidateLimit, roles: args.role_filter }) : null;
+  const keyword = wantKeyword ? runKeyword(db, scope, args.query, { limit: candidateLimit, roles: args.role_filter, substringFallback: true }) : null;
   if (keyword) notes.push(...keyword.notes);
   const semantic = await semanticHits(input, candidateLimit, notes);
 
@@ -77,15 +80,8 @@ export async function discover(input: DiscoverInput): Promise<DiscoverOutput> {
     if (!sessionCache.has(id)) sessionCache.set(id, readableSession(db, scope, id));
     return sessionCache.get(id);
   };
-  const rootCache = new Map<string, string>();
-  const rootOf = (id: string) => {
-    let root = rootCache.get(id);
-    if (root === undefined) {
-      root = conversationRootId(db, id);
-      rootCache.set(id, root);
-    }
-    return root;
-  };
+  const lineageOf = lineageCache(db, scope);
+  const rootOf = (id: string) => lineageOf(id).conversation_id;
 
   const byConversation = new Map<string, SearchResultItem>();
   const order: string[] = [];
@@ -101,12 +97,15 @@ export async function discover(input: DiscoverInput): Promise<DiscoverOutput> {
     order.push(root);
   };
 
-  // Title hits first: a conversation whose title matches is the strongest signal we have.
+  // Title hits first: a conversation whose title matches is the strongest signal we have. The
+  // anchor is the session's first visible message of the requested roles (role_filter applies to
+  // title hits too: a title whose session has no such message is not a result).
+  const roles = args.role_filter ? { roles: args.role_filter } : {};
   for (const t of keyword?.titleHits ?? []) {
     const s = session(t.sessionId);
-    const anchor = s ? firstVisibleMessage(db, s.id) : undefined;
+    const anchor = s ? segmentsHeadTail(db, [s.id], 1, 0, roles).head[0] : undefined;
     if (!s || !anchor) continue;
-    add({ ...buildItem(db, s, anchor, 'keyword', clip(anchor.content, SNIPPET_CHARS), args.window), match_field: 'title' });
+    add({ ...buildItem(db, s, lineageOf, anchor, 'keyword', clip(anchor.content, SNIPPET_CHARS), args.window), match_field: 'title' });
   }
   for (const f of fused) {
     const k = keywordById.get(f.key);
@@ -118,13 +117,35 @@ export async function discover(input: DiscoverInput): Promise<DiscoverOutput> {
     if (message.sessionId === scope.currentSessionId && message.visibility === 'live') continue;
     const source: MatchSource = f.source;
     const snippet = k?.snippet ?? semanticSnippet(message, sem);
-    add({ ...buildItem(db, s, message, source, snippet, args.window), match_field: 'message' });
+    add({ ...buildItem(db, s, lineageOf, message, source, snippet, args.window), match_field: 'message' });
   }
 
   let results = order.map((root) => byConversation.get(root)!).slice(0, args.limit);
   if (args.sort === 'newest') results = [...results].sort((a, b) => b.date.localeCompare(a.date));
   if (args.sort === 'oldest') results = [...results].sort((a, b) => a.date.localeCompare(b.date));
-  return { results, usedMode, notes };
+
+  // Truncation: more conversations matched than `limit`, or the candidate list was full (so
+  // per-conversation de-duplication may have left conversations beyond the cap unseen).
+  const capped = (keyword?.hits.length ?? 0) >= candidateLimit || (semantic?.length ?? 0) >= candidateLimit;
+  let truncated = false;
+  if (order.length > args.limit) {
+    truncated = true;
+    notes.push(`More than ${args.limit} conversations match; raise limit (up to 50) or refine the query to see others.`);
+  } else if (capped) {
+    truncated = true;
+    notes.push(
+      `Only the ${candidateLimit} best-matching messages were considered and they came from ${order.length} conversation(s); more matching conversations may exist — refine the query${args.limit < 50 ? ' or raise limit' : ''}.`,
+    );
+  }
+  if (keyword) {
+    const own = ownLiveMatchCount(db, scope, args.query, args.role_filter);
+    if (own > 0) {
+      notes.push(
+        `Your current conversation also matches (${own === 1 ? 'a message' : `${own}+ messages`}), but it is not listed: its live messages are already in your context.${results.length === 0 ? ' No earlier conversation matches.' : ''}`,
+      );
+    }
+  }
+  return { results, usedMode, notes, truncated };
 }
 
 function semanticSnippet(message: Message, hit: SemanticHit | undefined): string {
@@ -132,8 +153,8 @@ function semanticSnippet(message: Message, hit: SemanticHit | undefined): string
   return clip(message.content, SNIPPET_CHARS);
 }
 
-function buildItem(db: RecallDatabase, session: Session, message: Message, source: MatchSource, snippet: string, window: number): SearchResultItem {
-  const win = window > 0 ? messageWindow(db, session.id, message.id, window, window).messages.map((m) => windowMessage(m, message.id)) : [];
+function buildItem(db: RecallDatabase, session: Session, lineageOf: LineageOf, message: Message, source: MatchSource, snippet: string, window: number): SearchResultItem {
+  const win = window > 0 ? messageWindow(db, session.id, message.id, window, window).messages.map((m) => windowMessage(m, message.id, session.id)) : [];
   return {
     session_id: session.id,
     message_id: message.id,
@@ -141,7 +162,7 @@ function buildItem(db: RecallDatabase, session: Session, message: Message, sourc
     role: message.role,
     snippet,
     match_source: source,
-    ...sessionFacts(session),
+    ...sessionFacts(session, lineageOf(session.id)),
     date: isoDate(message.createdAt),
     window: win,
   };

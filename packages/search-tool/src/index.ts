@@ -8,6 +8,7 @@ export { sessionSearchArgsSchema, sessionSearchJsonSchema, SEARCH_MODES, SORTS }
 export type { SessionSearchArgs, SessionSearchArgsInput, SearchMode } from './arguments.js';
 export { messageLink } from './result.js';
 export { sessionSearchResultSchema, sessionSearchOutputJsonSchema } from './result-schema.js';
+export { estimateTokens, RESULT_TOKEN_BUDGET } from './budget.js';
 export type { SessionSearchResult, SearchResultItem, WindowMessage, MatchSource, MatchField, UsedMode, Shape } from './result.js';
 export type { SemanticSource, SemanticStatus, SemanticCoverage, SemanticHit } from './semantic-source.js';
 export type { ToolScope } from './scope.js';

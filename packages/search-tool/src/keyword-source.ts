@@ -6,7 +6,7 @@
  */
 import type { RecallDatabase } from '@recall/schema';
 import type { MessageRole } from '@recall/schema';
-import { keywordSearch, type KeywordScope } from '@recall/store';
+import { findMessage, keywordSearch, type KeywordScope } from '@recall/store';
 import type { ToolScope } from './scope.js';
 
 export interface KeywordMessageHit {
@@ -32,13 +32,40 @@ export function keywordScopeFor(scope: ToolScope): KeywordScope | null {
   return scope.sessionIds.length > 0 ? { kind: 'sessions', sessionIds: scope.sessionIds, excludeSessionIds } : null;
 }
 
-export function runKeyword(db: RecallDatabase, scope: ToolScope, query: string, options: { limit: number; roles?: readonly MessageRole[] | undefined }): KeywordRun {
+export function runKeyword(
+  db: RecallDatabase,
+  scope: ToolScope,
+  query: string,
+  options: { limit: number; roles?: readonly MessageRole[] | undefined; substringFallback?: boolean },
+): KeywordRun {
   const keywordScope = keywordScopeFor(scope);
   if (!keywordScope) return { hits: [], titleHits: [], notes: [] };
-  const out = keywordSearch(db, keywordScope, query, { limit: options.limit, ...(options.roles ? { roleFilter: options.roles } : {}) });
+  const out = keywordSearch(db, keywordScope, query, {
+    limit: options.limit,
+    ...(options.roles ? { roleFilter: options.roles } : {}),
+    ...(options.substringFallback ? { substringFallback: true } : {}),
+  });
   return {
     hits: out.hits.map((h) => ({ messageId: h.messageId, sessionId: h.sessionId, snippet: h.snippet, score: h.score })),
     titleHits: out.titleHits.map((t) => ({ sessionId: t.sessionId })),
     notes: out.notes,
   };
+}
+
+/** How many of the caller's own LIVE messages we count at most for the "also matches" note. */
+const OWN_MATCH_PROBE = 5;
+
+/**
+ * How many of the caller's own live messages match the query (0..OWN_MATCH_PROBE): they are
+ * excluded from discover because they are already in the model's context, and the tool says so
+ * instead of a bare "No matches". Searches only the caller's own session (its rowid range).
+ */
+export function ownLiveMatchCount(db: RecallDatabase, scope: ToolScope, query: string, roles: readonly MessageRole[] | undefined): number {
+  const out = keywordSearch(db, { kind: 'sessions', sessionIds: [scope.currentSessionId] }, query, {
+    limit: OWN_MATCH_PROBE * 2,
+    titleLimit: 0,
+    cjkBackoff: 'bigram',
+    ...(roles ? { roleFilter: roles } : {}),
+  });
+  return out.hits.filter((h) => findMessage(db, h.messageId)?.visibility === 'live').slice(0, OWN_MATCH_PROBE).length;
 }

@@ -17,12 +17,18 @@ export type MatchSource = 'keyword' | 'semantic' | 'both' | 'direct';
 /** Where a keyword match was: the conversation title or the message text. */
 export type MatchField = 'title' | 'message';
 
+/**
+ * A neighbour of an anchor. The anchor's own entry carries no `text`: its text is the result's
+ * `snippet` (never sent twice). `session_id` is set only when the neighbour lies in another
+ * compression segment of the same conversation than the result.
+ */
 export interface WindowMessage {
   message_id: number;
   role: MessageRole;
-  text: string;
+  text?: string;
   date: string;
   is_anchor: boolean;
+  session_id?: string;
 }
 
 export interface SearchResultItem {
@@ -37,6 +43,11 @@ export interface SearchResultItem {
   title: string | null;
   date: string;
   session_date: string;
+  /** The logical conversation: its root session id (equal to session_id unless this is a continuation). */
+  conversation_id: string;
+  /** This session's place among the conversation's compression segments (1 = the root). */
+  segment: number;
+  segment_count: number;
   window: WindowMessage[];
   /** Other matching messages of the same logical conversation (discover only). */
   other_message_ids?: number[];
@@ -45,6 +56,12 @@ export interface SearchResultItem {
   is_current_session?: boolean;
   /** scroll: the message the window was requested around. */
   is_anchor?: boolean;
+  /** read/scroll: the text shown starts at this character of the message (set when > 0). */
+  text_offset?: number;
+  /** read/scroll: the message goes on; call scroll with around_message_id and offset = next_offset. */
+  next_offset?: number;
+  /** read/scroll: the message's full length in characters (set when only part is shown). */
+  total_chars?: number;
 }
 
 export interface SessionSearchResult {
@@ -57,7 +74,11 @@ export interface SessionSearchResult {
   query: string | null;
   notes: string[];
   results: SearchResultItem[];
-  /** read: more messages exist between head and tail; scroll: more before/after the window. */
+  /**
+   * discover: more matching conversations exist than were returned; browse: more conversations;
+   * read: more messages between head and tail; scroll: more before/after the window; any shape: a
+   * message's text or the result was cut to the budget (see notes and next_offset).
+   */
   truncated: boolean;
   error?: { code: ToolErrorCode; message: string };
 }
@@ -79,10 +100,45 @@ export function clip(text: string, max: number): string {
   return `${text.slice(0, max - 1)}…`;
 }
 
-export function windowMessage(m: Message, anchorId: number): WindowMessage {
-  return { message_id: m.id, role: m.role, text: clip(m.content, WINDOW_TEXT_CHARS), date: isoDate(m.createdAt), is_anchor: m.id === anchorId };
+export function windowMessage(m: Message, anchorId: number, resultSessionId: string): WindowMessage {
+  const base = { message_id: m.id, role: m.role, date: isoDate(m.createdAt), ...(m.sessionId !== resultSessionId ? { session_id: m.sessionId } : {}) };
+  return m.id === anchorId ? { ...base, is_anchor: true } : { ...base, text: clip(m.content, WINDOW_TEXT_CHARS), is_anchor: false };
 }
 
-export function sessionFacts(session: Session): Pick<SearchResultItem, 'title' | 'session_date'> {
-  return { title: session.title, session_date: isoDate(session.startedAt) };
+/** Where a session sits in its logical conversation (ordered compression segments). */
+export interface Lineage {
+  conversation_id: string;
+  segments: readonly string[];
+}
+
+export function sessionFacts(session: Session, lineage: Lineage): Pick<SearchResultItem, 'title' | 'session_date' | 'conversation_id' | 'segment' | 'segment_count'> {
+  const at = lineage.segments.indexOf(session.id);
+  return {
+    title: session.title,
+    session_date: isoDate(session.startedAt),
+    conversation_id: lineage.conversation_id,
+    segment: at + 1,
+    segment_count: lineage.segments.length,
+  };
+}
+
+/**
+ * `count` characters of `text` from `offset`, as shown by read/scroll: a plain slice (no ellipsis,
+ * never half a surrogate pair) plus the paging fields when the message goes on or started earlier.
+ */
+export function textPage(text: string, offset: number, count: number): Pick<SearchResultItem, 'snippet' | 'text_offset' | 'next_offset' | 'total_chars'> {
+  let start = Math.min(offset, text.length);
+  if (start > 0 && start < text.length && isLowSurrogate(text.charCodeAt(start))) start--;
+  let end = Math.min(text.length, start + count);
+  if (end < text.length && isLowSurrogate(text.charCodeAt(end))) end--;
+  return {
+    snippet: text.slice(start, end),
+    ...(start > 0 ? { text_offset: start } : {}),
+    ...(end < text.length ? { next_offset: end } : {}),
+    ...(start > 0 || end < text.length ? { total_chars: text.length } : {}),
+  };
+}
+
+function isLowSurrogate(code: number): boolean {
+  return code >= 0xdc00 && code <= 0xdfff;
 }

@@ -7,6 +7,7 @@
  */
 import type { RecallDatabase } from '@recall/schema';
 import { sessionSearchArgsSchema, sessionSearchJsonSchema, type SessionSearchArgs } from './arguments.js';
+import { applyBudget, RESULT_TOKEN_BUDGET } from './budget.js';
 import { browse } from './browse.js';
 import { discover } from './discover.js';
 import { ToolError } from './errors.js';
@@ -21,8 +22,9 @@ export const SESSION_SEARCH_DESCRIPTION = [
   'Recall the original text of earlier conversations in the current project (never other projects).',
   'Use it when the user refers to something discussed before ("last time", "上次", "as we decided"), or when earlier decisions, code, errors or facts would help.',
   'Shapes, chosen by the arguments: query → find matching messages (keyword + meaning); no arguments → list recent conversations;',
-  'session_id → read that conversation (head and tail); around_message_id → the messages around an anchor.',
-  'Every result has session_id + message_id anchors and a link; quote results as the original text, they are not summaries.',
+  'session_id → read that conversation (head and tail; conversation: true reads all its compression segments in order); around_message_id → the messages around an anchor (offset pages through a long message).',
+  'Every result has session_id + message_id anchors, a link and its conversation_id/segment; quote results as the original text, they are not summaries.',
+  'Read notes: they say when results were truncated and how to get the rest.',
 ].join(' ');
 
 /**
@@ -52,6 +54,8 @@ export interface SessionSearchToolOptions {
   semantic?: SemanticSource | null;
   /** One deadline for the whole call (semantic search included). Default 8 s. */
   deadlineMs?: number;
+  /** Size budget of one call's results in estimated tokens (see budget.ts). Default RESULT_TOKEN_BUDGET. */
+  resultTokenBudget?: number;
 }
 
 export interface SessionSearchTool {
@@ -79,6 +83,7 @@ export function createSessionSearchTool(options: SessionSearchToolOptions): Sess
   const { db } = options;
   const semanticSource = options.semantic ?? null;
   const deadlineMs = options.deadlineMs ?? 8_000;
+  const tokenBudget = options.resultTokenBudget ?? RESULT_TOKEN_BUDGET;
   const parameters = sessionSearchJsonSchema();
 
   async function execute(rawArgs: unknown, context: SessionSearchContext): Promise<SessionSearchResult> {
@@ -135,17 +140,19 @@ export function createSessionSearchTool(options: SessionSearchToolOptions): Sess
         case 'scroll': {
           const out = scrollAround(db, scope, { ...args, around_message_id: args.around_message_id! });
           Object.assign(result, { results: out.results, truncated: out.truncated, used_mode: 'direct' });
+          result.notes.push(...out.notes);
           break;
         }
         case 'read': {
           const out = readSession(db, scope, { ...args, session_id: args.session_id! });
           Object.assign(result, { results: out.results, truncated: out.truncated, used_mode: 'direct' });
-          if (out.truncated) result.notes.push('Only the head and tail of this conversation are shown; use around_message_id to scroll.');
+          result.notes.push(...out.notes);
           break;
         }
         case 'browse': {
           const out = browse(db, scope, args);
           Object.assign(result, { results: out.results, truncated: out.truncated, used_mode: 'direct' });
+          result.notes.push(...out.notes);
           if (args.query !== undefined) result.notes.push('The query was empty, so recent conversations are listed instead.');
           break;
         }
@@ -163,6 +170,7 @@ export function createSessionSearchTool(options: SessionSearchToolOptions): Sess
           });
           result.results = out.results;
           result.used_mode = out.usedMode;
+          result.truncated = out.truncated;
           result.notes.push(...out.notes);
           if (args.search_mode === 'hybrid' && out.usedMode === 'keyword') {
             result.notes.push(
@@ -174,6 +182,12 @@ export function createSessionSearchTool(options: SessionSearchToolOptions): Sess
           if (out.results.length === 0) result.notes.push('No matches in this project.');
           break;
         }
+      }
+      const budgeted = applyBudget(result.shape!, result.results, tokenBudget);
+      if (budgeted.trimmed) {
+        result.results = budgeted.results;
+        result.notes.push(...budgeted.notes);
+        result.truncated = true;
       }
       return result;
     } catch (error) {

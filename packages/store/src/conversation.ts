@@ -76,3 +76,27 @@ export function ownHistorySessionIds(db: RecallDatabase, sessionId: string): str
     })
     .map((m) => m.id);
 }
+
+/**
+ * The compression segments of the logical conversation `sessionId` belongs to, in conversation
+ * order (root first, then each continuation). Delegation children (hidden sub-agent runs) and
+ * branches/resets are not segments. A conversation compresses once per segment, so the chain is
+ * linear; imported data with forks is ordered by depth, then start time.
+ */
+export function conversationSegments(db: RecallDatabase, sessionId: string): string[] {
+  const root = conversationRootId(db, sessionId);
+  return (
+    prepared(
+      db,
+      `with recursive chain(id, depth, started) as (
+         select id, 0, started_at from sessions where id = ?
+         union
+         select s.id, chain.depth + 1, s.started_at from sessions s join chain on s.parent_session_id = chain.id
+         where s.lineage = 'compression' and chain.depth < ${MAX_DEPTH}
+       )
+       select id from chain order by depth, started, id`,
+    )
+      .pluck()
+      .all(root) as string[]
+  );
+}

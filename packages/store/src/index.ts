@@ -50,7 +50,7 @@ export {
   endSession,
 } from './sessions.js';
 export type { CreateSessionInput, UpsertSessionInput, ListSessionsOptions } from './sessions.js';
-export { conversationRootId, logicalConversation, logicalConversationIds, ownHistorySessionIds } from './conversation.js';
+export { conversationRootId, conversationSegments, logicalConversation, logicalConversationIds, ownHistorySessionIds } from './conversation.js';
 export type { ConversationMember } from './conversation.js';
 export { createContinuation, createBranch, createReset, createDelegation } from './lineage.js';
 export type { ContinuationResult } from './lineage.js';
@@ -70,10 +70,12 @@ export {
 export type { AppendResult, GetMessagesOptions } from './messages.js';
 export { MAX_MESSAGE_CHARS } from './validation.js';
 export type { NewMessage } from './validation.js';
-export { messageWindow, sessionHeadTail, firstVisibleMessage, lastVisibleMessage } from './windows.js';
-export type { MessageWindow, HeadTail } from './windows.js';
+export { messageWindow, sessionHeadTail, firstVisibleMessage, lastVisibleMessage, segmentWindow, segmentsHeadTail } from './windows.js';
+export type { MessageWindow, HeadTail, SegmentReadOptions } from './windows.js';
 export { listConversations, conversationContaining, messagePage } from './pages.js';
 export type { ConversationPage, ConversationPageItem, ListConversationsOptions, MessagePage, MessagePagePosition } from './pages.js';
+export { recentConversations, recentSessionsBatchSql, MAX_SCANNED_SESSIONS } from './recent-conversations.js';
+export type { RecentConversation, RecentConversationPage, RecentConversationOptions, RecentConversationScope } from './recent-conversations.js';
 export { writeTransaction, readTransaction, bulkWrite } from './transaction.js';
 // --- keyword search (fts, CJK, query parsing) ---
 export { indexMessages, unindexMessages, reindexSessionsScope, refreshScopeTokens, ensureKeywordIndex, rebuildKeywordIndex, KEYWORD_INDEX_VERSION } from './fts-index.js';

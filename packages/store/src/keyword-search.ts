@@ -66,6 +66,12 @@ export interface KeywordSearchOptions {
   cjkBackoff?: CjkBackoff | 'auto';
   /** Tuning/testing knob: use the scope token from this many index matches (default SCOPE_TOKEN_MIN_MATCHES; 0 = always). */
   scopeTokenMinMatches?: number;
+  /**
+   * When the index finds no message, look for the query's identifier-like tokens as substrings
+   * (`busy_time` inside `busy_timeout`, `ECONNRES` inside `ECONNRESET`) in the scope's most recent
+   * SUBSTRING_SCAN_MESSAGES messages. Off by default; the session_search tool turns it on.
+   */
+  substringFallback?: boolean;
 }
 
 export interface KeywordHit {
@@ -81,8 +87,8 @@ export interface KeywordHit {
   matchedTerms: string[];
   /** The session's source is automated (ranked below interactive sessions). */
   automated: boolean;
-  /** How the hit was found: the FTS index or the literal LIKE fallback. */
-  matchedBy: 'index' | 'literal';
+  /** How the hit was found: the FTS index, the literal LIKE search, or the bounded substring fallback. */
+  matchedBy: 'index' | 'literal' | 'substring';
 }
 
 export interface TitleHit {
@@ -196,6 +202,38 @@ function literalSql(kind: ScopeKind): string {
       AND m.content LIKE @pattern ESCAPE '\\'
     ORDER BY automated ASC, m.created_at DESC, m.id DESC
     LIMIT @limit`;
+}
+
+/** Messages (most recent sessions first) the substring fallback reads at most per call. */
+export const SUBSTRING_SCAN_MESSAGES = 20_000;
+/** Tokens of the query used by the fallback (each must occur), and their minimum length. */
+const SUBSTRING_MAX_NEEDLES = 4;
+const SUBSTRING_MIN_CHARS = 3;
+
+function substringSql(kind: ScopeKind): string {
+  // The inner query bounds the work: the scope's sessions newest first (sessions_project_idx), then
+  // their messages by messages_session_idx, cut at @scan rows; only those rows are tested with LIKE.
+  const needles = Array.from({ length: SUBSTRING_MAX_NEEDLES }, (_, i) => `(@n${i} IS NULL OR c.content LIKE @n${i} ESCAPE '\\')`).join(' AND ');
+  return `SELECT c.id AS id, 0 AS rank, c.automated AS automated FROM (
+      SELECT m.id AS id, m.content AS content, (s.source IN (SELECT value FROM json_each(@automated))) AS automated
+      FROM sessions AS s
+      CROSS JOIN messages AS m ON m.session_id = s.id
+      WHERE ${MESSAGE_SCOPE_SQL[kind]}
+        AND s.hidden = 0
+        AND m.visibility IN (${VISIBLE})
+        AND (@roles IS NULL OR m.role IN (SELECT value FROM json_each(@roles)))
+      ORDER BY s.started_at DESC, m.id DESC
+      LIMIT @scan) AS c
+    WHERE ${needles}
+    ORDER BY c.automated ASC, c.id DESC
+    LIMIT @limit`;
+}
+
+/** Identifier-like tokens of a query for the substring fallback (null: nothing worth scanning for). */
+export function substringNeedles(query: string): string[] | null {
+  const tokens = [...new Set(query.normalize('NFKC').split(/[\s"“”「」『』,;()]+/u).filter((t) => t.length >= SUBSTRING_MIN_CHARS))];
+  if (tokens.length === 0 || tokens.length > SUBSTRING_MAX_NEEDLES) return null;
+  return tokens.map((t) => t.slice(0, 200));
 }
 
 function titlesSql(kind: ScopeKind, prefilter: boolean): string {
@@ -345,11 +383,25 @@ export function keywordSearch(db: RecallDatabase, scope: KeywordScope, query: st
   } else {
     ranked = stmt(db, literalSql(sp.kind)).all({ ...base, pattern: `%${escapeLike(parsed.likeNeedle!)}%`, limit }) as typeof ranked;
   }
+  let substring: string[] | null = null;
+  if (ranked.length === 0 && parsed.match !== null && options.substringFallback) {
+    substring = substringNeedles(query);
+    if (substring) {
+      const slots = Object.fromEntries(Array.from({ length: SUBSTRING_MAX_NEEDLES }, (_, i) => [`n${i}`, substring![i] === undefined ? null : `%${escapeLike(substring![i]!)}%`]));
+      ranked = stmt(db, substringSql(sp.kind)).all({ ...base, ...slots, scan: SUBSTRING_SCAN_MESSAGES, limit }) as typeof ranked;
+      const what = substring.map((n) => JSON.stringify(n)).join(' and ');
+      notes.push(
+        ranked.length > 0
+          ? `No whole-word match; these messages contain ${what} as part of a longer word (substring search over the ${SUBSTRING_SCAN_MESSAGES} most recent messages in scope).`
+          : `No whole-word match, and no message among the ${SUBSTRING_SCAN_MESSAGES} most recent in scope contains ${what}.`,
+      );
+    }
+  }
   const details = new Map<number, MessageDetails>();
   if (ranked.length > 0) {
     for (const row of stmt(db, DETAILS_SQL).all(JSON.stringify(ranked.map((r) => r.id))) as MessageDetails[]) details.set(row.id, row);
   }
-  const literalNeedle = parsed.match === null ? parsed.likeNeedle : null;
+  const literalNeedle = parsed.match === null ? parsed.likeNeedle : substring && ranked.length > 0 ? substring[0]! : null;
   let hits: KeywordHit[] = [];
   for (const r of ranked) {
     const d = details.get(r.id);
@@ -364,7 +416,7 @@ export function keywordSearch(db: RecallDatabase, scope: KeywordScope, query: st
       snippet: cut.snippet,
       matchedTerms: cut.matched,
       automated: r.automated === 1,
-      matchedBy: literalNeedle !== null ? 'literal' : 'index',
+      matchedBy: substring ? 'substring' : literalNeedle !== null ? 'literal' : 'index',
     });
   }
   const sort = options.sort ?? 'relevance';

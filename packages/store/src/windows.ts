@@ -1,6 +1,7 @@
 /**
  * Reading around an anchor: a window of visible messages before/after a message id, and a
- * session's head + tail with a truncation flag. Only live and compacted messages are ever returned;
+ * session's head + tail with a truncation flag — within one session, or across the ordered
+ * compression segments of a logical conversation (optionally only some roles). Only live and compacted messages are ever returned;
  * scoping (which sessions a caller may read) is the search tool's job and happens before these run.
  */
 import type { MessageRole, RecallDatabase } from '@recall/schema';
@@ -63,4 +64,64 @@ export function firstVisibleMessage(db: RecallDatabase, sessionId: string, role?
 export function lastVisibleMessage(db: RecallDatabase, sessionId: string): Message | undefined {
   const row = prepared(db, `select * from messages where session_id = ? and ${VISIBLE} order by id desc limit 1`).get(sessionId) as MessageRow | undefined;
   return row ? toMessage(row) : undefined;
+}
+
+// --------------------------------------------------------------------------------------------
+// Reading across the segments of a logical conversation (root + compression continuations, in
+// order), optionally only some roles. Each step is one indexed query per segment
+// (messages_session_idx), so the cost follows the window asked for, not the conversation's size.
+
+export interface SegmentReadOptions {
+  /** Only messages of these roles (undefined or empty = every role). */
+  roles?: readonly MessageRole[];
+}
+
+function roleClause(roles: readonly MessageRole[] | undefined): { sql: string; params: unknown[] } {
+  if (!roles || roles.length === 0) return { sql: '', params: [] };
+  return { sql: ' and role in (select value from json_each(?))', params: [JSON.stringify(roles)] };
+}
+
+/** Up to `count` visible messages walking backward (or forward) from a position in the segments. */
+function walk(db: RecallDatabase, segments: readonly string[], from: { segment: number; id: number | null }, count: number, direction: 'back' | 'forward', roles: readonly MessageRole[] | undefined): Message[] {
+  const out: MessageRow[] = [];
+  const role = roleClause(roles);
+  const step = direction === 'back' ? -1 : 1;
+  for (let i = from.segment; i >= 0 && i < segments.length && out.length < count; i += step) {
+    const bound = i === from.segment && from.id !== null ? (direction === 'back' ? ' and id < ?' : ' and id > ?') : '';
+    const sql = `select * from messages where session_id = ? and ${VISIBLE}${bound}${role.sql} order by id ${direction === 'back' ? 'desc' : 'asc'} limit ?`;
+    const params: unknown[] = [segments[i], ...(bound ? [from.id] : []), ...role.params, count - out.length];
+    out.push(...(prepared(db, sql).all(...params) as MessageRow[]));
+  }
+  return (direction === 'back' ? out.reverse() : out).map(toMessage);
+}
+
+/**
+ * The window around `anchorId` over the conversation's `segments` (ordered session ids that contain
+ * the anchor's session): neighbours may come from the previous or next segment, so a model reading
+ * the start of a continuation sees the end of the segment before it. The anchor itself is always
+ * included, whatever `roles` says.
+ */
+export function segmentWindow(db: RecallDatabase, segments: readonly string[], anchorId: number, before: number, after: number, options: SegmentReadOptions = {}): MessageWindow {
+  const anchor = prepared(db, `select * from messages where id = ? and ${VISIBLE}`).get(anchorId) as MessageRow | undefined;
+  const at = anchor ? segments.indexOf(anchor.session_id) : -1;
+  if (!anchor || at < 0) throw new MessageNotFoundError(anchorId);
+  const earlier = walk(db, segments, { segment: at, id: anchorId }, before + 1, 'back', options.roles);
+  const later = walk(db, segments, { segment: at, id: anchorId }, after + 1, 'forward', options.roles);
+  return {
+    messages: [...earlier.slice(earlier.length > before ? 1 : 0), toMessage(anchor), ...later.slice(0, after)],
+    anchorId,
+    moreBefore: earlier.length > before,
+    moreAfter: later.length > after,
+  };
+}
+
+/**
+ * Head and tail of the conversation's `segments` read as one sequence, without counting its
+ * messages: `truncated` means messages exist between head and tail.
+ */
+export function segmentsHeadTail(db: RecallDatabase, segments: readonly string[], head: number, tail: number, options: SegmentReadOptions = {}): Omit<HeadTail, 'total'> {
+  const first = walk(db, segments, { segment: 0, id: null }, head + tail + 1, 'forward', options.roles);
+  if (first.length <= head + tail) return { head: first, tail: [], truncated: false };
+  const last = walk(db, segments, { segment: segments.length - 1, id: null }, tail, 'back', options.roles);
+  return { head: first.slice(0, head), tail: last, truncated: true };
 }
