@@ -13,19 +13,15 @@ import { readableSession, type ToolScope } from './scope.js';
 export type LineageOf = (sessionId: string) => Lineage;
 
 export function lineageCache(db: RecallDatabase, scope: ToolScope): LineageOf {
-  const byRoot = new Map<string, Lineage>();
-  const rootOf = new Map<string, string>();
+  // Keyed by session: every segment of a chain shares one entry once the chain has been read.
+  const bySession = new Map<string, Lineage>();
   return (sessionId: string) => {
-    let root = rootOf.get(sessionId);
-    if (root === undefined) {
-      root = conversationRootId(db, sessionId);
-      rootOf.set(sessionId, root);
-    }
-    let lineage = byRoot.get(root);
+    let lineage = bySession.get(sessionId);
     if (!lineage) {
-      const segments = conversationSegments(db, root).filter((id) => id === sessionId || readableSession(db, scope, id) !== undefined);
-      lineage = { conversation_id: root, segments };
-      byRoot.set(root, lineage);
+      const segments = conversationSegments(db, sessionId).filter((id) => id === sessionId || readableSession(db, scope, id) !== undefined);
+      lineage = { conversation_id: conversationRootId(db, sessionId), segments };
+      for (const id of segments) bySession.set(id, lineage);
+      bySession.set(sessionId, lineage);
     }
     return lineage;
   };

@@ -77,14 +77,27 @@ export function ownHistorySessionIds(db: RecallDatabase, sessionId: string): str
     .map((m) => m.id);
 }
 
+/** The first segment of `sessionId`'s compression chain (following compression edges only). */
+function compressionChainStart(db: RecallDatabase, sessionId: string): string {
+  const parentOf = prepared(db, 'select parent_session_id as parent, lineage from sessions where id = ?');
+  let current = sessionId;
+  const seen = new Set<string>([current]);
+  for (let row = parentOf.get(current) as { parent: string | null; lineage: string } | undefined; row && row.lineage === 'compression' && row.parent !== null && !seen.has(row.parent) && seen.size < MAX_DEPTH; row = parentOf.get(current) as typeof row) {
+    current = row.parent;
+    seen.add(current);
+  }
+  return current;
+}
+
 /**
- * The compression segments of the logical conversation `sessionId` belongs to, in conversation
- * order (root first, then each continuation). Delegation children (hidden sub-agent runs) and
- * branches/resets are not segments. A conversation compresses once per segment, so the chain is
- * linear; imported data with forks is ordered by depth, then start time.
+ * The compression segments `sessionId` is one of, in conversation order (the first segment, then
+ * each continuation). For a conversation's main line the first segment is its root; a delegation
+ * child that was itself compressed has its own chain. Branches/resets and delegation children are
+ * not segments. A session compresses once, so the chain is linear; imported data with forks is
+ * ordered by depth, then start time.
  */
 export function conversationSegments(db: RecallDatabase, sessionId: string): string[] {
-  const root = conversationRootId(db, sessionId);
+  const root = compressionChainStart(db, sessionId);
   return (
     prepared(
       db,
