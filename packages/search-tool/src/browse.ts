@@ -34,7 +34,7 @@ export function browse(db: RecallDatabase, scope: ToolScope, args: SessionSearch
       ...sessionFacts(session, { conversation_id: c.rootId, segments }),
       date: isoDate(c.last.createdAt),
       window: [],
-      is_current_session: c.segments.includes(scope.currentSessionId),
+      is_current_session: scope.currentSessionId !== null && c.segments.includes(scope.currentSessionId),
     });
   }
   const notes: string[] = [];

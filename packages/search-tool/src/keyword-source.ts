@@ -61,6 +61,7 @@ const OWN_MATCH_PROBE = 5;
  * instead of a bare "No matches". Searches only the caller's own session (its rowid range).
  */
 export function ownLiveMatchCount(db: RecallDatabase, scope: ToolScope, query: string, roles: readonly MessageRole[] | undefined): number {
+  if (scope.currentSessionId === null) return 0; // a project-wide caller has no conversation of its own
   const out = keywordSearch(db, { kind: 'sessions', sessionIds: [scope.currentSessionId] }, query, {
     limit: OWN_MATCH_PROBE * 2,
     titleLimit: 0,

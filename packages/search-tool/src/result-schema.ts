@@ -14,9 +14,10 @@ import { TOOL_ERROR_CODES } from './errors.js';
 const windowMessageSchema = z.looseObject({
   message_id: z.number().int().describe('integer id of the message'),
   role: z.enum(MESSAGE_ROLES).describe('speaker role'),
-  text: z.string().describe('original text, clipped'),
+  text: z.string().optional().describe("original text, clipped; absent on the anchor's own entry (its text is the result's snippet)"),
   date: z.string().describe('ISO-8601 time of the message'),
   is_anchor: z.boolean().describe('this is the result anchor'),
+  session_id: z.string().optional().describe('set when the neighbour is in another compression segment of the conversation'),
 });
 
 const resultItemSchema = z.looseObject({
@@ -30,11 +31,16 @@ const resultItemSchema = z.looseObject({
   title: z.string().nullable().describe('conversation title'),
   date: z.string().describe('ISO-8601 time of the anchor'),
   session_date: z.string().describe('ISO-8601 start of the conversation'),
+  conversation_id: z.string().describe('root session of the logical conversation'),
+  segment: z.number().int().describe("this session's place among the conversation's compression segments (1 = first)"),
+  segment_count: z.number().int().describe('number of compression segments of the conversation'),
   window: z.array(windowMessageSchema).describe('surrounding messages, in order'),
   other_message_ids: z.array(z.number().int()).optional().describe('other matches of the same conversation'),
-  message_count: z.number().int().optional().describe('browse: visible messages of the conversation'),
   is_current_session: z.boolean().optional().describe("browse: this is the caller's own conversation"),
   is_anchor: z.boolean().optional().describe('scroll: the requested anchor'),
+  text_offset: z.number().int().optional().describe('read/scroll: the snippet starts at this character of the message'),
+  next_offset: z.number().int().optional().describe('read/scroll: the message goes on; scroll with around_message_id and this offset'),
+  total_chars: z.number().int().optional().describe('read/scroll: full length of a message shown in part'),
 });
 
 const coverageSchema = z.looseObject({ indexed: z.number().int(), total: z.number().int() });

@@ -87,7 +87,7 @@ describe('project-wide caller ({ projectId })', () => {
         const r = await tool.execute({ query, search_mode: 'keyword', limit: 50 }, { projectId: p.id });
         for (const item of r.results) {
           expect([p1.id, p2.id]).toContain(item.session_id);
-          for (const w of item.window) expect(w.text).not.toMatch(/canary|subagent|without a project/);
+          for (const w of item.window) expect(w.text ?? '').not.toMatch(/canary|subagent|without a project/);
         }
       }),
       { numRuns: 60 },
