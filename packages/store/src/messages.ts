@@ -21,7 +21,7 @@ export interface AppendResult {
 }
 
 const INSERT_SQL = `insert into messages (session_id, role, content, tool_name, tool_calls, tool_call_id, external_id, created_at, visibility)
-  values (?, ?, ?, ?, ?, ?, ?, ?, 'live')`;
+  values (?, ?, ?, ?, ?, ?, ?, ?, ?)`;
 
 function assertSession(db: RecallDatabase, sessionId: string): void {
   if (!prepared(db, 'select 1 from sessions where id = ?').get(sessionId)) throw new SessionNotFoundError(sessionId);
@@ -43,13 +43,19 @@ export function insertMessages(db: RecallDatabase, sessionId: string, inputs: re
     if (m.externalId) {
       const existing = byExternal.get(sessionId, m.externalId) as MessageRow | undefined;
       if (existing) {
+        // An importer re-reading a source whose visibility flags changed since (a later compaction or
+        // rewind) brings the stored row in line; a row deleted here stays deleted.
+        if (m.visibility !== undefined && m.visibility !== existing.visibility && existing.visibility !== 'deleted') {
+          prepared(db, 'update messages set visibility = ? where id = ?').run(m.visibility, existing.id);
+          existing.visibility = m.visibility;
+        }
         out.push(toMessage(existing));
         skipped++;
         continue;
       }
     }
     const createdAt = m.createdAt ?? now;
-    const info = insert.run(sessionId, m.role, m.content, m.toolName ?? null, m.toolCalls ?? null, m.toolCallId ?? null, m.externalId ?? null, createdAt);
+    const info = insert.run(sessionId, m.role, m.content, m.toolName ?? null, m.toolCalls ?? null, m.toolCallId ?? null, m.externalId ?? null, createdAt, m.visibility ?? 'live');
     const id = Number(info.lastInsertRowid);
     fresh.push({ id, content: m.content });
     last = Math.max(last, createdAt);
@@ -63,7 +69,7 @@ export function insertMessages(db: RecallDatabase, sessionId: string, inputs: re
       toolCallId: m.toolCallId ?? null,
       externalId: m.externalId ?? null,
       createdAt,
-      visibility: 'live',
+      visibility: m.visibility ?? 'live',
       editedAt: null,
     });
   }

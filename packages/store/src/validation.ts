@@ -37,6 +37,11 @@ export const newMessageSchema = z.object({
   toolCallId: z.string().max(200).nullish(),
   externalId: z.string().min(1).max(500).nullish(),
   createdAt: z.number().int().nonnegative().optional(),
+  /**
+   * Imported history only: the visibility its source recorded (compacted away, rewound). New
+   * messages of a live conversation are always `live`; `deleted` is never imported.
+   */
+  visibility: z.enum(['live', 'compacted', 'rewound']).optional(),
 });
 export type NewMessage = z.input<typeof newMessageSchema>;
 

@@ -9,7 +9,8 @@
  * with the fix instead of every call answering an error.
  */
 import { resolve } from 'node:path';
-import { findProjectByRef, getSession, ProjectNotFoundError, projectCoveringFolder } from '@recall/store';
+import { findProjectByRef, ProjectNotFoundError, projectCoveringFolder } from '@recall/store';
+import { hostSession } from '../importers/host-session.js';
 import { runMcpStdio, type McpScope } from '../mcp.js';
 import { defineCommand } from './command.js';
 import { FolderNotInProjectError, UsageError } from './errors.js';
@@ -33,7 +34,9 @@ export const mcpCommand = defineCommand<{ session?: string; project?: string; cw
     const db = ctx.db();
     let scope: McpScope;
     if (values.session !== undefined) {
-      scope = { currentSessionId: getSession(db, values.session).id };
+      const session = hostSession(db, values.session);
+      if (session.id !== values.session) ctx.err.write(`recall mcp: ${values.session} continues as ${session.id} (its latest compression continuation)\n`);
+      scope = { currentSessionId: session.id };
     } else if (values.project !== undefined) {
       const project = findProjectByRef(db, values.project);
       if (!project) throw new ProjectNotFoundError(values.project);

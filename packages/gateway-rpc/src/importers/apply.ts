@@ -1,0 +1,388 @@
+/**
+ * Writes normalised source records (records.ts) into a profile database: the one writer behind
+ * `recall import --from …` and live sync. It owns the project mapping (an explicit project, one
+ * project per folder through the store's projectForFolder, or none), idempotency (sessions by id,
+ * messages by session + external id — a re-run or a grown transcript writes only what is new),
+ * batching, the per-line error report and the dry run.
+ *
+ * Batches: records are applied N at a time in one BEGIN IMMEDIATE transaction (bulkWrite: no
+ * savepoint per call, which keeps FTS fast). If the store refuses any record of a batch, the whole
+ * batch is rolled back and re-applied record by record with a savepoint each, so the refused line
+ * is reported by file and line and every other line is still imported. A process killed mid-import
+ * loses at most the open transaction; the next run re-reads and skips what was committed.
+ *
+ * Ownership rules: a new root (or branch/reset) session gets the mapping's project; compression and
+ * delegation children always share their parent's (the store enforces it); an existing session's
+ * project is never touched — the user may have moved it since.
+ */
+import { RecallSchemaError, type RecallDatabase } from '@recall/schema';
+import {
+  appendMessages,
+  createSession,
+  findProjectByFolder,
+  findSession,
+  getProject,
+  normalizeFolderPath,
+  projectForFolder,
+  StoreError,
+  updateSession,
+  bulkWrite,
+  writeTransaction,
+  type NewMessage,
+  type Session,
+} from '@recall/store';
+import type { MessageRecord, SessionRecord, SessionUpdateRecord, SourceRecord } from './records.js';
+
+export type ProjectMapping = { kind: 'none' } | { kind: 'project'; projectId: string } | { kind: 'per-folder' };
+
+export interface SourceLineError {
+  file: string;
+  line: number;
+  code: string;
+  message: string;
+}
+
+export interface ProjectCount {
+  /** Project id, `new:<folder>` for a project a dry run would create, or `none`. */
+  project: string;
+  name: string | null;
+  sessions: number;
+  messages: number;
+}
+
+export interface SourceImportSummary {
+  files: number;
+  /** Records read from the sources (sessions, messages, errors). */
+  records: number;
+  projectsCreated: number;
+  sessions: number;
+  sessionsUpdated: number;
+  messages: number;
+  /** Messages already present (by external id). */
+  skipped: number;
+  /** New sessions and messages per owning project. */
+  perProject: ProjectCount[];
+  errors: SourceLineError[];
+  errorCount: number;
+  dryRun: boolean;
+}
+
+export const MAX_REPORTED_SOURCE_ERRORS = 1000;
+/** Records per write transaction. */
+export const DEFAULT_SOURCE_BATCH = 2000;
+
+export function emptySourceSummary(dryRun = false): SourceImportSummary {
+  return { files: 0, records: 0, projectsCreated: 0, sessions: 0, sessionsUpdated: 0, messages: 0, skipped: 0, perProject: [], errors: [], errorCount: 0, dryRun };
+}
+
+function lineErrorOf(error: unknown, rec: { file: string; line: number }): SourceLineError | null {
+  if (error instanceof StoreError || error instanceof RecallSchemaError) {
+    return { file: rec.file, line: rec.line, code: (error as Error & { code: string }).code, message: error.message.slice(0, 500) };
+  }
+  return null;
+}
+
+interface Counts {
+  projectsCreated: number;
+  sessions: number;
+  sessionsUpdated: number;
+  messages: number;
+  skipped: number;
+  perProject: Map<string, ProjectCount>;
+  errors: SourceLineError[];
+}
+
+function emptyCounts(): Counts {
+  return { projectsCreated: 0, sessions: 0, sessionsUpdated: 0, messages: 0, skipped: 0, perProject: new Map(), errors: [] };
+}
+
+/**
+ * Applies records to one database. Feed it with `add()` (it flushes full batches itself) and call
+ * `finish()` at the end; `summary` is current after every flush.
+ */
+export class SourceImporter {
+  readonly summary: SourceImportSummary;
+  private batch: SourceRecord[] = [];
+  /** Dry run: sessions seen so far (id → project key), since nothing is written. */
+  private readonly planned = new Map<string, string>();
+  private readonly perProject = new Map<string, ProjectCount>();
+
+  constructor(
+    private readonly db: RecallDatabase,
+    private readonly mapping: ProjectMapping,
+    private readonly options: { dryRun?: boolean; batchSize?: number } = {},
+  ) {
+    this.summary = emptySourceSummary(options.dryRun === true);
+    if (mapping.kind === 'project') getProject(db, mapping.projectId); // fails early: project_not_found
+  }
+
+  add(record: SourceRecord): void {
+    this.summary.records++;
+    this.batch.push(record);
+    if (this.batch.length >= (this.options.batchSize ?? DEFAULT_SOURCE_BATCH)) this.flush();
+  }
+
+  /** Applies what is buffered (one transaction). */
+  flush(): void {
+    const batch = this.batch;
+    this.batch = [];
+    if (batch.length === 0) return;
+    const counts = this.options.dryRun ? this.plan(batch) : this.applyBatch(batch);
+    this.merge(counts);
+  }
+
+  finish(): SourceImportSummary {
+    this.flush();
+    return this.summary;
+  }
+
+  private merge(c: Counts): void {
+    const s = this.summary;
+    s.projectsCreated += c.projectsCreated;
+    s.sessions += c.sessions;
+    s.sessionsUpdated += c.sessionsUpdated;
+    s.messages += c.messages;
+    s.skipped += c.skipped;
+    for (const [key, count] of c.perProject) {
+      const total = this.perProject.get(key);
+      if (total) {
+        total.sessions += count.sessions;
+        total.messages += count.messages;
+      } else this.perProject.set(key, { ...count });
+    }
+    s.perProject = [...this.perProject.values()].sort((a, b) => b.messages - a.messages || a.project.localeCompare(b.project));
+    for (const e of c.errors) {
+      s.errorCount++;
+      if (s.errors.length < MAX_REPORTED_SOURCE_ERRORS) s.errors.push(e);
+    }
+  }
+
+  // -------------------------------------------------------------------------------------------
+  // Writing
+
+  private applyBatch(batch: SourceRecord[]): Counts {
+    try {
+      const counts = emptyCounts();
+      bulkWrite(this.db, () => this.applyAll(batch, counts, false));
+      return counts;
+    } catch (error) {
+      if (lineErrorOf(error, { file: '', line: 0 }) === null) throw error;
+    }
+    // Some record was refused: redo the batch with a savepoint per record so only that line fails.
+    const counts = emptyCounts();
+    writeTransaction(this.db, () => this.applyAll(batch, counts, true));
+    return counts;
+  }
+
+  private applyAll(batch: SourceRecord[], counts: Counts, isolate: boolean): void {
+    let i = 0;
+    while (i < batch.length) {
+      const rec = batch[i]!;
+      if (rec.kind === 'message') {
+        // Consecutive messages of one session go to the store in one call.
+        let j = i + 1;
+        while (j < batch.length && batch[j]!.kind === 'message' && (batch[j] as MessageRecord).sessionId === rec.sessionId) j++;
+        const group = batch.slice(i, j) as MessageRecord[];
+        if (isolate) {
+          for (const m of group) this.guard(m, counts, () => this.appendGroup([m], counts));
+        } else {
+          this.appendGroup(group, counts);
+        }
+        i = j;
+        continue;
+      }
+      if (rec.kind === 'error') counts.errors.push({ file: rec.file, line: rec.line, code: rec.code, message: rec.message });
+      else if (isolate) this.guard(rec, counts, () => this.applySessionRecord(rec, counts));
+      else this.applySessionRecord(rec, counts);
+      i++;
+    }
+  }
+
+  private guard(rec: { file: string; line: number }, counts: Counts, fn: () => void): void {
+    try {
+      writeTransaction(this.db, fn);
+    } catch (error) {
+      const lineError = lineErrorOf(error, rec);
+      if (lineError === null) throw error;
+      counts.errors.push(lineError);
+    }
+  }
+
+  private appendGroup(group: MessageRecord[], counts: Counts): void {
+    const sessionId = group[0]!.sessionId;
+    const result = appendMessages(this.db, sessionId, group.map(toNewMessage));
+    counts.messages += result.inserted;
+    counts.skipped += result.skipped;
+    if (result.inserted > 0) {
+      const session = findSession(this.db, sessionId);
+      this.count(counts, session?.projectId ?? null, 0, result.inserted);
+    }
+  }
+
+  private count(counts: Counts, projectKey: string | null, sessions: number, messages: number, name?: string | null): void {
+    const key = projectKey ?? 'none';
+    const entry = counts.perProject.get(key) ?? { project: key, name: name ?? (projectKey === null ? null : (findProjectName(this.db, projectKey) ?? null)), sessions: 0, messages: 0 };
+    entry.sessions += sessions;
+    entry.messages += messages;
+    counts.perProject.set(key, entry);
+  }
+
+  private projectFor(rec: SessionRecord, counts: Counts | null): { projectId?: string | null } {
+    if (rec.lineage === 'compression' || rec.lineage === 'delegation') return {}; // inherit: the store reads the parent's
+    if (this.mapping.kind === 'none') return { projectId: null };
+    if (this.mapping.kind === 'project') return { projectId: this.mapping.projectId };
+    const folder = rec.gitRepoRoot ?? rec.cwd ?? null;
+    if (folder === null || folder.trim() === '') return { projectId: null };
+    const { project, created } = projectForFolder(this.db, folder);
+    if (created && counts) counts.projectsCreated++;
+    return { projectId: project.id };
+  }
+
+  private applySessionRecord(rec: SessionRecord | SessionUpdateRecord, counts: Counts): void {
+    const current = findSession(this.db, rec.id);
+    if (rec.kind === 'session-update') {
+      if (!current) return; // its session was refused (already reported)
+      this.updateIfChanged(current, rec, counts);
+      return;
+    }
+    if (current) {
+      this.updateIfChanged(current, rec, counts);
+      return;
+    }
+    const project = this.projectFor(rec, counts);
+    // A compression continuation without a title of its own keeps its conversation's (as createContinuation does).
+    const inherited = rec.lineage === 'compression' && rec.parentId !== null ? (findSession(this.db, rec.parentId)?.title ?? null) : null;
+    const created = createSession(this.db, {
+      id: rec.id,
+      lineage: rec.lineage,
+      parentSessionId: rec.parentId,
+      source: rec.source,
+      title: rec.title ?? rec.defaultTitle ?? inherited,
+      cwd: rec.cwd ?? null,
+      gitRepoRoot: rec.gitRepoRoot ?? null,
+      gitBranch: rec.gitBranch ?? null,
+      model: rec.model ?? null,
+      ...(rec.startedAt !== undefined ? { startedAt: rec.startedAt } : {}),
+      endedAt: rec.endedAt ?? null,
+      endReason: rec.endReason ?? null,
+      archived: rec.archived ?? false,
+      ...(rec.hidden !== undefined ? { hidden: rec.hidden } : {}),
+      ...project,
+    });
+    if (rec.lineage === 'compression' && rec.parentId !== null) {
+      // The segment before a compaction ended there (as the store's createContinuation records it).
+      const parent = findSession(this.db, rec.parentId);
+      if (parent && parent.endReason === null) updateSession(this.db, parent.id, { endReason: 'compression', endedAt: parent.endedAt ?? created.startedAt });
+    }
+    counts.sessions++;
+    this.count(counts, created.projectId, 1, 0);
+  }
+
+  private updateIfChanged(current: Session, rec: Partial<Omit<SessionRecord, 'kind'>> & { id: string }, counts: Counts): void {
+    const fields: Record<string, unknown> = {};
+    const keys = ['title', 'cwd', 'gitRepoRoot', 'gitBranch', 'model', 'endedAt', 'endReason', 'archived', 'hidden'] as const;
+    const stored = current as unknown as Record<string, unknown>;
+    for (const key of keys) {
+      const value = rec[key];
+      if (value === undefined) continue;
+      // A continuation's parent was ended by the import itself; a later source record without an end does not reopen it.
+      if ((key === 'endedAt' || key === 'endReason') && value === null) continue;
+      if ((stored[key] ?? null) !== value) fields[key] = value;
+    }
+    if (Object.keys(fields).length === 0) return;
+    updateSession(this.db, current.id, fields);
+    counts.sessionsUpdated++;
+  }
+
+  // -------------------------------------------------------------------------------------------
+  // Dry run: the same decisions, read-only
+
+  private plan(batch: SourceRecord[]): Counts {
+    const counts = emptyCounts();
+    const hasMessage = this.db.raw.prepare('select 1 from messages where session_id = ? and external_id = ?');
+    for (const rec of batch) {
+      if (rec.kind === 'error') {
+        counts.errors.push({ file: rec.file, line: rec.line, code: rec.code, message: rec.message });
+        continue;
+      }
+      if (rec.kind === 'session-update') continue;
+      if (rec.kind === 'session') {
+        if (this.planned.has(rec.id)) continue;
+        const existing = findSession(this.db, rec.id);
+        if (existing) {
+          this.planned.set(rec.id, existing.projectId ?? 'none');
+          continue;
+        }
+        const key = this.plannedProject(rec, counts);
+        this.planned.set(rec.id, key);
+        counts.sessions++;
+        const entry = counts.perProject.get(key) ?? { project: key, name: this.plannedName(key), sessions: 0, messages: 0 };
+        entry.sessions++;
+        counts.perProject.set(key, entry);
+        continue;
+      }
+      const key = this.planned.get(rec.sessionId);
+      if (key === undefined) {
+        counts.errors.push({ file: rec.file, line: rec.line, code: 'session_not_found', message: `No session ${JSON.stringify(rec.sessionId)} for this message.` });
+        continue;
+      }
+      if (hasMessage.get(rec.sessionId, rec.externalId) !== undefined) {
+        counts.skipped++;
+        continue;
+      }
+      counts.messages++;
+      const entry = counts.perProject.get(key) ?? { project: key, name: this.plannedName(key), sessions: 0, messages: 0 };
+      entry.messages++;
+      counts.perProject.set(key, entry);
+    }
+    return counts;
+  }
+
+  private plannedProject(rec: SessionRecord, counts: Counts): string {
+    if ((rec.lineage === 'compression' || rec.lineage === 'delegation') && rec.parentId !== null) {
+      return this.planned.get(rec.parentId) ?? findSession(this.db, rec.parentId)?.projectId ?? 'none';
+    }
+    if (this.mapping.kind === 'none') return 'none';
+    if (this.mapping.kind === 'project') return this.mapping.projectId;
+    const folder = rec.gitRepoRoot ?? rec.cwd ?? null;
+    if (folder === null || folder.trim() === '') return 'none';
+    let normalized: string;
+    try {
+      normalized = normalizeFolderPath(folder);
+    } catch {
+      return 'none';
+    }
+    const existing = findProjectByFolder(this.db, normalized);
+    if (existing) return existing.id;
+    const key = `new:${normalized}`;
+    if (!this.perProject.has(key) && !counts.perProject.has(key)) counts.projectsCreated++;
+    return key;
+  }
+
+  private plannedName(key: string): string | null {
+    if (key === 'none') return null;
+    if (key.startsWith('new:')) return key.slice(4).split(/[\\/]/).filter(Boolean).pop() ?? key.slice(4);
+    return findProjectName(this.db, key) ?? null;
+  }
+}
+
+function findProjectName(db: RecallDatabase, projectId: string): string | undefined {
+  try {
+    return getProject(db, projectId).name;
+  } catch {
+    return undefined;
+  }
+}
+
+function toNewMessage(m: MessageRecord): NewMessage {
+  return {
+    role: m.role,
+    content: m.content,
+    externalId: m.externalId,
+    ...(m.createdAt !== undefined ? { createdAt: m.createdAt } : {}),
+    toolName: m.toolName ?? null,
+    toolCalls: m.toolCalls ?? null,
+    toolCallId: m.toolCallId ?? null,
+    ...(m.visibility !== undefined && m.visibility !== 'live' ? { visibility: m.visibility } : {}),
+  };
+}
