@@ -20,9 +20,10 @@ import { projectsCommand } from './cli/projects.js';
 import { searchCommand } from './cli/search.js';
 import { serveCommand } from './cli/serve.js';
 import { sessionsCommand } from './cli/sessions.js';
+import { syncCommand } from './cli/sync.js';
 import { GATEWAY_VERSION } from './version.js';
 
-export const COMMANDS: readonly Command[] = [serveCommand, importCommand, searchCommand, projectsCommand, sessionsCommand, mvCommand, indexCommand, mcpCommand, evalCommand];
+export const COMMANDS: readonly Command[] = [serveCommand, importCommand, searchCommand, projectsCommand, sessionsCommand, mvCommand, indexCommand, mcpCommand, syncCommand, evalCommand];
 
 function mainHelp(): string {
   const width = Math.max(...COMMANDS.map((c) => c.name.length));
