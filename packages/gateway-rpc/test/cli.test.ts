@@ -41,7 +41,7 @@ describe('help and usage errors', () => {
     [[], 'No command given'],
     [['frobnicate'], 'Unknown command "frobnicate"'],
     [['projects', '--bogus'], "Unknown option '--bogus'"],
-    [['import'], 'Missing argument: FILE.jsonl'],
+    [['import'], 'Missing argument: PATH'],
     [['mv', 'only-one'], 'Missing argument'],
     [['search', '--query', 'x'], '--session is required'],
     [['search', '--session', 's', '--limit', 'ten'], '--limit must be an integer'],
