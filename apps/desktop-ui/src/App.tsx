@@ -430,7 +430,7 @@ export function App({ token }: { token: string }) {
               onOpenHit={(hash) => go(hash)}
             />
           ) : (
-            <IndexPanel index={index} />
+            <IndexPanel index={index} onNotice={(kind, text) => notify(kind, text)} />
           )}
         </div>
       </aside>

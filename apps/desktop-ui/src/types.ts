@@ -138,15 +138,69 @@ export interface SearchParams {
 /** Coverage counts are reported in whatever units the gateway knows; the UI normalises them. */
 export type Coverage = Record<string, unknown>;
 
+/** The embedding model the semantic index uses (never a key). */
+export interface IndexProvider {
+  provider: 'openai-compatible' | 'use-lite' | string;
+  /** Base URL that receives the text, or `local:use-lite` for the built-in model. */
+  endpoint: string;
+  model: string;
+  dims: number;
+  /** False for the built-in model: nothing leaves this computer. */
+  remote: boolean;
+  languages?: 'english-only' | 'model-dependent' | string;
+}
+
+export interface IndexWorker {
+  state: 'stopped' | 'idle' | 'running' | 'paused' | 'backoff' | string;
+  providerAvailable: boolean;
+  lastError: { code: string; message: string; at: number } | null;
+  lastSuccessAt: number | null;
+  embedded: number;
+}
+
+/** One project's semantic coverage (chunks of the active model). */
+export interface IndexProjectStatus {
+  projectId: string;
+  name: string;
+  slug?: string;
+  archived?: boolean;
+  status: SemanticStatus | string;
+  reason: string;
+  consent: { enabled: boolean; endpoint: string | null; enabledAt: number | null };
+  /** "unknown" while conversations are still being planned — never estimated. */
+  eligible: number | 'unknown';
+  ready: number;
+  pending: number;
+  failed: number;
+  queuedSessions?: number;
+  lastError: string | null;
+}
+
 export interface IndexStatus {
   semantic: {
     status: SemanticStatus | string;
     reason?: string;
     howToConfigure?: string;
     coverage?: Coverage | 'unknown';
+    configured?: boolean;
+    enabled?: boolean;
+    provider?: IndexProvider | null;
+    worker?: IndexWorker | null;
+    projects?: IndexProjectStatus[];
     [key: string]: unknown;
   };
   keyword: { messages: number; sessions: number; [key: string]: unknown };
+}
+
+/** `index.project.enable`: the consent as the gateway recorded it, with the sentence to show. */
+export interface IndexConsent {
+  projectId: string;
+  enabled: true;
+  endpoint: string;
+  remote: boolean;
+  model: string;
+  includesNewMessages: boolean;
+  notice: string;
 }
 
 /** `import.jsonl` summary: rows created, updated and skipped, and line errors (by 1-based line). */
@@ -330,7 +384,12 @@ export interface RpcMethods {
     result: Session;
   };
   'search.session_search': { params: SearchParams; result: SearchResult };
-  'index.status': { params: Record<string, never>; result: IndexStatus };
+  'index.status': { params: { projectId?: string }; result: IndexStatus };
+  'index.project.enable': { params: { projectId: string }; result: IndexConsent };
+  'index.project.disable': { params: { projectId: string }; result: { projectId: string; enabled: false } };
+  'index.run': { params: { projectId?: string }; result: { started: boolean; projectId: string | null } };
+  'index.pause': { params: Record<string, never>; result: { state: string } };
+  'index.rebuild': { params: { projectId?: string }; result: { projectId: string | null; chunksDeleted: number } };
   /** Import a recall-jsonl v1 text (proposed by the UI; implemented in gateway-rpc methods/import.ts). */
   'import.jsonl': { params: { text: string }; result: ImportResult };
 }

@@ -1,26 +1,83 @@
 /**
- * Index panel: keyword index size (always on) and the semantic index status from `index.status` —
- * coverage with a progress bar while it fills, "disabled" with the gateway's how-to-configure text
- * when no embedding provider is set, and the reason when it is unavailable. Unknown coverage is
- * said as such, never turned into a made-up percentage.
+ * Index panel: the keyword index (always on) and the semantic index from `index.status` — which
+ * model it uses and where text goes, the worker's state with Run / Pause, and one row per project
+ * with its consent switch, live coverage (ready of eligible chunks, pending, failed; "counting"
+ * while the project is still being planned — never a made-up percentage), its last error and
+ * Rebuild. Switching a project on opens a consent dialog that names the endpoint that will
+ * receive the text and says that new messages of that project will be sent too (the built-in
+ * model sends nothing anywhere, and the dialog says so). Progress follows `index.changed` events
+ * and polling (state/indexStatus.ts), so a status line is always shown, never a bare spinner.
  */
+import { useEffect, useId, useRef, useState } from 'react';
 import { formatDate } from '../lib/format';
 import { coverageProgress } from '../lib/coverage';
+import { errorText } from '../rpc';
 import type { IndexApi } from '../state/indexStatus';
+import type { IndexProjectStatus, IndexProvider, IndexStatus } from '../types';
 
 const STATUS_TEXT: Record<string, string> = {
   disabled: 'Disabled — no embedding provider is configured. Keyword search works fully.',
-  ready: 'Ready — every eligible message is indexed.',
-  partial: 'Partial — the index is still filling; hybrid search uses what is ready and keyword search covers the rest.',
-  unavailable: 'Unavailable — the provider cannot be reached; searches fall back to keywords and say so.',
+  ready: 'Ready — every eligible message of the switched-on projects is indexed.',
+  partial: 'Filling — hybrid search uses what is ready; keyword search covers the rest.',
+  unavailable: 'Unavailable — the embedding model cannot be reached; searches fall back to keywords and say so.',
   unknown: 'Unknown',
 };
 
-export function IndexPanel({ index }: { index: IndexApi }) {
+const WORKER_TEXT: Record<string, string> = {
+  running: 'indexing now',
+  idle: 'idle (nothing to do)',
+  paused: 'paused',
+  backoff: 'waiting to retry after an error',
+  stopped: 'stopped',
+};
+
+/** The overall state in words; "disabled" says why (not configured, turned off, no project on). */
+export function semanticStatusText(sem: IndexStatus['semantic']): string {
+  if (sem.status === 'disabled' && sem.reason === 'turned_off') return 'Disabled — turned off in the configuration. Keyword search works fully.';
+  if (sem.status === 'disabled' && sem.reason === 'no_project_enabled') return 'No project is switched on yet — switch one on below. Keyword search works fully.';
+  return STATUS_TEXT[String(sem.status)] ?? String(sem.status);
+}
+
+/** Where the text goes, in words. */
+export function providerText(p: IndexProvider): string {
+  if (!p.remote) return `the built-in English model, on this computer — nothing is sent anywhere${p.languages === 'english-only' ? ' (English text only)' : ''}`;
+  return `${p.model} at ${p.endpoint}`;
+}
+
+/** One project's state in words: what is indexed, what is left, why it is off. */
+export function projectStateText(p: IndexProjectStatus): string {
+  if (!p.consent.enabled) return 'Off — nothing of this project is sent.';
+  if (p.reason === 'consent_for_other_endpoint') return `Off — it was switched on for ${p.consent.endpoint ?? 'another endpoint'}, not the model in use now. Switch it on again to send it there.`;
+  if (p.status === 'disabled') return 'On, but semantic search is off for this gateway.';
+  if (p.eligible === 'unknown') return `Counting what to index… ${p.ready.toLocaleString()} chunks ready so far.`;
+  const left = p.pending + p.failed;
+  if (p.status === 'unavailable') return `Waiting for the model — ${p.ready.toLocaleString()} of ${p.eligible.toLocaleString()} chunks ready.`;
+  if (left === 0 && p.ready >= p.eligible) return `Ready — ${p.ready.toLocaleString()} of ${p.eligible.toLocaleString()} chunks.`;
+  return `Indexing — ${p.ready.toLocaleString()} of ${p.eligible.toLocaleString()} chunks ready${p.pending ? `, ${p.pending.toLocaleString()} to go` : ''}${p.failed ? `, ${p.failed.toLocaleString()} failed (retried with backoff)` : ''}.`;
+}
+
+function percent(ready: number, eligible: number): string {
+  if (eligible <= 0) return '100%';
+  return `${Math.floor((Math.min(ready, eligible) / eligible) * 1000) / 10}%`;
+}
+
+export function IndexPanel({ index, onNotice }: { index: IndexApi; onNotice: (kind: 'success' | 'error', text: string) => void }) {
   const s = index.status;
   const sem = s?.semantic;
-  const progress = coverageProgress(sem?.coverage);
-  const pct = progress?.ratio !== null && progress?.ratio !== undefined ? Math.floor(progress.ratio * 1000) / 10 : null;
+  const [consentFor, setConsentFor] = useState<IndexProjectStatus | null>(null);
+  const [busy, setBusy] = useState<string | null>(null);
+  const act = async (key: string, what: string, fn: () => Promise<unknown>) => {
+    setBusy(key);
+    try {
+      await fn();
+    } catch (err) {
+      onNotice('error', `${what}: ${errorText(err)}`);
+    } finally {
+      setBusy(null);
+    }
+  };
+  const configured = sem ? sem.configured ?? sem.status !== 'disabled' : false;
+  const projects = sem?.projects ?? [];
   return (
     <section className="panel-body index" aria-label="Index">
       <h2 className="panel-title">Index</h2>
@@ -42,53 +99,273 @@ export function IndexPanel({ index }: { index: IndexApi }) {
             <h3>
               Semantic index <span className={`pill sem-${String(sem.status)}`} data-testid="index-semantic-status">{String(sem.status)}</span>
             </h3>
-            <p>{STATUS_TEXT[String(sem.status)] ?? String(sem.status)}</p>
-            {sem.reason && <p className="muted">Reason: {sem.reason}</p>}
-            {sem.status === 'disabled' && (
-              <div className="howto">
-                <h4>How to turn it on</h4>
-                {sem.howToConfigure ? (
-                  <pre className="howto-text">{sem.howToConfigure}</pre>
-                ) : (
-                  <p>
-                    Configure an embedding provider for the gateway (an OpenAI-compatible endpoint such as Ollama, vLLM or
-                    OpenAI, or a local ONNX model folder) and restart <code>recall serve</code>.
-                  </p>
-                )}
-                <p className="muted">History is only sent to the provider you configure.</p>
-              </div>
+            <p>{semanticStatusText(sem)}</p>
+            {sem.provider && (
+              <p data-testid="index-provider">
+                Model: <strong>{providerText(sem.provider)}</strong>.
+              </p>
             )}
-            {progress ? (
-              <div className="coverage">
-                <div className="coverage-label">
-                  <span>
-                    Coverage: {progress.done.toLocaleString()} / {progress.total.toLocaleString()} {progress.unit}
-                  </span>
-                  {pct !== null && <span>{pct}%</span>}
-                </div>
-                <progress
-                  max={progress.total || 1}
-                  value={progress.done}
-                  aria-label={`Semantic coverage ${progress.done} of ${progress.total} ${progress.unit}`}
-                />
-                <p className="muted">
-                  {index.indexing ? 'Indexing in the background…' : 'Not indexing right now.'}
-                  {progress.pending !== null && ` ${progress.pending} pending.`}
-                  {progress.failed ? ` ${progress.failed} failed (retried with backoff).` : ''}
-                </p>
-              </div>
-            ) : (
-              sem.status !== 'disabled' && <p className="muted">Coverage: unknown.</p>
-            )}
+            {!configured && <SemanticHowTo howTo={sem.howToConfigure} reason={sem.reason} />}
+            {configured && sem.worker && <WorkerLine status={s} busy={busy} onRun={() => void act('run', 'Could not start indexing', () => index.run())} onPause={() => void act('pause', 'Could not pause', () => index.pause())} />}
+            {configured && projects.length === 0 && <OverallCoverage status={s} indexing={index.indexing} />}
           </div>
+          {configured && projects.length > 0 && (
+            <div className="index-block">
+              <h3>Projects</h3>
+              <p className="muted small">Semantic search is switched on per project: only switched-on projects send their text to the model.</p>
+              <ul className="index-projects" aria-label="Semantic index per project">
+                {projects
+                  .filter((p) => !p.archived || p.consent.enabled)
+                  .map((p) => (
+                    <ProjectRow
+                      key={p.projectId}
+                      p={p}
+                      busy={busy === p.projectId}
+                      onSwitch={(on) => {
+                        if (on) setConsentFor(p);
+                        else
+                          void act(p.projectId, `Could not switch off ${p.name}`, async () => {
+                            await index.disable(p.projectId);
+                            onNotice('success', `Semantic search is off for “${p.name}”: nothing more of it is sent; its index is kept.`);
+                          });
+                      }}
+                      onRebuild={() =>
+                        void act(p.projectId, `Could not rebuild ${p.name}`, async () => {
+                          const n = await index.rebuild(p.projectId);
+                          onNotice('success', `Rebuilding “${p.name}”: ${n.toLocaleString()} derived chunks dropped; indexing again.`);
+                        })
+                      }
+                    />
+                  ))}
+              </ul>
+            </div>
+          )}
           <p className="muted small">
-            Checked {index.checkedAt ? formatDate(index.checkedAt) : '—'}{' '}
+            Checked {index.checkedAt ? formatDate(index.checkedAt) : '—'}
+            {index.indexing ? ' · updating every 2 s while indexing' : ''}{' '}
             <button type="button" className="link-btn" onClick={() => void index.refresh()}>
               Refresh
             </button>
           </p>
         </>
       )}
+      {consentFor && sem?.provider && (
+        <ConsentDialog
+          project={consentFor}
+          provider={sem.provider}
+          onCancel={() => setConsentFor(null)}
+          onConfirm={async () => {
+            const consent = await index.enable(consentFor.projectId);
+            onNotice('success', consent.notice);
+            setConsentFor(null);
+          }}
+        />
+      )}
     </section>
   );
+}
+
+function SemanticHowTo({ howTo, reason }: { howTo: string | undefined; reason: string | undefined }) {
+  return (
+    <div className="howto">
+      <h4>How to turn it on</h4>
+      <p>
+        Semantic search finds messages by meaning, not only by their words. It needs an embedding model: the built-in English model
+        (runs on this computer, sends nothing anywhere) or any OpenAI-compatible embeddings server such as Ollama, vLLM or OpenAI.
+        Add a <code>semantic</code> section to the Recall home’s <code>config.json</code> and restart <code>recall serve</code>; then switch
+        it on here for each project you want.
+      </p>
+      {reason === 'turned_off' && <p className="muted">It is configured but turned off (<code>enabled: false</code>).</p>}
+      {howTo && (
+        <p className="howto-exact">
+          <span className="howto-exact-label">The exact settings, as the gateway describes them: </span>
+          <span className="howto-text">{howTo}</span>
+        </p>
+      )}
+      <p className="muted">History is only ever sent to the model you configure, and only for projects you switch on.</p>
+    </div>
+  );
+}
+
+function WorkerLine({ status, busy, onRun, onPause }: { status: IndexStatus; busy: string | null; onRun: () => void; onPause: () => void }) {
+  const w = status.semantic.worker!;
+  return (
+    <div className="worker-line" data-testid="index-worker">
+      <p>
+        Worker: <strong>{WORKER_TEXT[w.state] ?? w.state}</strong>
+        {w.embedded > 0 && ` · ${w.embedded.toLocaleString()} chunks embedded since start`}
+        {!w.providerAvailable && ' · the model is not reachable'}
+      </p>
+      {w.lastError && (
+        <p className="status-error" role="alert">
+          Last error ({formatDate(w.lastError.at)}): {w.lastError.message} ({w.lastError.code})
+        </p>
+      )}
+      <div className="worker-actions">
+        <button type="button" className="btn small" disabled={busy !== null} onClick={onRun}>
+          {w.state === 'paused' ? 'Resume' : 'Run now'}
+        </button>
+        <button type="button" className="btn small" disabled={busy !== null || w.state === 'paused' || w.state === 'stopped'} onClick={onPause}>
+          Pause
+        </button>
+      </div>
+    </div>
+  );
+}
+
+function OverallCoverage({ status, indexing }: { status: IndexStatus; indexing: boolean }) {
+  const progress = coverageProgress(status.semantic.coverage);
+  if (!progress) return <p className="muted">Coverage: unknown.</p>;
+  const pct = progress.ratio !== null ? Math.floor(progress.ratio * 1000) / 10 : null;
+  return (
+    <div className="coverage">
+      <div className="coverage-label">
+        <span>
+          Coverage: {progress.done.toLocaleString()} / {progress.total.toLocaleString()} {progress.unit}
+        </span>
+        {pct !== null && <span>{pct}%</span>}
+      </div>
+      <progress max={progress.total || 1} value={progress.done} aria-label={`Semantic coverage ${progress.done} of ${progress.total} ${progress.unit}`} />
+      <p className="muted">{indexing ? 'Indexing in the background…' : 'Not indexing right now.'}</p>
+    </div>
+  );
+}
+
+function ProjectRow({ p, busy, onSwitch, onRebuild }: { p: IndexProjectStatus; busy: boolean; onSwitch: (on: boolean) => void; onRebuild: () => void }) {
+  const on = p.consent.enabled && p.reason !== 'consent_for_other_endpoint';
+  const known = typeof p.eligible === 'number';
+  return (
+    <li className={`index-project${on ? ' on' : ''}`} data-project-id={p.projectId}>
+      <div className="index-project-head">
+        <span className="index-project-name">
+          {p.name}
+          {p.archived ? <span className="tag"> archived</span> : null}
+        </span>
+        <button
+          type="button"
+          role="switch"
+          className={`switch${on ? ' on' : ''}`}
+          aria-checked={on}
+          aria-label={`Semantic search for ${p.name}`}
+          disabled={busy}
+          onClick={() => onSwitch(!on)}
+        >
+          <span className="switch-knob" aria-hidden="true" />
+          <span className="switch-text">{on ? 'On' : 'Off'}</span>
+        </button>
+      </div>
+      <p className="index-project-state" data-testid="index-project-state">
+        <span className={`pill sem-${p.status}`}>{p.status}</span> {projectStateText(p)}
+      </p>
+      {on && known && (
+        <div className="coverage">
+          <progress
+            max={Math.max(1, p.eligible as number)}
+            value={Math.min(p.ready, p.eligible as number)}
+            aria-label={`Coverage of ${p.name}: ${p.ready} of ${p.eligible} chunks`}
+          />
+          <span className="coverage-pct" data-testid="index-project-percent">
+            {percent(p.ready, p.eligible as number)}
+          </span>
+        </div>
+      )}
+      {p.lastError && (
+        <p className="status-error" role="alert">
+          {p.lastError}
+        </p>
+      )}
+      {on && (
+        <button type="button" className="link-btn" disabled={busy} onClick={onRebuild}>
+          Rebuild this project’s index
+        </button>
+      )}
+    </li>
+  );
+}
+
+/** The consent: names the endpoint that will receive the text, and that new messages go there too. */
+function ConsentDialog({
+  project,
+  provider,
+  onCancel,
+  onConfirm,
+}: {
+  project: IndexProjectStatus;
+  provider: IndexProvider;
+  onCancel: () => void;
+  onConfirm: () => Promise<void>;
+}) {
+  const ref = useRef<HTMLDialogElement>(null);
+  const id = useId();
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  useEffect(() => {
+    const d = ref.current;
+    if (d && !d.open) d.showModal();
+    return () => d?.close();
+  }, []);
+  const confirm = async () => {
+    setBusy(true);
+    setError(null);
+    try {
+      await onConfirm();
+    } catch (err) {
+      setError(errorText(err));
+      setBusy(false);
+    }
+  };
+  return (
+    <dialog
+      ref={ref}
+      className="dialog consent-dialog"
+      aria-labelledby={`${id}-title`}
+      onCancel={(e) => {
+        e.preventDefault();
+        onCancel();
+      }}
+    >
+      <h2 id={`${id}-title`}>Switch on semantic search for “{project.name}”?</h2>
+      <div className="dialog-desc" data-testid="consent-text">
+        {provider.remote ? (
+          <>
+            <p>
+              Recall will send the text of this project’s conversations to <strong data-testid="consent-endpoint">{provider.endpoint}</strong>{' '}
+              (model {provider.model}) to compute embeddings — the messages there now, and <strong>every new message of this project</strong>{' '}
+              while semantic search stays on.
+            </p>
+            <p>Text of other projects is not sent. Switching it off stops sending at once and deletes nothing.</p>
+          </>
+        ) : (
+          <>
+            <p>
+              The built-in English model runs <strong>on this computer: nothing is sent anywhere</strong>. It will index the messages of this
+              project now and every new message while semantic search stays on.
+            </p>
+            <p>It understands English text only. Switching it off stops indexing and deletes nothing.</p>
+          </>
+        )}
+      </div>
+      {error && (
+        <p className="dialog-error" role="alert">
+          {error}
+        </p>
+      )}
+      <div className="dialog-actions">
+        <button type="button" className="btn" onClick={onCancel} disabled={busy}>
+          Cancel
+        </button>
+        <button type="button" className="btn primary" onClick={() => void confirm()} disabled={busy} autoFocus>
+          {busy ? 'Switching on…' : provider.remote ? `Switch on and send to ${hostOf(provider.endpoint)}` : 'Switch on'}
+        </button>
+      </div>
+    </dialog>
+  );
+}
+
+function hostOf(endpoint: string): string {
+  try {
+    return new URL(endpoint).host;
+  } catch {
+    return endpoint;
+  }
 }

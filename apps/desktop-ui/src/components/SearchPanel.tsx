@@ -8,12 +8,13 @@
  * line counts every distinct matching message once (lib/results matchCounts).
  */
 import { useId, useState } from 'react';
+import { coverageProgress } from '../lib/coverage';
 import { formatDate, isoOf } from '../lib/format';
 import { anchorHash, formatHash } from '../lib/links';
 import { countText, hitKey, matchCounts, matchInfo, visibleWindow } from '../lib/results';
 import { groupHits } from '../lib/snippet';
 import type { SearchApi } from '../state/search';
-import type { SearchHit, SearchMode, Session } from '../types';
+import type { SearchHit, SearchMode, SearchResult, Session } from '../types';
 import type { RpcClient } from '../rpc';
 import { useRpc } from '../state/rpcContext';
 import { Snippet } from './Snippet';
@@ -34,6 +35,21 @@ const MODES: Array<{ value: SearchMode; label: string; hint: string }> = [
 
 /** The search box's element id: the skip link and the keyboard shortcuts focus it. */
 export const SEARCH_BOX_ID = 'search-box';
+
+/** What each match_source badge means, for its tooltip. */
+const SOURCE_TITLE: Record<string, string> = {
+  keyword: 'found by its words',
+  semantic: 'found by meaning (semantic index)',
+  both: 'found by its words and by meaning',
+};
+
+/** The tool's coverage of this project's semantic index, as it reported it; "unknown" stays unknown. */
+export function coverageLabel(c: SearchResult['semantic_coverage']): string | null {
+  if (c === 'unknown') return 'coverage unknown';
+  const p = coverageProgress(c);
+  if (!p) return null;
+  return `${p.done.toLocaleString()} of ${p.total.toLocaleString()} indexed`;
+}
 
 export function hitHash(h: SearchHit): string {
   return anchorHash(h);
@@ -144,8 +160,9 @@ export function SearchPanel({ search, session, projectLabel, isDraft, onOpenHit 
             used: <strong data-testid="used-mode">{String(r.used_mode ?? '?')}</strong>
             {r.requested_mode && r.requested_mode !== r.used_mode ? ` (asked ${String(r.requested_mode)})` : ''}
           </span>
-          <span className={`pill sem-${semantic}`} title="semantic index state">
+          <span className={`pill sem-${semantic}`} title="semantic index state of this project">
             semantic: <strong data-testid="semantic-status">{semantic}</strong>
+            {coverageLabel(r.semantic_coverage) && <span data-testid="semantic-coverage"> · {coverageLabel(r.semantic_coverage)}</span>}
           </span>
           {r.scope && (
             <span className="pill" title="scope the tool resolved from this conversation's stored project">
@@ -196,7 +213,7 @@ export function SearchPanel({ search, session, projectLabel, isDraft, onOpenHit 
                         <span className="hit-head">
                           <span className={`role-tag role-${String(h.role ?? '')}`}>{String(h.role ?? 'message')}</span>
                           {match.source && (
-                            <span className="match-src" data-testid="match-source">
+                            <span className={`match-src src-${match.source}`} data-testid="match-source" title={SOURCE_TITLE[match.source] ?? match.source}>
                               {match.source}
                             </span>
                           )}

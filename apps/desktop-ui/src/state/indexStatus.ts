@@ -1,11 +1,14 @@
 /**
- * Index panel state: `index.status`, re-read on `index.changed` events, polled every 2 s while the
- * semantic index is filling (partial with work pending) and every 30 s otherwise.
+ * Index panel state: `index.status`, re-read on `index.changed` events (the worker's progress is
+ * throttled there), polled every 2 s while the semantic index is filling (a project partial with
+ * work pending or still being planned, or the worker running) and every 30 s otherwise; and the
+ * controls — per-project consent (`index.project.enable|disable`), `index.run`, `index.pause`,
+ * `index.rebuild` — each followed by a fresh status.
  */
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { errorText } from '../rpc';
 import { coverageProgress } from '../lib/coverage';
-import type { IndexStatus } from '../types';
+import type { IndexConsent, IndexStatus } from '../types';
 import { useGatewayEvent } from './events';
 import { useRpc } from './rpcContext';
 
@@ -17,10 +20,18 @@ export interface IndexApi {
   indexing: boolean;
   checkedAt: number | null;
   refresh: () => Promise<void>;
+  enable: (projectId: string) => Promise<IndexConsent>;
+  disable: (projectId: string) => Promise<void>;
+  run: (projectId?: string) => Promise<void>;
+  pause: () => Promise<void>;
+  rebuild: (projectId?: string) => Promise<number>;
 }
 
 export function isIndexing(s: IndexStatus | null): boolean {
   if (!s) return false;
+  const w = s.semantic.worker?.state;
+  if (w === 'running') return true;
+  if (s.semantic.projects?.some((p) => p.consent.enabled && p.status === 'partial' && (p.pending > 0 || p.eligible === 'unknown'))) return true;
   const p = coverageProgress(s.semantic.coverage);
   if (s.semantic.status === 'partial') return p === null || (p.pending ?? p.total - p.done) > 0;
   return p !== null && (p.pending ?? 0) > 0;
@@ -62,5 +73,24 @@ export function useIndexStatus(enabled: boolean): IndexApi {
   // Keyword counts follow message writes (imports, appends): re-read, but calmly.
   useGatewayEvent(['messages.changed', 'sessions.changed'], () => void refresh(), 1500);
 
-  return { status, error, loading, indexing, checkedAt, refresh };
+  const after = useCallback(
+    async <T,>(p: Promise<T>): Promise<T> => {
+      try {
+        return await p;
+      } finally {
+        void refresh();
+      }
+    },
+    [refresh],
+  );
+  const enable = useCallback((projectId: string) => after(rpc.call('index.project.enable', { projectId })), [rpc, after]);
+  const disable = useCallback(async (projectId: string) => void (await after(rpc.call('index.project.disable', { projectId }))), [rpc, after]);
+  const run = useCallback(async (projectId?: string) => void (await after(rpc.call('index.run', projectId ? { projectId } : {}))), [rpc, after]);
+  const pause = useCallback(async () => void (await after(rpc.call('index.pause', {}))), [rpc, after]);
+  const rebuild = useCallback(
+    async (projectId?: string) => (await after(rpc.call('index.rebuild', projectId ? { projectId } : {}))).chunksDeleted,
+    [rpc, after],
+  );
+
+  return { status, error, loading, indexing, checkedAt, refresh, enable, disable, run, pause, rebuild };
 }

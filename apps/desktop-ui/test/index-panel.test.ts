@@ -1,0 +1,64 @@
+/**
+ * The index panel's words: per-project state (off, counting, indexing with what is left, ready,
+ * consent for another endpoint) never shows a made-up figure; where text goes is said plainly
+ * (the built-in model sends nothing anywhere); the search panel's coverage label keeps "unknown".
+ */
+import { describe, expect, test } from 'vitest';
+import { projectStateText, providerText, semanticStatusText } from '../src/components/IndexPanel';
+import { coverageLabel } from '../src/components/SearchPanel';
+import type { IndexProjectStatus } from '../src/types';
+
+const project = (over: Partial<IndexProjectStatus>): IndexProjectStatus => ({
+  projectId: 'p1',
+  name: 'P',
+  status: 'partial',
+  reason: 'indexing',
+  consent: { enabled: true, endpoint: 'http://127.0.0.1:9/v1', enabledAt: 1 },
+  eligible: 100,
+  ready: 40,
+  pending: 60,
+  failed: 0,
+  lastError: null,
+  ...over,
+});
+
+describe('projectStateText', () => {
+  test.each([
+    ['off', project({ consent: { enabled: false, endpoint: null, enabledAt: null }, status: 'disabled', reason: 'project_not_enabled' }), 'Off — nothing of this project is sent.'],
+    ['counting', project({ eligible: 'unknown', ready: 3 }), 'Counting what to index… 3 chunks ready so far.'],
+    ['indexing', project({}), 'Indexing — 40 of 100 chunks ready, 60 to go.'],
+    ['failed chunks', project({ ready: 98, pending: 0, failed: 2 }), 'Indexing — 98 of 100 chunks ready, 2 failed (retried with backoff).'],
+    ['ready', project({ status: 'ready', reason: 'complete', ready: 100, pending: 0 }), 'Ready — 100 of 100 chunks.'],
+    ['unavailable', project({ status: 'unavailable', reason: 'provider_unavailable' }), 'Waiting for the model — 40 of 100 chunks ready.'],
+    [
+      'consent for another endpoint',
+      project({ status: 'disabled', reason: 'consent_for_other_endpoint', consent: { enabled: true, endpoint: 'http://old:1/v1', enabledAt: 1 } }),
+      'Off — it was switched on for http://old:1/v1, not the model in use now. Switch it on again to send it there.',
+    ],
+  ])('%s', (_n, p, text) => {
+    expect(projectStateText(p)).toBe(text);
+  });
+});
+
+describe('providerText / semanticStatusText / coverageLabel', () => {
+  test.each([
+    [{ provider: 'use-lite', endpoint: 'local:use-lite', model: 'use-lite', dims: 512, remote: false, languages: 'english-only' }, 'the built-in English model, on this computer — nothing is sent anywhere (English text only)'],
+    [{ provider: 'openai-compatible', endpoint: 'http://127.0.0.1:11434/v1', model: 'bge-m3', dims: 1024, remote: true }, 'bge-m3 at http://127.0.0.1:11434/v1'],
+  ])('provider %#', (p, text) => {
+    expect(providerText(p)).toBe(text);
+  });
+  test.each([
+    [{ status: 'disabled', reason: 'not_configured' }, /^Disabled — no embedding provider is configured/],
+    [{ status: 'disabled', reason: 'no_project_enabled' }, /^No project is switched on yet/],
+    [{ status: 'partial' }, /^Filling/],
+  ])('status %#', (sem, re) => {
+    expect(semanticStatusText(sem)).toMatch(re);
+  });
+  test.each([
+    ['unknown' as const, 'coverage unknown'],
+    [{ indexed: 5, total: 10 }, '5 of 10 indexed'],
+    [undefined, null],
+  ])('coverage %#', (c, text) => {
+    expect(coverageLabel(c)).toBe(text);
+  });
+});
