@@ -1,0 +1,75 @@
+/**
+ * docs/agents.md is copy-paste configuration, so it is tested as written: every block marked
+ * `<!-- agents-config: NAME -->` (the `claude mcp add` line, `.mcp.json`, Codex's config.toml, the
+ * generic mcpServers JSON) is parsed, its placeholders replaced (`/path/to/recall` → this checkout,
+ * `/path/to/your/repo` and `my-project` → a repository imported with --project-per-folder), and the
+ * server is started exactly with that command and those arguments (the home comes from
+ * RECALL_HOME, as ~/.recall would for a user). The official SDK client lists the tool and calls it:
+ * the answers come from that repository's project only.
+ */
+import { readFileSync } from 'node:fs';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { afterEach, beforeAll, describe, expect, test } from 'vitest';
+import { assertCliBuilt, childEnv, cleanupTemp, REPO_ROOT, runCli, tempDir } from './cli-helpers.js';
+import { CC_ALPHA, CC_BETA, copyFixture } from './support/source-fixtures.js';
+
+const DOC = readFileSync(new URL('../../../docs/agents.md', import.meta.url), 'utf8');
+
+beforeAll(() => assertCliBuilt());
+const clients: Client[] = [];
+afterEach(async () => {
+  for (const client of clients.splice(0)) await client.close();
+  cleanupTemp();
+});
+
+function block(name: string): string {
+  const match = new RegExp(`<!-- agents-config: ${name} -->\\s*\\n\`\`\`\\w*\\n([\\s\\S]*?)\\n\`\`\``).exec(DOC);
+  if (!match) throw new Error(`docs/agents.md has no block "${name}"`);
+  return match[1]!;
+}
+
+function commandOf(name: string): { command: string; args: string[] } {
+  const text = block(name);
+  if (name.endsWith('-json')) {
+    const server = (JSON.parse(text) as { mcpServers: Record<string, { command: string; args: string[] }> }).mcpServers.recall!;
+    return { command: server.command, args: server.args };
+  }
+  if (name.endsWith('-toml')) {
+    const command = /^command = "(.*)"$/m.exec(text)![1]!;
+    const args = JSON.parse(/^args = (\[.*\])$/m.exec(text)![1]!) as string[];
+    return { command, args };
+  }
+  const words = text.split(' -- ')[1]!.trim().split(/\s+/);
+  return { command: words[0]!, args: words.slice(1) };
+}
+
+const substitute = (arg: string) => arg.replace('/path/to/recall', REPO_ROOT.replace(/\/$/, '')).replace('/path/to/your/repo', '/work/alpha').replace(/^my-project$/, 'alpha');
+
+describe('docs/agents.md configurations start as written', () => {
+  test.each(['claude-code-cli', 'claude-code-json', 'codex-toml', 'generic-json'])('%s', async (name) => {
+    const home = tempDir('recall-agents-doc-');
+    const imported = await runCli(['import', '--from', 'claude-code', copyFixture('claude-code', tempDir()), '--project-per-folder', '--home', home]);
+    expect(imported.stderr).toContain('[import_line_errors]'); // the fixture's truncated last line; everything else is in
+    const { command, args } = commandOf(name);
+    expect(command).toBe('node');
+    expect(args.some((a) => a.includes('/path/to/recall'))).toBe(true);
+    const transport = new StdioClientTransport({
+      command: command === 'node' ? process.execPath : command,
+      args: args.map(substitute),
+      env: childEnv({ RECALL_HOME: home }) as Record<string, string>,
+      cwd: REPO_ROOT,
+      stderr: 'pipe',
+    });
+    const client = new Client({ name: 'agents-doc', version: '0' });
+    clients.push(client);
+    await client.connect(transport);
+    const { tools } = await client.listTools();
+    expect(tools.map((t) => t.name)).toEqual(['session_search']);
+    const call = async (query: string) =>
+      (await client.callTool({ name: 'session_search', arguments: { query, search_mode: 'keyword' } })).structuredContent as { results: { session_id: string }[] };
+    expect((await call('LNK2019')).results.map((r) => r.session_id)).toContain(CC_ALPHA);
+    expect((await call('paprika')).results.map((r) => r.session_id)).not.toContain(CC_BETA);
+    expect((await call('paprika')).results).toEqual([]);
+  });
+});
