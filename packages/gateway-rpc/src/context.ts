@@ -1,10 +1,11 @@
 /**
  * What every method handler receives: the profile's open database (one handle per server, opened
  * once at start), the profile/home it belongs to, the event hub for change notifications, the
- * optional session_search tool and a logger. Handlers get nothing else — no env, no globals — so the
+ * optional session_search tool, the semantic index and a logger. Handlers get nothing else — no env, no globals — so the
  * same handlers run under the HTTP server, the WebSocket server and direct in-process calls.
  */
 import type { RecallDatabase } from '@recall/schema';
+import type { SemanticIndex } from '@recall/semantic';
 import type { ChatRuns } from './chat/chat-runs.js';
 import type { EventHub } from './events.js';
 
@@ -47,6 +48,11 @@ export interface GatewayContext {
   readonly searchTool: SessionSearchExecutor | null;
   /** Chat runs (src/chat/); absent in contexts built outside startGateway (e.g. one-shot CLI calls). */
   readonly chat?: ChatRuns;
+  /**
+   * The semantic index of this profile (@recall/semantic): consent, worker, status. Absent/null =
+   * not wired (index.* methods then report semantic as not configured).
+   */
+  readonly semantic?: SemanticIndex | null;
 }
 
 export type Transport = 'http' | 'ws' | 'direct';

@@ -7,6 +7,7 @@
  * the server's logger instead), because internal messages can contain paths, SQL or user data.
  */
 import { RecallSchemaError } from '@recall/schema';
+import { SemanticError } from '@recall/semantic';
 import { StoreError } from '@recall/store';
 import { ZodError } from 'zod';
 
@@ -59,6 +60,8 @@ export const DOMAIN_ERROR_CODES = {
   chat_failed: -32031,
   // store lineage refusals added after the chat codes
   session_already_compressed: -32032,
+  // semantic index (@recall/semantic): index.project.enable / index.run while semantic is not configured or off
+  semantic_disabled: -32033,
 } as const satisfies Record<string, number>;
 
 export type DomainErrorCode = keyof typeof DOMAIN_ERROR_CODES;
@@ -152,10 +155,10 @@ export function rpcCodeFor(code: string): number | undefined {
 
 /**
  * Base classes whose instances are deliberate, user-facing domain errors (their message is safe to
- * send): ours, the store's and the schema package's. Other packages' bases (e.g. the search tool's)
+ * send): ours, the store's, the schema package's and the semantic layer's (its messages are redacted of keys). Other packages' bases (e.g. the search tool's)
  * can be added with registerDomainErrorClass() by whoever composes them.
  */
-const domainErrorClasses: (abstract new (...args: never[]) => Error)[] = [GatewayError, StoreError, RecallSchemaError];
+const domainErrorClasses: (abstract new (...args: never[]) => Error)[] = [GatewayError, StoreError, RecallSchemaError, SemanticError];
 export function registerDomainErrorClass(base: abstract new (...args: never[]) => Error): void {
   if (!domainErrorClasses.includes(base)) domainErrorClasses.push(base);
 }

@@ -44,5 +44,7 @@ export type { GatewayContext, CallContext, GatewayLogger, SessionSearchExecutor,
 export { openProfileDatabase, listProfiles } from './profiles.js';
 export { createMethodRegistry, DOMAIN_METHODS } from './methods/index.js';
 export { createDefaultSearchTool } from './search-wiring.js';
+export { createSemanticIndex } from './semantic-wiring.js';
+export type { SemanticSettingsInput } from './semantic-wiring.js';
 export { defaultUiDir, injectToken } from './static.js';
 export { GATEWAY_VERSION } from './version.js';

@@ -7,9 +7,11 @@
  */
 import type { RecallDatabase } from '@recall/schema';
 import { createSessionSearchTool } from '@recall/search-tool';
+import type { SemanticIndex } from '@recall/semantic';
 import type { SessionSearchExecutor } from './context.js';
 
-export function createDefaultSearchTool(db: RecallDatabase): SessionSearchExecutor {
+/** `semantic`: the profile's semantic index (from startGateway; null/absent = keyword-only). */
+export function createDefaultSearchTool(db: RecallDatabase, _semantic: SemanticIndex | null = null): SessionSearchExecutor {
   // TODO(stage B): pass `semantic:` from @recall/semantic here once it implements SemanticSource.
   return createSessionSearchTool({ db });
 }

@@ -26,6 +26,8 @@ import { bearerToken, ensureToken, tokenMatches } from './token.js';
 import { createDefaultSearchTool } from './search-wiring.js';
 import { resolveChatSettings, type ChatSettingsInput } from './chat/chat-config.js';
 import { ChatRuns } from './chat/chat-runs.js';
+import { createSemanticIndex, type SemanticSettingsInput } from './semantic-wiring.js';
+import type { SemanticIndex } from '@recall/semantic';
 
 export const DEFAULT_BODY_LIMIT_BYTES = 1024 * 1024;
 /** A WebSocket client that lets this much unsent data pile up is not reading; it is dropped. */
@@ -53,6 +55,12 @@ export interface StartGatewayOptions {
   searchTool?: SessionSearchExecutor | null | ((db: RecallDatabase) => SessionSearchExecutor | null);
   /** Chat model settings (`loadConfig().chat`); omitted or null = no model configured (chat.send answers chat_not_configured). */
   chat?: ChatSettingsInput | null;
+  /**
+   * Semantic index settings (`loadConfig().semantic` + `.semanticKeys`); omitted or null = not
+   * configured (keyword-only, index.status says so). The worker starts with the gateway and stops
+   * before the database closes.
+   */
+  semantic?: SemanticSettingsInput | null;
 }
 
 export interface Gateway {
@@ -92,21 +100,33 @@ export async function startGateway(options: StartGatewayOptions): Promise<Gatewa
   // Before the database opens: invalid chat settings fail the start without anything to clean up.
   const chatSettings = resolveChatSettings(options.chat);
   const db = openProfileDatabase(home, profile);
+  const events = new EventHub((error) => logger.error('Event listener failed', { error: String(error) }));
   let searchTool: SessionSearchExecutor | null;
+  let semantic: SemanticIndex | null = null;
   try {
+    // Invalid semantic settings fail the start (like chat settings): a typo must not silently mean keyword-only.
+    semantic = createSemanticIndex(db, options.semantic ?? null, { logger, events });
     searchTool =
       options.searchTool === undefined
-        ? createDefaultSearchTool(db)
+        ? createDefaultSearchTool(db, semantic)
         : typeof options.searchTool === 'function'
           ? options.searchTool(db)
           : options.searchTool;
   } catch (error) {
+    await semantic?.close();
     db.close();
     throw error;
   }
-  const events = new EventHub((error) => logger.error('Event listener failed', { error: String(error) }));
   const chat = new ChatRuns({ db, profile, events, logger, searchTool }, chatSettings);
-  const context: GatewayContext = { db, home, profile, events, logger, searchTool, chat };
+  const context: GatewayContext = { db, home, profile, events, logger, searchTool, chat, semantic };
+  // Message, session and consent writes made through this gateway wake the worker at once (writes by
+  // other processes are found by its poll).
+  const unsubscribeWake = semantic?.active
+    ? events.subscribe((event) => {
+        if (event.type === 'messages.changed' || event.type === 'sessions.changed' || event.type === 'projects.changed') semantic?.wake();
+      })
+    : null;
+  semantic?.start();
   const registry = createMethodRegistry();
 
   // In-flight work: every dispatch registers here so close() can wait for it.
@@ -329,6 +349,8 @@ export async function startGateway(options: StartGatewayOptions): Promise<Gatewa
       });
     });
   } catch (error) {
+    unsubscribeWake?.();
+    await semantic?.close();
     db.close();
     throw error;
   }
@@ -353,6 +375,9 @@ export async function startGateway(options: StartGatewayOptions): Promise<Gatewa
       }, 2_000);
       await serverClosed;
       clearTimeout(grace);
+      // The worker aborts its request in flight and releases its leases before the database closes.
+      unsubscribeWake?.();
+      await semantic?.close();
       db.close();
     })();
     return closePromise;

@@ -233,6 +233,7 @@ const COVERED_ELSEWHERE: [prefix: string, file: string][] = [
   ['chat.', './chat.test.ts'],
   ['conversations.', './pages.test.ts'],
   ['session.page', './pages.test.ts'],
+  ['index.', './index.test.ts'],
 ];
 
 describe('every method: success path over HTTP', () => {

@@ -252,6 +252,17 @@ export class SemanticWorker {
     return report;
   }
 
+  #leasedCount(projectId: string | undefined): number {
+    const { db, fingerprint } = this.#o;
+    return db.raw
+      .prepare(
+        `select count(*) from semantic_chunks c ${projectId ? 'join sessions s on s.id = c.session_id' : ''}
+         where c.fingerprint_id = ? and c.lease_owner is not null and c.lease_until >= ? ${projectId ? 'and s.project_id = ?' : ''}`,
+      )
+      .pluck()
+      .get(fingerprint.id, Date.now(), ...(projectId ? [projectId] : [])) as number;
+  }
+
   async #embed(
     chunks: readonly ClaimedChunk[],
     signal: AbortSignal,
@@ -313,7 +324,12 @@ export class SemanticWorker {
         written += report.written;
         options.onProgress?.(report);
         if (!this.#health.providerAvailable) return { completed: false, reason: 'unavailable', written };
-        if (report.idle) return { completed: true, reason: 'done', written };
+        if (report.idle) {
+          // Nothing claimable — but chunks may be in flight in the background loop or another
+          // process (leased): done only when those have landed too.
+          if (this.#leasedCount(options.projectId) === 0) return { completed: true, reason: 'done', written };
+          await new Promise((r) => setTimeout(r, 50));
+        }
       }
     } finally {
       this.#health.focusProjectId = null;

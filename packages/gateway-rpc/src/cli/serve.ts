@@ -53,7 +53,14 @@ export const serveCommand = defineCommand<{ port?: string; 'host-ui'?: string; '
   async run(ctx, { values }) {
     const uiDir = values['no-ui'] ? null : values['host-ui'] !== undefined ? resolve(values['host-ui']) : undefined;
     const stopped = waitForStop();
-    const gateway = await startGateway({ home: ctx.config.home, profile: ctx.config.profile, port: ctx.config.port, uiDir, chat: ctx.config.chat });
+    const gateway = await startGateway({
+      home: ctx.config.home,
+      profile: ctx.config.profile,
+      port: ctx.config.port,
+      uiDir,
+      chat: ctx.config.chat,
+      semantic: { config: ctx.config.semantic, keys: ctx.config.semanticKeys },
+    });
     ctx.out.write(`${gateway.url}\n`);
     ctx.err.write(
       [

@@ -1,32 +1,60 @@
 /**
- * `index.status`: what recall can currently use. Stage A ships keyword recall only, so the semantic
- * index reports `disabled` with instructions instead of pretending; keyword coverage is reported as
- * counts of the visible messages and sessions the FTS index serves (it is maintained in the same
- * transaction as every message write, so it is always complete).
+ * `index.*`: the state of recall's indexes and the controls of the semantic index.
+ * - `index.status`: keyword counts (the FTS index is maintained in the same transaction as every
+ *   message write, so it is always complete) and the semantic index per project — consent, chunk
+ *   counts of the active fingerprint (eligible is `unknown` while planning is incomplete, never a
+ *   made-up number), worker state and last error.
+ * - `index.project.enable` / `index.project.disable`: the explicit per-project consent. The enable
+ *   answer names the endpoint that will receive the text and says new messages are sent too.
+ * - `index.run` (backfill on request, resumable), `index.pause`, `index.rebuild` (drops derived
+ *   rows only). Progress travels as `index.changed` events (throttled); clients re-read index.status.
+ * All of them go through the profile's `SemanticIndex` (ctx.semantic); without one (a context built
+ * outside startGateway) semantic is reported as not configured.
  */
 import type { RecallDatabase } from '@recall/schema';
+import { SemanticDisabledError, SemanticProjectNotFoundError, type ProjectIndexStatus, type SemanticIndex } from '@recall/semantic';
 import { readTransaction } from '@recall/store';
 import { z } from 'zod';
-import { method, type GatewayMethod } from './common.js';
+import { method, projectIdField, type GatewayMethod } from './common.js';
 
 export const SEMANTIC_HOW_TO_CONFIGURE =
-  'Semantic recall (stage B) is not built into this version. Keyword recall works fully. When it ships, configure an embedding provider in <home>/config.json ("semantic" section) or point it at an OpenAI-compatible endpoint; no history is sent anywhere until you do.';
+  'Semantic recall is off. Keyword recall works fully. To turn it on, add a "semantic" section to <home>/config.json (built-in offline English model: {"enabled": true, "provider": "use-lite"}; or any OpenAI-compatible embeddings endpoint, see docs/semantic.md), restart, then switch on each project with index.project.enable / `recall index enable --project …`. No history is sent anywhere before that.';
+
+export type SemanticOverallStatus = 'disabled' | 'ready' | 'partial' | 'unavailable';
+
+export interface IndexProjectStatus extends Omit<ProjectIndexStatus, 'fingerprintId'> {
+  name: string;
+  slug: string;
+  archived: boolean;
+}
 
 export interface IndexStatus {
   semantic: {
-    status: 'disabled' | 'ready' | 'partial' | 'unavailable';
+    status: SemanticOverallStatus;
     reason?: string;
     howToConfigure?: string;
+    /** Sum over switched-on projects; `unknown` while any of them is still being planned. */
     coverage?: { indexed: number; total: number } | 'unknown';
+    configured: boolean;
+    enabled: boolean;
+    provider: {
+      provider: string;
+      endpoint: string;
+      model: string;
+      dims: number;
+      remote: boolean;
+      languages: 'english-only' | 'model-dependent';
+      maxInputTokens: number;
+      maxBatch: number;
+      fingerprintId: number;
+    } | null;
+    worker: { state: string; providerAvailable: boolean; lastError: { code: string; message: string; at: number } | null; lastSuccessAt: number | null; embedded: number } | null;
+    projects: IndexProjectStatus[];
   };
   keyword: { messages: number; sessions: number };
 }
 
-/**
- * Counts of what keyword recall serves: visible (live/compacted) messages of non-hidden sessions.
- * TODO(store): replace with a store-provided keyword index statistic when @recall/store exports one;
- * until then this is a read-only count over the same visibility rule the store uses.
- */
+/** Counts of what keyword recall serves: visible (live/compacted) messages of non-hidden sessions. */
 function keywordCounts(db: RecallDatabase): { messages: number; sessions: number } {
   return readTransaction(db, () => {
     const messages = db.raw
@@ -38,9 +66,98 @@ function keywordCounts(db: RecallDatabase): { messages: number; sessions: number
   });
 }
 
+function requireSemantic(index: SemanticIndex | null | undefined): SemanticIndex {
+  if (!index || !index.active) throw new SemanticDisabledError();
+  return index;
+}
+
+function assertProject(db: RecallDatabase, projectId: string): void {
+  if (!db.raw.prepare('select 1 from projects where id = ?').get(projectId)) throw new SemanticProjectNotFoundError(projectId);
+}
+
+export function indexStatus(db: RecallDatabase, index: SemanticIndex | null | undefined, projectId?: string): IndexStatus {
+  const keyword = keywordCounts(db);
+  if (projectId !== undefined) assertProject(db, projectId);
+  const projectRows = db.raw
+    .prepare(`select id, name, slug, archived from projects ${projectId ? 'where id = ?' : ''} order by archived, name collate nocase, id`)
+    .all(...(projectId ? [projectId] : [])) as { id: string; name: string; slug: string; archived: number }[];
+  const projects: IndexProjectStatus[] = index
+    ? projectRows.map((p) => {
+        const { fingerprintId: _f, ...s } = index.status(p.id);
+        return { ...s, name: p.name, slug: p.slug, archived: p.archived === 1 };
+      })
+    : [];
+  const configured = index?.config != null;
+  const enabled = index?.config?.enabled === true;
+  const info = index?.provider?.info;
+  const health = index?.worker?.health ?? null;
+  const base = {
+    configured,
+    enabled,
+    provider:
+      info && index?.fingerprint
+        ? { provider: info.provider, endpoint: info.endpoint, model: info.model, dims: info.dims, remote: info.remote, languages: info.languages, maxInputTokens: info.maxInputTokens, maxBatch: info.maxBatch, fingerprintId: index.fingerprint.id }
+        : null,
+    worker: health ? { state: health.state, providerAvailable: health.providerAvailable, lastError: health.lastError, lastSuccessAt: health.lastSuccessAt, embedded: health.embedded } : null,
+    projects,
+  };
+  if (!configured) return { keyword, semantic: { status: 'disabled', reason: 'not_configured', howToConfigure: SEMANTIC_HOW_TO_CONFIGURE, ...base } };
+  if (!enabled) return { keyword, semantic: { status: 'disabled', reason: 'turned_off', howToConfigure: SEMANTIC_HOW_TO_CONFIGURE, ...base } };
+  if (health && !health.providerAvailable) return { keyword, semantic: { status: 'unavailable', reason: 'provider_unavailable', ...base } };
+  const on = projects.filter((p) => p.status !== 'disabled');
+  if (on.length === 0) return { keyword, semantic: { status: 'disabled', reason: 'no_project_enabled', ...base } };
+  const unknown = on.some((p) => p.eligible === 'unknown');
+  const coverage = unknown ? ('unknown' as const) : { indexed: on.reduce((n, p) => n + p.ready, 0), total: on.reduce((n, p) => n + (p.eligible as number), 0) };
+  const partial = on.some((p) => p.status !== 'ready');
+  return { keyword, semantic: { status: partial ? 'partial' : 'ready', ...(partial ? { reason: 'indexing' } : {}), coverage, ...base } };
+}
+
+const optionalProject = z.strictObject({ projectId: projectIdField.optional().describe('Only this project (default: every project)') });
+
 export const indexMethods: GatewayMethod[] = [
-  method('index.status', 'Keyword index counts and the semantic index state (disabled until stage B).', z.strictObject({}), (_p, ctx): IndexStatus => ({
-    semantic: { status: 'disabled', reason: 'not_configured', howToConfigure: SEMANTIC_HOW_TO_CONFIGURE },
-    keyword: keywordCounts(ctx.db),
-  })),
+  method('index.status', 'Keyword index counts and the semantic index per project: consent, chunk counts, worker state, last error.', optionalProject, (p, ctx): IndexStatus => indexStatus(ctx.db, ctx.semantic, p.projectId)),
+  method(
+    'index.project.enable',
+    'Switch semantic indexing on for a project (explicit consent): its existing and new messages are sent to the named endpoint.',
+    z.strictObject({ projectId: projectIdField }),
+    (p, ctx) => requireSemantic(ctx.semantic).enable(p.projectId),
+  ),
+  method('index.project.disable', 'Switch semantic indexing off for a project: nothing more is sent; nothing is deleted.', z.strictObject({ projectId: projectIdField }), (p, ctx) => {
+    if (!ctx.semantic) {
+      assertProject(ctx.db, p.projectId);
+      return { projectId: p.projectId, enabled: false };
+    }
+    const c = ctx.semantic.disable(p.projectId);
+    return { projectId: c.projectId, enabled: false };
+  }),
+  method(
+    'index.run',
+    'Backfill now: one project (or every switched-on project). Returns at once unless wait is true; progress arrives as index.changed events.',
+    z.strictObject({
+      projectId: projectIdField.optional().describe('Only this project (default: every switched-on project)'),
+      wait: z.boolean().default(false).describe('Answer only when the backfill stopped (done, paused, provider unavailable); default false'),
+    }),
+    async (p, ctx) => {
+      const index = requireSemantic(ctx.semantic);
+      if (p.projectId !== undefined) assertProject(ctx.db, p.projectId);
+      const running = index.run(p.projectId === undefined ? {} : { projectId: p.projectId });
+      if (!p.wait) {
+        running.catch((error: unknown) => ctx.logger.warn('index.run failed', { error: String(error) }));
+        return { started: true, projectId: p.projectId ?? null };
+      }
+      const result = await running;
+      return { started: true, projectId: p.projectId ?? null, ...result };
+    },
+  ),
+  method('index.pause', 'Pause the semantic index worker after the batch in flight (index.run resumes it).', z.strictObject({}), (_p, ctx) => {
+    const index = requireSemantic(ctx.semantic);
+    index.pause();
+    return { state: index.worker?.health.state ?? 'stopped' };
+  }),
+  method(
+    'index.rebuild',
+    'Drop the semantic index rows (derived data only) of one project or all, and re-index with the active model.',
+    optionalProject,
+    (p, ctx) => requireSemantic(ctx.semantic).rebuild(p.projectId),
+  ),
 ];

@@ -1,0 +1,41 @@
+/**
+ * Wiring of the semantic index (@recall/semantic) into the gateway: validates the raw `semantic`
+ * section of config.json, picks the API key the endpoint may receive (`resolveEmbeddingApiKey`:
+ * RECALL_EMBEDDING_API_KEY, or OPENAI_API_KEY for OpenAI's own endpoint only — both read by
+ * config.ts, never here), and builds the profile's `SemanticIndex` whose throttled progress
+ * events become `index.changed` hub events. A `SemanticIndex` is always built, also when semantic
+ * is not configured, so `index.*` methods answer uniformly (`disabled`, with the reason).
+ */
+import type { RecallDatabase } from '@recall/schema';
+import { parseSemanticConfig, resolveEmbeddingApiKey, SemanticConfigError, SemanticIndex } from '@recall/semantic';
+import type { GatewayLogger } from './context.js';
+import { ConfigError } from './errors.js';
+import type { EventHub } from './events.js';
+
+export interface SemanticSettingsInput {
+  /** The raw `semantic` section of config.json (`loadConfig().semantic`). */
+  config: Record<string, unknown> | null;
+  /** `loadConfig().semanticKeys`. Secrets: never logged. */
+  keys?: { embeddingApiKey: string | null; openaiApiKey: string | null };
+  /** How often an idle worker looks for writes made by other processes (default 5000 ms). */
+  pollMs?: number;
+}
+
+export function createSemanticIndex(db: RecallDatabase, input: SemanticSettingsInput | null, deps: { logger: GatewayLogger; events: EventHub }): SemanticIndex {
+  let config;
+  try {
+    config = parseSemanticConfig(input?.config ?? null);
+  } catch (error) {
+    if (error instanceof SemanticConfigError) throw new ConfigError(error.message, { source: 'config.json', issues: error.details.issues });
+    throw error;
+  }
+  const apiKey = config ? resolveEmbeddingApiKey(config, input?.keys ?? {}) : null;
+  return new SemanticIndex({
+    db,
+    config,
+    apiKey,
+    logger: { warn: (message, data) => deps.logger.warn(message, data) },
+    onEvent: (event) => deps.events.emit({ type: 'index.changed', projectIds: event.projectIds }),
+    ...(input?.pollMs === undefined ? {} : { pollMs: input.pollMs }),
+  });
+}
