@@ -47,7 +47,8 @@ describe('help and usage errors', () => {
     [['search', '--session', 's', '--limit', 'ten'], '--limit must be an integer'],
     [['search', '--session', 's', '--mode', 'fuzzy'], '--mode must be one of hybrid, keyword, semantic'],
     [['sessions', 'extra'], 'Unexpected argument "extra"'],
-    [['index', 'rebuild'], 'Unknown index subcommand "rebuild"'],
+    [['index', 'frobnicate'], 'Unknown index subcommand "frobnicate"'],
+    [['index', 'enable'], 'recall index enable needs --project ID|SLUG.'],
     [['serve', '--port', 'http'], '--port must be an integer'],
   ])('recall %j exits 2 with a usage message', async (args, message) => {
     const home = tempDir();
