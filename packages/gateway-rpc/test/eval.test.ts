@@ -19,6 +19,7 @@ import { loadMemoryBank, type DevQuery, type MemoryBank, type MemoryBankConverte
 import { aggregate, allFoundAtK, percentile, recallAtK, reciprocalRank, type QuestionOutcome, type RankedResult } from '../src/eval/metrics.js';
 import { foreignRows, groupRows, replaceGenerated } from '../src/eval/report.js';
 import { runDataset } from '../src/eval/runner.js';
+import { semanticConfigFor } from '../src/eval/semantic.js';
 import { escapeXml, recallChartSvg, tint } from '../src/eval/svg.js';
 import { keywordTools } from '../src/eval/tools.js';
 import { assertCliBuilt, cleanupTemp, json, runCli, tempDir } from './cli-helpers.js';
@@ -201,6 +202,16 @@ describe('metrics (hand-computed)', () => {
   });
 });
 
+describe('semantic provider selection', () => {
+  it.each([
+    [{}, { provider: 'use-lite', dims: 512, endpoint: 'local:use-lite' }],
+    [{ batchSize: 8 }, { provider: 'use-lite', batchSize: 8 }],
+    [{ endpoint: 'http://127.0.0.1:11434/v1/', model: 'bge-m3', dims: 1024 }, { provider: 'openai-compatible', model: 'bge-m3', dims: 1024, endpoint: 'http://127.0.0.1:11434/v1' }],
+  ])('%j → a real provider config', (spec, expected) => {
+    expect(semanticConfigFor(spec)).toMatchObject({ enabled: true, ...expected });
+  });
+});
+
 describe('SVG chart writer', () => {
   it.each([
     ['#000000', 0.5, '#808080'],
@@ -303,6 +314,8 @@ describe('eval end to end (own tiny data, real importer + session_search)', () =
     [['eval', '--modes', 'fuzzy'], /--modes accepts/],
     [['eval', '--dataset', 'squad'], /--dataset accepts/],
     [['eval', '--limit', '0'], /--limit must be between 1 and 50/],
+    [['eval', '--endpoint', 'http://127.0.0.1:9/v1'], /--endpoint needs --model and --dims/],
+    [['eval', '--model', 'bge-m3'], /--model and --dims belong to --endpoint/],
   ])('usage errors exit 2: %j', async (args, message) => {
     assertCliBuilt();
     const result = await runCli([...args, '--home', tempDir()], { timeoutMs: 30_000 });

@@ -41,7 +41,7 @@ export interface ToolFactory {
   /** Human description for the report (e.g. the semantic provider, model and dims). */
   describe(): string;
   /** Builds the tool for `db`; `prepare` runs after the import (e.g. indexing), before questions. */
-  create(db: RecallDatabase, log: (line: string) => void): Promise<{ tool: SessionSearchExecutor; prepare?: () => Promise<void>; close?: () => void; facts?: Record<string, unknown> }>;
+  create(db: RecallDatabase, log: (line: string) => void): Promise<{ tool: SessionSearchExecutor; prepare?: () => Promise<void>; close?: () => void | Promise<void>; facts?: Record<string, unknown> }>;
 }
 
 export interface EvalOptions {
@@ -117,7 +117,7 @@ export async function runEval(options: EvalOptions): Promise<DatasetReport[]> {
       options.log(`eval: ${name} done in ${((performance.now() - started) / 1000).toFixed(1)} s (import ${(run.importMs / 1000).toFixed(1)} s); ${r10}`);
       reports.push({ run, dataset, facts: built.facts ?? {} });
     } finally {
-      built?.close?.();
+      await built?.close?.();
       db.close();
       rmSync(home, { recursive: true, force: true });
     }
@@ -173,7 +173,11 @@ export function markdownSection(reports: readonly DatasetReport[], options: Eval
     out.push('', `### ${run.dataset === 'locomo' ? 'LoCoMo (English)' : 'MemoryBank (Chinese)'} — ${run.messages.toLocaleString('en')} messages, ${dataset.questions.length} questions`);
     out.push('', ...dataset.notes.map((n) => `- ${n}`));
     if (Object.keys(facts).length) out.push(`- semantic index: ${Object.entries(facts).map(([k, v]) => `${k} ${String(v)}`).join(', ')}`);
-    for (const [mode, s] of run.status) out.push(`- ${mode}: used_mode ${JSON.stringify(s.usedModes)}, semantic_status ${JSON.stringify(s.semanticStatus)}`);
+    for (const [mode, s] of run.status) {
+      out.push(`- ${mode}: used_mode ${JSON.stringify(s.usedModes)}, semantic_status ${JSON.stringify(s.semanticStatus)}`);
+      // Honesty guard: a semantic/hybrid run whose calls all fell back to keyword measured keyword.
+      if (mode !== 'keyword' && !((s.usedModes[mode] ?? 0) > 0)) out.push(`- **WARNING: no ${mode} call ran as ${mode}; the ${mode} rows below are keyword fallbacks, not ${mode} numbers** (notes: ${s.notes.join(' | ') || 'none'})`);
+    }
     out.push('', markdownTable(groupRows(run)));
     const f = foreignRows(run);
     if (f.length) {
