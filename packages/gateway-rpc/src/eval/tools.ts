@@ -17,12 +17,11 @@ export function keywordTools(): ToolFactory {
 }
 
 /**
- * session_search with the semantic index attached, as the gateway wires it.
- * TODO(h-scan wiring): until the gateway's search wiring takes a semantic index, this is the
- * keyword-only tool; the eval then records `used_mode` keyword for semantic questions and its
- * semantic rows must not be reported (the status line in the output says so).
+ * session_search with the semantic index attached, exactly as the gateway wires it
+ * (`createDefaultSearchTool(db, index)`). Should that wiring not attach a semantic source, every
+ * semantic/hybrid call falls back to keyword and the report flags those rows instead of presenting
+ * them as semantic numbers.
  */
 export function semanticSearchTool(db: RecallDatabase, index: SemanticIndex): SessionSearchExecutor {
-  void index;
-  return createDefaultSearchTool(db);
+  return createDefaultSearchTool(db, index);
 }
