@@ -6,7 +6,7 @@
  * (home, profile, embedding provider) can never leak into a test: semantic search is "disabled".
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { assertBuilt, CLI_PATH, REPO_ROOT } from './paths.js';
@@ -64,11 +64,16 @@ function waitForExit(child: ChildProcess, ms: number): Promise<boolean> {
 
 /**
  * Starts `recall serve --home <temp> --port 0`; its stop and the temp home are registered in `cleanup`.
- * `options.env` adds variables to the child's (otherwise scrubbed of RECALL_ and OPENAI_ variables) environment.
+ * `options.env` adds variables to the child's (otherwise scrubbed of RECALL_ and OPENAI_ variables) environment;
+ * `options.config` is written as `<home>/config.json` first (e.g. a `semantic` section).
  */
-export async function startRecallServer(cleanup: Cleanup, options: { env?: Record<string, string> } = {}): Promise<RecallServer> {
+export async function startRecallServer(
+  cleanup: Cleanup,
+  options: { env?: Record<string, string>; config?: Record<string, unknown> } = {},
+): Promise<RecallServer> {
   assertBuilt();
   const home = await tempDir(cleanup, 'recall-e2e-home-');
+  if (options.config) await writeFile(join(home, 'config.json'), JSON.stringify(options.config, null, 2));
   const child = spawn(process.execPath, [CLI_PATH, 'serve', '--home', home, '--port', '0'], {
     cwd: REPO_ROOT,
     env: childEnv(options.env),

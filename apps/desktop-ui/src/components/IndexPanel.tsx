@@ -202,7 +202,7 @@ function WorkerLine({ status, busy, onRun, onPause }: { status: IndexStatus; bus
         </p>
       )}
       <div className="worker-actions">
-        <button type="button" className="btn small" disabled={busy !== null} onClick={onRun}>
+        <button type="button" className="btn small" disabled={busy !== null || w.state === 'running'} onClick={onRun}>
           {w.state === 'paused' ? 'Resume' : 'Run now'}
         </button>
         <button type="button" className="btn small" disabled={busy !== null || w.state === 'paused' || w.state === 'stopped'} onClick={onPause}>
