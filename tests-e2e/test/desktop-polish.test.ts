@@ -164,20 +164,24 @@ describe('desktop polish on the demo history', () => {
     await conversationPane(page).getByRole('button', { name: 'Use with an agent…' }).click();
     const dialog = page.getByRole('dialog');
     const command = () => dialog.getByLabel('command', { exact: true }).textContent();
-    assert.equal(await command(), 'recall mcp --session demo-grepline-clap');
+    // Exact for this installation and home: node + bin/recall.js + mcp --home H + one scope flag.
+    const { mcpCommand } = await server.rpc.call<{ mcpCommand: { command: string; args: string[] } }>('gateway.info');
+    assert.deepEqual(mcpCommand.args.slice(1), ['mcp', '--home', server.home]);
+    const line = (...scope: string[]) => [mcpCommand.command, ...mcpCommand.args, ...scope].join(' ');
+    assert.equal(await command(), line('--session', 'demo-grepline-clap'));
     assert.deepEqual(JSON.parse((await dialog.getByLabel('configuration', { exact: true }).textContent()) ?? ''), {
-      mcpServers: { recall: { command: 'recall', args: ['mcp', '--session', 'demo-grepline-clap'] } },
+      mcpServers: { recall: { command: mcpCommand.command, args: [...mcpCommand.args, '--session', 'demo-grepline-clap'] } },
     });
     await dialog.getByText('The whole project').click();
-    assert.equal(await command(), `recall mcp --project ${grepline.slug}`);
+    assert.equal(await command(), line('--project', grepline.slug));
     await dialog.getByText('By folder').click();
-    assert.equal(await command(), 'recall mcp --cwd /home/dev/src/grepline');
+    assert.equal(await command(), line('--cwd', '/home/dev/src/grepline'));
     await dialog.getByRole('button', { name: 'Done' }).click();
 
     await group(page, TIDY).getByRole('button', { name: 'Actions for project Tidy Tasks (web app)' }).click();
     await page.getByRole('menuitem', { name: /Use with an agent/ }).click();
     const tidy = (await server.rpc.projects()).find((p) => p.id === TIDY)!;
-    assert.equal(await command(), `recall mcp --project ${tidy.slug}`);
+    assert.equal(await command(), line('--project', tidy.slug));
     app.assertNoProblems();
   });
 

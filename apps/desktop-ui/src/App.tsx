@@ -28,7 +28,7 @@ import { useProjects, type MoveTarget } from './state/projects';
 import { useHashRoute } from './state/route';
 import { useRpc } from './state/rpcContext';
 import { useSearch } from './state/search';
-import type { Project, Session } from './types';
+import type { GatewayInfo, Project, Session } from './types';
 
 type MenuState =
   | { kind: 'move'; conversation: Conversation; x: number; y: number; opener: HTMLElement | null }
@@ -91,11 +91,11 @@ export function App({ token }: { token: string }) {
   const chat = useChat(ready);
   const [compressing, setCompressing] = useState<string | null>(null);
   const [searchFocusRequest, setSearchFocusRequest] = useState(0);
-  const [profile, setProfile] = useState<string | null>(null);
+  const [info, setInfo] = useState<GatewayInfo | null>(null);
   useEffect(() => {
     void rpc
       .call('gateway.info', {})
-      .then((i) => setProfile(i.profile))
+      .then(setInfo)
       .catch(() => undefined);
   }, [rpc]);
   const projectById = (id: string | null) => (id ? (api.projects.find((p) => p.id === id) ?? null) : null);
@@ -474,7 +474,7 @@ export function App({ token }: { token: string }) {
         />
       )}
 
-      {dialog?.kind === 'agent' && <AgentDialog target={dialog.target} profile={profile} onClose={() => setDialog(null)} />}
+      {dialog?.kind === 'agent' && <AgentDialog target={dialog.target} info={info} onClose={() => setDialog(null)} />}
       {dialog?.kind === 'createProject' && (
         <TextDialog
           title="New project"

@@ -307,6 +307,15 @@ export interface ChatStatus {
   activeRuns: Array<{ runId: string; sessionId: string; userMessageId: number; startedAt: number }>;
 }
 
+/** `gateway.info`: the profile served, and how an MCP client starts `recall mcp` on it. */
+export interface GatewayInfo {
+  profile: string;
+  version: string;
+  searchAvailable: boolean;
+  /** Node + this installation's launcher + `mcp --home H [--profile P]`; add one scope flag. */
+  mcpCommand?: { command: string; args: string[] };
+}
+
 /** One page of a session's visible messages (`session.page`). */
 export interface MessagePage {
   session: Session;
@@ -358,7 +367,7 @@ export interface RpcMethods {
   };
   'session.resume': { params: { sessionId: string; limit?: number }; result: { session: Session; messages: Message[] } };
   'session.get': { params: { sessionId: string }; result: Session };
-  'gateway.info': { params: Record<string, never>; result: { profile: string; version: string; searchAvailable: boolean } };
+  'gateway.info': { params: Record<string, never>; result: GatewayInfo };
   'session.page': {
     params: { sessionId: string; at?: 'oldest' | 'newest'; aroundMessageId?: number; beforeId?: number; afterId?: number; limit?: number };
     result: MessagePage;

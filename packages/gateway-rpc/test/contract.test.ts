@@ -4,7 +4,7 @@
  * requests, unknown methods, wrong param types, unknown ids, oversized bodies — each asserting that
  * nothing was written (row counts and a content fingerprint unchanged).
  */
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { afterEach, beforeEach, describe, expect, test } from 'vitest';
 import { DOMAIN_ERROR_CODES } from '../src/index.js';
 import { cleanup, postRpc, rawRequest, rowCounts, rpc, rpcError, startTestGateway, type TestGateway } from './helpers.js';
@@ -217,7 +217,17 @@ const successCases: Case[] = [
       expect((await rpc(gw, 'session.get', { sessionId: 's_imported' })).projectId).toBe('p_imported');
     },
   ],
-  ['gateway.info', () => ({}), (r) => expect(r).toMatchObject({ profile: 'default', searchAvailable: true })],
+  [
+    'gateway.info',
+    () => ({}),
+    (r, _f, gw) => {
+      expect(r).toMatchObject({ profile: 'default', searchAvailable: true, mcpCommand: { command: process.execPath } });
+      const args = (r as { mcpCommand: { args: string[] } }).mcpCommand.args;
+      expect(args[0]).toMatch(/packages\/gateway-rpc\/bin\/recall\.js$/);
+      expect(existsSync(args[0]!)).toBe(true);
+      expect(args.slice(1)).toEqual(['mcp', '--home', gw.home]);
+    },
+  ],
   [
     'rpc.discover',
     () => ({}),

@@ -7,7 +7,7 @@
  */
 import { useEffect, useId, useRef, useState } from 'react';
 import { orderedFolders } from '../lib/grouping';
-import type { Project } from '../types';
+import type { GatewayInfo, Project } from '../types';
 
 export interface AgentTarget {
   /** The conversation (head session id and title), when opened from one. */
@@ -20,38 +20,54 @@ export interface McpForm {
   key: string;
   label: string;
   explain: string;
+  /** The command to run and its arguments, scope flag included. */
+  command: string;
   args: string[];
 }
 
-/** The `recall mcp` forms that fit the target, most specific first. */
-export function mcpForms(target: AgentTarget, profile: string | null): McpForm[] {
-  const common = profile && profile !== 'default' ? ['--profile', profile] : [];
+/**
+ * The `recall mcp` forms that fit the target, most specific first. With the gateway's
+ * `mcpCommand` they are exact for this installation, home and profile; without it (an older
+ * gateway) they fall back to a `recall` on the PATH.
+ */
+export function mcpForms(target: AgentTarget, info: Pick<GatewayInfo, 'profile' | 'mcpCommand'> | null): McpForm[] {
+  const base = info?.mcpCommand ?? {
+    command: 'recall',
+    args: ['mcp', ...(info && info.profile !== 'default' ? ['--profile', info.profile] : [])],
+  };
+  const form = (key: string, label: string, explain: string, scope: string[]): McpForm => ({ key, label, explain, command: base.command, args: [...base.args, ...scope] });
   const forms: McpForm[] = [];
   if (target.conversation) {
-    forms.push({
-      key: 'session',
-      label: 'As this conversation',
-      explain: target.project
-        ? `The agent searches as “${target.conversation.title}”: the history of its project ${target.project.name}, read again on every call, so it follows a move.`
-        : `The agent searches as “${target.conversation.title}”. It has no project, so only its own earlier history is searched.`,
-      args: ['mcp', '--session', target.conversation.sessionId, ...common],
-    });
+    forms.push(
+      form(
+        'session',
+        'As this conversation',
+        target.project
+          ? `The agent searches as “${target.conversation.title}”: the history of its project ${target.project.name}, read again on every call, so it follows a move.`
+          : `The agent searches as “${target.conversation.title}”. It has no project, so only its own earlier history is searched.`,
+        ['--session', target.conversation.sessionId],
+      ),
+    );
   }
   if (target.project) {
-    forms.push({
-      key: 'project',
-      label: 'The whole project',
-      explain: `For an agent without a Recall conversation: it searches every conversation of ${target.project.name}.`,
-      args: ['mcp', '--project', target.project.slug || target.project.id, ...common],
-    });
+    forms.push(
+      form(
+        'project',
+        'The whole project',
+        `For an agent without a Recall conversation: it searches every conversation of ${target.project.name}.`,
+        ['--project', target.project.slug || target.project.id],
+      ),
+    );
     const folder = orderedFolders(target.project)[0];
     if (folder) {
-      forms.push({
-        key: 'cwd',
-        label: 'By folder',
-        explain: `The project whose folder covers the directory — here ${target.project.name}, through ${folder}. Handy in an agent config that lives in that folder.`,
-        args: ['mcp', '--cwd', folder, ...common],
-      });
+      forms.push(
+        form(
+          'cwd',
+          'By folder',
+          `The project whose folder covers the directory — here ${target.project.name}, through ${folder}. Handy in an agent config that lives in that folder.`,
+          ['--cwd', folder],
+        ),
+      );
     }
   }
   return forms;
@@ -62,8 +78,8 @@ export function shellQuote(arg: string): string {
   return /^[A-Za-z0-9_@%+=:,./-]+$/.test(arg) ? arg : `'${arg.replace(/'/g, `'\\''`)}'`;
 }
 
-export function mcpJson(args: string[]): string {
-  return JSON.stringify({ mcpServers: { recall: { command: 'recall', args } } }, null, 2);
+export function mcpJson(form: Pick<McpForm, 'command' | 'args'>): string {
+  return JSON.stringify({ mcpServers: { recall: { command: form.command, args: form.args } } }, null, 2);
 }
 
 function CopyBlock({ label, text }: { label: string; text: string }) {
@@ -89,10 +105,10 @@ function CopyBlock({ label, text }: { label: string; text: string }) {
   );
 }
 
-export function AgentDialog({ target, profile, onClose }: { target: AgentTarget; profile: string | null; onClose: () => void }) {
+export function AgentDialog({ target, info, onClose }: { target: AgentTarget; info: GatewayInfo | null; onClose: () => void }) {
   const ref = useRef<HTMLDialogElement>(null);
   const id = useId();
-  const forms = mcpForms(target, profile);
+  const forms = mcpForms(target, info);
   const [choice, setChoice] = useState(forms[0]?.key ?? '');
   const form = forms.find((f) => f.key === choice) ?? forms[0];
 
@@ -133,16 +149,13 @@ export function AgentDialog({ target, profile, onClose }: { target: AgentTarget;
         <div data-testid="agent-config">
           <p className="field-hint">{form.explain}</p>
           <h3 className="agent-h">Command</h3>
-          <CopyBlock label="command" text={['recall', ...form.args].map(shellQuote).join(' ')} />
+          <CopyBlock label="command" text={[form.command, ...form.args].map(shellQuote).join(' ')} />
           <h3 className="agent-h">MCP client configuration (JSON)</h3>
-          <CopyBlock label="configuration" text={mcpJson(form.args)} />
+          <CopyBlock label="configuration" text={mcpJson(form)} />
           <p className="field-hint">
-            <code>recall</code> is the Recall command line: on your PATH after installing it, or <code>pnpm recall</code> from
-            the repository.
+            Claude Code: <code>{['claude', 'mcp', 'add', 'recall', '--', form.command, ...form.args].map(shellQuote).join(' ')}</code>
           </p>
-          <p className="field-hint">
-            Claude Code: <code>{['claude', 'mcp', 'add', 'recall', '--', 'recall', ...form.args].map(shellQuote).join(' ')}</code>
-          </p>
+          <p className="field-hint">More clients (Codex, Cursor, …) and how to check the set-up: docs/agents.md.</p>
         </div>
       )}
       <div className="dialog-actions">
