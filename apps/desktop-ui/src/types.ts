@@ -2,7 +2,9 @@
  * Wire types of the gateway JSON-RPC contract as the UI sees them (docs/rpc-contract-draft.md).
  * Objects are camelCase with millisecond timestamps, except the search result, which is the
  * `session_search` tool's JSON verbatim (snake_case). Kept local on purpose: the UI talks to the
- * gateway over the wire and must not import runtime code from other packages.
+ * gateway over the wire and must not import runtime code from other packages. Agreement with the
+ * gateway is tested: tests-e2e/test/wire-contract.test.ts checks every `RpcMethods` entry against
+ * the running gateway's `rpc.discover` schemas and docs/rpc.md.
  */
 
 export type Role = 'user' | 'assistant' | 'system' | 'tool';
