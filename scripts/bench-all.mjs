@@ -32,16 +32,19 @@ export const KNOWN = [
   { script: 'bench:vector', small: ['--sizes', '100k', '--queries', '20'], full: [], peer: 'plain JS loop, sqlite-vec 0.1.9' },
   { script: 'bench:index', small: [], full: [], peer: '—' },
   { script: 'bench:rpc', small: ['--seconds', '10'], full: [], peer: '—' },
+  // Hybrid under load: the seed indexed with the built-in model first (cached after the first run).
+  { script: 'bench:rpc', label: 'bench:rpc --semantic', small: ['--seconds', '10', '--semantic', '--sessions', '10', '--messages', '20'], full: ['--semantic'], peer: 'the keyword-only bench:rpc run above' },
+  { script: 'bench:rpc', label: 'bench:rpc --semantic --clients 32', small: ['--seconds', '10', '--semantic', '--sessions', '10', '--messages', '20', '--clients', '32'], full: ['--semantic', '--clients', '32'], peer: 'the 8-client run above' },
 ];
 
 export function planStages(scripts, { full = false, only = null } = {}) {
   const names = Object.keys(scripts).filter((k) => k.startsWith('bench:'));
-  const order = [...KNOWN.map((k) => k.script), ...names.filter((n) => !KNOWN.some((k) => k.script === n)).sort()];
+  const order = [...KNOWN, ...names.filter((n) => !KNOWN.some((k) => k.script === n)).sort().map((script) => ({ script }))];
   return order
-    .filter((name) => !only || only.some((o) => name === o || name === `bench:${o}`))
-    .map((name) => {
-      const known = KNOWN.find((k) => k.script === name);
-      const cmd = scripts[name];
+    .filter((k) => !only || only.some((o) => k.script === o || k.script === `bench:${o}`))
+    .map((known) => {
+      const name = known.label ?? known.script;
+      const cmd = scripts[known.script];
       if (!cmd) return { name, missing: true, peer: known?.peer ?? '—' };
       // The scripts are "build && node FILE"; the build runs once up front, so take the node part.
       const node = cmd.split('&&').map((s) => s.trim()).filter((s) => s.startsWith('node ')).pop();

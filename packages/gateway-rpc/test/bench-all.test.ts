@@ -37,6 +37,8 @@ describe('pnpm bench stage plan', () => {
       'bench:vector (missing)',
       'bench:index (missing)',
       'bench:rpc',
+      'bench:rpc --semantic',
+      'bench:rpc --semantic --clients 32',
       'bench:odd (missing)',
       'bench:zeta',
     ]);
@@ -48,7 +50,7 @@ describe('pnpm bench stage plan', () => {
     expect(mod.planStages(SCRIPTS, { full }).find((s) => s.name === 'bench:keyword')!.argv).toEqual(argv);
   });
   it('--only accepts short and full names', () => {
-    expect(mod.planStages(SCRIPTS, { only: ['rpc', 'bench:zeta'] }).map((s) => s.name)).toEqual(['bench:rpc', 'bench:zeta']);
+    expect(mod.planStages(SCRIPTS, { only: ['rpc', 'bench:zeta'] }).map((s) => s.name)).toEqual(['bench:rpc', 'bench:rpc --semantic', 'bench:rpc --semantic --clients 32', 'bench:zeta']);
   });
 });
 

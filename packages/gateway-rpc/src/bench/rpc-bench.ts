@@ -22,10 +22,13 @@ import { silentLogger, type GatewayLogger } from '../context.js';
 import { importJsonlText } from '../import-jsonl.js';
 import { openProfileDatabase } from '../profiles.js';
 import { startGateway } from '../server.js';
+import { BENCH_SEMANTIC_CONFIG, indexSeed } from './semantic-seed.js';
 
 interface BenchOptions {
   seconds: number;
   clients: number;
+  /** Index the seed with the built-in model first and send hybrid searches (default keyword-only). */
+  semantic: boolean;
   searchRatio: number;
   projects: number;
   sessionsPerProject: number;
@@ -33,7 +36,7 @@ interface BenchOptions {
   json: boolean;
 }
 
-const USAGE = 'Usage: node packages/gateway-rpc/dist/bench/rpc-bench.js [--seconds N] [--clients N] [--search-ratio R] [--sessions N] [--messages N] [--json]';
+const USAGE = 'Usage: node packages/gateway-rpc/dist/bench/rpc-bench.js [--seconds N] [--clients N] [--search-ratio R] [--sessions N] [--messages N] [--semantic] [--json]';
 
 function parseOptions(argv: string[]): BenchOptions {
   const { values } = parseArgs({
@@ -45,6 +48,7 @@ function parseOptions(argv: string[]): BenchOptions {
       sessions: { type: 'string' },
       messages: { type: 'string' },
       json: { type: 'boolean' },
+      semantic: { type: 'boolean' },
       help: { type: 'boolean', short: 'h' },
     },
     strict: true,
@@ -67,6 +71,7 @@ function parseOptions(argv: string[]): BenchOptions {
     sessionsPerProject: Math.floor(num('sessions', values.sessions, 40, 1, 10_000)),
     messagesPerSession: Math.floor(num('messages', values.messages, 30, 1, 10_000)),
     json: values.json === true,
+    semantic: values.semantic === true,
   };
 }
 
@@ -226,12 +231,14 @@ export async function runRpcBench(options: BenchOptions): Promise<{ ok: boolean;
     const seedStart = Date.now();
     const seedDb = openProfileDatabase(home, 'default');
     const imported = await importJsonlText(seedDb, seed.text);
+    const indexed = options.semantic ? await indexSeed(seedDb, log) : null;
+    if (indexed) log(`semantic index: ${indexed.chunks} chunks ready in ${(indexed.ms / 1000).toFixed(1)} s (USE-lite; ${indexed.embedded} embedded now, ${indexed.cached} from the cache)`);
     seedDb.close();
     log(`seeded ${imported.projects} projects, ${imported.sessions} sessions, ${imported.messages} messages in ${Date.now() - seedStart} ms (home ${home})`);
 
     const serverErrors: string[] = [];
     const logger: GatewayLogger = { ...silentLogger, error: (message, meta) => serverErrors.push(`${message} ${meta ? JSON.stringify(meta) : ''}`) };
-    const gateway = await startGateway({ home, port: 0, uiDir: null, logger });
+    const gateway = await startGateway({ home, port: 0, uiDir: null, logger, ...(options.semantic ? { semantic: { config: { ...BENCH_SEMANTIC_CONFIG } } } : {}) });
     log(`gateway on ${gateway.wsUrl}; ${options.clients} clients for ${options.seconds} s, ${Math.round(options.searchRatio * 100)}% searches`);
 
     const projectIds = [...seed.sessionsByProject.keys()];
@@ -247,6 +254,7 @@ export async function runRpcBench(options: BenchOptions): Promise<{ ok: boolean;
     let total = 0;
     let acknowledgedAppends = 0;
     let scopeViolations = 0;
+    const usedModes = new Map<string, number>();
     const clients = await Promise.all(Array.from({ length: options.clients }, () => RpcClient.connect(gateway.wsUrl, gateway.token)));
 
     const started = Date.now();
@@ -267,7 +275,7 @@ export async function runRpcBench(options: BenchOptions): Promise<{ ok: boolean;
           const isSearch = rand() < options.searchRatio;
           const method = isSearch ? 'search.session_search' : 'session.append';
           const params = isSearch
-            ? { sessionId: current, query: rand() < 0.3 ? ZH_WORDS[Math.floor(rand() * ZH_WORDS.length)]! : `${EN_WORDS[Math.floor(rand() * EN_WORDS.length)]} ${EN_WORDS[Math.floor(rand() * EN_WORDS.length)]}`, search_mode: 'keyword', limit: 8 }
+            ? { sessionId: current, query: rand() < 0.3 ? ZH_WORDS[Math.floor(rand() * ZH_WORDS.length)]! : `${EN_WORDS[Math.floor(rand() * EN_WORDS.length)]} ${EN_WORDS[Math.floor(rand() * EN_WORDS.length)]}`, search_mode: options.semantic ? 'hybrid' : 'keyword', limit: 8 }
             : { sessionId: current, role: n % 2 === 0 ? 'user' : 'assistant', content: sentence(rand, rand() < 0.3), externalId: `bench-client${i}-${n}` };
           n++;
           const response = await client.call(method, params);
@@ -280,7 +288,8 @@ export async function runRpcBench(options: BenchOptions): Promise<{ ok: boolean;
             continue;
           }
           if (isSearch) {
-            const result = response.result as { error?: { code: string }; results?: { session_id: string }[] };
+            const result = response.result as { error?: { code: string }; used_mode?: string; results?: { session_id: string }[] };
+            usedModes.set(String(result.used_mode), (usedModes.get(String(result.used_mode)) ?? 0) + 1);
             if (result.error) s.errors.set(`tool:${result.error.code}`, (s.errors.get(`tool:${result.error.code}`) ?? 0) + 1);
             for (const hit of result.results ?? []) if (sessionProject.get(hit.session_id) !== projectId) scopeViolations++;
           } else {
@@ -321,6 +330,8 @@ export async function runRpcBench(options: BenchOptions): Promise<{ ok: boolean;
     const report = {
       seconds: Number(elapsedS.toFixed(1)),
       clients: options.clients,
+      semantic: options.semantic,
+      searchUsedModes: Object.fromEntries(usedModes),
       seeded: { projects: imported.projects, sessions: imported.sessions, messages: imported.messages },
       requests: total,
       requestsPerSecond: Number((total / elapsedS).toFixed(1)),
@@ -344,7 +355,12 @@ export async function runRpcBench(options: BenchOptions): Promise<{ ok: boolean;
         log(`  ${method.padEnd(22)} ${String(m.requests).padStart(7)} req  ${String(m.perSecond).padStart(7)} req/s  p50 ${m.p50ms} ms  p95 ${m.p95ms} ms  p99 ${m.p99ms} ms  max ${m.maxMs} ms  errors ${JSON.stringify(m.errors)}`);
       }
       log(`errors: ${errorTotal} (busy: ${busy}), scope violations: ${scopeViolations}, appends acknowledged/stored: ${acknowledgedAppends}/${stored}, integrity_check: ${integrity}, server-side errors logged: ${serverErrors.length}`);
+      log(`searches answered as (used_mode): ${JSON.stringify(report.searchUsedModes)}${options.semantic ? ' — hybrid requested' : ''}`);
+      if (options.semantic && !usedModes.get('hybrid')) log('WARNING: no search ran as hybrid (the semantic source is not wired or not ready): these are keyword figures');
       for (const e of serverErrors.slice(0, 5)) log(`  server: ${e}`);
+      const search = methods['search.session_search'] as { p50ms: number; p95ms: number; perSecond: number } | undefined;
+      const append = methods['session.append'] as { p50ms: number; p95ms: number } | undefined;
+      log(`BENCH-SUMMARY ${JSON.stringify({ bench: options.semantic ? 'rpc-hybrid' : 'rpc', clients: options.clients, ...(options.semantic ? { searches_run_as_hybrid: usedModes.get('hybrid') ?? 0 } : {}), req_s: report.requestsPerSecond, search_p50_ms: search?.p50ms, search_p95_ms: search?.p95ms, append_p95_ms: append?.p95ms, errors: errorTotal, scope_violations: scopeViolations, lost_writes: lostWrites })}`);
       log(ok ? 'OK' : 'FAILED');
     }
     return { ok, report };
