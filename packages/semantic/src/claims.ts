@@ -51,31 +51,35 @@ export function claimChunks(db: RecallDatabase, o: ClaimOptions): ClaimedChunk[]
   const now = o.now ?? Date.now();
   return db.raw
     .transaction(() => {
-      const rows = db.raw
-        .prepare(
-          `select c.id, c.message_id, c.session_id, c.chunk_index, c.start, c."end", c.content_hash, m.content
-           from semantic_chunks c
-           join messages m on m.id = c.message_id
-           join sessions s on s.id = m.session_id
-           join semantic_projects sp on sp.project_id = s.project_id and sp.enabled = 1 and sp.endpoint = ?
-           where c.fingerprint_id = ? and c.status in ('pending', 'failed')
-             and (c.status = 'pending' or c.attempts < ?)
-             and (c.lease_until is null or c.lease_until < ?)
-             and (c.next_attempt_at is null or c.next_attempt_at <= ?)
-             and s.hidden = 0 and m.visibility in (${VISIBLE_SQL})
-             ${o.projectId ? 'and s.project_id = ?' : ''}
-           order by c.id limit ?`,
-        )
-        .all(o.fingerprint.endpoint, o.fingerprint.id, o.maxAttempts, now, now, ...(o.projectId ? [o.projectId] : []), o.limit) as {
-        id: number;
-        message_id: number;
-        session_id: string;
-        chunk_index: number;
-        start: number;
-        end: number;
-        content_hash: string;
-        content: string;
-      }[];
+      // Pending rows first, then failed rows whose backoff elapsed: one status per query lets SQLite
+      // walk the (fingerprint_id, status) index in id order and stop at the limit (no sort).
+      const select = (status: 'pending' | 'failed', limit: number) =>
+        db.raw
+          .prepare(
+            `select c.id, c.message_id, c.session_id, c.chunk_index, c.start, c."end", c.content_hash, m.content
+             from semantic_chunks c
+             join messages m on m.id = c.message_id
+             join sessions s on s.id = m.session_id
+             join semantic_projects sp on sp.project_id = s.project_id and sp.enabled = 1 and sp.endpoint = ?
+             where c.fingerprint_id = ? and c.status = ? and c.attempts < ?
+               and (c.lease_until is null or c.lease_until < ?)
+               and (c.next_attempt_at is null or c.next_attempt_at <= ?)
+               and s.hidden = 0 and m.visibility in (${VISIBLE_SQL})
+               ${o.projectId ? 'and s.project_id = ?' : ''}
+             order by c.id limit ?`,
+          )
+          .all(o.fingerprint.endpoint, o.fingerprint.id, status, status === 'pending' ? Number.MAX_SAFE_INTEGER : o.maxAttempts, now, now, ...(o.projectId ? [o.projectId] : []), limit) as {
+          id: number;
+          message_id: number;
+          session_id: string;
+          chunk_index: number;
+          start: number;
+          end: number;
+          content_hash: string;
+          content: string;
+        }[];
+      const rows = select('pending', o.limit);
+      if (rows.length < o.limit) rows.push(...select('failed', o.limit - rows.length));
       const lease = db.raw.prepare('update semantic_chunks set lease_owner = ?, lease_until = ? where id = ?');
       for (const r of rows) lease.run(o.owner, now + o.leaseMs, r.id);
       return rows.map((r) => ({

@@ -32,7 +32,7 @@ export { planDirtySessions, queueUnplannedProjects } from './planner.js';
 export type { PlanOptions, PlanResult } from './planner.js';
 export { claimChunks, completeChunks, failChunks, releaseLeases, releaseDeadLeases, stillConsented, retryDelayMs, newWorkerId } from './claims.js';
 export type { ClaimedChunk, ClaimOptions, CompleteResult } from './claims.js';
-export { SemanticWorker } from './worker.js';
+export { SemanticWorker, WRITE_GAP_MS } from './worker.js';
 export type { WorkerHealth, WorkerStateName, BatchReport, SemanticWorkerOptions } from './worker.js';
 export { semanticStatus, chunkCounts, toolStatus } from './status.js';
 export type { SemanticStatusName, SemanticStatusReason, ChunkCounts, ProjectIndexStatus, SemanticStatusInput } from './status.js';

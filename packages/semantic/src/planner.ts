@@ -26,7 +26,7 @@ export interface PlanOptions {
   roles: readonly MessageRole[];
   /** Only plan sessions of this project (backfill on request); others stay queued. */
   projectId?: string;
-  /** Messages chunked per transaction (default 200). */
+  /** Messages chunked per transaction (default 64: keeps each write transaction to a few ms). */
   maxMessages?: number;
   /** Transactions per call (default 50): the call returns and the caller decides whether to go on. */
   maxTransactions?: number;
@@ -93,7 +93,7 @@ interface MessageRow {
 /** Plans queued sessions (bounded; see PlanOptions). */
 export function planDirtySessions(db: RecallDatabase, options: PlanOptions): PlanResult {
   const fp = options.fingerprint;
-  const maxMessages = options.maxMessages ?? 200;
+  const maxMessages = options.maxMessages ?? 64;
   const maxTx = options.maxTransactions ?? 50;
   const roles = rolesSql(options.roles);
   const result: PlanResult = { sessionsPlanned: 0, chunksCreated: 0, chunksReused: 0, chunksRemoved: 0, more: false };
