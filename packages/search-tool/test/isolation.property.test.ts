@@ -4,7 +4,9 @@
  * delegation), moves between projects and out of any project, in-place compaction, deletes — with
  * shared vocabulary across projects, and random calls of every shape (discover, browse, read —
  * also of a whole conversation — and scroll, also paging inside a message) with and without
- * role filters, no result and no window message ever comes from outside the caller's scope, no
+ * role filters, in every search mode — with a semantic source that ignores the scope and returns
+ * every message of the database (other projects, hidden, rewound, deleted rows) — no result, no
+ * window message and no other_message_id ever comes from outside the caller's scope, no
  * result has a role the filter excludes, and no lineage count describes sessions outside it. Zero
  * leaks is the only passing figure.
  *
@@ -28,7 +30,7 @@ import {
   ownHistorySessionIds,
   setSessionProject,
 } from '@recall/store';
-import { createSessionSearchTool } from '../src/index.js';
+import { createSessionSearchTool, type SemanticHit, type SemanticSource } from '../src/index.js';
 import { tempDb } from './support/temp-db.js';
 
 const VOCAB = ['backoff', 'retry', 'busy_timeout', 'config.yaml', 'E_CONN_RESET', '蒸鱼', '数据库', '超时', 'deploy', 'jitter', '项目', 'rust'];
@@ -57,7 +59,7 @@ const callArb = fc.record({
   shape: fc.constantFrom('discover', 'discover', 'browse', 'read', 'read-conversation', 'scroll', 'scroll-offset'),
   query: fc.oneof(fc.constantFrom(...VOCAB), fc.string({ maxLength: 30 }), fc.array(fc.constantFrom(...VOCAB), { maxLength: 3 }).map((w) => w.join(' ')), fc.constantFrom('busy_time', 'E_CONN', 'onfig.ya')),
   target: fc.nat(),
-  mode: fc.constantFrom('hybrid', 'keyword'),
+  mode: fc.constantFrom('hybrid', 'keyword', 'semantic'),
   roles: fc.option(fc.subarray(ROLES, { minLength: 1 }), { nil: undefined }),
   sort: fc.constantFrom('relevance', 'newest', 'oldest'),
 });
@@ -73,6 +75,24 @@ interface World {
   projectIds: string[];
   sessionIds: string[];
   messageIds: number[];
+}
+
+/**
+ * A hostile semantic source: it ignores the scope (and roles) and returns every message of the
+ * database in a shuffled order. Whatever a semantic implementation gets wrong, the tool's own gate
+ * must keep results in scope.
+ */
+function everythingSource(db: RecallDatabase, seed: number): SemanticSource {
+  return {
+    status: () => ({ status: 'ready', coverage: { indexed: 1, total: 1 } }),
+    search: async () => {
+      const rows = db.raw.prepare('select id, session_id from messages order by id').all() as Array<{ id: number; session_id: string }>;
+      return rows
+        .map((r, i) => ({ r, k: (i * 2654435761 + seed) % 1009 }))
+        .sort((a, b) => a.k - b.k)
+        .map(({ r }, i): SemanticHit => ({ messageId: r.id, sessionId: r.session_id, score: 1 - i / (rows.length + 1) }));
+    },
+  };
 }
 
 /** A session compresses once; later compressions continue from its newest segment. */
@@ -138,7 +158,7 @@ describe('project isolation (property)', () => {
         const w: World = { db, projectIds: Array.from({ length: spec.projects }, (_, i) => createProject(db, { name: `P${i}` }).id), sessionIds: [], messageIds: [] };
         for (const op of spec.ops) applyOp(w, op);
         if (w.sessionIds.length === 0) return;
-        const tool = createSessionSearchTool({ db });
+        const tool = createSessionSearchTool({ db, semantic: everythingSource(db, spec.ops.length) });
         for (const call of spec.calls) {
           const caller = getSession(db, w.sessionIds[call.caller % w.sessionIds.length]!);
           const allowed = new Set(
@@ -170,6 +190,9 @@ describe('project isolation (property)', () => {
             const ids = item.window.map((x) => x.message_id);
             const windowSessions = db.raw.prepare(`select distinct session_id from messages where id in (${ids.map(() => '?').join(',') || 'null'})`).pluck().all(...ids) as string[];
             for (const s of windowSessions) expect(allowed.has(s), `window leak: ${s}`).toBe(true);
+            const others = item.other_message_ids ?? [];
+            const otherSessions = db.raw.prepare(`select distinct session_id from messages where id in (${others.map(() => '?').join(',') || 'null'})`).pluck().all(...others) as string[];
+            for (const s of otherSessions) expect(allowed.has(s), `leak via other_message_ids: ${s}`).toBe(true);
             const row = db.raw.prepare('select visibility, session_id from messages where id = ?').get(item.message_id) as { visibility: string; session_id: string };
             expect(['live', 'compacted']).toContain(row.visibility);
             expect(row.session_id).toBe(item.session_id);

@@ -155,6 +155,17 @@ function main(): void {
       console.log(`| ${r.name}${r.note ? ` (${r.note})` : ''} | ${fmt(r.p50)} ms | ${fmt(r.p95)} ms | ${r.n} | ${r.recall === undefined ? '—' : r.recall.toFixed(3)} | ${(plain / r.p50).toFixed(1)} | ${vec ? (vec / r.p50).toFixed(1) : '—'} |`);
     }
     console.log(`peak RSS so far: ${rssMiB()} MiB`);
+    const pick = (prefix: string) => rows.filter((r) => r.name.startsWith(prefix)).reduce<Timing | undefined>((best, r) => (!best || r.p50 < best.p50 ? r : best), undefined);
+    const exact = pick('scan: usearch f32 exact');
+    const int8 = pick('scan: int8');
+    const summary: Record<string, number | string> = { bench: `vector ${size >= 1e6 ? `${size / 1e6}M` : `${size / 1e3}k`}`, vectors: size, dims: DIMS };
+    if (exact) Object.assign(summary, { exact_f32_p50_ms: Number(exact.p50.toFixed(2)), exact_f32_p95_ms: Number(exact.p95.toFixed(2)) });
+    if (int8) Object.assign(summary, { int8_rescore_p50_ms: Number(int8.p50.toFixed(2)), int8_recall_at_10: Number((int8.recall ?? 0).toFixed(3)) });
+    Object.assign(summary, { plain_js_p50_ms: Number(plain.toFixed(1)) });
+    if (vec) Object.assign(summary, { sqlite_vec_p50_ms: Number(vec.toFixed(1)) });
+    if (exact) Object.assign(summary, { exact_x_faster_than_plain_js: Number((plain / exact.p50).toFixed(1)), ...(vec ? { exact_x_faster_than_sqlite_vec: Number((vec / exact.p50).toFixed(1)) } : {}) });
+    summary.peak_rss_mib = Number(rssMiB());
+    console.log(`BENCH-SUMMARY ${JSON.stringify(summary)}`);
   }
 }
 
