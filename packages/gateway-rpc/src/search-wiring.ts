@@ -1,17 +1,114 @@
 /**
- * Wiring of the `session_search` tool (from @recall/search-tool) into the gateway: builds the tool
- * for the profile's database, keyword-only until a semantic source exists (stage B — the tool then
- * reports `semantic_status: "disabled"` and hybrid degrades to keyword with the reason stated). Kept
- * apart from the server so the composition of tool + semantic source has one home, and so the
- * server can be started with a different executor (or none) by the CLI and tests.
+ * Wiring of the `session_search` tool (from @recall/search-tool) into the gateway: the ONE place
+ * that composes the tool with the semantic source (from @recall/semantic) for a profile database.
+ * `createSearchComposition()` takes the database and the profile's `semantic` config section (raw,
+ * validated here by parseSemanticConfig) and returns the tool plus a `close()` that stops a
+ * provider it created. It needs nothing from the server, so the gateway, the CLI (`recall search`,
+ * `recall mcp`), the chat loop, the eval and a search worker thread (`openSearchComposition()` on a
+ * read-only connection) all run the same composition. Without a configured and switched-on
+ * semantic section the tool is keyword-only and reports `semantic_status: "disabled"`.
  */
-import type { RecallDatabase } from '@recall/schema';
-import { createSessionSearchTool } from '@recall/search-tool';
-import type { SemanticIndex } from '@recall/semantic';
+import { openDatabase, type RecallDatabase } from '@recall/schema';
+import { createSessionSearchTool, type SessionSearchTool } from '@recall/search-tool';
+import {
+  createConfiguredSemanticSource,
+  createProvider,
+  MatrixCache,
+  parseSemanticConfig,
+  resolveEmbeddingApiKey,
+  SemanticConfigError,
+  type EmbeddingProvider,
+  type ScopedSemanticSource,
+  type SemanticConfig,
+  type WorkerHealth,
+} from '@recall/semantic';
 import type { SessionSearchExecutor } from './context.js';
+import { ConfigError } from './errors.js';
 
-/** `semantic`: the profile's semantic index (from startGateway; null/absent = keyword-only). */
-export function createDefaultSearchTool(db: RecallDatabase, _semantic: SemanticIndex | null = null): SessionSearchExecutor {
-  // TODO(stage B): pass `semantic:` from @recall/semantic here once it implements SemanticSource.
-  return createSessionSearchTool({ db });
+export interface SearchWiringOptions {
+  /** The profile's `semantic` config section: raw (validated here) or already validated; absent/null = keyword-only. */
+  semantic?: Record<string, unknown> | SemanticConfig | null;
+  /** Keys from config.ts (the only reader of the environment); never logged. */
+  semanticKeys?: { embeddingApiKey: string | null; openaiApiKey: string | null };
+  /** A running provider to share (e.g. the gateway's index); otherwise one is created here and closed by close(). */
+  provider?: EmbeddingProvider | null;
+  /** The in-process index worker's health, when one runs (provider down → `unavailable`). */
+  health?: () => WorkerHealth | null;
+  /** Matrix cache to use (default: one per composition). */
+  cache?: MatrixCache;
+  /** One deadline per call (default: the tool's 8 s). */
+  deadlineMs?: number;
+}
+
+export interface SearchComposition {
+  readonly tool: SessionSearchTool;
+  readonly semantic: ScopedSemanticSource | null;
+  readonly semanticConfig: SemanticConfig | null;
+  /** Closes a provider this composition created (a shared one is left to its owner). Idempotent. */
+  close(): Promise<void>;
+}
+
+function isValidated(section: Record<string, unknown> | SemanticConfig): section is SemanticConfig {
+  return Array.isArray((section as SemanticConfig).indexedRoles) && typeof (section as SemanticConfig).dims === 'number' && typeof (section as SemanticConfig).endpoint === 'string';
+}
+
+export function createSearchComposition(db: RecallDatabase, options: SearchWiringOptions = {}): SearchComposition {
+  const section = options.semantic ?? null;
+  let config: SemanticConfig | null;
+  try {
+    config = section === null ? null : isValidated(section) ? section : parseSemanticConfig(section);
+  } catch (error) {
+    // Same mapping as semantic-wiring.ts: a typo in config.json is a config error, not keyword-only.
+    if (error instanceof SemanticConfigError) throw new ConfigError(error.message, { source: 'config.json', issues: error.details.issues });
+    throw error;
+  }
+  let owned: EmbeddingProvider | null = null;
+  let provider: EmbeddingProvider | null = null;
+  if (config?.enabled) {
+    provider = options.provider ?? null;
+    if (!provider) {
+      const apiKey = resolveEmbeddingApiKey(config, options.semanticKeys ?? { embeddingApiKey: null, openaiApiKey: null });
+      owned = provider = createProvider(config, { apiKey });
+    }
+  }
+  const semantic = createConfiguredSemanticSource({ db, config, provider, cache: options.cache ?? new MatrixCache(), ...(options.health ? { health: options.health } : {}) });
+  const tool = createSessionSearchTool({ db, semantic, ...(options.deadlineMs !== undefined ? { deadlineMs: options.deadlineMs } : {}) });
+  let closed = false;
+  return {
+    tool,
+    semantic,
+    semanticConfig: config,
+    async close() {
+      if (closed) return;
+      closed = true;
+      await owned?.close();
+    },
+  };
+}
+
+/**
+ * For a search worker thread: opens the profile database read-only and composes the tool on it.
+ * The caller closes both (`close()` closes the provider, then the connection).
+ */
+export function openSearchComposition(dbPath: string, profile: string | null, options: SearchWiringOptions = {}): SearchComposition & { readonly db: RecallDatabase } {
+  const db = openDatabase(dbPath, { readonly: true, profile });
+  try {
+    const composition = createSearchComposition(db, options);
+    return {
+      ...composition,
+      db,
+      async close() {
+        await composition.close();
+        db.close();
+      },
+    };
+  } catch (error) {
+    db.close();
+    throw error;
+  }
+}
+
+/** Keyword-only unless a semantic section is given (kept for callers that only need `execute`). */
+export function createDefaultSearchTool(db: RecallDatabase, options: SearchWiringOptions = {}): SessionSearchExecutor {
+  return createSearchComposition(db, options).tool;
 }

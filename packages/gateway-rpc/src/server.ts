@@ -23,7 +23,7 @@ import { createMethodRegistry } from './methods/index.js';
 import { openProfileDatabase } from './profiles.js';
 import { createStaticHandler, defaultUiDir } from './static.js';
 import { bearerToken, ensureToken, tokenMatches } from './token.js';
-import { createDefaultSearchTool } from './search-wiring.js';
+import { createSearchComposition, type SearchComposition } from './search-wiring.js';
 import { resolveChatSettings, type ChatSettingsInput } from './chat/chat-config.js';
 import { ChatRuns } from './chat/chat-runs.js';
 import { createSemanticIndex, type SemanticSettingsInput } from './semantic-wiring.js';
@@ -103,16 +103,24 @@ export async function startGateway(options: StartGatewayOptions): Promise<Gatewa
   const events = new EventHub((error) => logger.error('Event listener failed', { error: String(error) }));
   let searchTool: SessionSearchExecutor | null;
   let semantic: SemanticIndex | null = null;
+  let composition: SearchComposition | null = null;
   try {
     // Invalid semantic settings fail the start (like chat settings): a typo must not silently mean keyword-only.
     semantic = createSemanticIndex(db, options.semantic ?? null, { logger, events });
+    if (options.searchTool === undefined) {
+      // The search tool shares the index's provider (one model / client per process) and reads its
+      // worker's health, so a provider that is down makes semantic_status say so.
+      const index = semantic;
+      composition = createSearchComposition(db, { semantic: index.config, provider: index.provider, health: () => index.worker?.health ?? null });
+    }
     searchTool =
-      options.searchTool === undefined
-        ? createDefaultSearchTool(db, semantic)
+      composition !== null
+        ? composition.tool
         : typeof options.searchTool === 'function'
           ? options.searchTool(db)
-          : options.searchTool;
+          : (options.searchTool ?? null);
   } catch (error) {
+    await composition?.close();
     await semantic?.close();
     db.close();
     throw error;
@@ -350,6 +358,7 @@ export async function startGateway(options: StartGatewayOptions): Promise<Gatewa
     });
   } catch (error) {
     unsubscribeWake?.();
+    await composition?.close();
     await semantic?.close();
     db.close();
     throw error;
@@ -377,6 +386,7 @@ export async function startGateway(options: StartGatewayOptions): Promise<Gatewa
       clearTimeout(grace);
       // The worker aborts its request in flight and releases its leases before the database closes.
       unsubscribeWake?.();
+      await composition?.close();
       await semantic?.close();
       db.close();
     })();

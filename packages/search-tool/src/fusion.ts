@@ -32,14 +32,20 @@ export interface FusionParams {
 }
 
 /**
- * The chosen fusion. Provisional values from the earlier LoCoMo measurement (message-level
- * recall@10: keyword 0.515, equal RRF k=60 0.420, RRF k=10 with keyword weight 2 0.520) until
- * `pnpm tune:fusion` fixes them on the dev half; see docs/benchmarks.md.
+ * The chosen fusion: weighted RRF, k = 20, keyword weight 4, semantic weight 1, no floor. Chosen by
+ * `pnpm tune:fusion` on LoCoMo dev (conversations 0–4, 997 questions, USE-lite) as the best
+ * message-level recall@10 with no dev category below keyword: 0.558 vs keyword 0.547 (equal RRF
+ * k=60: 0.456; k=10 ×2: 0.549). Test half (5–9, 985 questions, measured once): 0.554 vs keyword
+ * 0.541, every category at or above keyword (adversarial 0.687/0.656, multi-hop 0.258/0.250,
+ * open-domain 0.270/0.251, single-hop 0.634/0.626, temporal 0.512/0.510). With this weak model the
+ * gain is mostly agreement (`both`) moving up; semantic-only hits enter below keyword's list. A
+ * stronger model gets more say through the config's `semantic.fusion.semanticWeight` (e.g. 4 =
+ * equal weight) and a model-specific `similarityFloor`.
  */
 export const FUSION_DEFAULTS: Readonly<FusionParams> = Object.freeze({
   form: 'weighted-rrf',
-  k: 10,
-  keywordWeight: 2,
+  k: 20,
+  keywordWeight: 4,
   semanticWeight: 1,
   similarityFloor: 0,
 });

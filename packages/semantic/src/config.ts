@@ -50,6 +50,13 @@ export const semanticConfigSchema = z
     indexedRoles: z.array(z.enum(MESSAGE_ROLES)).min(1).max(MESSAGE_ROLES.length).default(['user', 'assistant']).describe('message roles that are embedded (default user + assistant)'),
     includeToolOutput: z.boolean().default(false).describe('also embed tool-role messages (tool output); off by default'),
     budgets: budgetsSchema.default({ chunksPerBatch: 64, pauseMsBetweenBatches: 0, maxAttempts: 5, leaseMs: 120_000 }),
+    fusion: z
+      .strictObject({
+        semanticWeight: z.number().min(0).max(10).optional().describe('weight of the semantic list in hybrid fusion (default 1 against keyword 4, see search-tool fusion.ts); raise it for a stronger model (4 = equal say)'),
+        similarityFloor: z.number().min(-1).max(1).optional().describe('semantic hits below this cosine never enter hybrid/semantic results (default 0); a model-specific noise level'),
+      })
+      .optional()
+      .describe('per-model hybrid fusion overrides; omit to use the defaults measured on LoCoMo with the built-in model'),
   })
   .describe('semantic index settings (config.json "semantic" section); the API key comes only from RECALL_EMBEDDING_API_KEY');
 
@@ -76,6 +83,8 @@ export interface SemanticConfig {
   indexedRoles: readonly MessageRole[];
   includeToolOutput: boolean;
   budgets: SemanticBudgets;
+  /** Per-model fusion overrides for session_search (absent = the measured defaults). */
+  fusion?: { semanticWeight?: number; similarityFloor?: number };
 }
 
 /**
@@ -116,6 +125,7 @@ export function parseSemanticConfig(raw: unknown): SemanticConfig | null {
     indexedRoles,
     includeToolOutput: c.includeToolOutput,
     budgets: c.budgets,
+    ...(c.fusion ? { fusion: { ...(c.fusion.semanticWeight !== undefined ? { semanticWeight: c.fusion.semanticWeight } : {}), ...(c.fusion.similarityFloor !== undefined ? { similarityFloor: c.fusion.similarityFloor } : {}) } } : {}),
   };
   if (c.provider === 'use-lite') {
     if (c.endpoint !== undefined || (c.model !== undefined && c.model !== USE_LITE_MODEL) || (c.dims !== undefined && c.dims !== USE_LITE_DIMS)) {

@@ -83,3 +83,11 @@ export function redactSecret(text: string, secret: string | null | undefined): s
   if (!secret) return text;
   return text.split(secret).join('[redacted]');
 }
+
+/** A semantic search could not run for this call (no provider, no vectors yet, deadline passed). */
+export class SemanticSearchUnavailableError extends SemanticError {
+  constructor(message: string) {
+    super('semantic_search_unavailable', message);
+    this.name = 'SemanticSearchUnavailableError';
+  }
+}

@@ -49,6 +49,7 @@ export {
   EmbeddingAbortedError,
   ProviderClosedError,
   SemanticProjectNotFoundError,
+  SemanticSearchUnavailableError,
   redactSecret,
 } from './errors.js';
 export { TopK, compareScored, type ScoredRow } from './topk.js';
@@ -67,3 +68,18 @@ export {
   type ScanOptions,
   type VectorMatrix,
 } from './vector-scan.js';
+export { loadAllowedSet, projectGeneration, type AllowedSegment, type AllowedSet, type SemanticScope } from './allowed-set.js';
+export { MatrixCache, DEFAULT_MATRIX_CACHE_BYTES, type MatrixCacheStats } from './matrix-cache.js';
+export { allowedSetFor, searchAllowedSet, type ExactSearchOptions, type ScopedHit } from './exact-search.js';
+export {
+  createScopedSemanticSource,
+  createConfiguredSemanticSource,
+  type ConfiguredSourceOptions,
+  type ActiveFingerprint,
+  type QueryEmbedder,
+  type ScopedSemanticSource,
+  type ScopedSemanticSourceOptions,
+  type SemanticStatusReport,
+  type SourceFusionHints,
+  type SourceHit,
+} from './scoped-source.js';

@@ -48,7 +48,11 @@ export const mcpCommand = defineCommand<{ session?: string; project?: string; cw
       ctx.err.write(`recall mcp: ${dir} → project ${project.id} (${project.name})\n`);
       scope = { projectId: project.id };
     }
-    const tool = loadSearchTool(db);
-    await runMcpStdio({ tool, scope, profile: ctx.config.profile }, waitForStop());
+    const tool = loadSearchTool(db, ctx.config);
+    try {
+      await runMcpStdio({ tool, scope, profile: ctx.config.profile }, waitForStop());
+    } finally {
+      await tool.close();
+    }
   },
 });

@@ -85,8 +85,13 @@ export const searchCommand = defineCommand<SearchFlags>({
     const window = intFlag('search', 'window', values.window, 0, 20);
     if (window !== undefined) args.window = window;
 
-    const tool = loadSearchTool(ctx.db());
-    const result = await tool.execute(args, { currentSessionId: sessionId, profile: ctx.config.profile });
+    const tool = loadSearchTool(ctx.db(), ctx.config);
+    let result;
+    try {
+      result = await tool.execute(args, { currentSessionId: sessionId, profile: ctx.config.profile });
+    } finally {
+      await tool.close();
+    }
     if (values.json) printJson(ctx.out, result);
     else printResult(ctx.out, result);
     if (result.error) {

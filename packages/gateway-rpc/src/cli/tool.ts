@@ -6,24 +6,30 @@
  * from @recall/search-tool's exported definitions (the same values).
  */
 import type { RecallDatabase } from '@recall/schema';
+import type { RecallConfig } from '../config.js';
 import { SESSION_SEARCH_DESCRIPTION, SESSION_SEARCH_TOOL_NAME, sessionSearchJsonSchema, type SessionSearchResult } from '@recall/search-tool';
 import type { SearchCallContext } from '../context.js';
-import { createDefaultSearchTool } from '../search-wiring.js';
+import { createSearchComposition } from '../search-wiring.js';
 
 export interface CliSearchTool {
   readonly name: string;
   readonly description: string;
   readonly parameters: Record<string, unknown>;
   execute(args: unknown, context: SearchCallContext): Promise<SessionSearchResult>;
+  /** Stops the embedding provider the composition started (the built-in model runs in a thread). */
+  close(): Promise<void>;
 }
 
-export function loadSearchTool(db: RecallDatabase): CliSearchTool {
-  const tool = createDefaultSearchTool(db);
+/** `config` carries the profile's `semantic` section and keys; without it the tool is keyword-only. */
+export function loadSearchTool(db: RecallDatabase, config?: Pick<RecallConfig, 'semantic' | 'semanticKeys'>): CliSearchTool {
+  const composition = createSearchComposition(db, config ? { semantic: config.semantic, semanticKeys: config.semanticKeys } : {});
+  const tool = composition.tool;
   const meta = tool as unknown as Partial<Pick<CliSearchTool, 'name' | 'description' | 'parameters'>>;
   return {
     name: typeof meta.name === 'string' ? meta.name : SESSION_SEARCH_TOOL_NAME,
     description: typeof meta.description === 'string' ? meta.description : SESSION_SEARCH_DESCRIPTION,
     parameters: meta.parameters && typeof meta.parameters === 'object' ? meta.parameters : sessionSearchJsonSchema(),
     execute: async (args, context) => (await tool.execute(args as Record<string, unknown>, context)) as SessionSearchResult,
+    close: () => composition.close(),
   };
 }

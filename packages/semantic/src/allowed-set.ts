@@ -1,0 +1,127 @@
+/**
+ * The allowed set of a semantic query, selected in SQL before any similarity is computed: ready
+ * chunks of the active fingerprint whose messages are visible (live or compacted) and whose
+ * sessions are visible and belong to the caller's project — or, for a caller without a project,
+ * to its own compression history (NULL is not a shared project). Vectors are joined to
+ * `sessions.project_id` at read time, so a moved conversation is found from its new project with no
+ * re-embedding. The result is a matrix per message role (each in its own buffer, so a role filter
+ * scans whole segments and usearch never sees a view — see vector-scan.ts) with per-row anchors.
+ * Role filters and the caller's own live messages are applied per query on these rows, by the scan.
+ */
+import type { RecallDatabase } from '@recall/schema';
+import { MESSAGE_ROLES, type MessageRole } from '@recall/schema';
+import type { VectorMatrix } from './vector-scan.js';
+
+/** The caller's resolved scope; structurally the same as search-tool's ToolScope. */
+export type SemanticScope =
+  | { kind: 'project'; projectId: string; currentSessionId: string | null }
+  | { kind: 'own'; projectId: null; currentSessionId: string; sessionIds: readonly string[] };
+
+export interface AllowedSegment {
+  role: MessageRole;
+  matrix: VectorMatrix;
+  messageIds: Float64Array;
+  /** Index into AllowedSet.sessions. */
+  sessionIdx: Int32Array;
+  start: Int32Array;
+  end: Int32Array;
+  /** 1 when the message is live (not compacted): the caller's own live rows are excluded. */
+  live: Uint8Array;
+}
+
+export interface AllowedSet {
+  fingerprintId: number;
+  dims: number;
+  sessions: string[];
+  segments: AllowedSegment[];
+  rows: number;
+  bytes: number;
+  /** Rows whose vector blob had the wrong length (never expected; counted, not scanned). */
+  skipped: number;
+}
+
+const FILTER = `
+  from semantic_chunks c
+  join messages m on m.id = c.message_id
+  join sessions s on s.id = m.session_id
+  where c.fingerprint_id = @fp and c.status = 'ready' and c.vector is not null
+    and s.hidden = 0 and m.visibility in ('live', 'compacted')`;
+
+function scopeClause(scope: { projectId: string } | { sessionIds: readonly string[] }): { sql: string; params: Record<string, unknown> } {
+  if ('projectId' in scope) return { sql: ' and s.project_id = @project', params: { project: scope.projectId } };
+  return { sql: ' and s.project_id is null and s.id in (select value from json_each(@sessions))', params: { sessions: JSON.stringify(scope.sessionIds) } };
+}
+
+/**
+ * Reads the allowed set of one project (or one list of own-history sessions) for one fingerprint,
+ * inside one read transaction so counts and rows come from the same snapshot.
+ */
+export function loadAllowedSet(db: RecallDatabase, where: { projectId: string } | { sessionIds: readonly string[] }, fingerprintId: number, dims: number): AllowedSet {
+  const scope = scopeClause(where);
+  const params = { fp: fingerprintId, ...scope.params };
+  const read = db.raw.transaction((): AllowedSet => {
+    const counts = new Map<string, number>(
+      (db.raw.prepare(`select m.role as role, count(*) as n ${FILTER}${scope.sql} group by m.role`).all(params) as Array<{ role: string; n: number }>).map((r) => [r.role, r.n]),
+    );
+    const sessions: string[] = [];
+    const sessionIndex = new Map<string, number>();
+    const segments: AllowedSegment[] = [];
+    let skipped = 0;
+    let rows = 0;
+    let bytes = 0;
+    const stmt = db.raw.prepare(
+      `select c.message_id, s.id as session_id, c.start, c."end", c.vector, m.visibility = 'live' as live ${FILTER}${scope.sql} and m.role = @role order by c.message_id, c.chunk_index`,
+    );
+    for (const role of MESSAGE_ROLES) {
+      const n = counts.get(role) ?? 0;
+      if (n === 0) continue;
+      const data = new Float32Array(n * dims);
+      const bytesView = new Uint8Array(data.buffer);
+      const seg: AllowedSegment = {
+        role,
+        matrix: { dims, rows: 0, data },
+        messageIds: new Float64Array(n),
+        sessionIdx: new Int32Array(n),
+        start: new Int32Array(n),
+        end: new Int32Array(n),
+        live: new Uint8Array(n),
+      };
+      let row = 0;
+      for (const r of stmt.iterate({ ...params, role }) as IterableIterator<{ message_id: number; session_id: string; start: number; end: number; vector: Buffer; live: number }>) {
+        if (row >= n) break; // cannot happen inside one snapshot; guards the buffers anyway
+        if (r.vector.length !== dims * 4) {
+          skipped++;
+          continue;
+        }
+        r.vector.copy(bytesView, row * dims * 4); // Float32 little-endian, as stored
+        seg.messageIds[row] = r.message_id;
+        let si = sessionIndex.get(r.session_id);
+        if (si === undefined) {
+          si = sessions.length;
+          sessions.push(r.session_id);
+          sessionIndex.set(r.session_id, si);
+        }
+        seg.sessionIdx[row] = si;
+        seg.start[row] = r.start;
+        seg.end[row] = r.end;
+        seg.live[row] = r.live;
+        row++;
+      }
+      (seg.matrix as { rows: number }).rows = row;
+      rows += row;
+      bytes += data.byteLength + n * 21;
+      segments.push(seg);
+    }
+    return { fingerprintId, dims, sessions, segments, rows, bytes, skipped };
+  });
+  return read.deferred();
+}
+
+/**
+ * The cache generation of a project: bumped by the index's triggers whenever its allowed set may
+ * change (see the semantic contract). 0 when the project never had a bump.
+ */
+export function projectGeneration(db: RecallDatabase, projectId: string): number {
+  const gen = db.raw.prepare('select gen from semantic_generation where project_id = ?').pluck().get(projectId) as number | undefined;
+  return gen ?? 0;
+}

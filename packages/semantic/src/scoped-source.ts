@@ -1,0 +1,170 @@
+/**
+ * The SemanticSource that `session_search` uses (structurally the interface of
+ * @recall/search-tool's semantic-source.ts; this package may not import search-tool, so the few
+ * types are repeated here). `status(scope)` reports what the index can truthfully say for the
+ * caller's scope; `search()` embeds the query with the active provider under the caller's
+ * AbortSignal (the tool's one deadline), then scans the allowed set of the active fingerprint only
+ * — vectors of another fingerprint are never compared — and returns the best chunk per message.
+ * Browse/read/scroll never reach this module, so they never call the provider.
+ */
+import type { MessageRole, RecallDatabase } from '@recall/schema';
+import type { SemanticScope } from './allowed-set.js';
+import type { SemanticConfig } from './config.js';
+import { findFingerprint, fingerprintFields, type Fingerprint } from './fingerprint.js';
+import type { ProviderInfo } from './provider.js';
+import { semanticStatus, toolStatus, type SemanticStatusName } from './status.js';
+import type { WorkerHealth } from './worker.js';
+import { SemanticSearchUnavailableError } from './errors.js';
+import { allowedSetFor, searchAllowedSet } from './exact-search.js';
+import type { MatrixCache } from './matrix-cache.js';
+import { normalizeL2, type ScanBackend } from './vector-scan.js';
+
+
+export interface SemanticStatusReport {
+  status: SemanticStatusName;
+  coverage: { indexed: number; total: number } | 'unknown';
+  reason?: string;
+}
+
+export interface SourceHit {
+  messageId: number;
+  sessionId: string;
+  score: number;
+  start?: number;
+  end?: number;
+}
+
+/** How fusion should weigh this source's list (per model, from config; see search-tool fusion.ts). */
+export interface SourceFusionHints {
+  semanticWeight?: number;
+  similarityFloor?: number;
+}
+
+export interface ScopedSemanticSource {
+  status(scope: SemanticScope): SemanticStatusReport;
+  search(query: string, scope: SemanticScope, options: { limit: number; roles?: readonly string[]; signal: AbortSignal }): Promise<SourceHit[]>;
+  readonly fusion?: SourceFusionHints;
+  /** Query embeddings requested so far (tests count them; documents are embedded by the worker). */
+  readonly embedCalls: number;
+}
+
+/** The part of an embedding provider a query needs. */
+export interface QueryEmbedder {
+  readonly info: { dims: number };
+  embed(texts: readonly string[], options?: { signal?: AbortSignal }): Promise<Float32Array[]>;
+}
+
+export interface ActiveFingerprint {
+  id: number;
+  dims: number;
+}
+
+export interface ScopedSemanticSourceOptions {
+  db: RecallDatabase;
+  /** The active provider; null when none is configured or it could not start. */
+  embedder: QueryEmbedder | null;
+  /** The active fingerprint's row (null until the index created it). */
+  activeFingerprint: () => ActiveFingerprint | null;
+  /** The index's coverage/status for a scope (h-index's status function). */
+  status: (scope: SemanticScope) => SemanticStatusReport;
+  cache?: MatrixCache | null;
+  fusion?: SourceFusionHints;
+  backend?: ScanBackend;
+}
+
+function abortable<T>(work: Promise<T>, signal: AbortSignal): Promise<T> {
+  if (signal.aborted) return Promise.reject(new SemanticSearchUnavailableError('the deadline passed before the query was embedded'));
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = () => reject(new SemanticSearchUnavailableError('the query embedding did not finish before the deadline'));
+    signal.addEventListener('abort', onAbort, { once: true });
+    work.then(
+      (v) => {
+        signal.removeEventListener('abort', onAbort);
+        resolve(v);
+      },
+      (e: unknown) => {
+        signal.removeEventListener('abort', onAbort);
+        reject(e instanceof Error ? e : new Error(String(e)));
+      },
+    );
+  });
+}
+
+export function createScopedSemanticSource(options: ScopedSemanticSourceOptions): ScopedSemanticSource {
+  const { db } = options;
+  let embedCalls = 0;
+  return {
+    ...(options.fusion ? { fusion: options.fusion } : {}),
+    get embedCalls() {
+      return embedCalls;
+    },
+    status(scope) {
+      if (!options.embedder) return { status: 'unavailable', coverage: 'unknown', reason: 'no embedding provider is running' };
+      return options.status(scope);
+    },
+    async search(query, scope, { limit, roles, signal }) {
+      const embedder = options.embedder;
+      if (!embedder) throw new SemanticSearchUnavailableError('no embedding provider is running');
+      const fingerprint = options.activeFingerprint();
+      if (!fingerprint) throw new SemanticSearchUnavailableError('the semantic index has no vectors for the configured model yet');
+      if (fingerprint.dims !== embedder.info.dims) throw new SemanticSearchUnavailableError(`the provider returns ${embedder.info.dims}-d vectors, the index holds ${fingerprint.dims}-d`);
+      embedCalls++;
+      const [raw] = await abortable(embedder.embed([query], { signal }), signal);
+      if (!raw || raw.length !== fingerprint.dims) throw new SemanticSearchUnavailableError('the provider returned no usable query vector');
+      const vector = normalizeL2(Float32Array.from(raw));
+      if (signal.aborted) throw new SemanticSearchUnavailableError('the deadline passed before the scan');
+      const set = allowedSetFor(db, options.cache ?? null, scope, fingerprint.id, fingerprint.dims);
+      const floor = options.fusion?.similarityFloor;
+      return searchAllowedSet(set, scope, vector, { limit, roles: roles as readonly MessageRole[] | undefined, ...(options.backend ? { backend: options.backend } : {}) })
+        .filter((h) => floor === undefined || h.score >= floor)
+        .map((h) => ({ messageId: h.messageId, sessionId: h.sessionId, score: h.score, start: h.start, end: h.end }));
+    },
+  };
+}
+
+export interface ConfiguredSourceOptions {
+  db: RecallDatabase;
+  /** The profile's validated `semantic` config (parseSemanticConfig); null = not configured. */
+  config: SemanticConfig | null;
+  /** The provider for query embeddings (shared with the index in-process, or a thread's own). */
+  provider: QueryEmbedder & { readonly info: Pick<ProviderInfo, 'provider' | 'endpoint' | 'model' | 'dims'> } | null;
+  /** The in-process worker's health when one runs here (provider down → `unavailable`). */
+  health?: () => WorkerHealth | null;
+  cache?: MatrixCache | null;
+  backend?: ScanBackend;
+}
+
+/**
+ * The source for a profile: null when semantic is not configured or switched off (the tool then
+ * says `disabled`). The active fingerprint is looked up read-only (the index creates it), so this
+ * also works on a read-only connection in a search thread; status comes from the index's own
+ * `semanticStatus` over the same allowed set the scan reads.
+ */
+export function createConfiguredSemanticSource(options: ConfiguredSourceOptions): ScopedSemanticSource | null {
+  const { db, config, provider } = options;
+  if (!config?.enabled || !provider) return null;
+  const fields = fingerprintFields(provider.info);
+  let fingerprint: Fingerprint | null = null;
+  const active = (): Fingerprint | null => (fingerprint ??= findFingerprint(db, fields));
+  return createScopedSemanticSource({
+    db,
+    embedder: provider,
+    activeFingerprint: () => {
+      const fp = active();
+      return fp ? { id: fp.id, dims: fp.dims } : null;
+    },
+    status: (scope) =>
+      toolStatus(
+        semanticStatus(db, scope.kind === 'project' ? scope.projectId : null, {
+          configured: true,
+          enabled: true,
+          fingerprint: active(),
+          roles: config.indexedRoles,
+          health: options.health?.() ?? null,
+        }),
+      ),
+    cache: options.cache ?? null,
+    ...(config.fusion ? { fusion: config.fusion } : {}),
+    ...(options.backend ? { backend: options.backend } : {}),
+  });
+}
