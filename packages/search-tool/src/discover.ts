@@ -115,6 +115,8 @@ export async function discover(input: DiscoverInput): Promise<DiscoverOutput> {
     if (!message || !s || (message.visibility !== 'live' && message.visibility !== 'compacted')) continue;
     // The caller's own live messages are already in its context (see keyword-source.ts).
     if (message.sessionId === scope.currentSessionId && message.visibility === 'live') continue;
+    // The role filter is part of the gate too: a semantic source is trusted no more for roles than for scope.
+    if (args.role_filter && !args.role_filter.includes(message.role)) continue;
     const source: MatchSource = f.source;
     const snippet = k?.snippet ?? semanticSnippet(message, sem);
     add({ ...buildItem(db, s, lineageOf, message, source, snippet, args.window), match_field: 'message' });

@@ -172,6 +172,9 @@ export function createSessionSearchTool(options: SessionSearchToolOptions): Sess
           result.used_mode = out.usedMode;
           result.truncated = out.truncated;
           result.notes.push(...out.notes);
+          // A source that reported ready/partial but could not answer (provider down, deadline) is
+          // reported as unavailable for this call: the status says what actually happened.
+          if (semantic && args.search_mode !== 'keyword' && out.usedMode !== 'hybrid' && out.usedMode !== 'semantic') result.semantic_status = 'unavailable';
           if (args.search_mode === 'hybrid' && out.usedMode === 'keyword') {
             result.notes.push(
               semanticStatus === 'disabled'
