@@ -45,7 +45,7 @@ export { openProfileDatabase, listProfiles } from './profiles.js';
 export { createMethodRegistry, DOMAIN_METHODS } from './methods/index.js';
 export { createSemanticIndex } from './semantic-wiring.js';
 export type { SemanticSettingsInput } from './semantic-wiring.js';
-export { createDefaultSearchTool, createSearchComposition, openSearchComposition } from './search-wiring.js';
+export { createDefaultSearchTool, createSearchComposition, openSearchComposition, searchOptionsForIndex } from './search-wiring.js';
 export type { SearchComposition, SearchWiringOptions } from './search-wiring.js';
 export { defaultUiDir, injectToken } from './static.js';
 export { GATEWAY_VERSION } from './version.js';

@@ -17,6 +17,7 @@ import {
   parseSemanticConfig,
   resolveEmbeddingApiKey,
   SemanticConfigError,
+  SemanticIndex,
   type EmbeddingProvider,
   type ScopedSemanticSource,
   type SemanticConfig,
@@ -108,7 +109,17 @@ export function openSearchComposition(dbPath: string, profile: string | null, op
   }
 }
 
-/** Keyword-only unless a semantic section is given (kept for callers that only need `execute`). */
-export function createDefaultSearchTool(db: RecallDatabase, options: SearchWiringOptions = {}): SessionSearchExecutor {
+/** The wiring options for a running index: its validated config, its provider (shared) and its worker's health. */
+export function searchOptionsForIndex(index: SemanticIndex): SearchWiringOptions {
+  return { semantic: index.config, provider: index.provider, health: () => index.worker?.health ?? null };
+}
+
+/**
+ * For callers that only need `execute`: keyword-only without a second argument; with the
+ * profile's `SemanticIndex` (as the gateway and the eval hold it) or explicit wiring options, the
+ * semantic source is attached.
+ */
+export function createDefaultSearchTool(db: RecallDatabase, semantic: SemanticIndex | SearchWiringOptions | null = null): SessionSearchExecutor {
+  const options = semantic === null ? {} : semantic instanceof SemanticIndex ? searchOptionsForIndex(semantic) : semantic;
   return createSearchComposition(db, options).tool;
 }

@@ -23,7 +23,7 @@ import { createMethodRegistry } from './methods/index.js';
 import { openProfileDatabase } from './profiles.js';
 import { createStaticHandler, defaultUiDir } from './static.js';
 import { bearerToken, ensureToken, tokenMatches } from './token.js';
-import { createSearchComposition, type SearchComposition } from './search-wiring.js';
+import { createSearchComposition, searchOptionsForIndex, type SearchComposition } from './search-wiring.js';
 import { resolveChatSettings, type ChatSettingsInput } from './chat/chat-config.js';
 import { ChatRuns } from './chat/chat-runs.js';
 import { createSemanticIndex, type SemanticSettingsInput } from './semantic-wiring.js';
@@ -110,8 +110,7 @@ export async function startGateway(options: StartGatewayOptions): Promise<Gatewa
     if (options.searchTool === undefined) {
       // The search tool shares the index's provider (one model / client per process) and reads its
       // worker's health, so a provider that is down makes semantic_status say so.
-      const index = semantic;
-      composition = createSearchComposition(db, { semantic: index.config, provider: index.provider, health: () => index.worker?.health ?? null });
+      composition = createSearchComposition(db, searchOptionsForIndex(semantic));
     }
     searchTool =
       composition !== null
