@@ -35,6 +35,7 @@ export const KNOWN = [
   // Hybrid under load: the seed indexed with the built-in model first (cached after the first run).
   { script: 'bench:rpc', label: 'bench:rpc --semantic', small: ['--seconds', '10', '--semantic', '--sessions', '10', '--messages', '20'], full: ['--semantic'], peer: 'the keyword-only bench:rpc run above' },
   { script: 'bench:rpc', label: 'bench:rpc --semantic --clients 32', small: ['--seconds', '10', '--semantic', '--sessions', '10', '--messages', '20', '--clients', '32'], full: ['--semantic', '--clients', '32'], peer: 'the 8-client run above' },
+  { script: 'bench:import', small: ['--messages', '100k'], full: [], peer: 'the recall-jsonl importer on the same messages' },
 ];
 
 export function planStages(scripts, { full = false, only = null } = {}) {

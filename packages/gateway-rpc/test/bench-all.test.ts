@@ -39,6 +39,7 @@ describe('pnpm bench stage plan', () => {
       'bench:rpc',
       'bench:rpc --semantic',
       'bench:rpc --semantic --clients 32',
+      'bench:import (missing)',
       'bench:odd (missing)',
       'bench:zeta',
     ]);

@@ -24,7 +24,7 @@ import { statSync } from 'node:fs';
 import { basename } from 'node:path';
 import type { MessageRole } from '@recall/schema';
 import { gitRootOf } from './git-root.js';
-import { readLines, type ReadLinesOptions } from './line-reader.js';
+import { readLineBatches, type ReadLinesOptions } from './line-reader.js';
 import { clipContent, isObject, safeSessionId, str, titleFrom, toMs, toolCallsJson, type MessageRecord, type SourceRecord } from './records.js';
 import { listFiles } from './walk.js';
 
@@ -192,7 +192,10 @@ function* mapRecord(ctx: Ctx, rec: Record<string, unknown>, line: number): Gener
     ctx.state.emitted.push(`model:${target}`);
     yield { kind: 'session-update', file: ctx.file, line, id: target, model: message.model };
   }
-  for (const m of out) yield { ...m, sessionId: target };
+  for (const m of out) {
+    m.sessionId = target;
+    yield m;
+  }
 }
 
 /**
@@ -204,21 +207,25 @@ export async function* readClaudeCodeFile(
   state: ClaudeCodeFileState,
   lineOptions: ReadLinesOptions = {},
   onLine?: (endOffset: number, line: number) => void,
-): AsyncGenerator<SourceRecord> {
+): AsyncGenerator<SourceRecord[]> {
   const ctx: Ctx = { file, state };
-  for await (const { line, text, endOffset } of readLines(file, lineOptions)) {
-    if (text.trim() !== '') {
-      let rec: unknown;
-      try {
-        rec = JSON.parse(text);
-      } catch (error) {
-        yield { kind: 'error', file, line, code: 'invalid_json', message: `Not valid JSON: ${(error as Error).message}`.slice(0, 300) };
-        onLine?.(endOffset, line);
-        continue;
+  for await (const lines of readLineBatches(file, lineOptions)) {
+    const out: SourceRecord[] = [];
+    for (const { line, text, endOffset } of lines) {
+      // Blank lines are skipped; trim() only on short lines (it would copy a 20 MB one).
+      if (text.length > 0 && (text.length > 8 || text.trim() !== '')) {
+        let rec: unknown;
+        try {
+          rec = JSON.parse(text);
+        } catch (error) {
+          rec = error as Error;
+        }
+        if (rec instanceof Error) out.push({ kind: 'error', file, line, code: 'invalid_json', message: `Not valid JSON: ${rec.message}`.slice(0, 300) });
+        else if (!isObject(rec)) out.push({ kind: 'error', file, line, code: 'invalid_json', message: 'Each line must be a JSON object.' });
+        else for (const r of mapRecord(ctx, rec, line)) out.push(r);
       }
-      if (!isObject(rec)) yield { kind: 'error', file, line, code: 'invalid_json', message: 'Each line must be a JSON object.' };
-      else yield* mapRecord(ctx, rec, line);
+      onLine?.(endOffset, line);
     }
-    onLine?.(endOffset, line);
+    yield out;
   }
 }

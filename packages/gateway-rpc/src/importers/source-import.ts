@@ -50,7 +50,7 @@ export function newFileState(format: TranscriptFormat): ClaudeCodeFileState | Co
   return format === 'claude-code' ? newClaudeCodeState() : newCodexState();
 }
 
-function readFile(format: TranscriptFormat, file: string, checkpoint: FileCheckpoint, partialLast: 'yield' | 'hold'): AsyncGenerator<SourceRecord> {
+function readFile(format: TranscriptFormat, file: string, checkpoint: FileCheckpoint, partialLast: 'yield' | 'hold'): AsyncGenerator<SourceRecord[]> {
   const onLine = (endOffset: number, line: number) => {
     checkpoint.offset = endOffset;
     checkpoint.line = line + 1;
@@ -90,9 +90,11 @@ export async function importTranscripts(
     if (!stat) continue;
     const checkpoint: FileCheckpoint = options.checkpoints?.get(file) ?? { offset: 0, line: 1, size: 0, ino: stat.ino, state: newFileState(format) };
     let n = 0;
-    for await (const record of readFile(format, file, checkpoint, options.partialLast ?? 'yield')) {
-      importer.add(record);
-      if (++n % batch === 0) {
+    for await (const records of readFile(format, file, checkpoint, options.partialLast ?? 'yield')) {
+      for (const record of records) importer.add(record);
+      n += records.length;
+      if (n >= batch) {
+        n = 0;
         options.onProgress?.({ file, filesDone, filesTotal: files.length, bytesDone: bytesBefore + checkpoint.offset, bytesTotal, summary: importer.summary });
         await yieldToEventLoop();
       }
