@@ -6,7 +6,9 @@
  * chunker, worker), with the provider wrapped in the on-disk embedding cache (embedding-cache.ts,
  * outside the repository) so reruns skip the model. It records what the seed's B0 asks for:
  * provider, model, dims, corpus size (messages, chunks), batch size, embedding time of the cache
- * misses, and index time. No test embedder is ever used here.
+ * misses, index time, and the latency of one uncached query embedding (the eval's questions are
+ * served from the cache, so the tool-call latencies in the tables exclude the model). No test
+ * embedder is ever used here.
  */
 import type { RecallDatabase } from '@recall/schema';
 import { createProvider, parseSemanticConfig, resolveEmbeddingApiKey, SemanticIndex, type SemanticConfig } from '@recall/semantic';
@@ -40,7 +42,7 @@ export function semanticConfigFor(spec: SemanticSpec): SemanticConfig {
 
 export function semanticTools(spec: SemanticSpec, keys: SemanticKeys, buildTool: SemanticToolBuilder): ToolFactory {
   const config = semanticConfigFor(spec);
-  const describe = `session_search with a semantic index: ${config.provider} ${config.model} (${config.dims}-d, ${config.endpoint}), embeddings cached in ${spec.cacheDir ?? DEFAULT_CACHE_DIR}`;
+  const describe = `session_search with a semantic index: ${config.provider} ${config.model} (${config.dims}-d, ${config.endpoint}), embeddings cached in ${spec.cacheDir ?? DEFAULT_CACHE_DIR} (query vectors too: the latencies below exclude the model's per-query cost, given separately as "single query embedding")`;
   return {
     describe: () => describe,
     async create(db, log) {
@@ -91,6 +93,17 @@ export function semanticTools(spec: SemanticSpec, keys: SemanticKeys, buildTool:
           'embedding time of the misses': `${(provider.stats.embedMs / 1000).toFixed(1)} s${provider.stats.misses ? ` (${(provider.stats.misses / (provider.stats.embedMs / 1000)).toFixed(1)} texts/s)` : ''}`,
           'index wall time': `${(indexMs / 1000).toFixed(1)} s`,
         });
+        // Query-side cost: the eval's questions are served from the cache, so time single uncached
+        // embeddings (what one session_search pays for its query) on 20 stored texts made new.
+        const probes = (db.raw.prepare('select content from messages order by id limit 20').pluck().all() as string[]).map((t, i) => `${t.slice(0, 200)} (probe ${i} ${Date.now()})`);
+        const probeMs: number[] = [];
+        for (const text of probes) {
+          const t1 = performance.now();
+          await inner.embed([text]);
+          probeMs.push(performance.now() - t1);
+        }
+        probeMs.sort((a, b) => a - b);
+        if (probeMs.length) facts['single query embedding p50 / p95 (uncached, 20 probes)'] = `${probeMs[Math.ceil(0.5 * probeMs.length) - 1]!.toFixed(0)} / ${probeMs[Math.ceil(0.95 * probeMs.length) - 1]!.toFixed(0)} ms`;
         log(`eval: semantic index ready: ${counts.ready} chunks of ${counts.messages} messages in ${(indexMs / 1000).toFixed(1)} s (${provider.stats.misses} embedded, ${provider.stats.hits} cached)`);
       };
       return { tool: buildTool(db, index), prepare, close: () => index.close(), facts };
