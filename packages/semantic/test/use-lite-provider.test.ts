@@ -1,10 +1,13 @@
 /**
  * The built-in USE-lite provider, for real: the model loads from the npm package in a worker
  * thread (no network), returns 512-d unit vectors, a paraphrase is closer than an unrelated
- * sentence, and the event loop keeps running while a batch is embedded.
+ * sentence, the event loop keeps running while a batch is embedded, and a project is indexed end
+ * to end through SemanticIndex with it.
  */
+import { appendMessage, createProject, createSession } from '@recall/store';
 import { afterAll, describe, expect, test } from 'vitest';
-import { cosine, createUseLiteProvider } from '../src/index.js';
+import { blobToVector, cosine, createUseLiteProvider, parseSemanticConfig, SemanticIndex } from '../src/index.js';
+import { tempDb } from './support/temp-db.js';
 
 const provider = createUseLiteProvider();
 afterAll(() => provider.close());
@@ -47,5 +50,28 @@ describe('USE-lite (built-in, English only)', () => {
     controller.abort();
     await expect(pending).rejects.toMatchObject({ code: 'embedding_aborted' });
     await expect(provider.embed(['still alive'])).resolves.toHaveLength(1);
+  });
+});
+
+describe('USE-lite through the index (real model, worker thread)', () => {
+  test('a switched-on project is indexed end to end with 512-d unit vectors; nothing leaves the machine', async () => {
+    const db = tempDb();
+    const index = new SemanticIndex({ db, config: parseSemanticConfig({ enabled: true, provider: 'use-lite' }) });
+    try {
+      const p = createProject(db, { name: 'Local' });
+      const s = createSession(db, { projectId: p.id });
+      for (const content of ['How do I reset my password?', 'Open settings and choose "forgot password".', 'Thanks, that worked.']) appendMessage(db, s.id, { role: 'user', content });
+      expect(index.enable(p.id)).toMatchObject({ endpoint: 'local:use-lite', remote: false });
+      expect(await index.run({ projectId: p.id })).toMatchObject({ completed: true, written: 3 });
+      expect(index.status(p.id)).toMatchObject({ status: 'ready', eligible: 3, ready: 3 });
+      const blobs = db.raw.prepare('select vector from semantic_chunks').pluck().all() as Buffer[];
+      for (const b of blobs) {
+        const v = blobToVector(b);
+        expect(v).toHaveLength(512);
+        expect(cosine(v, v)).toBeCloseTo(1, 4);
+      }
+    } finally {
+      await index.close();
+    }
   });
 });
