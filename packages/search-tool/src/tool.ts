@@ -79,6 +79,22 @@ function scopeJson(scope: ToolScope | null): SessionSearchResult['scope'] {
   return scope.kind === 'project' ? { kind: 'project', project_id: scope.projectId } : { kind: 'own_conversation', project_id: null };
 }
 
+/** Why semantic search is off for this caller, in words a model or a person can act on. */
+function disabledReasonText(reason: string | undefined): string {
+  switch (reason) {
+    case 'turned_off':
+      return 'semantic indexing is turned off in the configuration';
+    case 'project_not_enabled':
+      return 'semantic search is not switched on for this project';
+    case 'consent_for_other_endpoint':
+      return 'this project was switched on for another embedding endpoint; switch it on again for the configured one';
+    case 'no_project':
+      return 'a conversation without a project has no semantic index';
+    default:
+      return 'no semantic index is configured';
+  }
+}
+
 export function createSessionSearchTool(options: SessionSearchToolOptions): SessionSearchTool {
   const { db } = options;
   const semanticSource = options.semantic ?? null;
@@ -126,10 +142,14 @@ export function createSessionSearchTool(options: SessionSearchToolOptions): Sess
       result.scope = scopeJson(scope);
       let semantic: SemanticSource | null = null;
       let semanticStatus: SemanticStatus = 'disabled';
+      let disabledReason: string | undefined;
       if (semanticSource) {
         const status = semanticSource.status(scope);
         semanticStatus = status.status;
-        result.semantic_coverage = status.coverage;
+        // Coverage of an index that this call cannot use (switched off, other endpoint) would read as
+        // "14 of 14 indexed" next to "disabled": only a usable or failing index reports coverage.
+        result.semantic_coverage = status.status === 'disabled' ? null : status.coverage;
+        disabledReason = status.status === 'disabled' ? status.reason : undefined;
         if (status.status === 'ready' || status.status === 'partial') semantic = semanticSource;
         if (status.status === 'partial') result.notes.push('The semantic index covers only part of this project yet; keyword search covers all of it.');
         if (status.status === 'unavailable' && status.reason) result.notes.push(`Semantic search is unavailable: ${status.reason}.`);
@@ -178,7 +198,7 @@ export function createSessionSearchTool(options: SessionSearchToolOptions): Sess
           if (args.search_mode === 'hybrid' && out.usedMode === 'keyword') {
             result.notes.push(
               semanticStatus === 'disabled'
-                ? 'Hybrid search ran as keyword-only: no semantic index is configured.'
+                ? `Hybrid search ran as keyword-only: ${disabledReasonText(disabledReason)}.`
                 : 'Hybrid search fell back to keyword-only: semantic search was unavailable.',
             );
           }

@@ -112,4 +112,21 @@ describe('hybrid search through the SemanticSource seam', () => {
     expect(r.used_mode).toBe(usedMode);
     expect(r.notes.join(' ')).toMatch(note);
   });
+
+  test.each([
+    ['project_not_enabled', /not switched on for this project/],
+    ['turned_off', /turned off in the configuration/],
+    ['consent_for_other_endpoint', /another embedding endpoint/],
+    ['not_configured', /no semantic index is configured/],
+  ] as const)('disabled because %s: the note says why and no coverage of an unusable index is reported', async (reason, note) => {
+    const w = world();
+    const source = scripted(w.db, [w.ids.semanticOnly], 'disabled');
+    source.status = () => ({ status: 'disabled', coverage: { indexed: 14, total: 14 }, reason });
+    const tool = createSessionSearchTool({ db: w.db, semantic: source });
+    const r = await tool.execute({ query: 'backoff' }, { currentSessionId: w.caller.id });
+    expect(r.semantic_status).toBe('disabled');
+    expect(r.semantic_coverage).toBeNull();
+    expect(r.notes.join(' ')).toMatch(note);
+    expect(source.calls).toBe(0);
+  });
 });
