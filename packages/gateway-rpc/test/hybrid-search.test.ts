@@ -17,7 +17,7 @@ import type { SessionSearchResult } from '@recall/search-tool';
 import { parseSemanticConfig, SemanticIndex } from '@recall/semantic';
 import { appendMessage, createProject, createSession, setSessionProject } from '@recall/store';
 import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
-import { createSearchComposition, searchOptionsForIndex, type SearchComposition } from '../src/search-wiring.js';
+import { createSearchComposition, openSearchComposition, searchOptionsForIndex, type SearchComposition } from '../src/search-wiring.js';
 
 const DIMS = 16;
 /** Test-only "meaning": each word maps to a concept; synonyms share one. */
@@ -123,6 +123,19 @@ describe('hybrid session_search over the real index', () => {
     const fromQ = createSession(db, { projectId: w.q.id });
     const q = await ask(search, fromQ.id, { query: 'vehicle crashed', search_mode: 'semantic', window: 0 });
     expect(q.results).toEqual([]);
+  });
+
+  test('a search thread composition: read-only connection, its own provider, the same answers', async () => {
+    const db = tempDb();
+    const { index, search } = wire(db);
+    const w = await world(db, index);
+    const thread = openSearchComposition(db.path, null, { semantic: { enabled: true, provider: 'openai-compatible', endpoint: server.url, model: 'concepts', dims: DIMS, maxRetries: 0, timeoutMs: 2_000 } });
+    open.push(thread);
+    const args = { query: 'vehicle failed', search_mode: 'semantic', window: 0 };
+    const fromThread = await ask(thread, w.caller.id, args);
+    expect(fromThread.results.map((x) => x.message_id)).toEqual((await ask(search, w.caller.id, args)).results.map((x) => x.message_id));
+    expect(fromThread.results[0]?.message_id).toBe(w.ids.paraphrase);
+    expect(() => thread.db.raw.prepare('delete from messages').run()).toThrow(/readonly/i);
   });
 
   test('browse, read and scroll never call the provider', async () => {
