@@ -78,7 +78,8 @@ function q(text: string): string {
  *   - `unigram`: every multi-character word also ORs its single characters (column `cjk`).
  * Broader backoff finds more but makes common characters match a large share of a project, which
  * costs latency; keywordSearch therefore starts with `bigram` and relaxes to `unigram` only when
- * that finds fewer hits than asked for (measured in docs/benchmarks.md).
+ * that finds fewer hits than asked for, or when the best hits share few of the question's words (a
+ * paraphrase; measured in docs/benchmarks.md).
  */
 export type CjkBackoff = 'unigram' | 'bigram' | 'none';
 export const DEFAULT_CJK_BACKOFF: CjkBackoff = 'bigram';

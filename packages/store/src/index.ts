@@ -92,6 +92,9 @@ export {
   DEFAULT_SNIPPET_CHARS,
   HIGHLIGHT_OPEN,
   HIGHLIGHT_CLOSE,
+  RANK_WINDOW,
+  PARAPHRASE_COVERAGE,
+  SUBSTRING_SCAN_MESSAGES,
 } from './keyword-search.js';
 export type {
   KeywordScope,

@@ -73,6 +73,7 @@ async function main(): Promise<void> {
     const unbounded = createSessionSearchTool({ db, resultTokenBudget: Number.MAX_SAFE_INTEGER });
     console.log(`session_search result size — default args (limit 8, window 2, keyword), budget ${RESULT_TOKEN_BUDGET} est. tokens`);
     console.log(`machine: ${cpus()[0]?.model ?? 'cpu'} ×${cpus().length}, ${(totalmem() / 2 ** 30).toFixed(1)} GiB, node ${process.version}; ${new Date().toISOString()}`);
+    const summary: Record<string, unknown> = { bench: 'result-size', budget_tokens: RESULT_TOKEN_BUDGET };
     for (const [name, queries] of Object.entries(sets)) {
       const chars: number[] = [];
       const tokens: number[] = [];
@@ -101,12 +102,15 @@ async function main(): Promise<void> {
       const sc = [...chars].sort((a, b) => a - b);
       const st = [...tokens].sort((a, b) => a - b);
       const sr = [...rawTokens].sort((a, b) => a - b);
+      summary[`${name}_tokens_p95`] = pct(st, 95);
+      summary[`${name}_chars_p95`] = pct(sc, 95);
       console.log(
         `${name.padEnd(8)} calls ${calls}: results/call ${(results / calls).toFixed(1)}, window msgs/call ${(windows / calls).toFixed(1)}; ` +
           `chars p50 ${pct(sc, 50)} p95 ${pct(sc, 95)} max ${sc[sc.length - 1]}; est. tokens p50 ${pct(st, 50)} p95 ${pct(st, 95)} max ${st[st.length - 1]} ` +
           `(unbudgeted p95 ${pct(sr, 95)} max ${sr[sr.length - 1]}); trimmed by the budget in ${trimmed}/${calls} calls; not repeating the anchor text saves ${(saved / calls).toFixed(0)} chars/call`,
       );
     }
+    console.log(`BENCH-SUMMARY ${JSON.stringify(summary)}`);
   } finally {
     db.close();
     rmSync(dir, { recursive: true, force: true });

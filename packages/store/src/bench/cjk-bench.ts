@@ -412,8 +412,8 @@ function main(): void {
   for (let c = 0; c < copies; c++) for (const d of docs) scaled.push({ ...d, id: scaled.length + 1, session: `${d.session}#${c}` });
 
   const rows: string[] = [];
-  rows.push(`| approach | own project: R@1 / R@5 / MRR | all users in one project: R@1 / R@5 / MRR | build ${scaled.length} msgs | DB size | query p50 | query p95 |`);
-  rows.push('|---|---|---|---|---|---|---|');
+  rows.push(`| approach | own project: R@1 / R@5 / MRR | own project R@5 by kind (${kinds.join(' / ')}) | all users in one project: R@1 / R@5 / MRR | build ${scaled.length} msgs | DB size | query p50 | query p95 |`);
+  rows.push('|---|---|---|---|---|---|---|---|');
   const fmt = (q: Quality): string => `${q.r1.toFixed(3)} / **${q.r5.toFixed(3)}** / ${q.mrr.toFixed(3)}`;
   const measured: { name: string; r5: number; p95: number }[] = [];
   for (const a of approaches) {
@@ -427,7 +427,8 @@ function main(): void {
     try {
       const perUser = a.build(tmp(), docs, (d) => d.user);
       const scoped = quality(perUser, queries, docs, (q) => q.user);
-      const byKind = kinds.map((k) => `${k} ${quality(perUser, queries.filter((q) => (q.kind ?? 'exact') === k), docs, (q) => q.user).r5.toFixed(3)}`);
+      const kindR5s = kinds.map((k) => quality(perUser, queries.filter((q) => (q.kind ?? 'exact') === k), docs, (q) => q.user).r5.toFixed(3));
+      const byKind = kinds.map((k, i) => `${k} ${kindR5s[i]}`);
       perUser.close();
       const oneProject = a.build(tmp(), docs, () => 'all');
       const global = quality(oneProject, queries, docs, () => 'all');
@@ -448,7 +449,8 @@ function main(): void {
       const size = big.bytes();
       big.close();
       measured.push({ name: a.name, r5: scoped.r5, p95: s.p95 });
-      rows.push(`| ${a.name} | ${fmt(scoped)} | ${fmt(global)} | ${(buildMs / 1000).toFixed(1)} s | ${mib(size)} | ${ms(s.p50)} | ${ms(s.p95)} |`);
+      const kindR5 = kindR5s.join(' / ');
+      rows.push(`| ${a.name} | ${fmt(scoped)} | ${kindR5} | ${fmt(global)} | ${(buildMs / 1000).toFixed(1)} s | ${mib(size)} | ${ms(s.p50)} | ${ms(s.p95)} |`);
       console.log(`${a.name}: R@${K} ${scoped.r5.toFixed(3)} / ${global.r5.toFixed(3)}; own project R@${K} by kind: ${byKind.join(', ')}; misses@${K} own project: ${scoped.misses.join(' ') || '-'}; one project: ${global.misses.join(' ') || '-'}`);
     } finally {
       for (const d of dirs) rmSync(d, { recursive: true, force: true });

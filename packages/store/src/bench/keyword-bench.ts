@@ -1,5 +1,5 @@
 /**
- * `pnpm bench:keyword [--messages N] [--projects P] [--queries Q] [--dense] [--mmap MiB] [--db PATH] [--keep]`
+ * `pnpm bench:keyword [--messages N] [--projects P] [--queries Q] [--dense] [--mmap MiB] [--db PATH] [--keep] [--compare top-first|backoff]`
  * builds a store of N messages (default 1,000,000) over P projects (default 100; the largest holds
  * 10%, at most 100k) through the store's real write path (createProject / createSession /
  * appendMessages, batched inside bulkWrite), then reports ingest messages/s, discover latency
@@ -386,6 +386,10 @@ function main(): void {
     const results: Record<string, { lat: number[]; hits: number[] }> = {};
     let leaks = 0;
     const owner = db.raw.prepare('select project_id from sessions where id = ?').pluck();
+    // --compare: the same queries through the same code with one knob off, interleaved per query so
+    // both see the same machine load (a peer measured in the same run).
+    const compare = argValue('compare');
+    const peerResults: Record<string, number[]> = {};
     for (const q of queries) {
       const t1 = performance.now();
       const res: KeywordSearchResult = keywordSearch(db, scope, q.text, { limit: 20 });
@@ -393,6 +397,21 @@ function main(): void {
       (results[q.kind] ??= { lat: [], hits: [] }).lat.push(dt);
       results[q.kind]!.hits.push(res.hits.length);
       for (const h of res.hits) if (owner.get(h.sessionId) !== scope.projectId) leaks++;
+      if (compare === 'top-first' || compare === 'backoff') {
+        const t2 = performance.now();
+        keywordSearch(db, scope, q.text, { limit: 20, ...(compare === 'top-first' ? { topFirst: false } : { cjkBackoff: 'bigram' as const }) });
+        (peerResults[q.kind] ??= []).push(performance.now() - t2);
+      }
+    }
+    if (compare) {
+      console.log(`\n--compare ${compare}: the same queries with ${compare === 'top-first' ? 'topFirst off (JOIN before ranking)' : "cjkBackoff 'bigram' (no relaxation)"}, interleaved:`);
+      console.log('| queries | shipped p50 / p95 | peer p50 / p95 | p95 ratio |');
+      console.log('|---|---|---|---|');
+      for (const [kind, lat] of Object.entries(peerResults)) {
+        const a = stats(results[kind]!.lat);
+        const b = stats(lat);
+        console.log(`| ${kind} | ${ms(a.p50)} / ${ms(a.p95)} | ${ms(b.p50)} / ${ms(b.p95)} | ${(a.p95 / b.p95).toFixed(2)} |`);
+      }
     }
     console.log(`\ndiscover latency in the largest project (${sizes[0]!.toLocaleString('en')} messages), limit 20 + titles:`);
     // Wall-clock only: process CPU time also counts V8's helper threads and is not a latency.
