@@ -225,6 +225,7 @@ describe('identifier fragments fall back to a scoped, bounded substring search',
     ['busy_time', 'set busy_timeout to 5000'],
     ['ECONNRES', 'socket hang up: ECONNRESET from upstream'],
     ['retryPol', 'see retryPolicyFor(request)'],
+    ['What was busy_time again?', 'we raised busy_timeout to 5000'],
   ])('%s finds %j, with a note, and nothing from another project', async (query, text) => {
     const w = project();
     const s = createSession(w.db, { projectId: w.p.id });
@@ -233,6 +234,14 @@ describe('identifier fragments fall back to a scoped, bounded substring search',
     const r = await w.tool.execute({ query, search_mode: 'keyword' }, { currentSessionId: w.caller.id });
     expect(ids(r)).toEqual([m.id]);
     expect(r.notes.join(' ')).toMatch(/part of a longer word/);
+  });
+
+  test('a natural-language or Chinese question that finds nothing gets no substring scan', async () => {
+    const w = project();
+    for (const query of ['where did we park the zeppelin', '我们上次去哪里看的极光']) {
+      const r = await w.tool.execute({ query, search_mode: 'keyword' }, { currentSessionId: w.caller.id });
+      expect(r.notes.join(' ')).not.toMatch(/substring|most recent in scope/);
+    }
   });
 
   test('a fragment that is nowhere says the bounded scan found nothing', async () => {

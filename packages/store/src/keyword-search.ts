@@ -234,7 +234,12 @@ function substringSql(kind: ScopeKind): string {
 
 /** Identifier-like tokens of a query for the substring fallback (null: nothing worth scanning for). */
 export function substringNeedles(query: string): string[] | null {
-  const tokens = [...new Set(query.normalize('NFKC').split(/[\s"“”「」『』,;()]+/u).filter((t) => t.length >= SUBSTRING_MIN_CHARS))];
+  // Identifier-like tokens only (Latin letters, digits, _ . : / -): a natural-language or CJK
+  // question that found nothing is not a fragment of a longer word.
+  // In a longer query only tokens that look like code (a _ . : / - or digit, or a capital letter:
+  // busy_time, ECONNRES, retryPol) are searched, so "what was busy_time" needs only busy_time.
+  const words = query.normalize('NFKC').split(/[\s"“”「」『』,;()?!]+/u).filter((t) => t.length >= SUBSTRING_MIN_CHARS && /^[A-Za-z0-9_.:/-]+$/.test(t));
+  const tokens = [...new Set(words.length === 1 ? words : words.filter((t) => /[_.:/\-0-9]/.test(t) || /[A-Z]/.test(t.slice(1))))];
   if (tokens.length === 0 || tokens.length > SUBSTRING_MAX_NEEDLES) return null;
   return tokens.map((t) => t.slice(0, 200));
 }
