@@ -5,9 +5,14 @@
  * `/path/to/your/repo` and `my-project` → a repository imported with --project-per-folder), and the
  * server is started exactly with that command and those arguments (the home comes from
  * RECALL_HOME, as ~/.recall would for a user). The official SDK client lists the tool and calls it:
- * the answers come from that repository's project only.
+ * the answers come from that repository's project only. The independent client, the official MCP
+ * Inspector's CLI, runs the documented Inspector commands when RECALL_TEST_INSPECTOR names its
+ * binary (it is not a dependency of this repository: `npm i @modelcontextprotocol/inspector@2.12.0`
+ * somewhere, then RECALL_TEST_INSPECTOR=…/node_modules/.bin/mcp-inspector).
  */
+import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { afterEach, beforeAll, describe, expect, test } from 'vitest';
@@ -71,5 +76,27 @@ describe('docs/agents.md configurations start as written', () => {
     expect((await call('LNK2019')).results.map((r) => r.session_id)).toContain(CC_ALPHA);
     expect((await call('paprika')).results.map((r) => r.session_id)).not.toContain(CC_BETA);
     expect((await call('paprika')).results).toEqual([]);
+  });
+});
+
+const INSPECTOR = process.env.RECALL_TEST_INSPECTOR;
+
+describe('the MCP Inspector CLI (independent client)', () => {
+  test.skipIf(!INSPECTOR)('lists and calls the tool as documented', async () => {
+    // The Inspector passes only a default environment (HOME, PATH, …) to the server, so the user's
+    // home is a temp HOME whose ~/.recall holds the imported history — exactly the documented default.
+    const userHome = tempDir('recall-inspector-');
+    await runCli(['import', '--from', 'claude-code', copyFixture('claude-code', tempDir()), '--project-per-folder', '--home', join(userHome, '.recall')]);
+    const lines = /```sh\n(npx -y @modelcontextprotocol\/inspector[\s\S]*?)\n```/.exec(DOC)![1]!.replace(/\\\n\s*/g, '').split('\n');
+    const outputs = lines.map((line) => {
+      const words = line.replace('npx -y @modelcontextprotocol/inspector ', '').split(/\s+/).map(substitute);
+      return execFileSync(INSPECTOR!, words.map((w) => (w === 'node' ? process.execPath : w)), { env: childEnv({ HOME: userHome }), encoding: 'utf8', timeout: 60_000 });
+    });
+    const listed = JSON.parse(outputs[0]!) as { tools: { name: string; outputSchema?: unknown }[] };
+    expect(listed.tools.map((t) => t.name)).toEqual(['session_search']);
+    expect(listed.tools[0]!.outputSchema).toBeDefined();
+    const called = JSON.parse(outputs[1]!) as { isError: boolean; structuredContent: { results: { session_id: string }[] } };
+    expect(called.isError).toBe(false);
+    expect(called.structuredContent.results.map((r) => r.session_id)).toContain(CC_ALPHA);
   });
 });

@@ -76,7 +76,7 @@ function progressLabel(p: ImportProgressInfo): string {
   return `${p.filesDone}/${p.filesTotal} files, ${p.summary.messages} messages${where}`;
 }
 
-function mappingOf(ctx: CliContext, db: RecallDatabase, values: { project?: string | undefined; 'project-per-folder'?: boolean | undefined }): ProjectMapping {
+function mappingOf(db: RecallDatabase, values: { project?: string | undefined; 'project-per-folder'?: boolean | undefined }): ProjectMapping {
   if (values.project !== undefined) {
     const project = findProjectByRef(db, values.project);
     if (!project) throw new ProjectNotFoundError(values.project);
@@ -100,7 +100,7 @@ async function importSource(ctx: CliContext, format: Exclude<ImportFormat, 'reca
         const own = store.profile !== null && store.profile !== ctx.config.profile;
         const db = own ? openProfileDatabase(ctx.config.home, profile) : ctx.db();
         try {
-          const summary = await importHermes(db, store.path, { mapping: mappingOf(ctx, db, values), dryRun, batchSize, onProgress });
+          const summary = await importHermes(db, store.path, { mapping: mappingOf(db, values), dryRun, batchSize, onProgress });
           results.push({ profile, summary });
         } finally {
           if (own) db.close();
@@ -109,7 +109,7 @@ async function importSource(ctx: CliContext, format: Exclude<ImportFormat, 'reca
     } else {
       const db = ctx.db();
       const files = transcriptFiles(format, path);
-      const summary = await importTranscripts(db, format, files, { mapping: mappingOf(ctx, db, values), dryRun, batchSize, onProgress, partialLast: 'yield' });
+      const summary = await importTranscripts(db, format, files, { mapping: mappingOf(db, values), dryRun, batchSize, onProgress, partialLast: 'yield' });
       results.push({ profile: ctx.config.profile, summary });
     }
   } finally {
