@@ -24,6 +24,7 @@ import {
   getProject,
   normalizeFolderPath,
   projectForFolder,
+  sessionProjectId,
   StoreError,
   updateSession,
   bulkWrite,
@@ -213,10 +214,8 @@ export class SourceImporter {
     const result = appendMessages(this.db, sessionId, group.map(toNewMessage));
     counts.messages += result.inserted;
     counts.skipped += result.skipped;
-    if (result.inserted > 0) {
-      const session = findSession(this.db, sessionId);
-      this.count(counts, session?.projectId ?? null, 0, result.inserted);
-    }
+    // sessionProjectId reads one column: findSession would also count the session's messages.
+    if (result.inserted > 0) this.count(counts, sessionProjectId(this.db, sessionId), 0, result.inserted);
   }
 
   private count(counts: Counts, projectKey: string | null, sessions: number, messages: number, name?: string | null): void {
