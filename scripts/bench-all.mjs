@@ -30,12 +30,12 @@ export const KNOWN = [
   { script: 'bench:keyword', small: ['--messages', '200k', '--projects', '20', '--queries', '50'], full: [], peer: 'plain FTS5 BM25 (porter unicode61) over the same project' },
   { script: 'bench:cjk', small: ['--copies', '10', '--rounds', '2'], full: [], peer: 'plain unicode61 FTS5 (no CJK handling), trigram, LIKE' },
   { script: 'bench:vector', small: ['--sizes', '100k', '--queries', '20'], full: [], peer: 'plain JS loop, sqlite-vec 0.1.9' },
-  { script: 'bench:index', small: [], full: [], peer: '—' },
+  { script: 'bench:index', small: ['--messages', '10k', '--growth-chunks', '50k'], full: [], peer: 'plain INSERT / sqlite-vec (its own tables)' },
   { script: 'bench:rpc', small: ['--seconds', '10'], full: [], peer: '—' },
+  { script: 'bench:import', small: ['--messages', '100k'], full: [], peer: 'the recall-jsonl importer on the same messages' },
   // Hybrid under load: the seed indexed with the built-in model first (cached after the first run).
   { script: 'bench:rpc', label: 'bench:rpc --semantic', small: ['--seconds', '10', '--semantic', '--sessions', '10', '--messages', '20'], full: ['--semantic'], peer: 'the keyword-only bench:rpc run above' },
   { script: 'bench:rpc', label: 'bench:rpc --semantic --clients 32', small: ['--seconds', '10', '--semantic', '--sessions', '10', '--messages', '20', '--clients', '32'], full: ['--semantic', '--clients', '32'], peer: 'the 8-client run above' },
-  { script: 'bench:import', small: ['--messages', '100k'], full: [], peer: 'the recall-jsonl importer on the same messages' },
 ];
 
 export function planStages(scripts, { full = false, only = null } = {}) {
@@ -134,9 +134,11 @@ async function main(argv) {
   for (const s of stages) console.log(`  ${s.missing ? 'missing' : 'will run'}  ${s.name}${s.argv ? `: node ${s.argv.join(' ')}` : ' (no such script yet)'}`);
   if (dry) return 0;
 
-  console.log('\n[build] turbo run build (once for every stage)');
+  console.log('\n[build] turbo run build --filter=@recall/gateway-rpc (once for every stage; its dependencies are built too)');
   const turbo = join(ROOT, 'node_modules', '.bin', 'turbo');
-  execFileSync(existsSync(turbo) ? turbo : 'npx', existsSync(turbo) ? ['run', 'build', '--output-logs=errors-only'] : ['turbo', 'run', 'build', '--output-logs=errors-only'], { cwd: ROOT, stdio: 'inherit' });
+  // Every bench lives in gateway-rpc or below it; its build pulls the dependencies in (^build), not the UI.
+  const buildArgs = ['run', 'build', '--filter=@recall/gateway-rpc', '--output-logs=errors-only'];
+  execFileSync(existsSync(turbo) ? turbo : 'npx', existsSync(turbo) ? buildArgs : ['turbo', ...buildArgs], { cwd: ROOT, stdio: 'inherit' });
 
   const results = [];
   const runnable = stages.filter((s) => !s.missing);

@@ -37,9 +37,9 @@ describe('pnpm bench stage plan', () => {
       'bench:vector (missing)',
       'bench:index (missing)',
       'bench:rpc',
+      'bench:import (missing)',
       'bench:rpc --semantic',
       'bench:rpc --semantic --clients 32',
-      'bench:import (missing)',
       'bench:odd (missing)',
       'bench:zeta',
     ]);
