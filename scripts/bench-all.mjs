@@ -169,7 +169,7 @@ async function main(argv) {
   if (writeDocs) {
     const body = [
       `Generated ${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC by \`${command}\` (${full ? 'full sizes' : 'the ~10-minute sizes; `--full` for 1M messages'}) on ${machine()}.`,
-      'Ratios `… vs …` are this code\'s figure divided by the peer\'s from the same run (below 1 = faster than the peer; for latency, above 1 = slower).',
+      'Ratios are as each bench names them: `… vs …` = this code\'s figure ÷ the peer\'s from the same run (latency: above 1 = slower than the peer; throughput: below 1 = slower); `x faster than …` = the peer\'s time ÷ ours.',
       '',
       rows.join('\n'),
       ...results
