@@ -24,6 +24,7 @@ import { openProfileDatabase } from './profiles.js';
 import { createStaticHandler, defaultUiDir } from './static.js';
 import { bearerToken, ensureToken, tokenMatches } from './token.js';
 import { createSearchComposition, searchOptionsForIndex, type SearchComposition } from './search-wiring.js';
+import { tightenHome } from './home-permissions.js';
 import { resolveChatSettings, type ChatSettingsInput } from './chat/chat-config.js';
 import { ChatRuns } from './chat/chat-runs.js';
 import { createSemanticIndex, type SemanticSettingsInput } from './semantic-wiring.js';
@@ -96,6 +97,8 @@ export async function startGateway(options: StartGatewayOptions): Promise<Gatewa
   const logger = options.logger ?? consoleLogger;
   const uiDir = options.uiDir === undefined ? defaultUiDir() : options.uiDir;
 
+  // Before anything is written: a home others can read is reported and made private.
+  tightenHome(home, (message) => logger.warn(message));
   const token = ensureToken(home);
   // Before the database opens: invalid chat settings fail the start without anything to clean up.
   const chatSettings = resolveChatSettings(options.chat);

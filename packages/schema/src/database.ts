@@ -3,11 +3,14 @@
  * foreign keys, busy timeout), applies pending migrations and returns both the raw better-sqlite3
  * handle (for FTS and hand-tuned SQL) and a drizzle wrapper. Profiles live in separate files under
  * `<home>/profiles/<name>/recall.db`, so one profile can never read another's rows.
+ * Conversation history is private: every directory it creates is 0700 and the database file is
+ * created 0600 before SQLite opens it (SQLite gives `-wal`/`-shm` the main file's mode), whatever the
+ * umask; an existing file or sidecar that others can read is tightened on open.
  */
 import Database from 'better-sqlite3';
 import { drizzle, type BetterSQLite3Database } from 'drizzle-orm/better-sqlite3';
 import { migrate } from 'drizzle-orm/better-sqlite3/migrator';
-import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, closeSync, cpSync, existsSync, mkdirSync, mkdtempSync, openSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -53,8 +56,52 @@ export function profileDatabasePath(home: string, profile: string): string {
   return join(home, 'profiles', assertProfileName(profile), 'recall.db');
 }
 
+/** Owner-only modes for what Recall writes: history is private to the user who recorded it. */
+export const PRIVATE_DIR_MODE = 0o700;
+export const PRIVATE_FILE_MODE = 0o600;
+
+const SQLITE_SIDECARS = ['', '-wal', '-shm', '-journal'] as const;
+
+/**
+ * Creates the database's folder (and any missing parents: the home, `profiles/`) 0700 and the file
+ * 0600 before SQLite sees it. mkdir's and open's modes are masked by the umask, which can only
+ * remove bits, and chmod makes them exact; existing files that others can read are tightened
+ * because they hold the same private history (the file may predate this rule).
+ */
+function preparePrivateFile(path: string, readonly: boolean): void {
+  if (process.platform === 'win32') {
+    if (!readonly) mkdirSync(dirname(path), { recursive: true });
+    return;
+  }
+  if (!readonly) {
+    const dir = dirname(path);
+    const created = mkdirSync(dir, { recursive: true, mode: PRIVATE_DIR_MODE });
+    // `created` is the first directory made; every one below it is new too and got the same mode.
+    if (created !== undefined) {
+      for (let d = dir; d.length >= created.length; d = dirname(d)) {
+        chmodSync(d, PRIVATE_DIR_MODE);
+        if (d === created) break;
+      }
+    }
+    if (!existsSync(path)) {
+      closeSync(openSync(path, 'a', PRIVATE_FILE_MODE));
+      chmodSync(path, PRIVATE_FILE_MODE);
+    }
+  }
+  for (const suffix of SQLITE_SIDECARS) {
+    const file = `${path}${suffix}`;
+    try {
+      if ((statSync(file).mode & 0o077) !== 0) chmodSync(file, PRIVATE_FILE_MODE);
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code;
+      // Missing sidecars are normal; a read-only opener may not own the file (EPERM): not its job.
+      if (code !== 'ENOENT' && code !== 'EPERM') throw error;
+    }
+  }
+}
+
 export function openDatabase(path: string, options: OpenDatabaseOptions = {}): RecallDatabase {
-  if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
+  if (path !== ':memory:' && path !== '') preparePrivateFile(path, options.readonly ?? false);
   const raw = new Database(path, { readonly: options.readonly ?? false });
   try {
     raw.pragma(`busy_timeout = ${Math.max(0, Math.floor(options.busyTimeoutMs ?? 10_000))}`);

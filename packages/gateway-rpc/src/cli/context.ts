@@ -7,6 +7,7 @@
  */
 import type { RecallDatabase } from '@recall/schema';
 import { loadConfig, type RecallConfig } from '../config.js';
+import { tightenHome } from '../home-permissions.js';
 import { openProfileDatabase } from '../profiles.js';
 import type { CommonFlags } from './args.js';
 
@@ -43,11 +44,13 @@ export function streamOutput(stream: NodeJS.WriteStream): Output {
 export function createCliContext(flags: CommonFlags & { port?: string | undefined }): CliContext {
   const config = loadConfig({ overrides: { home: flags.home, profile: flags.profile, port: flags.port } });
   let db: RecallDatabase | null = null;
+  const err = streamOutput(process.stderr);
   return {
     config,
     out: streamOutput(process.stdout),
-    err: streamOutput(process.stderr),
+    err,
     db() {
+      if (db === null) tightenHome(config.home, (message) => err.write(`recall: warning: ${message}\n`));
       db ??= openProfileDatabase(config.home, config.profile);
       return db;
     },
