@@ -31,8 +31,16 @@ import { createSemanticIndex, type SemanticSettingsInput } from './semantic-wiri
 import type { SemanticIndex } from '@recall/semantic';
 
 export const DEFAULT_BODY_LIMIT_BYTES = 1024 * 1024;
-/** A WebSocket client that lets this much unsent data pile up is not reading; it is dropped. */
-const MAX_WS_BUFFERED_BYTES = 16 * 1024 * 1024;
+/** Idle sockets cost a file descriptor each and nothing stops a local process opening thousands. */
+export const DEFAULT_FIRST_REQUEST_TIMEOUT_MS = 10_000;
+export const DEFAULT_MAX_CONNECTIONS = 256;
+/**
+ * Unsent bytes (answers and events) a WebSocket may have before we stop reading its requests; an
+ * event due while over it drops the client, which is evidently not reading.
+ */
+export const MAX_WS_BUFFERED_BYTES = 16 * 1024 * 1024;
+/** Requests of one WebSocket that may run at once; further frames wait unread. */
+export const MAX_WS_IN_FLIGHT = 8;
 const LOOPBACK = '127.0.0.1';
 
 export interface StartGatewayOptions {
@@ -54,6 +62,10 @@ export interface StartGatewayOptions {
    * database (keyword-only unless a semantic source is wired); `null` = no search method backend.
    */
   searchTool?: SessionSearchExecutor | null | ((db: RecallDatabase) => SessionSearchExecutor | null);
+  /** A connection that has not completed its first request (headers) by then is closed (default 10 s). */
+  firstRequestTimeoutMs?: number;
+  /** Open connections (HTTP and WebSocket) at most; further ones are closed at once (default 256). */
+  maxConnections?: number;
   /** Chat model settings (`loadConfig().chat`); omitted or null = no model configured (chat.send answers chat_not_configured). */
   chat?: ChatSettingsInput | null;
   /**
@@ -280,6 +292,26 @@ export async function startGateway(options: StartGatewayOptions): Promise<Gatewa
     });
     track(() => work);
   });
+  server.maxConnections = options.maxConnections ?? DEFAULT_MAX_CONNECTIONS;
+  // Node's headersTimeout only runs once a request has begun; a connection that sends nothing (or
+  // dribbles its headers) would otherwise be kept forever. Every connection must finish its first
+  // request's headers in time; keep-alive idling after that is bounded by keepAliveTimeout.
+  const firstRequestTimeout = options.firstRequestTimeoutMs ?? DEFAULT_FIRST_REQUEST_TIMEOUT_MS;
+  const awaitingFirstRequest = new WeakMap<Socket, NodeJS.Timeout>();
+  const firstRequestSeen = (socket: Socket | Duplex): void => {
+    const timer = awaitingFirstRequest.get(socket as Socket);
+    if (timer !== undefined) {
+      clearTimeout(timer);
+      awaitingFirstRequest.delete(socket as Socket);
+    }
+  };
+  server.on('connection', (socket: Socket) => {
+    const timer = setTimeout(() => socket.destroy(), firstRequestTimeout);
+    timer.unref();
+    awaitingFirstRequest.set(socket, timer);
+    socket.once('close', () => firstRequestSeen(socket));
+  });
+  server.on('request', (req: IncomingMessage) => firstRequestSeen(req.socket));
   server.on('clientError', (_error, socket: Duplex) => {
     if ((socket as Socket).writable) socket.end('HTTP/1.1 400 Bad Request\r\nConnection: close\r\n\r\n');
     else socket.destroy();
@@ -295,6 +327,7 @@ export async function startGateway(options: StartGatewayOptions): Promise<Gatewa
   };
 
   server.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => {
+    firstRequestSeen(socket);
     socket.on('error', () => socket.destroy());
     if (closing) return rejectUpgrade(socket, 503, 'Service Unavailable');
     if (!hostAllowed(req)) return rejectUpgrade(socket, 403, 'Forbidden');
@@ -312,15 +345,56 @@ export async function startGateway(options: StartGatewayOptions): Promise<Gatewa
     wss.handleUpgrade(req, socket, head, (ws) => onConnection(ws));
   });
 
+  /**
+   * One socket's flow control. A client that sends requests but does not read the answers must not
+   * grow our memory: at most MAX_WS_IN_FLIGHT requests of a socket run at once, and while that many
+   * run or more than MAX_WS_BUFFERED_BYTES of answers/events wait unsent, the socket is paused (no
+   * more frames are read; the client's own TCP window then stops it from sending). Frames already
+   * parsed when the pause took effect wait in a short queue. Sends report back when flushed, which
+   * is when reading resumes. Events are not requests the client asked for: a client already over
+   * the limit when one is due is dropped, as before.
+   */
   const onConnection = (ws: WebSocket): void => {
     clients.add(ws);
+    const queue: string[] = [];
+    let running = 0;
+    const busy = (): boolean => running >= MAX_WS_IN_FLIGHT || ws.bufferedAmount > MAX_WS_BUFFERED_BYTES;
+    const pump = (): void => {
+      while (queue.length > 0 && !busy() && ws.readyState === ws.OPEN) run(queue.shift()!);
+      const shouldPause = busy() || queue.length > 0;
+      if (shouldPause && !ws.isPaused) ws.pause();
+      else if (!shouldPause && ws.isPaused && ws.readyState === ws.OPEN) ws.resume();
+    };
+    const send = (text: string): void => {
+      if (ws.readyState !== ws.OPEN) return;
+      ws.send(text, () => pump());
+    };
+    const run = (text: string): void => {
+      if (closing) {
+        send(rpcErrorBody({ code: DOMAIN_ERROR_CODES.shutting_down, message: 'The gateway is shutting down.', data: { code: 'shutting_down' } }));
+        return;
+      }
+      running++;
+      const callCtx: CallContext = { ...context, transport: 'ws' };
+      void track(() => handleRpcText(registry, text, callCtx, { logger }))
+        .then(
+          (response) => {
+            if (response !== null) send(response);
+          },
+          (error: unknown) => logger.error('WebSocket dispatch failed', { error: String(error) }),
+        )
+        .finally(() => {
+          running--;
+          pump();
+        });
+    };
     const unsubscribe = events.subscribe((event: HubEvent) => {
       if (ws.readyState !== ws.OPEN) return;
       if (ws.bufferedAmount > MAX_WS_BUFFERED_BYTES) {
         ws.terminate();
         return;
       }
-      ws.send(notification('event', event));
+      send(notification('event', event));
     });
     ws.on('message', (data) => {
       const buffer = Array.isArray(data) ? Buffer.concat(data) : Buffer.from(data as ArrayBuffer);
@@ -330,20 +404,12 @@ export async function startGateway(options: StartGatewayOptions): Promise<Gatewa
       } catch {
         text = '\u0000invalid-utf8';
       }
-      if (closing) {
-        ws.send(rpcErrorBody({ code: DOMAIN_ERROR_CODES.shutting_down, message: 'The gateway is shutting down.', data: { code: 'shutting_down' } }));
-        return;
-      }
-      const callCtx: CallContext = { ...context, transport: 'ws' };
-      void track(() => handleRpcText(registry, text, callCtx, { logger })).then(
-        (response) => {
-          if (response !== null && ws.readyState === ws.OPEN) ws.send(response);
-        },
-        (error: unknown) => logger.error('WebSocket dispatch failed', { error: String(error) }),
-      );
+      queue.push(text);
+      pump();
     });
     ws.on('error', (error) => logger.warn('WebSocket client error', { error: error.message }));
     ws.on('close', () => {
+      queue.length = 0;
       unsubscribe();
       clients.delete(ws);
     });
