@@ -6,6 +6,9 @@
  * `RECALL_CHAT_BASE_URL` / `OPENAI_BASE_URL`, `RECALL_CHAT_API_KEY` / `OPENAI_API_KEY`,
  * `RECALL_CHAT_MODEL`, `RECALL_EMBEDDING_API_KEY`) → `<home>/config.json` → defaults.
  * Invalid values raise `ConfigError` (stable code `invalid_config`) naming the offending source.
+ * API keys follow `resolveApiKey()`: `OPENAI_API_KEY` goes only to OpenAI's own endpoint (or to the
+ * endpoint named by `OPENAI_BASE_URL`, which the same user set for it); any other endpoint needs its
+ * Recall-specific key, and a key bound for plain http on a non-loopback host yields a warning.
  */
 import { readFileSync } from 'node:fs';
 import { homedir } from 'node:os';
@@ -77,6 +80,53 @@ export interface ChatModelConfig {
   maxRetries?: number;
 }
 
+/**
+ * Which API key may go to a model endpoint. A key is a credential for one provider: a generic
+ * `OPENAI_API_KEY` exported for other tools must not be handed to whatever `baseUrl` a config file
+ * names. So: the dedicated key (`RECALL_CHAT_API_KEY`, `RECALL_EMBEDDING_API_KEY`) always; else
+ * `OPENAI_API_KEY` only when the endpoint is OpenAI's (`baseUrl` unset or on api.openai.com) or
+ * came from `OPENAI_BASE_URL`. Warnings say when OPENAI_API_KEY was withheld and when a key would
+ * travel unencrypted (http) to a host that is not loopback.
+ */
+export interface ApiKeyInput {
+  /** "chat" or "embedding": names the variables in warnings. */
+  purpose: 'chat' | 'embedding';
+  baseUrl: string | null;
+  baseUrlFromOpenAiEnv: boolean;
+  dedicatedKey: string | undefined;
+  openAiKey: string | undefined;
+}
+
+export const OPENAI_API_HOST = 'api.openai.com';
+
+function isLoopbackHost(hostname: string): boolean {
+  const h = hostname.replace(/^\[|\]$/g, '').toLowerCase();
+  return h === 'localhost' || h.endsWith('.localhost') || h === '::1' || /^127\.\d+\.\d+\.\d+$/.test(h);
+}
+
+export function resolveApiKey(input: ApiKeyInput): { apiKey: string | null; warnings: string[] } {
+  const dedicatedName = input.purpose === 'chat' ? 'RECALL_CHAT_API_KEY' : 'RECALL_EMBEDDING_API_KEY';
+  const warnings: string[] = [];
+  let url: URL | null = null;
+  if (input.baseUrl !== null) {
+    try {
+      url = new URL(input.baseUrl);
+    } catch {
+      url = null;
+    }
+  }
+  const openAiEndpoint = input.baseUrl === null || (url !== null && url.protocol === 'https:' && url.hostname.toLowerCase() === OPENAI_API_HOST);
+  let apiKey: string | null = input.dedicatedKey ?? null;
+  if (apiKey === null && input.openAiKey !== undefined) {
+    if (openAiEndpoint || input.baseUrlFromOpenAiEnv) apiKey = input.openAiKey;
+    else warnings.push(`OPENAI_API_KEY is not sent to the ${input.purpose} endpoint ${url?.origin ?? input.baseUrl} (it is not OpenAI's); set ${dedicatedName} for that endpoint.`);
+  }
+  if (apiKey !== null && url !== null && url.protocol === 'http:' && !isLoopbackHost(url.hostname)) {
+    warnings.push(`the ${input.purpose} API key will be sent unencrypted (http) to ${url.host}; use https, or a loopback address for a local model.`);
+  }
+  return { apiKey, warnings };
+}
+
 export interface RecallConfig {
   /** Absolute path of the Recall home directory. */
   home: string;
@@ -93,6 +143,8 @@ export interface RecallConfig {
   semanticKeys: { embeddingApiKey: string | null; openaiApiKey: string | null };
   /** Where config.json was looked for, and whether it existed. */
   configFile: { path: string; found: boolean };
+  /** Things the user should know (an API key withheld or sent over plain http); `serve` prints them. */
+  warnings: string[];
 }
 
 export interface ConfigOverrides {
@@ -169,14 +221,24 @@ export function loadConfig(options: LoadConfigOptions = {}): RecallConfig {
   // Same rule as the schema package's profile paths; re-checked so the two can never drift apart.
   assertProfileName(profile);
 
+  // RECALL_CHAT_* first: OPENAI_* may be set for other tools on the same machine.
+  const chatBaseUrl = env.RECALL_CHAT_BASE_URL ?? env.OPENAI_BASE_URL ?? file.chat?.baseUrl ?? null;
+  const chatKey = resolveApiKey({
+    purpose: 'chat',
+    baseUrl: chatBaseUrl,
+    baseUrlFromOpenAiEnv: env.RECALL_CHAT_BASE_URL === undefined && env.OPENAI_BASE_URL !== undefined,
+    dedicatedKey: env.RECALL_CHAT_API_KEY,
+    openAiKey: env.OPENAI_API_KEY,
+  });
+
   return {
     home,
     profile,
     port,
+    warnings: [...chatKey.warnings],
     chat: {
-      // RECALL_CHAT_* first: OPENAI_* may be set for other tools on the same machine.
-      baseUrl: env.RECALL_CHAT_BASE_URL ?? env.OPENAI_BASE_URL ?? file.chat?.baseUrl ?? null,
-      apiKey: env.RECALL_CHAT_API_KEY ?? env.OPENAI_API_KEY ?? null,
+      baseUrl: chatBaseUrl,
+      apiKey: chatKey.apiKey,
       model: env.RECALL_CHAT_MODEL ?? file.chat?.model ?? null,
       ...(file.chat?.maxToolRounds === undefined ? {} : { maxToolRounds: file.chat.maxToolRounds }),
       ...(file.chat?.turnTimeoutMs === undefined ? {} : { turnTimeoutMs: file.chat.turnTimeoutMs }),
