@@ -62,6 +62,8 @@ export const DOMAIN_ERROR_CODES = {
   session_already_compressed: -32032,
   // semantic index (@recall/semantic): index.project.enable / index.run while semantic is not configured or off
   semantic_disabled: -32033,
+  // transport bounds (jsonrpc.ts): a batch entry not run because the batch hit its cost or size bound
+  batch_limit: -32050,
 } as const satisfies Record<string, number>;
 
 export type DomainErrorCode = keyof typeof DOMAIN_ERROR_CODES;

@@ -6,10 +6,15 @@
  * omitted meaning `{}`) and validated with the method's zod schema before the handler runs, so a
  * handler only ever sees typed, bounded input; invalid params answer -32602 with zod issues in
  * `data` and the handler is never called. Batch entries run sequentially in order, which keeps a
- * batch's writes deterministic over the single SQLite connection.
+ * batch's writes deterministic over the single SQLite connection; between entries the batch yields
+ * to the event loop so other clients are served meanwhile, and a batch is bounded twice: by cost
+ * (a search counts SEARCH_COST, anything else 1, at most MAX_BATCH_COST) and by the size of its
+ * answer (once MAX_BATCH_RESPONSE_BYTES are reached). Entries past either bound are not run; each
+ * is answered `batch_limit` so the client knows exactly which ones to send again.
  */
 import { z } from 'zod';
 import {
+  DOMAIN_ERROR_CODES,
   invalidParams,
   JSONRPC_INVALID_PARAMS,
   JSONRPC_INVALID_REQUEST,
@@ -43,6 +48,18 @@ export interface JsonRpcNotification {
 
 /** Upper bound on entries in one batch: a batch is one HTTP body, but unbounded fan-out is still a DoS lever. */
 export const MAX_BATCH_SIZE = 100;
+/** Cost budget of one batch: 10 searches, or 100 cheap calls. */
+export const MAX_BATCH_COST = 100;
+export const SEARCH_COST = 10;
+/** Once a batch's answer reaches this size, its remaining entries are not run. */
+export const MAX_BATCH_RESPONSE_BYTES = 8 * 1024 * 1024;
+
+function entryCost(entry: unknown): number {
+  const method = isPlainObject(entry) ? entry.method : undefined;
+  return typeof method === 'string' && (method.startsWith('search.') || method === 'chat.send') ? SEARCH_COST : 1;
+}
+
+const yieldToEventLoop = (): Promise<void> => new Promise((resolveYield) => setImmediate(resolveYield));
 const MAX_METHOD_NAME_LENGTH = 128;
 
 // ---------------------------------------------------------------------------------------------
@@ -171,14 +188,44 @@ export async function dispatch<C>(registry: MethodRegistry<C>, payload: unknown,
     if (payload.length > MAX_BATCH_SIZE) {
       return failure(null, { code: JSONRPC_INVALID_REQUEST, message: `Invalid Request: batch larger than ${MAX_BATCH_SIZE}` });
     }
-    const responses: JsonRpcResponse[] = [];
-    for (const entry of payload) {
-      const response = await dispatchOne(registry, entry, ctx, options);
-      if (response !== null) responses.push(response);
-    }
+    const responses = (await dispatchBatch(registry, payload, ctx, options)).map((r) => r.response);
     return responses.length === 0 ? null : responses;
   }
   return dispatchOne(registry, payload, ctx, options);
+}
+
+/** Runs a batch within its bounds; each answer comes with its serialised text (measured once). */
+async function dispatchBatch<C>(registry: MethodRegistry<C>, batch: unknown[], ctx: C, options: DispatchOptions): Promise<{ response: JsonRpcResponse; text: string }[]> {
+  const out: { response: JsonRpcResponse; text: string }[] = [];
+  let cost = 0;
+  let bytes = 0;
+  let stopped: 'cost' | 'size' | null = null;
+  for (const [index, entry] of batch.entries()) {
+    if (index > 0) await yieldToEventLoop();
+    cost += entryCost(entry);
+    if (stopped === null && cost > MAX_BATCH_COST) stopped = 'cost';
+    let response: JsonRpcResponse | null;
+    if (stopped !== null) {
+      const envelope = validateEnvelope(entry);
+      if ('error' in envelope) response = envelope;
+      else if (envelope.id === undefined) response = null;
+      else {
+        const message =
+          stopped === 'cost'
+            ? `Not run: the batch exceeds its cost budget (${MAX_BATCH_COST}; a search costs ${SEARCH_COST}). Send this request again, alone or in a later batch.`
+            : `Not run: the batch's answer reached ${MAX_BATCH_RESPONSE_BYTES} bytes. Send this request again, alone or in a later batch.`;
+        response = failure(envelope.id, { code: DOMAIN_ERROR_CODES.batch_limit, message, data: { code: 'batch_limit', reason: stopped } });
+      }
+    } else {
+      response = await dispatchOne(registry, entry, ctx, options);
+    }
+    if (response === null) continue;
+    const text = serializeResponse(response, options.logger);
+    bytes += Buffer.byteLength(text);
+    if (stopped === null && bytes >= MAX_BATCH_RESPONSE_BYTES) stopped = 'size';
+    out.push({ response, text });
+  }
+  return out;
 }
 
 async function dispatchOne<C>(registry: MethodRegistry<C>, entry: unknown, ctx: C, options: DispatchOptions): Promise<JsonRpcResponse | null> {
@@ -211,6 +258,10 @@ export async function handleRpcText<C>(registry: MethodRegistry<C>, text: string
     payload = JSON.parse(text);
   } catch {
     return serializeResponse(failure(null, { code: JSONRPC_PARSE_ERROR, message: 'Parse error' }));
+  }
+  if (Array.isArray(payload) && payload.length > 0 && payload.length <= MAX_BATCH_SIZE) {
+    const answers = await dispatchBatch(registry, payload, ctx, options);
+    return answers.length === 0 ? null : `[${answers.map((a) => a.text).join(',')}]`;
   }
   const response = await dispatch(registry, payload, ctx, options);
   return response === null ? null : serializeResponse(response, options.logger);

@@ -123,3 +123,29 @@ export function createDefaultSearchTool(db: RecallDatabase, semantic: SemanticIn
   const options = semantic === null ? {} : semantic instanceof SemanticIndex ? searchOptionsForIndex(semantic) : semantic;
   return createSearchComposition(db, options).tool;
 }
+
+/** Plain data (structured-cloneable): what a search worker thread (search-pool.ts) receives to build its tool. */
+export interface SearchToolInput {
+  /** The profile's database file (`profileDatabasePath(home, profile)`). */
+  dbPath: string;
+  profile: string;
+  /** Raw `semantic` section of config.json (`loadConfig().semantic`); null = keyword only. */
+  semantic: Record<string, unknown> | null;
+  /** `loadConfig().semanticKeys`, for the embedding provider a semantic source needs (never logged). */
+  semanticKeys?: { embeddingApiKey: string | null; openaiApiKey: string | null };
+}
+
+export interface OpenedSearchTool {
+  readonly tool: SessionSearchExecutor;
+  /** Closes the tool's own connection (and a provider it created). */
+  close(): void | Promise<void>;
+}
+
+/** The worker threads' factory: `openSearchComposition()` on a read-only connection, from plain data. */
+export function openSearchTool(input: SearchToolInput): OpenedSearchTool {
+  const composition = openSearchComposition(input.dbPath, input.profile, {
+    semantic: input.semantic,
+    ...(input.semanticKeys ? { semanticKeys: input.semanticKeys } : {}),
+  });
+  return { tool: composition.tool, close: () => composition.close() };
+}

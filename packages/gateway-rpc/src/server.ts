@@ -24,6 +24,7 @@ import { openProfileDatabase } from './profiles.js';
 import { createStaticHandler, defaultUiDir } from './static.js';
 import { bearerToken, ensureToken, tokenMatches } from './token.js';
 import { createSearchComposition, searchOptionsForIndex, type SearchComposition } from './search-wiring.js';
+import { defaultSearchWorkers, startSearchPool, type SearchPool } from './search-pool.js';
 import { tightenHome } from './home-permissions.js';
 import { resolveChatSettings, type ChatSettingsInput } from './chat/chat-config.js';
 import { ChatRuns } from './chat/chat-runs.js';
@@ -62,6 +63,11 @@ export interface StartGatewayOptions {
    * database (keyword-only unless a semantic source is wired); `null` = no search method backend.
    */
   searchTool?: SessionSearchExecutor | null | ((db: RecallDatabase) => SessionSearchExecutor | null);
+  /**
+   * With the default search tool: worker threads that run searches on their own read-only
+   * connections (default: one per core, 2–8); 0 = search on the main connection, in-process.
+   */
+  searchWorkers?: number;
   /** A connection that has not completed its first request (headers) by then is closed (default 10 s). */
   firstRequestTimeoutMs?: number;
   /** Open connections (HTTP and WebSocket) at most; further ones are closed at once (default 256). */
@@ -119,21 +125,31 @@ export async function startGateway(options: StartGatewayOptions): Promise<Gatewa
   let searchTool: SessionSearchExecutor | null;
   let semantic: SemanticIndex | null = null;
   let composition: SearchComposition | null = null;
+  let searchPool: SearchPool | null = null;
   try {
     // Invalid semantic settings fail the start (like chat settings): a typo must not silently mean keyword-only.
     semantic = createSemanticIndex(db, options.semantic ?? null, { logger, events });
-    if (options.searchTool === undefined) {
-      // The search tool shares the index's provider (one model / client per process) and reads its
-      // worker's health, so a provider that is down makes semantic_status say so.
+    const workers = options.searchWorkers ?? defaultSearchWorkers();
+    if (options.searchTool === undefined && workers > 0 && !semantic.active) {
+      // Keyword-only (no semantic index running): searches run in worker threads, each on its own
+      // read-only connection, so a slow search never holds up the event loop or the writes.
+      searchPool = await startSearchPool({ dbPath: db.path, profile, semantic: null, workers, logger });
+    } else if (options.searchTool === undefined) {
+      // With semantic on, the search tool shares the index's provider (one model / client per
+      // process) and reads its worker's health, so a provider that is down makes semantic_status say
+      // so; it runs in-process until worker threads can share them.
       composition = createSearchComposition(db, searchOptionsForIndex(semantic));
     }
     searchTool =
-      composition !== null
-        ? composition.tool
-        : typeof options.searchTool === 'function'
-          ? options.searchTool(db)
-          : (options.searchTool ?? null);
+      searchPool !== null
+        ? searchPool
+        : composition !== null
+          ? composition.tool
+          : typeof options.searchTool === 'function'
+            ? options.searchTool(db)
+            : (options.searchTool ?? null);
   } catch (error) {
+    await searchPool?.close();
     await composition?.close();
     await semantic?.close();
     db.close();
@@ -428,6 +444,7 @@ export async function startGateway(options: StartGatewayOptions): Promise<Gatewa
     unsubscribeWake?.();
     await composition?.close();
     await semantic?.close();
+    await searchPool?.close();
     db.close();
     throw error;
   }
@@ -456,6 +473,7 @@ export async function startGateway(options: StartGatewayOptions): Promise<Gatewa
       unsubscribeWake?.();
       await composition?.close();
       await semantic?.close();
+      await searchPool?.close();
       db.close();
     })();
     return closePromise;

@@ -52,6 +52,7 @@ export const serveCommand = defineCommand<{ port?: string; 'host-ui'?: string; '
   check: ({ values }) => void intFlag('serve', 'port', values.port, 0, 65_535),
   async run(ctx, { values }) {
     const uiDir = values['no-ui'] ? null : values['host-ui'] !== undefined ? resolve(values['host-ui']) : undefined;
+    for (const warning of ctx.config.warnings) ctx.err.write(`recall: warning: ${warning}\n`);
     const stopped = waitForStop();
     const gateway = await startGateway({
       home: ctx.config.home,
