@@ -50,7 +50,7 @@ export interface Parsed<V> {
  * Parses `args` for `command` with its own `options` plus the common ones. `positionals` bounds the
  * number of positional arguments (checked only when `--help` is absent).
  */
-export function parseCommandArgs<V>(command: string, args: readonly string[], options: OptionSpec, positionals: { min: number; max: number; names?: string }): Parsed<V> {
+export function parseCommandArgs<V>(command: string, args: readonly string[], options: OptionSpec, positionals: { min: number; max: number; names?: string | readonly string[] }): Parsed<V> {
   let parsed: { values: Record<string, unknown>; positionals: string[] };
   try {
     parsed = parseArgs({ args: [...args], options: { ...COMMON_OPTIONS, ...options }, strict: true, allowPositionals: true }) as typeof parsed;
@@ -60,7 +60,11 @@ export function parseCommandArgs<V>(command: string, args: readonly string[], op
   const values = parsed.values as V & CommonFlags;
   if (!values.help) {
     const count = parsed.positionals.length;
-    if (count < positionals.min) throw new UsageError(`Missing argument${positionals.names ? `: ${positionals.names}` : ''}.`, command);
+    if (count < positionals.min) {
+      // With one name per position, say exactly which arguments are missing (`mv s1` → PROJECT).
+      const names = typeof positionals.names === 'string' ? positionals.names : positionals.names?.slice(count, positionals.min).join(' and ');
+      throw new UsageError(`Missing argument${names ? `: ${names}` : ''}.`, command);
+    }
     if (count > positionals.max) throw new UsageError(`Unexpected argument ${JSON.stringify(parsed.positionals[positionals.max])}.`, command);
   }
   return { values, positionals: parsed.positionals };

@@ -29,7 +29,13 @@ export interface CommandDefinition<V> {
   /** Command-specific option lines for the help text. */
   optionsHelp?: string;
   options: OptionSpec;
-  positionals: { min: number; max: number; names?: string };
+  positionals: { min: number; max: number; names?: string | readonly string[] };
+  /**
+   * The command may create the home and the profile's database (import, serve). Every other command
+   * only reads or changes existing data, so a home or profile that does not exist (a mistyped
+   * `--home`) is an error instead of a silently created empty store.
+   */
+  createsData?: boolean;
   /** Flag checks that must report a usage error (exit 2) before the configuration is loaded. */
   check?(parsed: Parsed<V>): void;
   run(ctx: CliContext, parsed: Parsed<V>): Promise<number | void> | number | void;
@@ -48,7 +54,7 @@ export function defineCommand<V>(definition: CommandDefinition<V>): Command {
         return EXIT_OK;
       }
       definition.check?.(parsed);
-      const ctx = createCliContext({ ...parsed.values, port: (parsed.values as { port?: string }).port });
+      const ctx = createCliContext({ ...parsed.values, port: (parsed.values as { port?: string }).port }, { createsData: definition.createsData === true });
       try {
         return (await definition.run(ctx, parsed)) ?? EXIT_OK;
       } finally {

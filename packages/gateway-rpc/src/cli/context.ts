@@ -5,7 +5,9 @@
  * Commands write results to `out` (stdout) and progress/diagnostics to `err` (stderr), so `--json`
  * output can always be piped into another program.
  */
-import type { RecallDatabase } from '@recall/schema';
+import { existsSync } from 'node:fs';
+import { profileDatabasePath, type RecallDatabase } from '@recall/schema';
+import { GatewayError } from '../errors.js';
 import { loadConfig, type RecallConfig } from '../config.js';
 import { tightenHome } from '../home-permissions.js';
 import { openProfileDatabase } from '../profiles.js';
@@ -41,7 +43,21 @@ export function streamOutput(stream: NodeJS.WriteStream): Output {
   };
 }
 
-export function createCliContext(flags: CommonFlags & { port?: string | undefined }): CliContext {
+/** A read-only command pointed at a home or profile that does not exist (exit 1, code `profile_not_found`). */
+export class ProfileNotFoundError extends GatewayError {
+  constructor(home: string, profile: string, homeExists: boolean) {
+    super(
+      'profile_not_found',
+      homeExists
+        ? `No profile "${profile}" in ${home} (check --profile; "recall import" or "recall serve" creates one).`
+        : `No Recall home at ${home} (check --home; "recall import" or "recall serve" creates one).`,
+      { data: { home, profile } },
+    );
+    this.name = 'ProfileNotFoundError';
+  }
+}
+
+export function createCliContext(flags: CommonFlags & { port?: string | undefined }, options: { createsData?: boolean } = {}): CliContext {
   const config = loadConfig({ overrides: { home: flags.home, profile: flags.profile, port: flags.port } });
   let db: RecallDatabase | null = null;
   const err = streamOutput(process.stderr);
@@ -50,7 +66,12 @@ export function createCliContext(flags: CommonFlags & { port?: string | undefine
     out: streamOutput(process.stdout),
     err,
     db() {
-      if (db === null) tightenHome(config.home, (message) => err.write(`recall: warning: ${message}\n`));
+      if (db === null) {
+        if (options.createsData !== true && !existsSync(profileDatabasePath(config.home, config.profile))) {
+          throw new ProfileNotFoundError(config.home, config.profile, existsSync(config.home));
+        }
+        tightenHome(config.home, (message) => err.write(`recall: warning: ${message}\n`));
+      }
       db ??= openProfileDatabase(config.home, config.profile);
       return db;
     },

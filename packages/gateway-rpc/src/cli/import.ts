@@ -136,6 +136,7 @@ interface ImportFlags {
 
 export const importCommand = defineCommand<ImportFlags>({
   name: 'import',
+  createsData: true,
   summary: 'Import conversations: recall-jsonl, or Claude Code / Codex / Hermes history (idempotent: a re-run imports only what is new).',
   usage: 'import [--from recall-jsonl|claude-code|codex|hermes] PATH [--project ID|SLUG | --project-per-folder] [--dry-run] [--json] [--batch N]',
   optionsHelp: `  --from FORMAT     recall-jsonl (default; PATH is one file), claude-code (~/.claude/projects or a folder/file under it),

@@ -1,6 +1,7 @@
 /**
- * `recall projects`: lists the profile's projects (id, conversations, folders, name) straight from
- * the store, archived ones with `--all`; `--json` prints the store's Project objects.
+ * `recall projects`: lists the profile's projects (id, conversations counted as the desktop sidebar
+ * counts them, folders, name) straight from the store, archived ones with `--all`; `--json` prints
+ * the store's Project objects.
  */
 import { listProjects } from '@recall/store';
 import { defineCommand } from './command.js';
@@ -26,8 +27,8 @@ export const projectsCommand = defineCommand<{ all?: boolean; json?: boolean }>(
     }
     printTable(
       ctx.out,
-      ['ID', 'SESSIONS', 'FOLDER', 'NAME'],
-      projects.map((p) => [p.id, String(p.sessionCount), oneLine(p.folders[0]?.path ?? '-', 60), `${oneLine(p.name, 80)}${p.archived ? ' (archived)' : ''}`]),
+      ['ID', 'CONVERSATIONS', 'FOLDER', 'NAME'],
+      projects.map((p) => [p.id, String(p.conversationCount), oneLine(p.folders[0]?.path ?? '-', 60), `${oneLine(p.name, 80)}${p.archived ? ' (archived)' : ''}`]),
     );
   },
 });

@@ -8,6 +8,7 @@
 import { resolve } from 'node:path';
 import { LiveSync, syncStatePath } from '../importers/live-sync.js';
 import { openProfileDatabase } from '../profiles.js';
+import { GatewayError } from '../errors.js';
 import { startGateway } from '../server.js';
 import { tokenPath } from '../token.js';
 import { intFlag } from './args.js';
@@ -39,6 +40,7 @@ async function startSync(ctx: CliContext): Promise<{ stop(): Promise<void> }> {
 
 export const serveCommand = defineCommand<{ port?: string; 'host-ui'?: string; 'no-ui'?: boolean; sync?: boolean }>({
   name: 'serve',
+  createsData: true,
   summary: 'Run the gateway (JSON-RPC at /rpc) and the desktop UI on http://127.0.0.1:PORT until Ctrl-C.',
   usage: 'serve [--port N] [--host-ui DIR | --no-ui] [--sync]',
   optionsHelp: `  --port N          TCP port on 127.0.0.1 (default: $RECALL_PORT, config.json, else 7821; 0 = any free port)
@@ -54,14 +56,23 @@ export const serveCommand = defineCommand<{ port?: string; 'host-ui'?: string; '
     const uiDir = values['no-ui'] ? null : values['host-ui'] !== undefined ? resolve(values['host-ui']) : undefined;
     for (const warning of ctx.config.warnings) ctx.err.write(`recall: warning: ${warning}\n`);
     const stopped = waitForStop();
-    const gateway = await startGateway({
-      home: ctx.config.home,
-      profile: ctx.config.profile,
-      port: ctx.config.port,
-      uiDir,
-      chat: ctx.config.chat,
-      semantic: { config: ctx.config.semantic, keys: ctx.config.semanticKeys },
-    });
+    let gateway: Awaited<ReturnType<typeof startGateway>>;
+    try {
+      gateway = await startGateway({
+        home: ctx.config.home,
+        profile: ctx.config.profile,
+        port: ctx.config.port,
+        uiDir,
+        chat: ctx.config.chat,
+        semantic: { config: ctx.config.semantic, keys: ctx.config.semanticKeys },
+      });
+    } catch (error) {
+      // Another gateway (or any program) holds the port: say so plainly, no stack trace.
+      if ((error as NodeJS.ErrnoException).code === 'EADDRINUSE') {
+        throw new GatewayError('port_in_use', `port ${ctx.config.port} is in use; use --port N (0 picks a free port)`, { data: { port: ctx.config.port } });
+      }
+      throw error;
+    }
     ctx.out.write(`${gateway.url}\n`);
     ctx.err.write(
       [

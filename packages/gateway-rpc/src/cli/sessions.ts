@@ -2,7 +2,8 @@
  * `recall sessions`: lists conversations, newest activity first — all of them, one project's
  * (`--project ID`) or those without a project (`--project none`, the "No project" group).
  */
-import { getProject, listSessions } from '@recall/store';
+import { listProjects, listSessions } from '@recall/store';
+import { resolveProjectRef } from './project-ref.js';
 import { intFlag } from './args.js';
 import { defineCommand } from './command.js';
 import { isoDate, oneLine, printJson, printTable } from './context.js';
@@ -10,8 +11,8 @@ import { isoDate, oneLine, printJson, printTable } from './context.js';
 export const sessionsCommand = defineCommand<{ project?: string; all?: boolean; limit?: string; json?: boolean }>({
   name: 'sessions',
   summary: 'List conversations (sessions), newest activity first.',
-  usage: 'sessions [--project ID|none] [--limit N] [--all] [--json]',
-  optionsHelp: `  --project ID|none only this project's sessions, or "none" for sessions without a project
+  usage: 'sessions [--project P|none] [--limit N] [--all] [--json]',
+  optionsHelp: `  --project P|none  only this project's sessions (id, slug or name), or "none" for sessions without a project
   --limit N         at most N sessions (1-5000, default 200)
   --all             include archived sessions
   --json            print JSON ({ sessions: [...] })`,
@@ -24,7 +25,7 @@ export const sessionsCommand = defineCommand<{ project?: string; all?: boolean; 
     if (values.project === 'none') projectId = null;
     else if (values.project !== undefined) {
       // An unknown project is an error (project_not_found), not an empty list that hides a typo.
-      projectId = getProject(db, values.project).id;
+      projectId = resolveProjectRef(db, values.project).id;
     }
     const sessions = listSessions(db, { ...(projectId !== undefined ? { projectId } : {}), includeArchived: values.all === true, limit });
     if (values.json) {
@@ -35,10 +36,12 @@ export const sessionsCommand = defineCommand<{ project?: string; all?: boolean; 
       ctx.out.write('No sessions.\n');
       return;
     }
+    // Names, as the UI shows them; the id stays available through --json and `recall projects`.
+    const names = new Map(listProjects(db, { includeArchived: true }).map((p) => [p.id, p.name]));
     printTable(
       ctx.out,
       ['ID', 'PROJECT', 'MESSAGES', 'LAST ACTIVITY', 'TITLE'],
-      sessions.map((s) => [s.id, s.projectId ?? '-', String(s.messageCount), isoDate(s.lastMessageAt ?? s.startedAt), oneLine(s.title ?? '', 80)]),
+      sessions.map((s) => [s.id, s.projectId === null ? '-' : oneLine(names.get(s.projectId) ?? s.projectId, 40), String(s.messageCount), isoDate(s.lastMessageAt ?? s.startedAt), oneLine(s.title ?? '', 80)]),
     );
   },
 });

@@ -61,6 +61,7 @@ export function syncConfig(ctx: CliContext, db: RecallDatabase, values: SyncFlag
 
 export const syncCommand = defineCommand<SyncFlags>({
   name: 'sync',
+  createsData: true,
   summary: 'Live-import Claude Code / Codex / Hermes transcripts as they are written (watch + poll, resumes from saved offsets).',
   usage: 'sync [--claude-code DIR]... [--codex DIR]... [--hermes PATH]... [--project ID|SLUG | --project-per-folder] [--interval MS] [--once]',
   optionsHelp: `  --claude-code DIR transcripts folder to follow (repeatable; e.g. ~/.claude/projects)

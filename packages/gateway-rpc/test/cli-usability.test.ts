@@ -1,0 +1,117 @@
+/**
+ * The CLI as a first-time user meets it (built dist/cli.js in real child processes, temp homes):
+ * read-only commands refuse a home or profile that does not exist instead of creating an empty
+ * store; `mv` takes a project id, slug or name, refuses a no-op move and names the missing
+ * argument; `sessions` shows project names; `projects` counts conversations as the sidebar does (a
+ * compression continuation is part of its conversation).
+ */
+import { existsSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, beforeAll, describe, expect, test } from 'vitest';
+import { assertCliBuilt, cleanupTemp, FIXTURES, json, runCli, tempDir } from './cli-helpers.js';
+
+beforeAll(() => assertCliBuilt());
+afterEach(() => cleanupTemp());
+
+async function seededHome(): Promise<string> {
+  const home = tempDir();
+  const extra = join(home, 'continuation.jsonl');
+  // s-alpha-1 continues in s-alpha-1b (compression): one conversation of two sessions.
+  writeFileSync(
+    extra,
+    [
+      { kind: 'session', id: 's-alpha-1b', project_id: 'p_alpha', lineage: 'compression', parent_session_id: 's-alpha-1', title: 'Alpha: flaky linker (cont.)' },
+      { kind: 'message', session_id: 's-alpha-1b', external_id: 'c-1', role: 'user', content: 'still failing after the zlib change' },
+    ]
+      .map((l) => JSON.stringify(l))
+      .join('\n'),
+  );
+  for (const file of [join(FIXTURES, 'small.jsonl'), extra]) {
+    const result = await runCli(['import', file, '--home', home]);
+    expect(result.code, result.stderr).toBe(0);
+  }
+  return home;
+}
+
+describe('a home or profile that does not exist', () => {
+  test.each([
+    [['projects']],
+    [['sessions']],
+    [['mv', 's1', 'none']],
+    [['index', 'status']],
+    [['search', '--session', 's1', '--query', 'x']],
+    [['mcp', '--session', 's1']],
+  ])('recall %j fails with profile_not_found and creates nothing', async (args) => {
+    const home = join(tempDir(), 'typo-home');
+    const result = await runCli([...args, '--home', home]);
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain(`No Recall home at ${home}`);
+    expect(result.stderr).toContain('[profile_not_found]');
+    expect(existsSync(home)).toBe(false);
+  });
+
+  test('an existing home with a mistyped --profile is refused too', async () => {
+    const home = await seededHome();
+    const result = await runCli(['projects', '--home', home, '--profile', 'wrok']);
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain('No profile "wrok"');
+    expect(existsSync(join(home, 'profiles', 'wrok'))).toBe(false);
+  });
+
+  test('import creates the home (it creates data)', async () => {
+    const home = join(tempDir(), 'new-home');
+    const result = await runCli(['import', join(FIXTURES, 'small.jsonl'), '--home', home]);
+    expect(result.code, result.stderr).toBe(0);
+    expect(existsSync(join(home, 'profiles', 'default', 'recall.db'))).toBe(true);
+  });
+});
+
+describe('mv', () => {
+  test.each([
+    ['the id', 'p_beta'],
+    ['the slug', 'beta'],
+    ['the name', 'Beta'],
+    ['the name in another case', 'BETA'],
+  ])('accepts %s of the project', async (_how, ref) => {
+    const home = await seededHome();
+    const moved = await runCli(['mv', 's-alpha-2', ref, '--home', home]);
+    expect(moved.code, moved.stderr).toBe(0);
+    expect(moved.stdout).toContain('to Beta (p_beta)');
+    const beta = json<{ sessions: { id: string }[] }>(await runCli(['sessions', '--project', 'beta', '--home', home, '--json']));
+    expect(beta.sessions.map((s) => s.id)).toContain('s-alpha-2');
+  });
+
+  test.each([
+    ['its own project', 's-alpha-2', 'Alpha', 'is already in Alpha (p_alpha)'],
+    ['no project when it has none', 's-loose', 'none', 'is already without a project'],
+  ])('refuses a move to %s (already_in_project), writing nothing', async (_case, session, target, message) => {
+    const home = await seededHome();
+    const result = await runCli(['mv', session, target, '--home', home]);
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain(message);
+    expect(result.stderr).toContain('[already_in_project]');
+  });
+
+  test('an unknown project reference is project_not_found and says what it tried', async () => {
+    const home = await seededHome();
+    const result = await runCli(['mv', 's-alpha-2', 'Gamma', '--home', home]);
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain('No project with id, slug or name "Gamma"');
+  });
+});
+
+describe('listings', () => {
+  test('sessions shows project names; projects counts conversations as the sidebar does', async () => {
+    const home = await seededHome();
+    const sessions = await runCli(['sessions', '--home', home]);
+    expect(sessions.code, sessions.stderr).toBe(0);
+    expect(sessions.stdout).toMatch(/s-alpha-1\s+Alpha\s+/);
+    expect(sessions.stdout).toMatch(/s-beta-1\s+Beta\s+/);
+    expect(sessions.stdout).not.toMatch(/\sp_alpha\s/);
+    const projects = await runCli(['projects', '--home', home]);
+    // Alpha: s-alpha-1 (+ its continuation s-alpha-1b) and s-alpha-2 = 2 conversations, 3 sessions.
+    expect(projects.stdout).toMatch(/p_alpha\s+2\s+\/work\/alpha\s+Alpha/);
+    const asJson = json<{ projects: { id: string; sessionCount: number; conversationCount: number }[] }>(await runCli(['projects', '--home', home, '--json']));
+    expect(asJson.projects.find((p) => p.id === 'p_alpha')).toMatchObject({ sessionCount: 3, conversationCount: 2 });
+  });
+});
