@@ -90,7 +90,8 @@ describe('chat configuration sources (loadConfig)', () => {
     });
     expect(config.chat).toEqual({ baseUrl: 'http://127.0.0.1:3/v1', apiKey: 'sk-recall', model: 'file-model', maxToolRounds: 2, turnTimeoutMs: 30_000, maxRetries: 0 });
     expect(resolveChatSettings(config.chat)).toMatchObject({ configured: true, maxToolRounds: 2, turnTimeoutMs: 30_000, maxRetries: 0 });
-    expect(loadConfig({ env: { RECALL_HOME: home, OPENAI_API_KEY: 'sk-openai' } }).chat).toMatchObject({ apiKey: 'sk-openai', baseUrl: 'http://127.0.0.1:1/v1' });
+    // OPENAI_API_KEY is for OpenAI's endpoint: it is not sent to a base URL from config.json (test/api-keys.test.ts).
+    expect(loadConfig({ env: { RECALL_HOME: home, OPENAI_API_KEY: 'sk-openai' } }).chat).toMatchObject({ apiKey: null, baseUrl: 'http://127.0.0.1:1/v1' });
   });
 
   test('out-of-bounds limits and a key in config.json are refused', () => {
