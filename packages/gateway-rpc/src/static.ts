@@ -35,11 +35,30 @@ const CONTENT_TYPES: Readonly<Record<string, string>> = {
   '.wasm': 'application/wasm',
 };
 
-/** Headers on every UI response: no sniffing, no framing by other sites, no referrer leaking the URL. */
+/**
+ * The page's Content-Security-Policy: everything from our own origin only, no inline or eval'd
+ * script (an injected `<script>` or `onerror=` in rendered history cannot run), connections only
+ * back to this gateway (`'self'` covers the same-origin WebSocket), no plugins, no `<base>`
+ * rewriting, no framing. `data:` images are allowed for the inline SVG favicon.
+ */
+export const CONTENT_SECURITY_POLICY = [
+  "default-src 'self'",
+  "script-src 'self'",
+  "style-src 'self'",
+  "img-src 'self' data:",
+  "font-src 'self'",
+  "connect-src 'self'",
+  "object-src 'none'",
+  "base-uri 'none'",
+  "form-action 'self'",
+  "frame-ancestors 'none'",
+].join('; ');
+
+/** Headers on every UI response: the CSP, no sniffing, no framing by other sites, no referrer leaking the URL. */
 const SECURITY_HEADERS: Readonly<Record<string, string>> = {
   'X-Content-Type-Options': 'nosniff',
   'X-Frame-Options': 'DENY',
-  'Content-Security-Policy': "frame-ancestors 'none'",
+  'Content-Security-Policy': CONTENT_SECURITY_POLICY,
   'Referrer-Policy': 'no-referrer',
   'Cross-Origin-Resource-Policy': 'same-origin',
 };
@@ -149,6 +168,11 @@ export function createStaticHandler(options: StaticHandlerOptions): (req: Incomi
     }
     if (urlPath.split('/').some((segment) => segment === '..')) {
       sendText(res, req, 403, 'Forbidden\n');
+      return;
+    }
+    // Dotfiles (.env, .git/, editor swap files) are never part of the UI: answer as if absent.
+    if (urlPath.split('/').some((segment) => segment.startsWith('.'))) {
+      sendText(res, req, 404, 'Not Found\n');
       return;
     }
     if (urlPath === '/' || urlPath === '/index.html' || root === null || realRoot === null) {
