@@ -177,10 +177,30 @@ function emptySummary(): ImportSummary {
 
 export type ParsedLine = { ok: true; line: number; record: ImportRecord } | { ok: false; error: ImportLineError };
 
-function zodMessage(error: z.ZodError): string {
+const FORMAT_DOC = 'docs/import-format.md';
+
+/** What a field is for, from its schema's `.describe()`, so a message can say what to put there. */
+function fieldHelp(schema: z.ZodObject, field: string): string {
+  const description = (schema.shape as Record<string, z.ZodType | undefined>)[field]?.description;
+  return description ? ` (${description})` : '';
+}
+
+/**
+ * One message per problem that names the field and the fix: a missing field is "missing required
+ * field "external_id" (stable id of …)", not zod's "expected string, received undefined"; an
+ * unknown field lists the allowed ones.
+ */
+function zodMessage(error: z.ZodError, schema: z.ZodObject): string {
+  const allowed = Object.keys(schema.shape).join(', ');
   return error.issues
     .slice(0, 3)
-    .map((i) => `${i.path.length > 0 ? `${i.path.join('.')}: ` : ''}${i.message}`)
+    .map((i) => {
+      const field = i.path.map(String).join('.');
+      const top = String(i.path[0] ?? '');
+      if (i.code === 'unrecognized_keys') return `unknown field${i.keys.length === 1 ? '' : 's'} ${i.keys.map((k) => JSON.stringify(k)).join(', ')}; allowed fields: ${allowed}`;
+      if (i.code === 'invalid_type' && i.path.length === 1 && (i as { input?: unknown }).input === undefined) return `missing required field "${field}"${fieldHelp(schema, top)}`;
+      return `field "${field}": ${i.message}${i.path.length === 1 ? fieldHelp(schema, top) : ''}`;
+    })
     .join('; ');
 }
 
@@ -199,11 +219,15 @@ export function parseLine(text: string, line: number): ParsedLine {
   const kind = (value as { kind?: unknown }).kind;
   const schema = kind === 'project' ? projectLineSchema : kind === 'session' ? sessionLineSchema : kind === 'message' ? messageLineSchema : null;
   if (schema === null) {
-    const shown = typeof kind === 'string' ? JSON.stringify(kind.slice(0, 40)) : kind === undefined ? 'missing' : typeof kind;
-    return { ok: false, error: { line, code: 'unknown_kind', message: `Unknown kind ${shown}; expected one of ${KINDS.join(', ')}.` } };
+    const expected = KINDS.map((k) => `"${k}"`).join(', ');
+    const message =
+      kind === undefined
+        ? `missing required field "kind": add "kind": ${expected} to say what the line describes (see ${FORMAT_DOC}).`
+        : `field "kind" is ${typeof kind === 'string' ? JSON.stringify(kind.slice(0, 40)) : `a ${typeof kind}`}; it must be one of ${expected} (see ${FORMAT_DOC}).`;
+    return { ok: false, error: { line, code: 'unknown_kind', message } };
   }
   const parsed = schema.safeParse(value);
-  if (!parsed.success) return { ok: false, error: { line, code: 'invalid_line', message: `Invalid ${String(kind)} line: ${zodMessage(parsed.error)}` } };
+  if (!parsed.success) return { ok: false, error: { line, code: 'invalid_line', message: `Invalid ${String(kind)} line: ${zodMessage(parsed.error, schema)} (see ${FORMAT_DOC}).` } };
   return { ok: true, line, record: parsed.data };
 }
 
