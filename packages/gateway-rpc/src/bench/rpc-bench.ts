@@ -11,7 +11,10 @@
  * particular no SQLITE_BUSY surfaced as `busy`).
  *
  * Flags: --seconds N (default 15), --clients N (default 8), --search-ratio R (0-1, default 0.7),
- * --sessions N per project (default 40), --messages N per session (default 30), --json.
+ * --sessions N per project (default 40), --messages N per session (default 30), --json,
+ * --search-workers N (default: the gateway's default pool; 0 = searches on the main connection),
+ * --compare (run twice in the same process on the same data: first with searches in-process on the
+ * main connection — the peer — then with the worker pool, and print the throughput ratio).
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -34,9 +37,11 @@ interface BenchOptions {
   sessionsPerProject: number;
   messagesPerSession: number;
   json: boolean;
+  searchWorkers: number | undefined;
+  compare: boolean;
 }
 
-const USAGE = 'Usage: node packages/gateway-rpc/dist/bench/rpc-bench.js [--seconds N] [--clients N] [--search-ratio R] [--sessions N] [--messages N] [--semantic] [--json]';
+const USAGE = 'Usage: node packages/gateway-rpc/dist/bench/rpc-bench.js [--seconds N] [--clients N] [--search-ratio R] [--sessions N] [--messages N] [--semantic] [--search-workers N] [--compare] [--json]';
 
 function parseOptions(argv: string[]): BenchOptions {
   const { values } = parseArgs({
@@ -49,6 +54,8 @@ function parseOptions(argv: string[]): BenchOptions {
       messages: { type: 'string' },
       json: { type: 'boolean' },
       semantic: { type: 'boolean' },
+      'search-workers': { type: 'string' },
+      compare: { type: 'boolean' },
       help: { type: 'boolean', short: 'h' },
     },
     strict: true,
@@ -72,6 +79,8 @@ function parseOptions(argv: string[]): BenchOptions {
     messagesPerSession: Math.floor(num('messages', values.messages, 30, 1, 10_000)),
     json: values.json === true,
     semantic: values.semantic === true,
+    searchWorkers: values['search-workers'] === undefined ? undefined : Math.floor(num('search-workers', values['search-workers'], 0, 0, 64)),
+    compare: values.compare === true,
   };
 }
 
@@ -238,8 +247,16 @@ export async function runRpcBench(options: BenchOptions): Promise<{ ok: boolean;
 
     const serverErrors: string[] = [];
     const logger: GatewayLogger = { ...silentLogger, error: (message, meta) => serverErrors.push(`${message} ${meta ? JSON.stringify(meta) : ''}`) };
-    const gateway = await startGateway({ home, port: 0, uiDir: null, logger, ...(options.semantic ? { semantic: { config: { ...BENCH_SEMANTIC_CONFIG } } } : {}) });
-    log(`gateway on ${gateway.wsUrl}; ${options.clients} clients for ${options.seconds} s, ${Math.round(options.searchRatio * 100)}% searches`);
+    const gateway = await startGateway({
+      home,
+      port: 0,
+      uiDir: null,
+      logger,
+      ...(options.semantic ? { semantic: { config: { ...BENCH_SEMANTIC_CONFIG } } } : {}),
+      ...(options.searchWorkers === undefined ? {} : { searchWorkers: options.searchWorkers }),
+    });
+    const workersLabel = options.searchWorkers === 0 || options.semantic ? 'searches in-process on the main connection' : `searches in ${options.searchWorkers ?? 'the default number of'} worker thread(s)`;
+    log(`gateway on ${gateway.wsUrl}; ${options.clients} clients for ${options.seconds} s, ${Math.round(options.searchRatio * 100)}% searches, ${workersLabel}`);
 
     const projectIds = [...seed.sessionsByProject.keys()];
     const sessionProject = new Map<string, string>();
@@ -328,6 +345,7 @@ export async function runRpcBench(options: BenchOptions): Promise<{ ok: boolean;
     const busy = [...stats.values()].reduce((a, s) => a + (s.errors.get('busy') ?? 0), 0);
     const lostWrites = acknowledgedAppends - stored;
     const report = {
+      searchWorkers: options.searchWorkers ?? 'default',
       seconds: Number(elapsedS.toFixed(1)),
       clients: options.clients,
       semantic: options.semantic,
@@ -347,7 +365,8 @@ export async function runRpcBench(options: BenchOptions): Promise<{ ok: boolean;
     };
     const ok = errorTotal === 0 && scopeViolations === 0 && lostWrites === 0 && integrity === 'ok' && serverErrors.length === 0;
     if (options.json) {
-      process.stdout.write(`${JSON.stringify(report, null, 2)}\n`);
+      // In --compare mode main() prints both reports as one document.
+      if (!options.compare) process.stdout.write(`${JSON.stringify(report, null, 2)}\n`);
     } else {
       log('');
       log(`${total} requests in ${elapsedS.toFixed(1)} s with ${options.clients} clients: ${report.requestsPerSecond} req/s`);
@@ -369,8 +388,20 @@ export async function runRpcBench(options: BenchOptions): Promise<{ ok: boolean;
   }
 }
 
-runRpcBench(parseOptions(process.argv.slice(2))).then(
-  ({ ok }) => {
+async function main(options: BenchOptions): Promise<boolean> {
+  if (!options.compare) return (await runRpcBench(options)).ok;
+  // Same process, same data, back to back: the in-process peer first, then the worker pool.
+  const peer = await runRpcBench({ ...options, searchWorkers: 0 });
+  const pooled = await runRpcBench({ ...options, searchWorkers: options.searchWorkers ?? undefined });
+  const ratio = (pooled.report.requestsPerSecond as number) / (peer.report.requestsPerSecond as number);
+  const line = `compare: ${peer.report.requestsPerSecond} req/s with searches in-process vs ${pooled.report.requestsPerSecond} req/s with the worker pool = ${ratio.toFixed(2)}x`;
+  if (options.json) process.stdout.write(`${JSON.stringify({ peer: peer.report, pooled: pooled.report, ratio: Number(ratio.toFixed(2)) }, null, 2)}\n`);
+  else process.stdout.write(`\n${line}\n`);
+  return peer.ok && pooled.ok;
+}
+
+main(parseOptions(process.argv.slice(2))).then(
+  (ok) => {
     process.exitCode = ok ? 0 : 1;
   },
   (error: unknown) => {
