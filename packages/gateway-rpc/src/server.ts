@@ -26,6 +26,7 @@ import { bearerToken, ensureToken, tokenMatches } from './token.js';
 import { createSearchComposition, searchOptionsForIndex, type SearchComposition } from './search-wiring.js';
 import { defaultSearchWorkers, startSearchPool, type SearchPool } from './search-pool.js';
 import { tightenHome } from './home-permissions.js';
+import { DEFAULT_EXTERNAL_WRITE_POLL_MS, watchExternalWrites, type ExternalWriteWatcher } from './external-writes.js';
 import { resolveChatSettings, type ChatSettingsInput } from './chat/chat-config.js';
 import { ChatRuns } from './chat/chat-runs.js';
 import { createSemanticIndex, type SemanticSettingsInput } from './semantic-wiring.js';
@@ -68,6 +69,8 @@ export interface StartGatewayOptions {
    * connections (default: one per core, 2–8); 0 = search on the main connection, in-process.
    */
   searchWorkers?: number;
+  /** How often to look for writes by other processes (`PRAGMA data_version`), in ms (default 500; 0 = never). */
+  externalWritePollMs?: number;
   /** A connection that has not completed its first request (headers) by then is closed (default 10 s). */
   firstRequestTimeoutMs?: number;
   /** Open connections (HTTP and WebSocket) at most; further ones are closed at once (default 256). */
@@ -450,11 +453,16 @@ export async function startGateway(options: StartGatewayOptions): Promise<Gatewa
   }
   port = (server.address() as AddressInfo).port;
   server.on('error', (error) => logger.error('HTTP server error', { error: error.message }));
+  // `recall mv` / `recall import` from a shell write through their own connection: tell clients.
+  const pollMs = options.externalWritePollMs ?? DEFAULT_EXTERNAL_WRITE_POLL_MS;
+  const externalWrites: ExternalWriteWatcher | null =
+    pollMs > 0 ? watchExternalWrites(db, events, { intervalMs: pollMs, onError: (error) => logger.warn('Could not check for external writes', { error: String(error) }) }) : null;
 
   let closePromise: Promise<void> | null = null;
   const close = (): Promise<void> => {
     closePromise ??= (async () => {
       closing = true;
+      externalWrites?.stop();
       // Chat runs outlive the call that started them: stop them first (each stores what it completed).
       await chat.shutdown();
       const serverClosed = new Promise<void>((resolveClose) => server.close(() => resolveClose()));
