@@ -25,7 +25,6 @@ interface ProjectRow {
   created_at: number;
   updated_at: number;
   session_count: number;
-  conversation_count: number;
 }
 
 const optionalText = (max: number) => z.string().max(max).nullish();
@@ -80,15 +79,7 @@ function foldersOf(db: RecallDatabase, projectId: string): ProjectFolder[] {
   return rows.map((r) => ({ path: r.path, isPrimary: r.is_primary === 1 }));
 }
 
-// conversation_count is what the desktop sidebar shows: visible sessions that start a logical
-// conversation, i.e. not a compression or delegation child of a visible parent (those fold into the
-// parent's conversation; a move keeps a conversation's sessions together in one project).
-const PROJECT_SELECT = `select p.*,
-  (select count(*) from sessions s where s.project_id = p.id and s.hidden = 0) as session_count,
-  (select count(*) from sessions s where s.project_id = p.id and s.hidden = 0
-     and not (s.lineage in ('compression', 'delegation')
-              and exists (select 1 from sessions parent where parent.id = s.parent_session_id and parent.hidden = 0))) as conversation_count
-  from projects p`;
+const PROJECT_SELECT = `select p.*, (select count(*) from sessions s where s.project_id = p.id and s.hidden = 0) as session_count from projects p`;
 
 function toProject(db: RecallDatabase, row: ProjectRow): Project {
   return {
@@ -103,7 +94,6 @@ function toProject(db: RecallDatabase, row: ProjectRow): Project {
     updatedAt: row.updated_at,
     folders: foldersOf(db, row.id),
     sessionCount: row.session_count,
-    conversationCount: row.conversation_count,
   };
 }
 

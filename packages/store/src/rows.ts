@@ -21,10 +21,7 @@ export interface Project {
   createdAt: number;
   updatedAt: number;
   folders: ProjectFolder[];
-  /** Visible sessions of the project (continuations counted separately). */
   sessionCount: number;
-  /** Logical conversations, as the desktop sidebar counts them (a root with its compression/delegation continuations is one). */
-  conversationCount: number;
 }
 
 export interface Session {

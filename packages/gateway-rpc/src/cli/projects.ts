@@ -3,7 +3,7 @@
  * counts them, folders, name) straight from the store, archived ones with `--all`; `--json` prints
  * the store's Project objects.
  */
-import { listProjects } from '@recall/store';
+import { listConversations, listProjects } from '@recall/store';
 import { defineCommand } from './command.js';
 import { oneLine, printJson, printTable } from './context.js';
 
@@ -12,11 +12,14 @@ export const projectsCommand = defineCommand<{ all?: boolean; json?: boolean }>(
   summary: 'List the projects of a profile.',
   usage: 'projects [--all] [--json]',
   optionsHelp: `  --all             include archived projects
-  --json            print JSON ({ projects: [...] })`,
+  --json            print JSON ({ projects: [...] }, each with conversationCount)`,
   options: { all: { type: 'boolean' }, json: { type: 'boolean' } },
   positionals: { min: 0, max: 0 },
   run(ctx, { values }) {
-    const projects = listProjects(ctx.db(), { includeArchived: values.all === true });
+    const db = ctx.db();
+    // The sidebar's count: the project's logical conversations (continuations folded in), as
+    // conversations.list counts them, not raw session rows.
+    const projects = listProjects(db, { includeArchived: values.all === true }).map((p) => ({ ...p, conversationCount: listConversations(db, { projectId: p.id, limit: 1 }).total }));
     if (values.json) {
       printJson(ctx.out, { projects });
       return;
