@@ -43,7 +43,12 @@ describe('Content-Security-Policy', () => {
     expect(csp.get('object-src')).toBe("'none'");
     expect(csp.get('base-uri')).toBe("'none'");
     expect(csp.get('frame-ancestors')).toBe("'none'");
-    for (const value of csp.values()) expect(value).not.toMatch(/unsafe-inline|unsafe-eval|\*/);
+    // No inline or eval'd script anywhere, no wildcard sources; only styles may be inline.
+    for (const [name, value] of csp) {
+      expect(value, name).not.toMatch(/unsafe-eval|\*/);
+      if (name !== 'style-src') expect(value, name).not.toMatch(/unsafe-inline/);
+    }
+    expect(csp.get('img-src')).toBe("'self' data:");
   });
 
   const built = defaultUiDir();
