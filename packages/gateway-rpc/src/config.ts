@@ -231,11 +231,19 @@ export function loadConfig(options: LoadConfigOptions = {}): RecallConfig {
     openAiKey: env.OPENAI_API_KEY,
   });
 
+  // The embedding provider's key follows the same rule (the semantic layer picks the key itself with
+  // resolveEmbeddingApiKey; here only the warnings are computed, from the raw section).
+  const semanticRaw = file.semantic ?? null;
+  const embeddingKey =
+    semanticRaw?.provider === 'openai-compatible' && typeof semanticRaw.endpoint === 'string'
+      ? resolveApiKey({ purpose: 'embedding', baseUrl: semanticRaw.endpoint, baseUrlFromOpenAiEnv: false, dedicatedKey: env.RECALL_EMBEDDING_API_KEY, openAiKey: env.OPENAI_API_KEY })
+      : { apiKey: null, warnings: [] as string[] };
+
   return {
     home,
     profile,
     port,
-    warnings: [...chatKey.warnings],
+    warnings: [...chatKey.warnings, ...embeddingKey.warnings],
     chat: {
       baseUrl: chatBaseUrl,
       apiKey: chatKey.apiKey,

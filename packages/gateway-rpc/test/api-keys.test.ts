@@ -49,6 +49,17 @@ describe('chat key (loadConfig)', () => {
 
 describe('embedding key (the same rule)', () => {
   test.each([
+    [{ RECALL_EMBEDDING_API_KEY: 'sk-e' }, 'http://10.1.2.3:8080/v1', /embedding API key will be sent unencrypted \(http\) to 10\.1\.2\.3:8080/],
+    [{ OPENAI_API_KEY: 'sk-o' }, 'https://embed.example.com/v1', /OPENAI_API_KEY is not sent to the embedding endpoint.*RECALL_EMBEDDING_API_KEY/],
+    [{ RECALL_EMBEDDING_API_KEY: 'sk-e' }, 'http://127.0.0.1:11434/v1', null],
+  ])('loadConfig warns about the embedding endpoint: %j → %s', (env, endpoint, warning) => {
+    const home = homeWith({ semantic: { provider: 'openai-compatible', endpoint, model: 'm', dims: 8 } });
+    const config = loadConfig({ env: { RECALL_HOME: home, ...env } });
+    if (warning === null) expect(config.warnings).toEqual([]);
+    else expect(config.warnings).toEqual([expect.stringMatching(warning)]);
+  });
+
+  test.each([
     [{ baseUrl: null, baseUrlFromOpenAiEnv: false, dedicatedKey: undefined, openAiKey: 'sk-o' }, 'sk-o', 0],
     [{ baseUrl: 'https://embed.example.com/v1', baseUrlFromOpenAiEnv: false, dedicatedKey: undefined, openAiKey: 'sk-o' }, null, 1],
     [{ baseUrl: 'https://embed.example.com/v1', baseUrlFromOpenAiEnv: false, dedicatedKey: 'sk-e', openAiKey: 'sk-o' }, 'sk-e', 0],
