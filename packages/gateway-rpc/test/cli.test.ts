@@ -41,14 +41,9 @@ describe('help and usage errors', () => {
     [[], 'No command given'],
     [['frobnicate'], 'Unknown command "frobnicate"'],
     [['projects', '--bogus'], "Unknown option '--bogus'"],
-<<<<<<< HEAD
     [['import'], 'Missing argument: PATH'],
-    [['mv', 'only-one'], 'Missing argument'],
-=======
-    [['import'], 'Missing argument: FILE.jsonl'],
     [['mv', 'only-one'], 'Missing argument: PROJECT'],
     [['mv'], 'Missing argument: SESSION and PROJECT'],
->>>>>>> f4742fa (CLI: a port in use says 'port N is in use; use --port N' (port_in_use, no stack); read-only commands refuse a missing home/profile (profile_not_found) instead of creating an empty store; mv takes a project id, slug or name, refuses a no-op move and names the missing argument; sessions shows project names; projects counts conversations like the sidebar (store Project.conversationCount))
     [['search', '--query', 'x'], '--session is required'],
     [['search', '--session', 's', '--limit', 'ten'], '--limit must be an integer'],
     [['search', '--session', 's', '--mode', 'fuzzy'], '--mode must be one of hybrid, keyword, semantic'],
