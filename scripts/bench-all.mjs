@@ -31,7 +31,7 @@ export const KNOWN = [
   { script: 'bench:cjk', small: ['--copies', '10', '--rounds', '2'], full: [], peer: 'plain unicode61 FTS5 (no CJK handling), trigram, LIKE' },
   { script: 'bench:vector', small: ['--sizes', '100k', '--queries', '20'], full: [], peer: 'plain JS loop, sqlite-vec 0.1.9' },
   { script: 'bench:index', small: ['--messages', '10k', '--growth-chunks', '50k'], full: [], peer: 'plain INSERT / sqlite-vec (its own tables)' },
-  { script: 'bench:rpc', small: ['--seconds', '10'], full: [], peer: '—' },
+  { script: 'bench:rpc', small: ['--seconds', '10', '--compare'], full: ['--compare'], peer: 'the same gateway with searches in-process on its main connection' },
   { script: 'bench:import', small: ['--messages', '100k'], full: [], peer: 'the recall-jsonl importer on the same messages' },
   // Hybrid under load: the seed indexed with the built-in model first (cached after the first run).
   { script: 'bench:rpc', label: 'bench:rpc --semantic', small: ['--seconds', '10', '--semantic', '--sessions', '10', '--messages', '20'], full: ['--semantic'], peer: 'the keyword-only bench:rpc run above' },

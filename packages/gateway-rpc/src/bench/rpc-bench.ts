@@ -395,8 +395,21 @@ async function main(options: BenchOptions): Promise<boolean> {
   const pooled = await runRpcBench({ ...options, searchWorkers: options.searchWorkers ?? undefined });
   const ratio = (pooled.report.requestsPerSecond as number) / (peer.report.requestsPerSecond as number);
   const line = `compare: ${peer.report.requestsPerSecond} req/s with searches in-process vs ${pooled.report.requestsPerSecond} req/s with the worker pool = ${ratio.toFixed(2)}x`;
-  if (options.json) process.stdout.write(`${JSON.stringify({ peer: peer.report, pooled: pooled.report, ratio: Number(ratio.toFixed(2)) }, null, 2)}\n`);
-  else process.stdout.write(`\n${line}\n`);
+  if (options.json) {
+    process.stdout.write(`${JSON.stringify({ peer: peer.report, pooled: pooled.report, ratio: Number(ratio.toFixed(2)) }, null, 2)}\n`);
+  } else {
+    process.stdout.write(`\n${line}\n`);
+    const summary = {
+      bench: 'rpc',
+      clients: options.clients,
+      req_s_in_process: peer.report.requestsPerSecond,
+      req_s_worker_pool: pooled.report.requestsPerSecond,
+      pool_vs_in_process: Number(ratio.toFixed(2)),
+      lost_writes: (peer.report.lostWrites as number) + (pooled.report.lostWrites as number),
+      scope_violations: (peer.report.scopeViolations as number) + (pooled.report.scopeViolations as number),
+    };
+    process.stdout.write(`BENCH-SUMMARY ${JSON.stringify(summary)}\n`);
+  }
   return peer.ok && pooled.ok;
 }
 
