@@ -400,7 +400,7 @@ async function main(options: BenchOptions): Promise<boolean> {
   } else {
     process.stdout.write(`\n${line}\n`);
     const summary = {
-      bench: 'rpc',
+      bench: 'rpc-compare',
       clients: options.clients,
       req_s_in_process: peer.report.requestsPerSecond,
       req_s_worker_pool: pooled.report.requestsPerSecond,
