@@ -101,6 +101,9 @@ describe('loadLocomo', () => {
     expect(msgs[0]).toMatchObject({ session_id: 'locomo0-s1', external_id: 'D1:1', role: 'user', content: 'Alice: I adopted a corgi named Biscuit last week' });
     expect(msgs[1]).toMatchObject({ role: 'assistant', content: 'Bob: Lovely! I started pottery classes downtown [shares a photo: a photo of a clay bowl]' });
     expect(ds.records.find((r) => r.id === 'locomo0-s1')).toMatchObject({ started_at: '2023-05-08T13:56:00.000Z' });
+    // LoCoMo has no session titles; an invented one naming the speakers made every question that
+    // names a person a title hit for every session (title hits rank first), so none is stored.
+    expect(ds.records.filter((r) => r.kind === 'session').every((r) => r.title === null)).toBe(true);
   });
 
   it('normalises malformed evidence, drops ids naming no turn, and keeps questions without evidence unscored', () => {

@@ -112,7 +112,7 @@ export function loadLocomo(data: readonly LocomoConversation[], options: LocomoO
       const sessionId = `locomo${ci}-s${n}`;
       const started = parseLocomoDate(c[`session_${n}_date_time`]) ?? fallback;
       fallback = started + 86_400_000;
-      records.push({ kind: 'session', id: sessionId, project_id: projectId, lineage: 'root', source: 'import', title: `${a} & ${b} · session ${n}`, started_at: new Date(started).toISOString() });
+      records.push({ kind: 'session', id: sessionId, project_id: projectId, lineage: 'root', source: 'import', title: null, started_at: new Date(started).toISOString() });
       (c[`session_${n}`] as LocomoTurn[]).forEach((t, i) => {
         const id = normaliseDiaId(t.dia_id);
         turnIds.add(id);
