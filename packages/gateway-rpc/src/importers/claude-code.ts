@@ -24,7 +24,8 @@ import { statSync } from 'node:fs';
 import { basename } from 'node:path';
 import type { MessageRole } from '@recall/schema';
 import { gitRootOf } from './git-root.js';
-import { readLineBatches, type ReadLinesOptions } from './line-reader.js';
+import { readJsonlRecords } from './jsonl-file.js';
+import type { ReadLinesOptions } from './line-reader.js';
 import { clipContent, isObject, safeSessionId, str, titleFrom, toMs, toolCallsJson, type MessageRecord, type SourceRecord } from './records.js';
 import { listFiles } from './walk.js';
 
@@ -202,30 +203,12 @@ function* mapRecord(ctx: Ctx, rec: Record<string, unknown>, line: number): Gener
  * Records of one transcript file from `fromOffset` (a line start). `state` is updated in place, so
  * a caller that persists it with the offset can resume.
  */
-export async function* readClaudeCodeFile(
+export function readClaudeCodeFile(
   file: string,
   state: ClaudeCodeFileState,
   lineOptions: ReadLinesOptions = {},
   onLine?: (endOffset: number, line: number) => void,
 ): AsyncGenerator<SourceRecord[]> {
   const ctx: Ctx = { file, state };
-  for await (const lines of readLineBatches(file, lineOptions)) {
-    const out: SourceRecord[] = [];
-    for (const { line, text, endOffset } of lines) {
-      // Blank lines are skipped; trim() only on short lines (it would copy a 20 MB one).
-      if (text.length > 0 && (text.length > 8 || text.trim() !== '')) {
-        let rec: unknown;
-        try {
-          rec = JSON.parse(text);
-        } catch (error) {
-          rec = error as Error;
-        }
-        if (rec instanceof Error) out.push({ kind: 'error', file, line, code: 'invalid_json', message: `Not valid JSON: ${rec.message}`.slice(0, 300) });
-        else if (!isObject(rec)) out.push({ kind: 'error', file, line, code: 'invalid_json', message: 'Each line must be a JSON object.' });
-        else for (const r of mapRecord(ctx, rec, line)) out.push(r);
-      }
-      onLine?.(endOffset, line);
-    }
-    yield out;
-  }
+  return readJsonlRecords(file, (rec, line) => mapRecord(ctx, rec, line), lineOptions, onLine);
 }
