@@ -26,19 +26,9 @@ import { enableProject } from '../consent.js';
 import { ensureFingerprint, fingerprintFields, type Fingerprint } from '../fingerprint.js';
 import { planDirtySessions } from '../planner.js';
 import { l2normalize, vectorToBlob, type EmbeddingProvider } from '../provider.js';
+import { arg, num } from './bench-args.js';
 import { WRITE_GAP_MS } from '../worker.js';
 
-function arg(name: string): string | undefined {
-  const i = process.argv.indexOf(`--${name}`);
-  if (i < 0) return undefined;
-  const next = process.argv[i + 1];
-  return next === undefined || next.startsWith('--') ? '' : next;
-}
-function num(text: string): number {
-  const m = /^([\d_.]+)([km]?)$/i.exec(text.trim());
-  if (!m) throw new Error(`expected a number, got ${text}`);
-  return Math.round(Number(m[1]!.replace(/_/g, '')) * (m[2]!.toLowerCase() === 'k' ? 1e3 : m[2]!.toLowerCase() === 'm' ? 1e6 : 1));
-}
 const MESSAGES = num(arg('messages') || '20k');
 const DIMS = (arg('dims') || '384,512,1024').split(',').map(num);
 const GROWTH_CHUNKS = num(arg('growth-chunks') || '100k');

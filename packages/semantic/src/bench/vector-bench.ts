@@ -13,19 +13,9 @@ import { cpus, loadavg, tmpdir, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { openDatabase } from '@recall/schema';
 import { TopK } from '../topk.js';
+import { arg, num } from './bench-args.js';
 import { loadUsearch, normalizeL2, quantizeInt8, scanTopK, type VectorMatrix } from '../vector-scan.js';
 
-function arg(name: string): string | undefined {
-  const i = process.argv.indexOf(`--${name}`);
-  if (i < 0) return undefined;
-  const next = process.argv[i + 1];
-  return next === undefined || next.startsWith('--') ? '' : next;
-}
-function num(text: string): number {
-  const m = /^([\d_.]+)([km]?)$/i.exec(text.trim());
-  if (!m) throw new Error(`expected a number, got ${text}`);
-  return Math.round(Number(m[1]!.replace(/_/g, '')) * (m[2]!.toLowerCase() === 'k' ? 1e3 : m[2]!.toLowerCase() === 'm' ? 1e6 : 1));
-}
 const SIZES = (arg('sizes') || '100k,1m').split(',').map(num);
 const DIMS = num(arg('dims') || '384');
 const K = num(arg('k') || '10');
