@@ -15,7 +15,8 @@
  * Line error codes (stable): `invalid_json` (not JSON / not an object), `unknown_kind`,
  * `invalid_line` (fields fail the schema), `line_too_long`, plus the store's own codes when it
  * refuses a valid-looking line (`session_not_found` for a message or child whose session is not
- * imported, `project_not_found`, `project_archived`, `invalid_lineage`, `folder_in_use`,
+ * imported, `project_not_found`, `project_archived`, `invalid_lineage`, `session_already_compressed` for a
+ * second compression child of one session, `folder_in_use`,
  * `invalid_input`, …).
  */
 import { createReadStream, statSync } from 'node:fs';

@@ -3,12 +3,12 @@
  * stable codes), idempotent re-import, re-import never moving a conversation back, batch atomicity,
  * lineage, and the text entry point used by the `import.jsonl` RPC method.
  */
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { openDatabase, type RecallDatabase } from '@recall/schema';
-import { getMessages, getSession, listProjects, listSessions, setSessionProject } from '@recall/store';
+import { createContinuation, createProject, createSession, getMessages, getSession, listProjects, listSessions, setSessionProject } from '@recall/store';
 import { afterEach, describe, expect, it } from 'vitest';
 import { importJsonlFile, importJsonlText, parseLine } from '../src/import-jsonl.js';
 
@@ -27,6 +27,10 @@ function tempDb(): RecallDatabase {
 function counts(db: RecallDatabase): { projects: number; sessions: number; messages: number } {
   const one = (sql: string) => db.raw.prepare(sql).pluck().get() as number;
   return { projects: one('select count(*) from projects'), sessions: one('select count(*) from sessions'), messages: one('select count(*) from messages') };
+}
+
+function findSessionIds(db: RecallDatabase): string[] {
+  return db.raw.prepare('select id from sessions order by id').pluck().all() as string[];
 }
 
 afterEach(() => {
@@ -148,6 +152,52 @@ describe('importJsonlText', () => {
     expect(getSession(db, 'cont').projectId).toBe('p_one');
     setSessionProject(db, 'root', 'p_two');
     expect(getSession(db, 'cont').projectId).toBe('p_two');
+  });
+
+  // A session compresses once (store: createSession refuses a second compression child), so a file
+  // cannot fork a conversation into two live ends, whether the first continuation came from the
+  // same file, an earlier import or the desktop's /compress.
+  it.each([
+    ['an earlier line of the same file', (_db: RecallDatabase) => ['{"kind":"session","id":"cont","parent_session_id":"root","lineage":"compression"}'], 'cont'],
+    [
+      'the desktop (session.compress) before the import',
+      (db: RecallDatabase) => {
+        createContinuation(db, 'root', { id: 'desk-cont' });
+        return [];
+      },
+      'desk-cont',
+    ],
+  ] as const)('refuses a second compression child of a session compressed by %s, by line, writing none of it', async (_how, first, continuationId) => {
+    const db = tempDb();
+    createProject(db, { id: 'p_one', name: 'One' });
+    createSession(db, { id: 'root', projectId: 'p_one', messages: [{ role: 'user', content: 'before compaction' }] });
+    const lines = [
+      ...first(db),
+      '{"kind":"session","id":"fork","parent_session_id":"root","lineage":"compression","title":"second live end"}',
+      '{"kind":"message","session_id":"fork","external_id":"f1","role":"user","content":"written into the fork"}',
+      '{"kind":"session","id":"branch","parent_session_id":"root","lineage":"branch"}',
+    ];
+    const dir = mkdtempSync(join(tmpdir(), 'recall-import-file-'));
+    dirs.push(dir);
+    const file = join(dir, 'fork.jsonl');
+    writeFileSync(file, lines.join('\n') + '\n');
+    const summary = await importJsonlFile(db, file);
+    const forkLine = lines.findIndex((l) => l.includes('"id":"fork"')) + 1;
+    expect(summary.errors.map((e) => [e.line, e.code])).toEqual([
+      [forkLine, 'session_already_compressed'],
+      [forkLine + 1, 'session_not_found'],
+    ]);
+    expect(summary.errors[0]!.message).toContain(`continues in "${continuationId}"`);
+    expect(findSessionIds(db)).not.toContain('fork');
+    expect(db.raw.prepare("select count(*) from messages where content = 'written into the fork'").pluck().get()).toBe(0);
+    // The refused line touched nothing else: root keeps its one continuation; the branch after it was imported.
+    expect(db.raw.prepare("select id from sessions where parent_session_id = 'root' and lineage = 'compression'").pluck().all()).toEqual([continuationId]);
+    expect(getSession(db, 'branch').lineage).toBe('branch');
+    // Re-importing reports the same refusal and still writes nothing.
+    const rows = db.raw.prepare('select * from sessions order by id').all();
+    const again = await importJsonlFile(db, file);
+    expect(again.errors).toEqual(summary.errors);
+    expect(db.raw.prepare('select * from sessions order by id').all()).toEqual(rows);
   });
 
   it('commits whole batches: a failure between batches keeps earlier batches and nothing of the failed one', async () => {

@@ -237,6 +237,26 @@ describe('hermes', () => {
     expect(all(db, '20250901_100000_bb22').map((m) => m.visibility)).toEqual(['live', 'compacted', 'live', 'live', 'live']);
   });
 
+  // Hermes marks a child of a session that ended in compression as its continuation; a second such
+  // child would fork the conversation, so the store refuses it (a dry run predicts the same).
+  test.each([false, true])('a second compression child of one session is refused with session_already_compressed (dry run: %s)', async (dryRun) => {
+    const db = recallDb();
+    const path = hermesDb(join(tempDir(), 'hermes', 'state.db'));
+    hermesExec(
+      path,
+      `insert into sessions (id, source, model, parent_session_id, started_at, title) values ('20250901_130000_fork', 'cli', 'hermes-4-70b', '20250901_090000_aa11', 1756731600.0, 'second continuation');
+       insert into messages (session_id, role, content, timestamp) values ('20250901_130000_fork', 'user', 'a fork of the compressed conversation', 1756731601.0);`,
+    );
+    const summary = await importHermes(db, path, { mapping: { kind: 'none' }, dryRun });
+    expect(summary.errors.map((e) => e.code)).toEqual(['session_already_compressed', 'session_not_found']);
+    expect(summary.errors[0]!.message).toContain('"20250901_090000_aa11" was already compressed and continues in "20250901_100000_bb22"');
+    expect(summary).toMatchObject({ sessions: 6, messages: 14 });
+    if (dryRun) return;
+    expect(findSession(db, '20250901_130000_fork')).toBeUndefined();
+    expect(db.raw.prepare("select count(*) from messages where content like 'a fork%'").pluck().get()).toBe(0);
+    expect(findSession(db, '20250901_100000_bb22')).toMatchObject({ lineage: 'compression', parentSessionId: '20250901_090000_aa11' });
+  });
+
   test('a database without the expected tables is a clear error', async () => {
     const db = recallDb();
     const path = hermesDb(join(tempDir(), 'other', 'state.db'), 'create table notes (id integer primary key, body text);');

@@ -7,10 +7,10 @@
  */
 import type { RecallDatabase } from '@recall/schema';
 import { nowMs } from './clock.js';
-import { SessionAlreadyCompressedError, ValidationError } from './errors.js';
+import { ValidationError } from './errors.js';
 import { getMessages, insertMessages } from './messages.js';
 import type { Session } from './rows.js';
-import { createSession, getSession } from './sessions.js';
+import { assertNotCompressed, createSession, getSession } from './sessions.js';
 import { prepared, writeTransaction } from './transaction.js';
 
 export interface ContinuationResult {
@@ -28,11 +28,8 @@ export interface ContinuationResult {
 export function createContinuation(db: RecallDatabase, sourceId: string, options: { title?: string | null; note?: string; id?: string } = {}): ContinuationResult {
   return writeTransaction(db, () => {
     const source = getSession(db, sourceId);
-    // Checked inside the write transaction, so two racing compressions cannot both pass.
-    const existing = prepared(db, "select id from sessions where parent_session_id = ? and lineage = 'compression' order by started_at, id limit 1").pluck().get(sourceId) as
-      | string
-      | undefined;
-    if (existing !== undefined) throw new SessionAlreadyCompressedError(sourceId, existing);
+    // Checked before the source is ended (createSession checks again for every other writer).
+    assertNotCompressed(db, sourceId);
     prepared(db, "update sessions set ended_at = coalesce(ended_at, ?), end_reason = 'compression', updated_at = ? where id = ?").run(nowMs(), nowMs(), sourceId);
     const session = createSession(db, {
       ...(options.id ? { id: options.id } : {}),

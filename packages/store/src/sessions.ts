@@ -10,7 +10,7 @@
 import { CONVERSATION_EDGES, lineageKindSchema, newSessionId, type LineageKind, type RecallDatabase } from '@recall/schema';
 import { z } from 'zod';
 import { nowMs } from './clock.js';
-import { LineageError, SessionExistsError, SessionNotFoundError, ValidationError } from './errors.js';
+import { LineageError, SessionAlreadyCompressedError, SessionExistsError, SessionNotFoundError, ValidationError } from './errors.js';
 import { insertMessages } from './messages.js';
 import { setSessionProject } from './moves.js';
 import { assertProjectAcceptsSessions } from './projects.js';
@@ -103,6 +103,20 @@ function keepsArchivedOwnership(db: RecallDatabase, lineage: LineageKind, parent
   return sessionProjectId(db, parentId) === projectId;
 }
 
+/**
+ * A session compresses once: a second compression child would fork one logical conversation into
+ * two live ends. Every writer of a compression session comes through createSession (the desktop's
+ * /compress via createContinuation, the recall-jsonl importer, the Claude Code / Codex / Hermes
+ * importers and live sync), so this one check, run inside the write transaction that inserts the
+ * child, covers them all and two racing writers cannot both pass it.
+ */
+export function assertNotCompressed(db: RecallDatabase, sessionId: string): void {
+  const existing = prepared(db, "select id from sessions where parent_session_id = ? and lineage = 'compression' order by started_at, id limit 1").pluck().get(sessionId) as
+    | string
+    | undefined;
+  if (existing !== undefined) throw new SessionAlreadyCompressedError(sessionId, existing);
+}
+
 export function createSession(db: RecallDatabase, input: CreateSessionInput = {}): Session {
   const data = parseInput(createSessionSchema, input, 'session');
   const hasProjectKey = Object.prototype.hasOwnProperty.call(input, 'projectId') && input.projectId !== undefined;
@@ -113,6 +127,7 @@ export function createSession(db: RecallDatabase, input: CreateSessionInput = {}
     const parentId = data.parentSessionId ?? null;
     const projectId = resolveProjectForNewSession(db, lineage, parentId, data, hasProjectKey);
     if (projectId !== null && !keepsArchivedOwnership(db, lineage, parentId, projectId)) assertProjectAcceptsSessions(db, projectId);
+    if (lineage === 'compression' && parentId !== null) assertNotCompressed(db, parentId);
     const now = nowMs();
     const startedAt = data.startedAt ?? data.messages?.[0]?.createdAt ?? now;
     prepared(

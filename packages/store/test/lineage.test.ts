@@ -20,6 +20,7 @@ import {
   logicalConversationIds,
   ownHistorySessionIds,
   setSessionProject,
+  upsertSession,
 } from '../src/index.js';
 import { tempDb } from './support/temp-db.js';
 
@@ -190,5 +191,31 @@ describe('compressing twice', () => {
     expect(db.raw.prepare('select count(*) from sessions').pluck().get()).toBe(before);
     // The conversation goes on in the continuation, which compresses normally.
     expect(createContinuation(db, first.id).session.parentSessionId).toBe(first.id);
+  });
+
+  // Every writer of a compression child meets the same rule (importers and sync create sessions
+  // directly rather than through createContinuation), so the check lives in createSession.
+  test.each([
+    ['createContinuation', (db: ReturnType<typeof tempDb>, id: string) => createContinuation(db, id, { id: 'fork' })],
+    ['createSession with lineage compression', (db: ReturnType<typeof tempDb>, id: string) => createSession(db, { id: 'fork', parentSessionId: id, lineage: 'compression' })],
+    ['upsertSession of a new compression child', (db: ReturnType<typeof tempDb>, id: string) => upsertSession(db, { id: 'fork', parentSessionId: id, lineage: 'compression', title: 'fork' })],
+    [
+      'createSession with messages',
+      (db: ReturnType<typeof tempDb>, id: string) => createSession(db, { id: 'fork', parentSessionId: id, lineage: 'compression', messages: [{ role: 'user', content: 'second live end' }] }),
+    ],
+  ] as const)('a second compression child through %s is refused and writes nothing', (_path, fork) => {
+    const { db, root } = setup();
+    const first = createSession(db, { id: 'first', parentSessionId: root.id, lineage: 'compression' });
+    const snapshot = () => db.raw.prepare('select id, ended_at, end_reason, updated_at from sessions order by id').all();
+    const before = { sessions: snapshot(), messages: db.raw.prepare('select count(*) from messages').pluck().get() };
+    expect(() => fork(db, root.id)).toThrow(expect.objectContaining({ code: 'session_already_compressed', details: { sessionId: root.id, continuationId: first.id } }));
+    expect(findSession(db, 'fork')).toBeUndefined();
+    expect({ sessions: snapshot(), messages: db.raw.prepare('select count(*) from messages').pluck().get() }).toEqual(before);
+  });
+
+  test.each(['branch', 'reset', 'delegation'] as const)('a compressed session may still get a %s child', (lineage) => {
+    const { db, root } = setup();
+    createContinuation(db, root.id);
+    expect(createSession(db, { parentSessionId: root.id, lineage }).lineage).toBe(lineage);
   });
 });

@@ -25,6 +25,7 @@ import {
   normalizeFolderPath,
   projectForFolder,
   sessionProjectId,
+  SessionAlreadyCompressedError,
   StoreError,
   updateSession,
   bulkWrite,
@@ -106,6 +107,8 @@ export class SourceImporter {
   private batch: SourceRecord[] = [];
   /** Dry run: sessions seen so far (id → project key), since nothing is written. */
   private readonly planned = new Map<string, string>();
+  /** Dry run: parent id → the compression child this run would create (the store refuses a second). */
+  private readonly plannedContinuations = new Map<string, string>();
   private readonly perProject = new Map<string, ProjectCount>();
 
   constructor(
@@ -312,6 +315,14 @@ export class SourceImporter {
           this.planned.set(rec.id, existing.projectId ?? 'none');
           continue;
         }
+        if (rec.lineage === 'compression' && rec.parentId !== null) {
+          const continuation = this.plannedContinuations.get(rec.parentId) ?? existingContinuation(this.db, rec.parentId);
+          if (continuation !== undefined) {
+            counts.errors.push({ file: rec.file, line: rec.line, code: 'session_already_compressed', message: alreadyCompressedMessage(rec.parentId, continuation) });
+            continue;
+          }
+          this.plannedContinuations.set(rec.parentId, rec.id);
+        }
         const key = this.plannedProject(rec, counts);
         this.planned.set(rec.id, key);
         counts.sessions++;
@@ -363,6 +374,16 @@ export class SourceImporter {
     if (key.startsWith('new:')) return key.slice(4).split(/[\\/]/).filter(Boolean).pop() ?? key.slice(4);
     return findProjectName(this.db, key) ?? null;
   }
+}
+
+/** The compression child `parentId` already has, as the store's createSession would find it. */
+function existingContinuation(db: RecallDatabase, parentId: string): string | undefined {
+  return db.raw.prepare("select id from sessions where parent_session_id = ? and lineage = 'compression' order by started_at, id limit 1").pluck().get(parentId) as string | undefined;
+}
+
+/** The store's SessionAlreadyCompressedError message, so a dry run reports what the real run will. */
+function alreadyCompressedMessage(parentId: string, continuationId: string): string {
+  return new SessionAlreadyCompressedError(parentId, continuationId).message;
 }
 
 function findProjectName(db: RecallDatabase, projectId: string): string | undefined {
