@@ -77,33 +77,38 @@ function q(text: string): string {
  *   - `bigram`: words of 3+ characters also OR their bigrams; 2-character words stay exact;
  *   - `unigram`: every multi-character word also ORs its single characters (column `cjk`).
  * Broader backoff finds more but makes common characters match a large share of a project, which
- * costs latency; keywordSearch therefore starts with `bigram` and relaxes to `unigram` only when
- * that finds fewer hits than asked for, or when the best hits share few of the question's words (a
- * paraphrase; measured in docs/benchmarks.md).
+ * costs latency; keywordSearch therefore leaves characters that are common in the index out of
+ * `unigram` backoff (`skipCharacters`) unless that under-fills the list (measured in
+ * docs/benchmarks.md).
  */
 export type CjkBackoff = 'unigram' | 'bigram' | 'none';
 export const DEFAULT_CJK_BACKOFF: CjkBackoff = 'bigram';
 
 export interface ParseOptions {
   cjkBackoff?: CjkBackoff;
+  /**
+   * Characters left out of `unigram` backoff: too common in the index to tell messages apart, and
+   * each costs a scan of its whole posting list (see keyword-search.ts, commonCharacters).
+   */
+  skipCharacters?: ReadonlySet<string>;
 }
 
-function cjkTermFts(word: string, backoff: CjkBackoff): string {
+function cjkTermFts(word: string, backoff: CjkBackoff, skip?: ReadonlySet<string>): string {
   const chars = Array.from(word);
   if (chars.length === 1) return `cjk : ${q(word)}`;
   // BM25's IDF keeps common characters from dominating, and `cjk` is weighted below `body`.
   const exact = `body : ${q(cjkBigrams(word))}`;
   let parts: string[] = [];
   if (backoff === 'unigram') {
-    parts = [...new Set(chars)].filter((c) => !isStopword(c)).map((c) => `cjk : ${q(c)}`);
+    parts = [...new Set(chars)].filter((c) => !isStopword(c) && !skip?.has(c)).map((c) => `cjk : ${q(c)}`);
   } else if (backoff === 'bigram' && chars.length > 2) {
     parts = [...new Set(cjkBigrams(word).split(' '))].map((b) => `body : ${q(b)}`);
   }
   return parts.length > 0 ? `(${exact} OR ${parts.join(' OR ')})` : exact;
 }
 
-function cjkTerm(word: string, backoff: CjkBackoff): QueryTerm {
-  return { text: word, kind: 'cjk', required: false, fts: cjkTermFts(word, backoff), pieces: [word] };
+function cjkTerm(word: string, backoff: CjkBackoff, skip?: ReadonlySet<string>): QueryTerm {
+  return { text: word, kind: 'cjk', required: false, fts: cjkTermFts(word, backoff, skip), pieces: [word] };
 }
 
 /** Pieces (Latin tokens and CJK runs) of a normalised text, in order. */
@@ -138,6 +143,7 @@ function phraseTerm(text: string): QueryTerm | null {
  */
 export function parseQuery(input: string, options: ParseOptions = {}): ParsedQuery {
   const backoff = options.cjkBackoff ?? DEFAULT_CJK_BACKOFF;
+  const skip = options.skipCharacters;
   const raw = typeof input === 'string' ? input : '';
   const notes: string[] = [];
   let truncated = raw.length > MAX_QUERY_CHARS;
@@ -162,8 +168,8 @@ export function parseQuery(input: string, options: ParseOptions = {}): ParsedQue
       // (and, under `unigram` backoff, character by character).
       let singles: string[] = [];
       const flush = (): void => {
-        if (singles.length === 1) optional.push(cjkTerm(singles[0]!, backoff));
-        else if (singles.length > 1) optional.push(cjkTerm(singles.join(''), backoff));
+        if (singles.length === 1) optional.push(cjkTerm(singles[0]!, backoff, skip));
+        else if (singles.length > 1) optional.push(cjkTerm(singles.join(''), backoff, skip));
         singles = [];
       };
       for (const segmented of segmentWords(run.text)) {
@@ -176,7 +182,7 @@ export function parseQuery(input: string, options: ParseOptions = {}): ParsedQue
           singles.push(word);
         } else {
           flush();
-          optional.push(cjkTerm(word, backoff));
+          optional.push(cjkTerm(word, backoff, skip));
         }
       }
       flush();

@@ -13,7 +13,7 @@ import { MESSAGE_ROLES, VISIBLE_VISIBILITIES, type MessageRole, type RecallDatab
 import type { Statement } from 'better-sqlite3';
 import { ensureKeywordIndex, FTS_TABLE, refreshScopeTokens, scopeToken } from './fts-index.js';
 import { DEFAULT_CJK_BACKOFF, findTermSpans, parseQuery, termNeedles, type CjkBackoff, type ParsedQuery, type QueryTerm, type TermSpan } from './fts-query.js';
-import { MAX_INDEXED_CHARS, normalizeForSearch } from './search-text.js';
+import { hasCjk, MAX_INDEXED_CHARS, normalizeForSearch } from './search-text.js';
 
 /**
  * `excludeSessionIds`: sessions whose *live* messages (and titles) are skipped — the caller's own
@@ -60,9 +60,9 @@ export interface KeywordSearchOptions {
   /** Overrides AUTOMATED_SOURCES. */
   automatedSources?: readonly string[];
   /**
-   * Partial matching of multi-character CJK words (see fts-query.ts). `auto` (default): `bigram`,
-   * relaxed to `unigram` when that finds fewer than `limit` hits or when none of the best hits holds
-   * PARAPHRASE_COVERAGE of the question's CJK words (a paraphrase).
+   * Partial matching of multi-character CJK words (see fts-query.ts). `auto` (default): one query
+   * with the exact words (bigram phrases) OR their characters, leaving out characters common in the
+   * index (COMMON_CHARACTER_SHARE) unless that under-fills the list.
    */
   cjkBackoff?: CjkBackoff | 'auto';
   /** Tuning/testing knob: use the scope token from this many index matches (default SCOPE_TOKEN_MIN_MATCHES; 0 = always). */
@@ -73,6 +73,8 @@ export interface KeywordSearchOptions {
    * SUBSTRING_SCAN_MESSAGES messages. Off by default; the session_search tool turns it on.
    */
   substringFallback?: boolean;
+  /** Tuning/testing knob: COMMON_CHARACTER_SHARE (1 = relax with every character). */
+  commonCharacterShare?: number;
   /** Tuning/testing knob: rank inside FTS5 (newest RANK_WINDOW matches) before the JOIN (default true; see windowRanked). */
   topFirst?: boolean;
 }
@@ -244,12 +246,22 @@ export function substringNeedles(query: string): string[] | null {
   return tokens.map((t) => t.slice(0, 200));
 }
 
-function titlesSql(kind: ScopeKind, prefilter: boolean): string {
-  // The optional pre-filter keeps only titles containing at least one term's needle (ASCII-folded
-  // by lower()) or any full-width letter/digit (which only NFKC in JS can fold); JS then verifies.
-  const filter = prefilter
-    ? `AND (EXISTS (SELECT 1 FROM json_each(@needles) WHERE instr(lower(s.title), value) > 0) OR s.title GLOB '*[Ａ-Ｚａ-ｚ０-９]*')`
-    : '';
+/**
+ * Title candidates. With needles, a pre-filter keeps only titles containing at least one of them;
+ * JS then verifies. Needles are bound one parameter each (a json_each list would be re-read for every
+ * title). Latin needles (lower-case ASCII) are tested on lower(title) and also keep titles with any
+ * full-width letter/digit, which only NFKC in JS can fold; CJK needles need neither.
+ */
+function titlesSql(kind: ScopeKind, needles: { latin: number; cjk: number } | null): string {
+  let filter = '';
+  if (needles) {
+    const tests = [
+      ...Array.from({ length: needles.latin }, (_, i) => `instr(lower(s.title), @n${i}) > 0`),
+      ...Array.from({ length: needles.cjk }, (_, i) => `instr(s.title, @n${needles.latin + i}) > 0`),
+    ];
+    if (needles.latin > 0) tests.push(`s.title GLOB '*[Ａ-Ｚａ-ｚ０-９]*'`);
+    filter = `AND (${tests.join(' OR ')})`;
+  }
   return `SELECT s.id AS id, s.title AS title, (s.source IN (SELECT value FROM json_each(@automated))) AS automated
     FROM sessions AS s
     WHERE ${SCOPE_SQL[kind]} AND s.hidden = 0 AND s.title IS NOT NULL AND s.title <> '' ${filter}`;
@@ -407,10 +419,9 @@ function windowRanked(db: RecallDatabase, base: Record<string, unknown>, match: 
 }
 
 /**
- * The relaxation trigger for paraphrases: relax when none of the top PARAPHRASE_PROBE exact hits
- * contains at least this share of the query's multi-character CJK words (whole). Exact questions
- * have a hit that contains most of their words; a paraphrase typically shares one. Chosen on the dev
- * questions (docs/benchmarks.md, `pnpm bench:cjk`).
+ * When none of the top PARAPHRASE_PROBE hits contains at least this share of the query's
+ * multi-character CJK words whole, the answer came from characters rather than words (a
+ * paraphrase), and the notes say so. Exact questions have a hit that contains most of their words.
  */
 export const PARAPHRASE_COVERAGE = 0.67;
 const PARAPHRASE_PROBE = 5;
@@ -427,6 +438,45 @@ function lowCjkCoverage(db: RecallDatabase, ranked: readonly RankedRow[], terms:
     best = Math.max(best, whole.size / want.length);
   }
   return best < PARAPHRASE_COVERAGE;
+}
+
+/**
+ * Characters in more than this share of the index's messages (and at least COMMON_CHARACTER_MIN_DOCS)
+ * are left out of character-by-character relaxation. They tell messages apart poorly (low IDF), yet
+ * each one makes FTS5 read its whole posting list (for BM25's IDF and the OR merge): on 1M messages
+ * `一` alone is in 230k. Chosen on the dev questions (docs/benchmarks.md, `pnpm bench:cjk`).
+ */
+export const COMMON_CHARACTER_SHARE = 0.02;
+export const COMMON_CHARACTER_MIN_DOCS = 2_000;
+/** A cached verdict is re-probed when the index has grown or shrunk by this factor since. */
+const COMMON_CHARACTER_RECHECK = 1.25;
+const INDEX_SIZE_SQL = 'SELECT coalesce(max(id), 0) FROM messages';
+
+const commonCache = new WeakMap<object, Map<string, { common: boolean; size: number }>>();
+
+/**
+ * The query's CJK characters that are common in the index, by a bounded probe per character
+ * (at most the threshold's count of postings read) cached per connection: characters repeat across
+ * questions, so a warm cache makes this free.
+ */
+function commonCharacters(db: RecallDatabase, query: string, share: number): Set<string> {
+  const out = new Set<string>();
+  if (share >= 1) return out;
+  const size = stmt(db, INDEX_SIZE_SQL).pluck().get() as number;
+  const cap = Math.max(COMMON_CHARACTER_MIN_DOCS, Math.ceil(share * size));
+  let cache = commonCache.get(db.raw);
+  if (!cache) commonCache.set(db.raw, (cache = new Map()));
+  for (const c of new Set(Array.from(normalizeForSearch(query)).filter((ch) => hasCjk(ch)))) {
+    const known = cache.get(c);
+    let common: boolean;
+    if (known && known.size * COMMON_CHARACTER_RECHECK >= size && size * COMMON_CHARACTER_RECHECK >= known.size) common = known.common;
+    else {
+      common = (stmt(db, PROBE_SQL).pluck().get({ match: `cjk : "${c.replace(/"/g, '""')}"`, cap }) as number) >= cap;
+      cache.set(c, { common, size });
+    }
+    if (common) out.add(c);
+  }
+  return out;
 }
 
 /**
@@ -471,23 +521,30 @@ export function keywordSearch(db: RecallDatabase, scope: KeywordScope, query: st
   };
   let ranked: RankedRow[];
   if (parsed.match !== null) {
-    ranked = runRanked(db, sp, base, parsed.match, limit, minMatches, options.topFirst !== false, onWindowed);
-    // Relaxation: when the exact CJK words find fewer hits than asked for, search again letting
-    // multi-character words match character by character. The second query is a superset of the
-    // first, so its BM25 order is the order over everything found.
-    // Also when the best exact hits share few of the question's CJK words (a paraphrase that shares
-    // one common word fills the list with weak matches): see PARAPHRASE_COVERAGE.
-    const underFilled = ranked.length < limit;
-    if (backoff === 'auto' && (underFilled || lowCjkCoverage(db, ranked, terms))) {
-      const relaxed = parseQuery(query, { cjkBackoff: 'unigram' });
-      if (relaxed.match !== null && relaxed.match !== parsed.match) {
-        ranked = runRanked(db, sp, base, relaxed.match, limit, minMatches, options.topFirst !== false, onWindowed);
-        summary.match = relaxed.match;
-        notes.push(
-          underFilled
-            ? 'Few exact matches: Chinese/Japanese/Korean words were also matched character by character.'
-            : 'The best exact matches share few of the question’s Chinese/Japanese/Korean words, so words were also matched character by character.',
-        );
+    const topFirst = options.topFirst !== false;
+    if (backoff !== 'auto') ranked = runRanked(db, sp, base, parsed.match, limit, minMatches, topFirst, onWindowed);
+    else {
+      // One query: exact CJK words (bigram phrases in `body`) OR-ed with their characters (the
+      // `cjk` column, BM25 weight 0.5), so a paraphrase that shares characters but few whole words
+      // still ranks, while a message holding the exact words outranks one holding scattered
+      // characters. Characters common in the index are left out (COMMON_CHARACTER_SHARE): they
+      // barely move BM25 but cost a scan of their postings each. One query instead of exact-then-
+      // relaxed keeps an exact question's latency and a paraphrase's at the same single query.
+      const skip = commonCharacters(db, query, options.commonCharacterShare ?? COMMON_CHARACTER_SHARE);
+      const relaxed = parseQuery(query, { cjkBackoff: 'unigram', skipCharacters: skip }).match ?? parsed.match;
+      ranked = runRanked(db, sp, base, relaxed, limit, minMatches, topFirst, onWindowed);
+      summary.match = relaxed;
+      if (ranked.length < limit && skip.size > 0) {
+        // Under-filled: the common characters may be all a short or rare question shares with the
+        // text; the full character match is a superset, so its BM25 order covers everything found.
+        const full = parseQuery(query, { cjkBackoff: 'unigram' }).match;
+        if (full !== null && full !== relaxed) {
+          ranked = runRanked(db, sp, base, full, limit, minMatches, topFirst, onWindowed);
+          summary.match = full;
+        }
+      }
+      if (summary.match !== parsed.match && lowCjkCoverage(db, ranked, terms)) {
+        notes.push('The best matches share few of the question’s Chinese/Japanese/Korean words whole: they were found character by character.');
       }
     }
   } else {
@@ -562,7 +619,11 @@ export function searchTitles(db: RecallDatabase, scope: KeywordScope, query: str
 function searchTitlesParsed(db: RecallDatabase, sp: ScopeParams, parsed: ParsedQuery, automated: string, limit: number): TitleHit[] {
   const needle = parsed.match === null && parsed.likeNeedle !== null ? normalizeForSearch(parsed.likeNeedle) : null;
   const needles = needle === null ? termNeedles(parsed.terms) : null;
-  const rows = stmt(db, titlesSql(sp.kind, needles !== null)).all({ ...sp.params, automated, ...(needles ? { needles: JSON.stringify(needles) } : {}) }) as {
+  // Latin needles first, then CJK, so the statement text depends only on the two counts.
+  const ordered = needles ? [...new Set(needles)].sort((a, b) => Number(hasCjk(a)) - Number(hasCjk(b))) : [];
+  const latin = ordered.filter((n) => !hasCjk(n)).length;
+  const slots = Object.fromEntries(ordered.map((n, i) => [`n${i}`, n]));
+  const rows = stmt(db, titlesSql(sp.kind, needles ? { latin, cjk: ordered.length - latin } : null)).all({ ...sp.params, automated, ...slots }) as {
     id: string;
     title: string;
     automated: number;

@@ -7,7 +7,7 @@
  */
 import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
-import { appendMessages, bulkWrite, createProject, createSession, deleteMessage, keywordSearch, RANK_WINDOW } from '../src/index.js';
+import { appendMessages, bulkWrite, COMMON_CHARACTER_MIN_DOCS, createProject, createSession, deleteMessage, keywordSearch, RANK_WINDOW } from '../src/index.js';
 import { tempDb } from './support/temp-db.js';
 
 describe('paraphrase relaxation', () => {
@@ -33,6 +33,46 @@ describe('paraphrase relaxation', () => {
     const r = keywordSearch(db, { kind: 'project', projectId: p.id }, '蒸鱼的火候', { limit: 5 });
     expect(r.hits).toHaveLength(5);
     expect(r.notes.join(' ')).not.toMatch(/character by character/);
+  });
+});
+
+describe('common characters', () => {
+  // COMMON_CHARACTER_MIN_DOCS messages holding 一 make it common in this index; 般 and 配 stay rare.
+  function commonDb() {
+    const db = tempDb();
+    const p = createProject(db, { name: 'P' });
+    const ids: Record<string, number> = {};
+    bulkWrite(db, () => {
+      const s = createSession(db, { projectId: p.id });
+      appendMessages(db, s.id, Array.from({ length: COMMON_CHARACTER_MIN_DOCS + 10 }, (_, i) => ({ role: 'user' as const, content: `第${i}次试一试 ok` })));
+      const t = createSession(db, { projectId: p.id });
+      const [exact, scattered, onlyCommon] = appendMessages(db, t.id, [
+        { role: 'user', content: '鲈鱼一般搭配姜丝' },
+        { role: 'user', content: '这道菜配上一点姜，味道很般' },
+        { role: 'user', content: '这个一字很独特 zz' },
+      ]).messages;
+      Object.assign(ids, { exact: exact!.id, scattered: scattered!.id, onlyCommon: onlyCommon!.id });
+    });
+    return { db, scope: { kind: 'project' as const, projectId: p.id }, ids };
+  }
+
+  test.each([
+    ['common character left out of the character match', 0.02, false],
+    ['share 1: every character is matched', 1, true],
+  ])('%s', (_name, share, withCommon) => {
+    const { db, scope, ids } = commonDb();
+    const r = keywordSearch(db, scope, '一般搭配', { limit: 2, titleLimit: 0, commonCharacterShare: share });
+    expect(r.query.match).toContain('cjk : "般"');
+    expect(r.query.match!.includes('cjk : "一"')).toBe(withCommon);
+    // The message holding the exact words ranks above the one holding scattered characters.
+    expect(r.hits.map((h) => h.messageId)).toEqual([ids.exact, ids.scattered]);
+  });
+
+  test('when the rare words under-fill the list, the common characters are matched too', () => {
+    const { db, scope, ids } = commonDb();
+    const r = keywordSearch(db, scope, '独一', { limit: 5, titleLimit: 0 });
+    expect(r.query.match).toContain('cjk : "一"');
+    expect(r.hits.map((h) => h.messageId)).toContain(ids.onlyCommon);
   });
 });
 
