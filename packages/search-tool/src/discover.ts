@@ -83,17 +83,21 @@ export async function discover(input: DiscoverInput): Promise<DiscoverOutput> {
   const lineageOf = lineageCache(db, scope);
   const rootOf = (id: string) => lineageOf(id).conversation_id;
 
-  const byConversation = new Map<string, SearchResultItem>();
+  // One result per logical conversation. A later hit in a conversation already listed only adds its
+  // id; the item (its window read from the database) is built only for the first `limit`
+  // conversations — the rest are counted for the truncation note, never materialised.
+  const byConversation = new Map<string, SearchResultItem | null>();
   const order: string[] = [];
-  const add = (item: SearchResultItem) => {
-    const root = rootOf(item.session_id);
+  const add = (sessionId: string, messageId: number, build: () => SearchResultItem) => {
+    const root = rootOf(sessionId);
     const existing = byConversation.get(root);
-    if (existing) {
+    if (existing !== undefined) {
+      if (existing === null) return;
       existing.other_message_ids ??= [];
-      if (existing.other_message_ids.length < OTHER_IDS_PER_RESULT && existing.message_id !== item.message_id) existing.other_message_ids.push(item.message_id);
+      if (existing.other_message_ids.length < OTHER_IDS_PER_RESULT && existing.message_id !== messageId) existing.other_message_ids.push(messageId);
       return;
     }
-    byConversation.set(root, item);
+    byConversation.set(root, order.length < args.limit ? build() : null);
     order.push(root);
   };
 
@@ -105,7 +109,7 @@ export async function discover(input: DiscoverInput): Promise<DiscoverOutput> {
     const s = session(t.sessionId);
     const anchor = s ? segmentsHeadTail(db, [s.id], 1, 0, roles).head[0] : undefined;
     if (!s || !anchor) continue;
-    add({ ...buildItem(db, s, lineageOf, anchor, 'keyword', clip(anchor.content, SNIPPET_CHARS), args.window), match_field: 'title' });
+    add(s.id, anchor.id, () => ({ ...buildItem(db, s, lineageOf, anchor, 'keyword', clip(anchor.content, SNIPPET_CHARS), args.window), match_field: 'title' }));
   }
   for (const f of fused) {
     const k = keywordById.get(f.key);
@@ -118,11 +122,10 @@ export async function discover(input: DiscoverInput): Promise<DiscoverOutput> {
     // The role filter is part of the gate too: a semantic source is trusted no more for roles than for scope.
     if (args.role_filter && !args.role_filter.includes(message.role)) continue;
     const source: MatchSource = f.source;
-    const snippet = k?.snippet ?? semanticSnippet(message, sem);
-    add({ ...buildItem(db, s, lineageOf, message, source, snippet, args.window), match_field: 'message' });
+    add(s.id, message.id, () => ({ ...buildItem(db, s, lineageOf, message, source, k?.snippet ?? semanticSnippet(message, sem), args.window), match_field: 'message' }));
   }
 
-  let results = order.map((root) => byConversation.get(root)!).slice(0, args.limit);
+  let results = order.slice(0, args.limit).map((root) => byConversation.get(root)!);
   if (args.sort === 'newest') results = [...results].sort((a, b) => b.date.localeCompare(a.date));
   if (args.sort === 'oldest') results = [...results].sort((a, b) => a.date.localeCompare(b.date));
 
