@@ -2,7 +2,7 @@
  * Public surface of @recall/schema: tables, vocabularies, ids, errors and the single
  * `openDatabase()` that every other package uses to reach SQLite.
  */
-export { projects, projectFolders, sessions, messages, semanticFingerprints, semanticProjects, semanticChunks, semanticDirtySessions, semanticGeneration } from './tables.js';
+export { projects, projectFolders, sessions, messages, semanticFingerprints, semanticProjects, semanticChunks, semanticDirtySessions, semanticGeneration, semanticMessageMark } from './tables.js';
 export {
   MESSAGE_ROLES,
   VISIBILITIES,

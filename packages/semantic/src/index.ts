@@ -28,6 +28,8 @@ export { ensureFingerprint, findFingerprint, listFingerprints, fingerprintFields
 export type { Fingerprint, FingerprintFields } from './fingerprint.js';
 export { enableProject, disableProject, projectConsent, listConsents, consentAllows } from './consent.js';
 export type { ProjectConsent } from './consent.js';
+export { discoverNewMessages, messageMark, undiscoveredSessions } from './discovery.js';
+export type { DiscoveryOptions, DiscoveryResult } from './discovery.js';
 export { planDirtySessions, queueUnplannedProjects } from './planner.js';
 export type { PlanOptions, PlanResult } from './planner.js';
 export { claimChunks, completeChunks, failChunks, releaseLeases, releaseDeadLeases, stillConsented, retryDelayMs, newWorkerId } from './claims.js';

@@ -1,5 +1,6 @@
 /**
- * The planner: turns work discovery (semantic_dirty_sessions, filled by triggers) into chunk rows
+ * The planner: turns work discovery (semantic_dirty_sessions, filled by triggers for edits, moves,
+ * visibility and consent, and by discovery.ts for new messages above the message mark) into chunk rows
  * for the active fingerprint. Pure SQLite + CPU, no network, in short BEGIN IMMEDIATE transactions
  * of at most `maxMessages` messages each, so concurrent message appends wait at most a few ms.
  *
@@ -18,6 +19,7 @@
  */
 import { VISIBLE_VISIBILITIES, type MessageRole, type RecallDatabase } from '@recall/schema';
 import { chunkText, contentHash, type ChunkerOptions } from './chunker.js';
+import { discoverNewMessages } from './discovery.js';
 import type { Fingerprint } from './fingerprint.js';
 
 export interface PlanOptions {
@@ -97,6 +99,8 @@ export function planDirtySessions(db: RecallDatabase, options: PlanOptions): Pla
   const maxTx = options.maxTransactions ?? 50;
   const roles = rolesSql(options.roles);
   const result: PlanResult = { sessionsPlanned: 0, chunksCreated: 0, chunksReused: 0, chunksRemoved: 0, more: false };
+  // New messages are found here, not by an insert trigger (discovery.ts): one bounded step per call.
+  const discovery = discoverNewMessages(db);
   queueUnplannedProjects(db, fp, options.projectId);
 
   const pickDirty = options.projectId
@@ -172,7 +176,10 @@ export function planDirtySessions(db: RecallDatabase, options: PlanOptions): Pla
         return false;
       })
       .immediate();
-    if (done) return result;
+    if (done) {
+      result.more = discovery.more;
+      return result;
+    }
   }
   result.more = true;
   return result;

@@ -2,13 +2,15 @@
  * Index status from the rows, per project and fingerprint: eligible / ready / pending / failed
  * chunk counts over the same allowed set the scan uses (visible messages of indexed roles in
  * non-hidden sessions currently in the project). `eligible` is `unknown` while planning for the
- * project is incomplete (sessions still queued, or the fingerprint not planned yet): chunk rows
+ * project is incomplete (sessions still queued — including sessions with messages above the
+ * discovery mark, discovery.ts — or the fingerprint not planned yet): chunk rows
  * exist only after planning, so a count then would be a made-up denominator. `semanticStatus()`
  * is the one function `session_search`'s semantic_status / semantic_coverage and `index.status`
  * read: disabled | ready | partial | unavailable, with a reason.
  */
 import { VISIBLE_VISIBILITIES, type MessageRole, type RecallDatabase } from '@recall/schema';
 import { projectConsent } from './consent.js';
+import { undiscoveredSessions } from './discovery.js';
 import type { Fingerprint } from './fingerprint.js';
 import type { WorkerHealth } from './worker.js';
 
@@ -60,7 +62,10 @@ export function chunkCounts(db: RecallDatabase, projectId: string, fingerprint: 
     .all(fingerprint.id, projectId) as { status: 'pending' | 'ready' | 'failed'; n: number }[];
   const by = { pending: 0, ready: 0, failed: 0 };
   for (const r of rows) by[r.status] = r.n;
-  const queuedSessions = db.raw.prepare('select count(*) from semantic_dirty_sessions d join sessions s on s.id = d.session_id where s.project_id = ?').pluck().get(projectId) as number;
+  // Queued = in the planner's queue, or holding messages above the discovery mark (not queued yet).
+  const queuedSessions =
+    (db.raw.prepare('select count(*) from semantic_dirty_sessions d join sessions s on s.id = d.session_id where s.project_id = ?').pluck().get(projectId) as number) +
+    undiscoveredSessions(db, projectId);
   const plannedFp = db.raw.prepare('select planned_fingerprint_id from semantic_projects where project_id = ?').pluck().get(projectId) as number | null | undefined;
   const planned = plannedFp === fingerprint.id && queuedSessions === 0;
   const lastError = (db.raw

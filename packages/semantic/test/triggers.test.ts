@@ -1,11 +1,13 @@
 /**
  * The triggers of migration 0003_semantic_index, through the store's real write paths: edits delete
- * the message's chunks (all fingerprints), work is queued only for switched-on projects, and the
+ * the message's chunks (all fingerprints), work is queued only for switched-on projects (new messages
+ * by the discovery step over the message mark, everything else in the writing transaction), and the
  * per-project generation moves whenever a project's searchable vector set may change.
  */
 import { appendMessage, compactMessages, createProject, createSession, deleteMessage, editMessage, rewindSession, setSessionProject, updateSession } from '@recall/store';
 import { describe, expect, test } from 'vitest';
 import type { RecallDatabase } from '@recall/schema';
+import { discoverNewMessages } from '../src/index.js';
 import { tempDb } from './support/temp-db.js';
 
 function setup() {
@@ -31,12 +33,20 @@ describe('work discovery', () => {
   test.each([
     ['a message in a switched-on project', true],
     ['a message in a project never switched on', false],
-  ])('%s → queued: %s', (_label, queued) => {
+  ])('%s → queued by the next discovery step: %s', (_label, queued) => {
     const { db, on, off } = setup();
     const s = createSession(db, { projectId: queued ? on.id : off.id });
     db.raw.exec('delete from semantic_dirty_sessions');
-    appendMessage(db, s.id, { role: 'user', content: 'hello' });
+    const m = appendMessage(db, s.id, { role: 'user', content: 'hello' });
+    // The write itself queues nothing (no insert trigger on messages: it would slow keyword ingest).
+    expect(dirty(db)).toEqual([]);
+    expect(discoverNewMessages(db)).toEqual({ sessionsQueued: queued ? 1 : 0, mark: m.id, more: false });
     expect(dirty(db)).toEqual(queued ? [s.id] : []);
+  });
+
+  test('no trigger on message inserts remains (each would make FTS5 flush per statement)', () => {
+    const { db } = setup();
+    expect(db.raw.prepare("select name from sqlite_master where type = 'trigger' and tbl_name = 'messages' and sql like '%AFTER INSERT%'").all()).toEqual([]);
   });
 
   test('switching a project on queues its sessions; moving a session into it queues that session', () => {
