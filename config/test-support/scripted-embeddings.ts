@@ -10,8 +10,8 @@
  * `encoding_format`, `dimensions`, batching, and on exactly-once embedding across processes.
  */
 import { createHash } from 'node:crypto';
-import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import type { AddressInfo, Socket } from 'node:net';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { startJsonServer } from './json-server.js';
 
 export interface RecordedEmbeddingRequest {
   path: string;
@@ -88,10 +88,7 @@ export async function startScriptedEmbeddings(options: ScriptedEmbeddingsOptions
   const dims = options.dims ?? 8;
   const vectorFor = options.vectorFor ?? testVector;
   const queue: EmbeddingEntry[] = [];
-  const requests: RecordedEmbeddingRequest[] = [];
   const embedded = new Map<string, number>();
-  const sockets = new Set<Socket>();
-  const waiters: { count: number; resolve: () => void }[] = [];
   let down = false;
 
   function error(res: ServerResponse, recorded: RecordedEmbeddingRequest, status: number, message: string, headers: Record<string, string> = {}): void {
@@ -133,39 +130,20 @@ export async function startScriptedEmbeddings(options: ScriptedEmbeddingsOptions
     res.end(JSON.stringify({ object: 'list', data, model: options.model ?? recorded.body?.model ?? 'scripted-embedding', usage: { prompt_tokens: 0, total_tokens: 0 } }));
   }
 
-  const server = createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (c: Buffer) => chunks.push(c));
-    req.on('end', () => {
-      let body: any = null;
-      try {
-        body = JSON.parse(Buffer.concat(chunks).toString('utf8'));
-      } catch {
-        body = null;
-      }
+  const server = await startJsonServer<RecordedEmbeddingRequest>({
+    waitTimeoutMs: 10_000,
+    record(req, res, body) {
       const input = body?.input;
       const inputs = typeof input === 'string' ? [input] : Array.isArray(input) ? input.map(String) : [];
       const recorded: RecordedEmbeddingRequest = { path: req.url ?? '', headers: req.headers, body, inputs, status: 0, aborted: false };
-      const index = requests.length;
-      requests.push(recorded);
       res.on('close', () => {
         if (!res.writableFinished) recorded.aborted = true;
       });
-      for (const w of [...waiters]) {
-        if (requests.length >= w.count) {
-          waiters.splice(waiters.indexOf(w), 1);
-          w.resolve();
-        }
-      }
-      void respond(req, res, recorded, index);
-    });
+      return recorded;
+    },
+    respond,
   });
-  server.on('connection', (socket) => {
-    sockets.add(socket);
-    socket.on('close', () => sockets.delete(socket));
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const port = (server.address() as AddressInfo).port;
+  const { port, requests } = server;
 
   return {
     url: `http://127.0.0.1:${port}/v1`,
@@ -176,23 +154,7 @@ export async function startScriptedEmbeddings(options: ScriptedEmbeddingsOptions
     setDown: (value) => {
       down = value;
     },
-    waitForRequests: (count, timeoutMs = 10_000) =>
-      requests.length >= count
-        ? Promise.resolve()
-        : new Promise((resolve, reject) => {
-            const timer = setTimeout(() => reject(new Error(`timed out waiting for ${count} request(s); got ${requests.length}`)), timeoutMs);
-            waiters.push({
-              count,
-              resolve: () => {
-                clearTimeout(timer);
-                resolve();
-              },
-            });
-          }),
-    close: () =>
-      new Promise<void>((resolve) => {
-        for (const s of sockets) s.destroy();
-        server.close(() => resolve());
-      }),
+    waitForRequests: server.waitForRequests,
+    close: server.close,
   };
 }

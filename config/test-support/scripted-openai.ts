@@ -9,8 +9,8 @@
  * history and the tool results the gateway sent back; no mocks, the gateway's real `openai` client
  * talks HTTP to it.
  */
-import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import type { AddressInfo, Socket } from 'node:net';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { startJsonServer } from './json-server.js';
 
 export interface RecordedRequest {
   method: string;
@@ -121,40 +121,6 @@ function writeJson(res: ServerResponse, step: ScriptStep): void {
 
 export async function startScriptedOpenAI(script: ScriptEntry[] = []): Promise<ScriptedOpenAI> {
   const queue = [...script];
-  const requests: RecordedRequest[] = [];
-  const sockets = new Set<Socket>();
-  const waiters: { count: number; resolve: () => void }[] = [];
-
-  const server = createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (c: Buffer) => chunks.push(c));
-    req.on('end', () => {
-      const text = Buffer.concat(chunks).toString('utf8');
-      let body: any = null;
-      try {
-        body = JSON.parse(text);
-      } catch {
-        body = null;
-      }
-      const recorded: RecordedRequest = { method: req.method ?? '', path: req.url ?? '', headers: req.headers, body, aborted: false, finished: false };
-      const index = requests.length;
-      requests.push(recorded);
-      res.on('close', () => {
-        if (!res.writableFinished) recorded.aborted = true;
-      });
-      res.on('finish', () => {
-        recorded.finished = true;
-      });
-      for (const w of [...waiters]) {
-        if (requests.length >= w.count) {
-          waiters.splice(waiters.indexOf(w), 1);
-          w.resolve();
-        }
-      }
-      void respond(req, res, recorded, index);
-    });
-  });
-
   async function respond(req: IncomingMessage, res: ServerResponse, recorded: RecordedRequest, index: number): Promise<void> {
     if (req.method !== 'POST' || !(req.url ?? '').startsWith('/v1/chat/completions')) {
       res.writeHead(404, { 'content-type': 'application/json' });
@@ -182,36 +148,29 @@ export async function startScriptedOpenAI(script: ScriptEntry[] = []): Promise<S
     else writeJson(res, step);
   }
 
-  server.on('connection', (socket) => {
-    sockets.add(socket);
-    socket.on('close', () => sockets.delete(socket));
+  const server = await startJsonServer<RecordedRequest>({
+    waitTimeoutMs: 5_000,
+    record(req, res, body) {
+      const recorded: RecordedRequest = { method: req.method ?? '', path: req.url ?? '', headers: req.headers, body, aborted: false, finished: false };
+      res.on('close', () => {
+        if (!res.writableFinished) recorded.aborted = true;
+      });
+      res.on('finish', () => {
+        recorded.finished = true;
+      });
+      return recorded;
+    },
+    respond,
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const port = (server.address() as AddressInfo).port;
+  const { port, requests } = server;
 
   return {
     url: `http://127.0.0.1:${port}/v1`,
     port,
     requests,
     push: (...entries) => queue.push(...entries),
-    waitForRequests: (count, timeoutMs = 5_000) =>
-      requests.length >= count
-        ? Promise.resolve()
-        : new Promise((resolve, reject) => {
-            const timer = setTimeout(() => reject(new Error(`timed out waiting for ${count} request(s); got ${requests.length}`)), timeoutMs);
-            waiters.push({
-              count,
-              resolve: () => {
-                clearTimeout(timer);
-                resolve();
-              },
-            });
-          }),
-    close: () =>
-      new Promise<void>((resolve) => {
-        for (const s of sockets) s.destroy();
-        server.close(() => resolve());
-      }),
+    waitForRequests: server.waitForRequests,
+    close: server.close,
   };
 }
 
