@@ -1,15 +1,18 @@
 /**
  * Notices writes made by other processes (`recall import`, `recall mv` from a shell, a second
- * gateway, an agent's MCP host) so WebSocket clients refresh as they do after the gateway's own
- * writes. SQLite's `PRAGMA data_version` changes on a connection whenever ANOTHER connection has
- * committed to the file since it was last read (never for the connection's own writes, which
- * already emit precise events), so polling it on the gateway's main connection is a cheap, exact
- * "someone else wrote" signal. Only then, a small fingerprint per table family (row counts, newest
- * id, newest update time) says WHAT changed, so writes that touch none of them (e.g. a semantic
- * index filling its own tables) wake nobody. The other process's writes carry no ids we could know,
- * so the events carry none either: clients treat an id-less change event as "refresh everything"
- * (docs/rpc.md). Known blind spot: a foreign rewind/delete that changes only a message's visibility
- * leaves the fingerprint as it was and is picked up by the next other change.
+ * gateway, an agent's MCP host, live sync in another process) so WebSocket clients refresh as they
+ * do after the gateway's own writes. SQLite's `PRAGMA data_version` changes on a connection
+ * whenever ANOTHER connection has committed to the file since it was last read (never for the
+ * connection's own writes, which already emit precise events), so polling it on the gateway's main
+ * connection is a cheap, exact "someone else wrote" signal. Only then, a fingerprint per table
+ * family says WHAT changed, so writes that touch none of them (e.g. a semantic index filling its
+ * own tables) wake nobody. The fingerprint is O(1) on any profile size: the `change_counter` row
+ * (migration 0005_change_counter: triggers count every update and delete a client can see — a
+ * rewind or delete that only flips `messages.visibility`, a hide, a rename, a move that only
+ * changes `project_id`, folder edits) plus the newest message id and session rowid, which see
+ * inserts (an insert trigger would slow bulk imports; see the migration). The other process's
+ * writes carry no ids we could know, so the events carry none either: clients treat an id-less
+ * change event as "refresh everything" (docs/rpc.md).
  */
 import type { RecallDatabase } from '@recall/schema';
 import type { EventHub } from './events.js';
@@ -22,21 +25,26 @@ export interface ExternalWriteWatcher {
   stop(): void;
 }
 
-const FINGERPRINTS = {
-  projects: 'select (select count(*) from projects) || \':\' || (select coalesce(max(updated_at), 0) from projects) || \':\' || (select count(*) from project_folders)',
-  sessions: 'select count(*) || \':\' || coalesce(max(updated_at), 0) from sessions',
-  messages: 'select count(*) || \':\' || coalesce(max(id), 0) || \':\' || coalesce(max(edited_at), 0) from messages',
-} as const;
+/**
+ * One row, three families. New messages count as a sessions change too: an append moves its
+ * session's `updated_at` (last activity, sidebar order, message count), which the client lists show.
+ */
+const FINGERPRINT_SQL = `select c.projects as projects,
+    c.sessions || ':' || coalesce((select max(rowid) from sessions), 0) || ':' || coalesce((select max(id) from messages), 0) as sessions,
+    c.messages || ':' || coalesce((select max(id) from messages), 0) as messages
+  from change_counter c where c.id = 1`;
+
+type Family = 'projects' | 'sessions' | 'messages';
+type Fingerprint = Record<Family, string>;
+const FAMILIES: readonly Family[] = ['projects', 'sessions', 'messages'];
 
 export function watchExternalWrites(db: RecallDatabase, events: EventHub, options: { intervalMs?: number; onError?: (error: unknown) => void } = {}): ExternalWriteWatcher {
   const read = (): number => db.raw.pragma('data_version', { simple: true }) as number;
-  const statement = (sql: string) => db.raw.prepare(sql).pluck();
-  const statements = { projects: statement(FINGERPRINTS.projects), sessions: statement(FINGERPRINTS.sessions), messages: statement(FINGERPRINTS.messages) };
-  const fingerprint = (): Record<keyof typeof FINGERPRINTS, string> => ({
-    projects: String(statements.projects.get()),
-    sessions: String(statements.sessions.get()),
-    messages: String(statements.messages.get()),
-  });
+  const statement = db.raw.prepare(FINGERPRINT_SQL);
+  const fingerprint = (): Fingerprint => {
+    const row = statement.get() as Record<Family, number | string> | undefined;
+    return { projects: String(row?.projects ?? ''), sessions: String(row?.sessions ?? ''), messages: String(row?.messages ?? '') };
+  };
   let last = read();
   let seen = fingerprint();
   const check = (): boolean => {
@@ -53,7 +61,7 @@ export function watchExternalWrites(db: RecallDatabase, events: EventHub, option
     if (now === last) return false;
     last = now;
     const current = fingerprint();
-    const changed = (Object.keys(current) as (keyof typeof current)[]).filter((k) => current[k] !== seen[k]);
+    const changed = FAMILIES.filter((k) => current[k] !== seen[k]);
     seen = current;
     if (changed.includes('projects')) events.emit({ type: 'projects.changed' });
     if (changed.includes('sessions')) events.emit({ type: 'sessions.changed', unassigned: true });
