@@ -8,20 +8,12 @@
  * The one exception are chat run events (`chat.*`, see src/chat/chat-events.ts), emitted with
  * `emitChat()`: a streamed partial answer is not persisted, so it can only travel in the event.
  */
-import type { ChatEvent } from './chat/chat-events.js';
+import { EVENT_TYPES, type ChatEvent, type GatewayEvent, type GatewayEventType } from '@recall/rpc-contract';
 
-export const EVENT_TYPES = ['projects.changed', 'sessions.changed', 'messages.changed', 'index.changed'] as const;
-export type GatewayEventType = (typeof EVENT_TYPES)[number];
-
-export interface GatewayEvent {
-  type: GatewayEventType;
-  /** Projects whose contents or metadata changed (both source and target of a move). Never null: the "No project" group refreshes on any sessions.changed. */
-  projectIds?: string[];
-  sessionIds?: string[];
-  messageIds?: number[];
-  /** Set when a session left or joined "No project" (project_id NULL), so the UI refreshes that group too. */
-  unassigned?: boolean;
-}
+// Event names and payload shapes are part of the wire contract (the desktop types its event bus
+// with them), so they live in @recall/rpc-contract.
+export { EVENT_TYPES };
+export type { GatewayEvent, GatewayEventType };
 
 /** Everything a listener can receive: change events (ids only) and chat run events. */
 export type HubEvent = GatewayEvent | ChatEvent;
@@ -70,7 +62,7 @@ export class EventHub {
     if (projectIds) event.projectIds = projectIds;
     if (sessionIds) event.sessionIds = sessionIds;
     if (messageIds) event.messageIds = messageIds;
-    if (input.unassigned ?? (input.projectIds?.some((p) => p === null) ?? false)) event.unassigned = true;
+    if (input.unassigned ?? input.projectIds?.some((p) => p === null) ?? false) event.unassigned = true;
     this.#deliver(event);
     return event;
   }

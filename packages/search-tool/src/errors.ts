@@ -4,16 +4,11 @@
  * and unknown targets share one code (`not_found`) so a result never reveals that a session exists
  * in another project or profile.
  */
-export const TOOL_ERROR_CODES = [
-  'invalid_arguments',
-  'caller_session_not_found',
-  'caller_project_not_found',
-  'profile_mismatch',
-  'not_found',
-  'semantic_unavailable',
-  'internal_error',
-] as const;
-export type ToolErrorCode = (typeof TOOL_ERROR_CODES)[number];
+import type { ToolErrorCode } from '@recall/rpc-contract';
+
+// The code list is part of the wire contract (the result schema's enum), so it lives there.
+export { TOOL_ERROR_CODES } from '@recall/rpc-contract';
+export type { ToolErrorCode } from '@recall/rpc-contract';
 
 export class ToolError extends Error {
   readonly code: ToolErrorCode;

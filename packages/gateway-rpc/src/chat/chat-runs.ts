@@ -12,6 +12,7 @@ import { randomBytes } from 'node:crypto';
 import type { RecallDatabase } from '@recall/schema';
 import { appendMessage, getSession, logicalConversation, sessionProjectId, type Message, type NewMessage, type Session } from '@recall/store';
 import OpenAI from 'openai';
+import type { ChatRunOutcome, ChatRunStatus, ChatToolReport } from '@recall/rpc-contract';
 import type { GatewayLogger, SessionSearchExecutor } from '../context.js';
 import { ChatError, GatewayError, type ChatErrorCode } from '../errors.js';
 import type { EventHub } from '../events.js';
@@ -33,37 +34,8 @@ export interface ChatRunsDeps {
   searchTool: SessionSearchExecutor | null;
 }
 
-export interface ChatToolReport {
-  toolCallId: string;
-  name: string;
-  arguments: unknown;
-  used_mode: string | null;
-  hits: number;
-  anchors: ChatToolAnchor[];
-  error?: { code: string; message: string };
-  messageId: number;
-}
-
-export type ChatRunStatus = 'running' | 'completed' | 'cancelled' | 'failed';
-
-/** The result of a run (chat.send {wait:true} returns it when completed). */
-export interface ChatRunOutcome {
-  runId: string;
-  sessionId: string;
-  userMessageId: number;
-  status: Exclude<ChatRunStatus, 'running'>;
-  /** The final assistant message (completed runs only). */
-  messageId: number | null;
-  content: string | null;
-  /** Every message the run stored, in order, the user's first. */
-  messageIds: number[];
-  toolCalls: ChatToolReport[];
-  /** Model requests made (completed runs; null otherwise). */
-  rounds: number | null;
-  error: { code: ChatErrorCode; message: string; retryable: boolean } | null;
-  startedAt: number;
-  finishedAt: number;
-}
+// What a run reports is part of the wire contract (chat.send {wait:true}, chat.cancel).
+export type { ChatToolReport, ChatRunStatus, ChatRunOutcome } from '@recall/rpc-contract';
 
 export interface ChatRunHandle {
   runId: string;

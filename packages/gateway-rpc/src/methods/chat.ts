@@ -6,27 +6,14 @@
  * how to configure one, and `chat.compress` is the chat's `/compress`: it ends the conversation
  * segment and continues in a new session of the same logical conversation that starts with a short
  * system note — a pointer to the recall tool, never a summary (the seed rules summaries out).
+ * The methods' names, summaries and params schemas are the contract's
+ * (@recall/rpc-contract, src/methods/chat.ts); this module holds their handlers.
  */
 import { createContinuation } from '@recall/store';
-import { z } from 'zod';
 import type { CallContext } from '../context.js';
 import { ChatError } from '../errors.js';
 import type { ChatRuns } from '../chat/chat-runs.js';
-import { definedOnly, method, sessionIdField, titleField, type GatewayMethod } from './common.js';
-
-/** One user message: at most 100 000 characters (a prompt, not an attachment), not only whitespace. */
-const chatContentField = z
-  .string()
-  .min(1)
-  .max(100_000)
-  .refine((s) => s.trim() !== '', 'content must not be only whitespace')
-  .describe("The user's message (1-100000 characters, not only whitespace)");
-
-const runIdField = z
-  .string()
-  .min(1)
-  .max(100)
-  .describe('Run id returned by chat.send (e.g. "run_…")');
+import { definedOnly, method, type GatewayMethod } from './common.js';
 
 function runsOf(ctx: CallContext): ChatRuns {
   // Contexts built outside startGateway (one-shot CLI dispatch) have no chat runs at all.
@@ -43,55 +30,42 @@ export function defaultCompressionNote(previousSessionId: string, at: Date): str
 }
 
 export const chatMethods: GatewayMethod[] = [
-  method('chat.status', 'Whether a chat model is configured (model, endpoint — never the key), how to configure one, limits and runs in progress.', z.strictObject({}), (_p, ctx) => {
+  method('chat.status', (_p, ctx) => {
     if (ctx.chat === undefined) {
-      return { configured: false, apiKeySet: false, missing: ['model'], howToConfigure: 'Chat runs only in the gateway (recall serve).', searchAvailable: ctx.searchTool !== null, activeRuns: [] };
+      return {
+        configured: false,
+        apiKeySet: false,
+        missing: ['model'],
+        howToConfigure: 'Chat runs only in the gateway (recall serve).',
+        searchAvailable: ctx.searchTool !== null,
+        activeRuns: [],
+      };
     }
     return ctx.chat.status();
   }),
 
-  method(
-    'chat.send',
-    "Store the user's message, then answer it with the configured model (which may call session_search in this conversation's project). Returns at once with the runId unless wait is true.",
-    z.strictObject({
-      sessionId: sessionIdField.describe('The conversation to answer in; also the trusted scope of every session_search call'),
-      content: chatContentField,
-      wait: z.boolean().default(false).describe('false (default): return { runId, userMessageId } at once and stream chat.* events; true: return the finished run'),
-    }),
-    async (p, ctx) => {
-      const handle = runsOf(ctx).send(p.sessionId, p.content);
-      if (!p.wait) return { runId: handle.runId, sessionId: handle.sessionId, userMessageId: handle.userMessageId };
-      const outcome = await handle.done;
-      if (outcome.status === 'completed' || outcome.error === null) return outcome;
-      // The user's message is stored either way; the error says so through userMessageId.
-      throw new ChatError(outcome.error.code, outcome.error.message, {
-        retryable: outcome.error.retryable,
-        data: { runId: outcome.runId, sessionId: outcome.sessionId, userMessageId: outcome.userMessageId, status: outcome.status, retryable: outcome.error.retryable },
-      });
-    },
-  ),
+  method('chat.send', async (p, ctx) => {
+    const handle = runsOf(ctx).send(p.sessionId, p.content);
+    if (!p.wait) return { runId: handle.runId, sessionId: handle.sessionId, userMessageId: handle.userMessageId };
+    const outcome = await handle.done;
+    if (outcome.status === 'completed' || outcome.error === null) return outcome;
+    // The user's message is stored either way; the error says so through userMessageId.
+    throw new ChatError(outcome.error.code, outcome.error.message, {
+      retryable: outcome.error.retryable,
+      data: { runId: outcome.runId, sessionId: outcome.sessionId, userMessageId: outcome.userMessageId, status: outcome.status, retryable: outcome.error.retryable },
+    });
+  }),
 
-  method('chat.cancel', 'Cancel a chat run in progress; what it completed stays stored. A finished run answers cancelled: false.', z.strictObject({ runId: runIdField }), (p, ctx) =>
-    runsOf(ctx).cancel(p.runId),
-  ),
+  method('chat.cancel', (p, ctx) => runsOf(ctx).cancel(p.runId)),
 
-  method(
-    'chat.compress',
-    "The chat's /compress: end this conversation segment (end_reason compression) and continue in a new session of the same logical conversation, starting with a short system note. Refused while an answer runs.",
-    z.strictObject({
-      sessionId: sessionIdField.describe('The conversation segment to end'),
-      note: z.string().min(1).max(100_000).optional().describe("The continuation's first (system) message (default: a note saying where the earlier part went and that session_search finds it)"),
-      title: titleField.optional().describe('Title of the continuation (default: the source title)'),
-    }),
-    (p, ctx) => {
-      const runs = runsOf(ctx);
-      runs.assertOpen(p.sessionId);
-      runs.assertIdle(p.sessionId);
-      const note = p.note ?? defaultCompressionNote(p.sessionId, new Date());
-      const result = createContinuation(ctx.db, p.sessionId, definedOnly({ note, title: p.title }));
-      ctx.events.emit({ type: 'sessions.changed', sessionIds: [result.previous.id, result.session.id], projectIds: [result.previous.projectId, result.session.projectId] });
-      ctx.events.emit({ type: 'messages.changed', sessionIds: [result.session.id], projectIds: [result.session.projectId] });
-      return result;
-    },
-  ),
+  method('chat.compress', (p, ctx) => {
+    const runs = runsOf(ctx);
+    runs.assertOpen(p.sessionId);
+    runs.assertIdle(p.sessionId);
+    const note = p.note ?? defaultCompressionNote(p.sessionId, new Date());
+    const result = createContinuation(ctx.db, p.sessionId, definedOnly({ note, title: p.title }));
+    ctx.events.emit({ type: 'sessions.changed', sessionIds: [result.previous.id, result.session.id], projectIds: [result.previous.projectId, result.session.projectId] });
+    ctx.events.emit({ type: 'messages.changed', sessionIds: [result.session.id], projectIds: [result.session.projectId] });
+    return result;
+  }),
 ];

@@ -5,28 +5,18 @@
  * stable code) rather than as a JSON-RPC error, because valid lines are still imported. The text is
  * bounded by the transport's body limit (1 MiB by default) before it ever reaches this handler.
  * Afterwards one change event per kind lets every connected UI refresh its sidebar.
+ * The methods' names, summaries and params schemas are the contract's
+ * (@recall/rpc-contract, src/methods/import.ts); this module holds their handlers.
  */
-import { z } from 'zod';
 import { importJsonlText, type ImportSummary } from '../import-jsonl.js';
 import { method, type GatewayMethod } from './common.js';
 
-export const importJsonlParams = z
-  .strictObject({
-    text: z.string().min(1).max(16 * 1024 * 1024).describe('recall-jsonl v1 document: one JSON object per line (project, session or message records)'),
-  })
-  .describe('Import recall-jsonl text; idempotent (re-importing the same text writes nothing)');
-
 export const importMethods: GatewayMethod[] = [
-  method(
-    'import.jsonl',
-    'Import recall-jsonl v1 text (projects, sessions, messages); idempotent; line errors are reported in the result.',
-    importJsonlParams,
-    async (p, ctx): Promise<ImportSummary> => {
-      const summary = await importJsonlText(ctx.db, p.text);
-      if (summary.projects > 0) ctx.events.emit({ type: 'projects.changed' });
-      if (summary.sessions > 0 || summary.sessionsUpdated > 0) ctx.events.emit({ type: 'sessions.changed', unassigned: true });
-      if (summary.messages > 0) ctx.events.emit({ type: 'messages.changed' });
-      return summary;
-    },
-  ),
+  method('import.jsonl', async (p, ctx): Promise<ImportSummary> => {
+    const summary = await importJsonlText(ctx.db, p.text);
+    if (summary.projects > 0) ctx.events.emit({ type: 'projects.changed' });
+    if (summary.sessions > 0 || summary.sessionsUpdated > 0) ctx.events.emit({ type: 'sessions.changed', unassigned: true });
+    if (summary.messages > 0) ctx.events.emit({ type: 'messages.changed' });
+    return summary;
+  }),
 ];

@@ -10,49 +10,20 @@
  *   rows only). Progress travels as `index.changed` events (throttled); clients re-read index.status.
  * All of them go through the profile's `SemanticIndex` (ctx.semantic); without one (a context built
  * outside startGateway) semantic is reported as not configured.
+ * The methods' names, summaries and params schemas are the contract's
+ * (@recall/rpc-contract, src/methods/index-methods.ts); this module holds their handlers.
  */
 import type { RecallDatabase } from '@recall/schema';
-import { SemanticDisabledError, SemanticProjectNotFoundError, type ProjectIndexStatus, type SemanticIndex } from '@recall/semantic';
+import type { IndexProjectStatus, IndexStatus } from '@recall/rpc-contract';
+import { SemanticDisabledError, SemanticProjectNotFoundError, type SemanticIndex } from '@recall/semantic';
 import { readTransaction } from '@recall/store';
-import { z } from 'zod';
-import { method, projectIdField, type GatewayMethod } from './common.js';
+import { method, type GatewayMethod } from './common.js';
 
 export const SEMANTIC_HOW_TO_CONFIGURE =
   'Semantic recall is off. Keyword recall works fully. To turn it on, add a "semantic" section to <home>/config.json (built-in offline English model: {"enabled": true, "provider": "use-lite"}; or any OpenAI-compatible embeddings endpoint, see docs/semantic.md), restart, then switch on each project with index.project.enable / `recall index enable --project …`. No history is sent anywhere before that.';
 
-export type SemanticOverallStatus = 'disabled' | 'ready' | 'partial' | 'unavailable';
-
-export interface IndexProjectStatus extends Omit<ProjectIndexStatus, 'fingerprintId'> {
-  name: string;
-  slug: string;
-  archived: boolean;
-}
-
-export interface IndexStatus {
-  semantic: {
-    status: SemanticOverallStatus;
-    reason?: string;
-    howToConfigure?: string;
-    /** Sum over switched-on projects; `unknown` while any of them is still being planned. */
-    coverage?: { indexed: number; total: number } | 'unknown';
-    configured: boolean;
-    enabled: boolean;
-    provider: {
-      provider: string;
-      endpoint: string;
-      model: string;
-      dims: number;
-      remote: boolean;
-      languages: 'english-only' | 'model-dependent';
-      maxInputTokens: number;
-      maxBatch: number;
-      fingerprintId: number;
-    } | null;
-    worker: { state: string; providerAvailable: boolean; lastError: { code: string; message: string; at: number } | null; lastSuccessAt: number | null; embedded: number } | null;
-    projects: IndexProjectStatus[];
-  };
-  keyword: { messages: number; sessions: number };
-}
+// The answer's shape is part of the wire contract (the desktop's Index panel reads it).
+export type { IndexStatus } from '@recall/rpc-contract';
 
 /** Counts of what keyword recall serves: visible (live/compacted) messages of non-hidden sessions. */
 function keywordCounts(db: RecallDatabase): { messages: number; sessions: number } {
@@ -96,9 +67,21 @@ export function indexStatus(db: RecallDatabase, index: SemanticIndex | null | un
     enabled,
     provider:
       info && index?.fingerprint
-        ? { provider: info.provider, endpoint: info.endpoint, model: info.model, dims: info.dims, remote: info.remote, languages: info.languages, maxInputTokens: info.maxInputTokens, maxBatch: info.maxBatch, fingerprintId: index.fingerprint.id }
+        ? {
+            provider: info.provider,
+            endpoint: info.endpoint,
+            model: info.model,
+            dims: info.dims,
+            remote: info.remote,
+            languages: info.languages,
+            maxInputTokens: info.maxInputTokens,
+            maxBatch: info.maxBatch,
+            fingerprintId: index.fingerprint.id,
+          }
         : null,
-    worker: health ? { state: health.state, providerAvailable: health.providerAvailable, lastError: health.lastError, lastSuccessAt: health.lastSuccessAt, embedded: health.embedded } : null,
+    worker: health
+      ? { state: health.state, providerAvailable: health.providerAvailable, lastError: health.lastError, lastSuccessAt: health.lastSuccessAt, embedded: health.embedded }
+      : null,
     projects,
   };
   if (!configured) return { keyword, semantic: { status: 'disabled', reason: 'not_configured', howToConfigure: SEMANTIC_HOW_TO_CONFIGURE, ...base } };
@@ -112,17 +95,10 @@ export function indexStatus(db: RecallDatabase, index: SemanticIndex | null | un
   return { keyword, semantic: { status: partial ? 'partial' : 'ready', ...(partial ? { reason: 'indexing' } : {}), coverage, ...base } };
 }
 
-const optionalProject = z.strictObject({ projectId: projectIdField.optional().describe('Only this project (default: every project)') });
-
 export const indexMethods: GatewayMethod[] = [
-  method('index.status', 'Keyword index counts and the semantic index per project: consent, chunk counts, worker state, last error.', optionalProject, (p, ctx): IndexStatus => indexStatus(ctx.db, ctx.semantic, p.projectId)),
-  method(
-    'index.project.enable',
-    'Switch semantic indexing on for a project (explicit consent): its existing and new messages are sent to the named endpoint.',
-    z.strictObject({ projectId: projectIdField }),
-    (p, ctx) => requireSemantic(ctx.semantic).enable(p.projectId),
-  ),
-  method('index.project.disable', 'Switch semantic indexing off for a project: nothing more is sent; nothing is deleted.', z.strictObject({ projectId: projectIdField }), (p, ctx) => {
+  method('index.status', (p, ctx): IndexStatus => indexStatus(ctx.db, ctx.semantic, p.projectId)),
+  method('index.project.enable', (p, ctx) => requireSemantic(ctx.semantic).enable(p.projectId)),
+  method('index.project.disable', (p, ctx) => {
     if (!ctx.semantic) {
       assertProject(ctx.db, p.projectId);
       return { projectId: p.projectId, enabled: false };
@@ -130,34 +106,21 @@ export const indexMethods: GatewayMethod[] = [
     const c = ctx.semantic.disable(p.projectId);
     return { projectId: c.projectId, enabled: false };
   }),
-  method(
-    'index.run',
-    'Backfill now: one project (or every switched-on project). Returns at once unless wait is true; progress arrives as index.changed events.',
-    z.strictObject({
-      projectId: projectIdField.optional().describe('Only this project (default: every switched-on project)'),
-      wait: z.boolean().default(false).describe('Answer only when the backfill stopped (done, paused, provider unavailable); default false'),
-    }),
-    async (p, ctx) => {
-      const index = requireSemantic(ctx.semantic);
-      if (p.projectId !== undefined) assertProject(ctx.db, p.projectId);
-      const running = index.run(p.projectId === undefined ? {} : { projectId: p.projectId });
-      if (!p.wait) {
-        running.catch((error: unknown) => ctx.logger.warn('index.run failed', { error: String(error) }));
-        return { started: true, projectId: p.projectId ?? null };
-      }
-      const result = await running;
-      return { started: true, projectId: p.projectId ?? null, ...result };
-    },
-  ),
-  method('index.pause', 'Pause the semantic index worker after the batch in flight (index.run resumes it).', z.strictObject({}), (_p, ctx) => {
+  method('index.run', async (p, ctx) => {
+    const index = requireSemantic(ctx.semantic);
+    if (p.projectId !== undefined) assertProject(ctx.db, p.projectId);
+    const running = index.run(p.projectId === undefined ? {} : { projectId: p.projectId });
+    if (!p.wait) {
+      running.catch((error: unknown) => ctx.logger.warn('index.run failed', { error: String(error) }));
+      return { started: true, projectId: p.projectId ?? null };
+    }
+    const result = await running;
+    return { started: true, projectId: p.projectId ?? null, ...result };
+  }),
+  method('index.pause', (_p, ctx) => {
     const index = requireSemantic(ctx.semantic);
     index.pause();
     return { state: index.worker?.health.state ?? 'stopped' };
   }),
-  method(
-    'index.rebuild',
-    'Drop the semantic index rows (derived data only) of one project or all, and re-index with the active model.',
-    optionalProject,
-    (p, ctx) => requireSemantic(ctx.semantic).rebuild(p.projectId),
-  ),
+  method('index.rebuild', (p, ctx) => requireSemantic(ctx.semantic).rebuild(p.projectId)),
 ];

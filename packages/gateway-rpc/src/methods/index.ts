@@ -1,7 +1,9 @@
 /**
  * The gateway's method table: every JSON-RPC method registered in one registry, plus two
- * introspection methods (`rpc.discover` with each method's JSON Schema, `gateway.info`). Adding a
- * method means adding it to one of the lists below and a row to docs/rpc.md (a test checks both).
+ * introspection methods (`rpc.discover` with each method's JSON Schema, `gateway.info`). The names,
+ * summaries and params schemas come from @recall/rpc-contract; adding a method means adding it
+ * there, a handler to one of the lists below and a row to docs/rpc.md (tests check that the
+ * registry, the contract and the docs list exactly the same methods with the same params).
  */
 import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
@@ -26,7 +28,7 @@ export function createMethodRegistry(): MethodRegistry<CallContext> {
   const registry = new MethodRegistry<CallContext>();
   registry.register(...DOMAIN_METHODS);
   registry.register(
-    method('gateway.info', 'Which profile this gateway serves and its version.', z.strictObject({}), (_p, ctx) => ({
+    method('gateway.info', (_p, ctx) => ({
       profile: ctx.profile,
       version: GATEWAY_VERSION,
       searchAvailable: ctx.searchTool !== null,
@@ -37,8 +39,8 @@ export function createMethodRegistry(): MethodRegistry<CallContext> {
         args: [RECALL_BIN, 'mcp', '--home', ctx.home, ...(ctx.profile === 'default' ? [] : ['--profile', ctx.profile])],
       },
     })),
-    method('rpc.discover', 'Every method with its summary and the JSON Schema of its params.', z.strictObject({}), () => ({
-      methods: registry.list().map((m) => ({ name: m.name, summary: m.summary, params: z.toJSONSchema(m.params, { io: 'input', unrepresentable: 'any' }) })),
+    method('rpc.discover', () => ({
+      methods: registry.list().map((m) => ({ name: m.name, summary: m.summary, params: z.toJSONSchema(m.params, { io: 'input', unrepresentable: 'any' }) as Record<string, unknown> })),
     })),
   );
   return registry;

@@ -7,37 +7,26 @@
  * passed through in its own snake_case spelling and its JSON result is returned verbatim —
  * including a tool-level `error: {code, message}` (e.g. `not_found` for an out-of-scope
  * session_id), which is part of the result contract, not a JSON-RPC error.
+ * The methods' names, summaries and params schemas are the contract's
+ * (@recall/rpc-contract, src/methods/search.ts); this module holds their handlers.
  */
+import type { RpcResult } from '@recall/rpc-contract';
 import { getSession } from '@recall/store';
-import { z } from 'zod';
 import { GatewayError } from '../errors.js';
-import { sessionSearchArgsSchema } from '@recall/search-tool';
-import { definedOnly, method, sessionIdField, type GatewayMethod } from './common.js';
-
-/**
- * The tool's own argument fields (one source of truth for names, bounds, defaults and
- * descriptions) plus `sessionId`, the trusted current session. Strict: a `project_id` argument is
- * refused (-32602) rather than silently ignored, since scope is never an argument.
- */
-export const sessionSearchParams = z.strictObject({
-  sessionId: sessionIdField.describe("The caller's current session: decides the project scope (trusted context, not a tool argument)"),
-  ...sessionSearchArgsSchema.shape,
-});
+import { definedOnly, method, type GatewayMethod } from './common.js';
 
 export const searchMethods: GatewayMethod[] = [
-  method(
-    'search.session_search',
-    "Project-scoped recall of earlier conversations' original text (the session_search tool); scope = the current session's stored project.",
-    sessionSearchParams,
-    async (p, ctx) => {
-      const { sessionId, ...args } = p;
-      // Unknown current session → session_not_found, whatever the tool would have said.
-      getSession(ctx.db, sessionId);
-      const tool = ctx.searchTool;
-      if (tool === null) {
-        throw new GatewayError('search_unavailable', 'The session_search tool is not available in this gateway build.');
-      }
-      return await tool.execute(definedOnly(args), { profile: ctx.profile, currentSessionId: sessionId });
-    },
-  ),
+  method('search.session_search', async (p, ctx) => {
+    const { sessionId, ...args } = p;
+    // Unknown current session → session_not_found, whatever the tool would have said.
+    getSession(ctx.db, sessionId);
+    const tool = ctx.searchTool;
+    if (tool === null) {
+      throw new GatewayError('search_unavailable', 'The session_search tool is not available in this gateway build.');
+    }
+    // The executor may answer from a worker thread (structured clone, so untyped here); the tool's
+    // result is the contract's sessionSearchResultSchema — search-tool's shape tests and
+    // test/result-contract.test.ts parse real results with it.
+    return (await tool.execute(definedOnly(args), { profile: ctx.profile, currentSessionId: sessionId })) as RpcResult<'search.session_search'>;
+  }),
 ];

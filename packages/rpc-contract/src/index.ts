@@ -1,0 +1,93 @@
+/**
+ * Public surface of @recall/rpc-contract: the gateway's JSON-RPC contract in one place, imported by
+ * the gateway (which validates params with these exact schemas and types its handlers' results
+ * against `RpcResults`) and by the desktop UI (which types its calls and events with them). zod
+ * only: no Node built-ins, no SQLite, no other @recall package (a test checks the imports), so Vite
+ * bundles it for the browser.
+ */
+export { MESSAGE_ROLES, VISIBILITIES, LINEAGE_KINDS, SEARCH_MODES, SORTS, MAX_MESSAGE_CHARS } from './vocabulary.js';
+export type { MessageRole, Visibility, LineageKind, SearchMode, SearchSort } from './vocabulary.js';
+export { projectIdField, sessionIdField, messageIdField, pathField, titleField, contentField, roleField, limitField, offsetField, timestampField, shortText } from './fields.js';
+export { methodGroup } from './method-spec.js';
+export type { MethodSpec } from './method-spec.js';
+export { newMessageFields, newMessageSchema } from './methods/sessions.js';
+export { RPC_METHODS, RPC_METHOD_NAMES, isRpcMethodName } from './method-table.js';
+export type { RpcMethodName, RpcParams, RpcParamsInput } from './method-table.js';
+export { TOOL_ERROR_CODES, sessionSearchArgsSchema, sessionSearchResultSchema } from './session-search.js';
+export type { ToolErrorCode, SessionSearchArgs, SessionSearchArgsInput, SearchResult, SearchHit, SearchWindowMessage } from './session-search.js';
+export {
+  projectFolderSchema,
+  projectSchema,
+  sessionSchema,
+  messageSchema,
+  discoveredFolderSchema,
+  moveResultSchema,
+  continuationSchema,
+  conversationPageItemSchema,
+  conversationPageSchema,
+  messagePageSchema,
+  resumeResultSchema,
+  indexProjectStatusSchema,
+  indexProviderSchema,
+  indexWorkerSchema,
+  indexStatusSchema,
+  indexConsentSchema,
+  indexRunResultSchema,
+  importSummarySchema,
+  chatStatusSchema,
+  gatewayInfoSchema,
+  SEMANTIC_STATUSES,
+  SEMANTIC_STATUS_REASONS,
+  WORKER_STATES,
+  CHAT_RUN_STATUSES,
+} from './objects.js';
+export type {
+  ProjectFolder,
+  Project,
+  Session,
+  Message,
+  DiscoveredFolder,
+  MoveResult,
+  ContinuationResult,
+  ConversationPageItem,
+  ConversationPage,
+  MessagePage,
+  ResumeResult,
+  SemanticStatusName,
+  IndexProjectStatus,
+  IndexProvider,
+  IndexWorker,
+  IndexStatus,
+  IndexConsent,
+  IndexRunResult,
+  ImportSummary,
+  ChatStatus,
+  ChatRunStatus,
+  GatewayInfo,
+} from './objects.js';
+export { RPC_RESULT_SCHEMAS } from './results.js';
+export type { RpcResults, RpcResult, ChatRunOutcome, ChatToolReport, ChatSendStarted, RpcDiscoverResult } from './results.js';
+export { EVENT_NOTIFICATION_METHOD, EVENT_TYPES, CHAT_EVENT_TYPES } from './events.js';
+export type {
+  GatewayEvent,
+  GatewayEventType,
+  ChatEvent,
+  ChatEventType,
+  ChatStartedEvent,
+  ChatDeltaEvent,
+  ChatToolEvent,
+  ChatDoneEvent,
+  ChatErrorEvent,
+  ChatToolAnchor,
+  WireEvent,
+} from './events.js';
+export {
+  JSONRPC_PARSE_ERROR,
+  JSONRPC_INVALID_REQUEST,
+  JSONRPC_METHOD_NOT_FOUND,
+  JSONRPC_INVALID_PARAMS,
+  JSONRPC_INTERNAL_ERROR,
+  DOMAIN_ERROR_CODES,
+  DOMAIN_ERROR_FALLBACK,
+} from './error-codes.js';
+export type { DomainErrorCode, ChatErrorCode } from './error-codes.js';
