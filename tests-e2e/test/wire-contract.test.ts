@@ -1,64 +1,71 @@
 /**
- * The desktop's wire types (apps/desktop-ui/src/types.ts, `RpcMethods`) are written by hand against
- * the gateway: this test keeps the two sides in agreement. It reads the UI's method map with the
- * TypeScript compiler and asks a real `recall serve` for its method table (`rpc.discover`, each
- * method's JSON Schema), then checks for every method the UI calls that the gateway registers it,
- * that docs/rpc.md documents it, and that every parameter the UI may send is a parameter of the
- * gateway's schema (strict schemas refuse unknown keys, so a drift would fail at run time).
+ * The desktop and the gateway speak one contract (@recall/rpc-contract): the UI's method map is
+ * derived from it (apps/desktop-ui/src/types.ts), the gateway registers and validates with it. This
+ * test checks what neither typecheck can see, against a real `recall serve` child process: the
+ * running gateway's `rpc.discover` lists exactly the contract's methods with the JSON Schema of the
+ * contract's params, every method the UI source calls is one of them and documented in
+ * docs/rpc.md, and the UI keeps no hand-written copy of a wire type.
  */
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import ts from 'typescript';
+import { RPC_METHOD_NAMES, RPC_METHODS, type RpcMethodName } from '@recall/rpc-contract';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { z } from 'zod';
 import { Cleanup } from './support/cleanup.js';
 import { startRecallServer } from './support/gateway.js';
 import { REPO_ROOT } from './support/paths.js';
 
-const typesFile = join(REPO_ROOT, 'apps/desktop-ui/src/types.ts');
-const source = ts.createSourceFile(typesFile, readFileSync(typesFile, 'utf8'), ts.ScriptTarget.Latest, true);
+const UI_SRC = join(REPO_ROOT, 'apps/desktop-ui/src');
 const doc = readFileSync(join(REPO_ROOT, 'docs/rpc.md'), 'utf8');
 
-/** `RpcMethods` as { method → param names the UI may send (null: not a literal object type) }. */
-function uiMethods(): Map<string, string[] | null> {
-  const out = new Map<string, string[] | null>();
-  const map = source.statements.find((s): s is ts.InterfaceDeclaration => ts.isInterfaceDeclaration(s) && s.name.text === 'RpcMethods');
-  if (!map) throw new Error('RpcMethods not found in apps/desktop-ui/src/types.ts');
-  for (const member of map.members) {
-    if (!ts.isPropertySignature(member) || !member.name || !member.type || !ts.isTypeLiteralNode(member.type)) continue;
-    const name = ts.isStringLiteral(member.name) ? member.name.text : member.name.getText(source);
-    const params = member.type.members.find((m) => ts.isPropertySignature(m) && m.name.getText(source) === 'params') as ts.PropertySignature | undefined;
-    const t = params?.type;
-    out.set(name, t && ts.isTypeLiteralNode(t) ? t.members.filter(ts.isPropertySignature).map((m) => m.name.getText(source).replace(/^'|'$/g, '')) : null);
-  }
-  return out;
+function uiFiles(dir: string): string[] {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? uiFiles(join(dir, e.name)) : /\.tsx?$/.test(e.name) ? [join(dir, e.name)] : []));
 }
 
-type JsonSchema = { properties?: Record<string, unknown>; allOf?: JsonSchema[]; anyOf?: JsonSchema[] };
-const methods = [...uiMethods().entries()];
+/** Every literal method name the UI passes to `rpc.call(…)` (multi-line calls included). */
+function uiCalls(): string[] {
+  const names = new Set<string>();
+  for (const file of uiFiles(UI_SRC)) for (const m of readFileSync(file, 'utf8').matchAll(/\.call\(\s*'([^']+)'/g)) names.add(m[1]!);
+  return [...names].sort();
+}
 
-describe('desktop wire types agree with the gateway', () => {
+const calls = uiCalls();
+
+describe('desktop, gateway and docs speak the contract', () => {
   const cleanup = new Cleanup();
-  const gateway = new Map<string, JsonSchema>();
+  const discovered = new Map<string, unknown>();
   beforeAll(async () => {
     const server = await startRecallServer(cleanup);
-    const { methods: listed } = await server.rpc.call<{ methods: Array<{ name: string; params: JsonSchema }> }>('rpc.discover');
-    for (const m of listed) gateway.set(m.name, m.params);
+    const { methods } = await server.rpc.call<{ methods: Array<{ name: string; params: unknown }> }>('rpc.discover');
+    for (const m of methods) discovered.set(m.name, m.params);
   });
   afterAll(async () => {
     await cleanup.run();
   });
 
-  test('the UI declares the methods it calls', () => {
-    expect(methods.length).toBeGreaterThan(20);
+  test('the running gateway serves exactly the contract', () => {
+    expect([...discovered.keys()].sort()).toEqual([...RPC_METHOD_NAMES]);
   });
 
-  test.each(methods)('%s is registered and documented, and its UI params exist in the gateway schema', (name, params) => {
-    const schema = gateway.get(name);
-    expect(schema, `${name} is not registered by the gateway`).toBeDefined();
+  test.each(RPC_METHOD_NAMES.map((n) => [n]))('%s: rpc.discover params = contract params', (name: RpcMethodName) => {
+    expect(discovered.get(name)).toEqual(JSON.parse(JSON.stringify(z.toJSONSchema(RPC_METHODS[name].params, { io: 'input', unrepresentable: 'any' }))));
+  });
+
+  test('the UI calls the gateway', () => {
+    expect(calls.length).toBeGreaterThan(20);
+  });
+
+  test.each(calls.map((c) => [c]))('the UI calls %s: a contract method the gateway serves and docs/rpc.md documents', (name) => {
+    expect(RPC_METHOD_NAMES).toContain(name);
+    expect(discovered.has(name)).toBe(true);
     expect(doc).toContain(`| \`${name}\``);
-    if (params === null) return; // Record<string, never> / a named type: nothing more to compare
-    const props = (s: JsonSchema): string[] => [...Object.keys(s.properties ?? {}), ...[...(s.allOf ?? []), ...(s.anyOf ?? [])].flatMap(props)];
-    const known = new Set(props(schema!));
-    for (const p of params) expect(known, `${name}: the UI sends "${p}", the gateway does not accept it`).toContain(p);
+  });
+
+  test('the UI keeps no hand-written copy of a wire type', () => {
+    const types = readFileSync(join(UI_SRC, 'types.ts'), 'utf8');
+    expect(types).toContain("from '@recall/rpc-contract'");
+    for (const wire of ['Project', 'Session', 'Message', 'SearchResult', 'SearchHit', 'IndexStatus', 'GatewayEvent', 'ChatStatus']) {
+      expect(types, `types.ts declares ${wire} itself`).not.toMatch(new RegExp(`(interface|type)\\s+${wire}\\b`));
+    }
   });
 });

@@ -28,7 +28,7 @@ import { useProjects, type MoveTarget } from './state/projects';
 import { useHashRoute } from './state/route';
 import { useRpc } from './state/rpcContext';
 import { useSearch } from './state/search';
-import type { GatewayInfo, Project, Session } from './types';
+import type { GatewayInfo, Project, Session } from '@recall/rpc-contract';
 
 type MenuState =
   | { kind: 'move'; conversation: Conversation; x: number; y: number; opener: HTMLElement | null }

@@ -5,7 +5,8 @@
  * notifications and reconnects with bounded exponential backoff. Errors are `RpcError`s that keep
  * the numeric JSON-RPC code and the stable `data.code` string so the UI can show both.
  */
-import type { AnyEvent, RpcMethod, RpcMethods } from './types';
+import { CHAT_EVENT_TYPES, EVENT_NOTIFICATION_METHOD, EVENT_TYPES, JSONRPC_METHOD_NOT_FOUND, type WireEvent } from '@recall/rpc-contract';
+import type { RpcMethod, RpcMethods } from './types';
 
 export const RPC_PATH = '/rpc';
 
@@ -47,7 +48,7 @@ export function errorText(err: unknown): string {
 }
 
 export function isMethodNotFound(err: unknown): boolean {
-  return err instanceof RpcError && err.code === -32601;
+  return err instanceof RpcError && err.code === JSONRPC_METHOD_NOT_FOUND;
 }
 
 /** First non-empty `<meta name="recall-token">` of the document (the gateway may append its own). */
@@ -122,8 +123,10 @@ export function backoffDelay(attempt: number, baseMs = 500, maxMs = 15_000): num
   return Math.min(maxMs, baseMs * 2 ** n);
 }
 
-/** Parses one WebSocket frame into a gateway event (change or chat.*), or null if it is anything else. */
-export function parseEventFrame(raw: string): AnyEvent | null {
+const KNOWN_EVENT_TYPES: ReadonlySet<string> = new Set([...EVENT_TYPES, ...CHAT_EVENT_TYPES]);
+
+/** Parses one WebSocket frame into a gateway event (a change or chat.* event of the contract), or null if it is anything else. */
+export function parseEventFrame(raw: string): WireEvent | null {
   let msg: unknown;
   try {
     msg = JSON.parse(raw);
@@ -132,9 +135,10 @@ export function parseEventFrame(raw: string): AnyEvent | null {
   }
   const frames = Array.isArray(msg) ? msg : [msg];
   for (const f of frames) {
-    if (f && typeof f === 'object' && (f as { method?: unknown }).method === 'event') {
+    if (f && typeof f === 'object' && (f as { method?: unknown }).method === EVENT_NOTIFICATION_METHOD) {
       const p = (f as { params?: unknown }).params;
-      if (p && typeof p === 'object' && typeof (p as { type?: unknown }).type === 'string') return p as AnyEvent;
+      const type = p && typeof p === 'object' ? (p as { type?: unknown }).type : undefined;
+      if (typeof type === 'string' && KNOWN_EVENT_TYPES.has(type)) return p as WireEvent;
     }
   }
   return null;
@@ -155,7 +159,7 @@ export class EventStream {
   constructor(
     private readonly token: string,
     private readonly handlers: {
-      onEvent: (e: AnyEvent) => void;
+      onEvent: (e: WireEvent) => void;
       onState: (s: ConnectionState, retryInMs?: number) => void;
       onResync: () => void;
     },

@@ -14,7 +14,7 @@ import {
   type ChatRunsAction,
   type ChatRunsState,
 } from '../src/lib/chat';
-import type { ChatEvent, ChatToolEvent, Message } from '../src/types';
+import type { ChatEvent, ChatToolEvent, Message } from '@recall/rpc-contract';
 
 const S = 's_chat';
 const R = 'run_1';

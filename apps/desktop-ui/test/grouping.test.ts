@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { groupByProject, logicalConversations, NO_PROJECT } from '../src/lib/grouping';
-import type { Project, Session } from '../src/types';
+import type { Project, Session } from '@recall/rpc-contract';
 
 let t = 1000;
 function s(id: string, projectId: string | null, extra: Partial<Session> = {}): Session {

@@ -6,11 +6,13 @@
 import { describe, expect, test } from 'vitest';
 import { projectStateText, providerText, semanticStatusText } from '../src/components/IndexPanel';
 import { coverageLabel } from '../src/components/SearchPanel';
-import type { IndexProjectStatus } from '../src/types';
+import type { IndexProjectStatus } from '@recall/rpc-contract';
 
 const project = (over: Partial<IndexProjectStatus>): IndexProjectStatus => ({
   projectId: 'p1',
   name: 'P',
+  slug: 'p',
+  archived: false,
   status: 'partial',
   reason: 'indexing',
   consent: { enabled: true, endpoint: 'http://127.0.0.1:9/v1', enabledAt: 1 },
@@ -18,6 +20,7 @@ const project = (over: Partial<IndexProjectStatus>): IndexProjectStatus => ({
   ready: 40,
   pending: 60,
   failed: 0,
+  queuedSessions: 0,
   lastError: null,
   ...over,
 });
@@ -43,21 +46,21 @@ describe('projectStateText', () => {
 describe('providerText / semanticStatusText / coverageLabel', () => {
   test.each([
     [{ provider: 'use-lite', endpoint: 'local:use-lite', model: 'use-lite', dims: 512, remote: false, languages: 'english-only' }, 'the built-in English model, on this computer — nothing is sent anywhere (English text only)'],
-    [{ provider: 'openai-compatible', endpoint: 'http://127.0.0.1:11434/v1', model: 'bge-m3', dims: 1024, remote: true }, 'bge-m3 at http://127.0.0.1:11434/v1'],
-  ])('provider %#', (p, text) => {
+    [{ provider: 'openai-compatible', endpoint: 'http://127.0.0.1:11434/v1', model: 'bge-m3', dims: 1024, remote: true, languages: 'model-dependent' }, 'bge-m3 at http://127.0.0.1:11434/v1'],
+  ] as const)('provider %#', (p, text) => {
     expect(providerText(p)).toBe(text);
   });
   test.each([
     [{ status: 'disabled', reason: 'not_configured' }, /^Disabled — no embedding provider is configured/],
     [{ status: 'disabled', reason: 'no_project_enabled' }, /^No project is switched on yet/],
     [{ status: 'partial' }, /^Filling/],
-  ])('status %#', (sem, re) => {
+  ] as const)('status %#', (sem, re) => {
     expect(semanticStatusText(sem)).toMatch(re);
   });
   test.each([
     ['unknown' as const, 'coverage unknown'],
     [{ indexed: 5, total: 10 }, '5 of 10 indexed'],
-    [undefined, null],
+    [null, null],
   ])('coverage %#', (c, text) => {
     expect(coverageLabel(c)).toBe(text);
   });

@@ -1,22 +1,22 @@
 import { describe, expect, it } from 'vitest';
 import { addNotice, type Notice } from '../src/lib/noticeList';
 import { countText, matchCounts, matchInfo, visibleWindow } from '../src/lib/results';
-import type { SearchWindowMessage } from '../src/types';
+import type { SearchWindowMessage } from '@recall/rpc-contract';
 
 describe('matchInfo', () => {
-  it('reads the old title source and the new match_field the same way', () => {
-    expect(matchInfo({ match_source: 'title' })).toEqual({ source: 'keyword', field: 'title' });
-    expect(matchInfo({ match_source: 'keyword', match_field: 'title' })).toEqual({ source: 'keyword', field: 'title' });
-    expect(matchInfo({ match_source: 'keyword', match_field: 'message' })).toEqual({ source: 'keyword', field: 'message' });
-    expect(matchInfo({ match_source: 'both' })).toEqual({ source: 'both', field: null });
-    expect(matchInfo({ match_source: 'semantic', match_field: 'weird' })).toEqual({ source: 'semantic', field: null });
-    expect(matchInfo({})).toEqual({ source: null, field: null });
+  it.each([
+    [{ match_source: 'keyword', match_field: 'title' } as const, { source: 'keyword', field: 'title' }],
+    [{ match_source: 'keyword', match_field: 'message' } as const, { source: 'keyword', field: 'message' }],
+    [{ match_source: 'both' } as const, { source: 'both', field: null }],
+    [{ match_source: 'direct' } as const, { source: 'direct', field: null }],
+  ])('reads %j', (hit, info) => {
+    expect(matchInfo(hit)).toEqual(info);
   });
 });
 
 describe('visibleWindow', () => {
   const win = (ids: number[], anchor: number): SearchWindowMessage[] =>
-    ids.map((id) => ({ message_id: id, role: 'user', text: `m${id}`, is_anchor: id === anchor }));
+    ids.map((id) => ({ message_id: id, role: 'user', text: `m${id}`, date: '2024-03-01T10:00:00.000Z', is_anchor: id === anchor }));
 
   it('collapsed: the anchor ± 1, counting what is left out', () => {
     const w = visibleWindow(win([1, 2, 3, 4, 5], 3), 3, false);
@@ -30,9 +30,9 @@ describe('visibleWindow', () => {
     expect(w).toMatchObject({ hiddenBefore: 0, hiddenAfter: 0, anchorIndex: 2 });
   });
 
-  it('at the edges, and without is_anchor flags (the hit id decides)', () => {
+  it('at the edges, and with no entry flagged as the anchor (the hit id decides)', () => {
     expect(visibleWindow(win([1, 2, 3], 1), 1, false).shown.map((m) => m.message_id)).toEqual([1, 2]);
-    const noFlags = [1, 2, 3, 4].map((id) => ({ message_id: id, role: 'assistant', text: '' }));
+    const noFlags = win([1, 2, 3, 4], 0);
     const w = visibleWindow(noFlags, 4, false);
     expect(w.shown.map((m) => m.message_id)).toEqual([3, 4]);
     expect(w).toMatchObject({ hiddenBefore: 2, hiddenAfter: 0, anchorIndex: 1 });

@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { backoffDelay, parseEventFrame, RpcClient, RpcError } from '../src/rpc';
 import { coverageProgress } from '../src/lib/coverage';
 import { isIndexing } from '../src/state/indexStatus';
+import type { IndexStatus } from '@recall/rpc-contract';
 
 describe('backoffDelay', () => {
   it('doubles from 500 ms and is capped at 15 s', () => {
@@ -19,6 +20,9 @@ describe('parseEventFrame', () => {
     });
     expect(parseEventFrame('{"jsonrpc":"2.0","id":1,"result":{}}')).toBeNull();
     expect(parseEventFrame('not json')).toBeNull();
+    expect(parseEventFrame('{"jsonrpc":"2.0","method":"event","params":{"type":"chat.delta","sessionId":"s","runId":"r","round":1,"text":"hi"}}')).toMatchObject({ type: 'chat.delta', text: 'hi' });
+    expect(parseEventFrame('{"jsonrpc":"2.0","method":"event","params":{"type":"not.an.event"}}')).toBeNull();
+    expect(parseEventFrame('{"jsonrpc":"2.0","method":"other","params":{"type":"sessions.changed"}}')).toBeNull();
   });
 });
 
@@ -84,9 +88,12 @@ describe('coverageProgress', () => {
   });
 
   it('treats partial with pending work as indexing', () => {
-    const base = { keyword: { messages: 1, sessions: 1 } };
-    expect(isIndexing({ ...base, semantic: { status: 'partial', coverage: { ready: 1, total: 4 } } })).toBe(true);
-    expect(isIndexing({ ...base, semantic: { status: 'ready', coverage: { ready: 4, total: 4 } } })).toBe(false);
-    expect(isIndexing({ ...base, semantic: { status: 'disabled' } })).toBe(false);
+    const status = (semantic: Pick<IndexStatus['semantic'], 'status'> & Partial<IndexStatus['semantic']>): IndexStatus => ({
+      keyword: { messages: 1, sessions: 1 },
+      semantic: { configured: true, enabled: true, provider: null, worker: null, projects: [], ...semantic },
+    });
+    expect(isIndexing(status({ status: 'partial', coverage: { indexed: 1, total: 4 } }))).toBe(true);
+    expect(isIndexing(status({ status: 'ready', coverage: { indexed: 4, total: 4 } }))).toBe(false);
+    expect(isIndexing(status({ status: 'disabled' }))).toBe(false);
   });
 });

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { groupHits, highlightTerms, plainSnippet, queryTerms, splitSnippet } from '../src/lib/snippet';
-import type { SearchHit } from '../src/types';
+import type { SearchHit } from '@recall/rpc-contract';
 
 describe('splitSnippet', () => {
   it('splits <mark> markers and decodes entities without producing HTML', () => {
@@ -57,7 +57,21 @@ describe('splitSnippet', () => {
 
 describe('groupHits', () => {
   it('groups by conversation in best-first order', () => {
-    const h = (sid: string, mid: number): SearchHit => ({ session_id: sid, message_id: mid, title: `t-${sid}` });
+    const h = (sid: string, mid: number): SearchHit => ({
+      session_id: sid,
+      message_id: mid,
+      link: `recall://session/${sid}#m${mid}`,
+      role: 'user',
+      snippet: 'x',
+      match_source: 'keyword',
+      title: `t-${sid}`,
+      date: '2024-03-01T10:00:00.000Z',
+      session_date: '2024-03-01T10:00:00.000Z',
+      conversation_id: sid,
+      segment: 1,
+      segment_count: 1,
+      window: [],
+    });
     const groups = groupHits([h('b', 1), h('a', 2), h('b', 3)]);
     expect(groups.map((g) => g.sessionId)).toEqual(['b', 'a']);
     expect(groups[0]!.hits.map((x) => x.message_id)).toEqual([1, 3]);

@@ -7,7 +7,7 @@
  */
 import { useEffect, useId, useRef, useState } from 'react';
 import { orderedFolders } from '../lib/grouping';
-import type { GatewayInfo, Project } from '../types';
+import type { GatewayInfo, Project } from '@recall/rpc-contract';
 
 export interface AgentTarget {
   /** The conversation (head session id and title), when opened from one. */

@@ -10,7 +10,7 @@
  */
 import { useState } from 'react';
 import { isActive, liveText, runPhase, toolViewFromEvent, type ChatRun } from '../lib/chat';
-import type { ChatStatus, Session } from '../types';
+import type { ChatStatus, Session } from '@recall/rpc-contract';
 import { LinkedText } from './MessageItem';
 import { ToolCard } from './ToolCard';
 

@@ -15,7 +15,7 @@ import { messageDomId, type Route } from '../lib/links';
 import { projectName, type Conversation } from '../lib/grouping';
 import type { ChatApi } from '../state/chat';
 import type { ConversationApi, Draft } from '../state/conversation';
-import type { ChatToolEvent, Project } from '../types';
+import type { ChatToolEvent, Project } from '@recall/rpc-contract';
 import { ChatLive, ChatPanel, chatUsable } from './ChatPanel';
 import { Composer } from './Composer';
 import { MessageItem } from './MessageItem';

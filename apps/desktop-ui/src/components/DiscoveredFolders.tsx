@@ -5,7 +5,7 @@
  */
 import { useState } from 'react';
 import { shortPath } from '../lib/format';
-import type { DiscoveredFolder } from '../types';
+import type { DiscoveredFolder } from '@recall/rpc-contract';
 import { DropZone } from './DropZone';
 import { FolderIcon } from './FolderIcon';
 

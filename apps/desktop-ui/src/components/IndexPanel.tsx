@@ -13,7 +13,7 @@ import { formatDate } from '../lib/format';
 import { coverageProgress } from '../lib/coverage';
 import { errorText } from '../rpc';
 import type { IndexApi } from '../state/indexStatus';
-import type { IndexProjectStatus, IndexProvider, IndexStatus } from '../types';
+import type { IndexProjectStatus, IndexProvider, IndexStatus } from '@recall/rpc-contract';
 
 const STATUS_TEXT: Record<string, string> = {
   disabled: 'Disabled — no embedding provider is configured. Keyword search works fully.',
@@ -32,14 +32,14 @@ const WORKER_TEXT: Record<string, string> = {
 };
 
 /** The overall state in words; "disabled" says why (not configured, turned off, no project on). */
-export function semanticStatusText(sem: IndexStatus['semantic']): string {
+export function semanticStatusText(sem: Pick<IndexStatus['semantic'], 'status' | 'reason'>): string {
   if (sem.status === 'disabled' && sem.reason === 'turned_off') return 'Disabled — turned off in the configuration. Keyword search works fully.';
   if (sem.status === 'disabled' && sem.reason === 'no_project_enabled') return 'No project is switched on yet — switch one on below. Keyword search works fully.';
   return STATUS_TEXT[String(sem.status)] ?? String(sem.status);
 }
 
 /** Where the text goes, in words. */
-export function providerText(p: IndexProvider): string {
+export function providerText(p: Pick<IndexProvider, 'remote' | 'languages' | 'model' | 'endpoint'>): string {
   if (!p.remote) return `the built-in English model, on this computer — nothing is sent anywhere${p.languages === 'english-only' ? ' (English text only)' : ''}`;
   return `${p.model} at ${p.endpoint}`;
 }

@@ -8,7 +8,7 @@ import { memo, type ReactNode } from 'react';
 import { formatArgs, parseToolCalls, toolViewFromMessage, type ToolCallInfo } from '../lib/chat';
 import { formatDate } from '../lib/format';
 import { linkify, messageDomId } from '../lib/links';
-import type { Message } from '../types';
+import type { Message } from '@recall/rpc-contract';
 import { MessageBody } from './MessageBody';
 import { ToolCard } from './ToolCard';
 

@@ -6,7 +6,7 @@
  */
 import { orderedFolders, type Conversation } from '../lib/grouping';
 import { shortPath } from '../lib/format';
-import type { DiscoveredFolder, Project } from '../types';
+import type { DiscoveredFolder, Project } from '@recall/rpc-contract';
 import type { MoveTarget } from '../state/projects';
 import { Menu, type MenuSection } from './Menu';
 

@@ -8,7 +8,7 @@ import { useState } from 'react';
 import { shortPath } from '../lib/format';
 import { orderedFolders, type Conversation, type ProjectGroupModel } from '../lib/grouping';
 import type { GroupPages } from '../state/projects';
-import type { Project } from '../types';
+import type { Project } from '@recall/rpc-contract';
 import { ConversationItem } from './ConversationItem';
 import { DropZone } from './DropZone';
 import { FolderIcon } from './FolderIcon';

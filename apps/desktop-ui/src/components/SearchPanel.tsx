@@ -14,7 +14,7 @@ import { anchorHash, formatHash } from '../lib/links';
 import { countText, hitKey, matchCounts, matchInfo, visibleWindow } from '../lib/results';
 import { groupHits } from '../lib/snippet';
 import type { SearchApi } from '../state/search';
-import type { SearchHit, SearchMode, SearchResult, Session } from '../types';
+import type { SearchHit, SearchMode, SearchResult, Session } from '@recall/rpc-contract';
 import type { RpcClient } from '../rpc';
 import { useRpc } from '../state/rpcContext';
 import { Snippet } from './Snippet';

@@ -7,7 +7,7 @@
 import { useMemo, useState } from 'react';
 import { groupByProject, type Conversation } from '../lib/grouping';
 import type { ProjectsApi } from '../state/projects';
-import type { Project } from '../types';
+import type { Project } from '@recall/rpc-contract';
 import { DiscoveredFolders } from './DiscoveredFolders';
 import { ProjectGroup } from './ProjectGroup';
 

@@ -6,7 +6,7 @@
  * (arguments from the assistant message's `toolCalls`, used_mode / hits / anchors from the stored
  * `session_search` result) and of `chat.tool` events not stored yet. No React, no I/O.
  */
-import type { ChatEvent, ChatStatus, ChatToolEvent, Message } from '../types';
+import type { ChatEvent, ChatStatus, ChatToolEvent, Message } from '@recall/rpc-contract';
 
 export type ChatRunStatus = 'sending' | 'running' | 'done' | 'error';
 

@@ -4,7 +4,9 @@
  * spellings (ready/indexed/done vs total, pending, failed) and answers null when it cannot tell,
  * so the UI says "unknown" instead of inventing a percentage.
  */
-import type { Coverage } from '../types';
+
+/** The coverage object of `index.status` / `semantic_coverage` (contract: `{ indexed, total }`), read by key. */
+type Coverage = Readonly<Record<string, unknown>>;
 
 export interface Progress {
   done: number;

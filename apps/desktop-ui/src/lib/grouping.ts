@@ -4,7 +4,7 @@
  * (the only membership rule; cwd and folders never decide it) plus the "No project" group, and
  * turning a `conversations.list` entry into a sidebar conversation.
  */
-import type { ConversationPageItem, Project, Session } from '../types';
+import type { ConversationPageItem, Project, Session } from '@recall/rpc-contract';
 
 export interface Conversation {
   /** Stable key: the root session id. */

@@ -1,25 +1,21 @@
 /**
- * Pure helpers for rendering one search result: how it matched (old tools say `match_source:
- * "title"`, newer ones `match_source: "keyword"` + `match_field: "title"` — both read the same),
- * which part of its surrounding `window` to show (the anchor ± `radius` messages when collapsed,
+ * Pure helpers for rendering one search result: how it matched (`match_source`, and for keyword
+ * matches `match_field`: the title or the message), which part of its surrounding `window` to show (the anchor ± `radius` messages when collapsed,
  * all of it when expanded), and the counts above the list: every distinct matching message —
  * anchors plus the `other_message_ids` each conversation reports — counted once, with the extra
  * ids that are not already an anchor (so none is shown twice, and every one can be opened).
  */
-import type { SearchHit, SearchWindowMessage } from '../types';
+import type { SearchHit, SearchWindowMessage } from '@recall/rpc-contract';
 
 export interface MatchInfo {
-  /** keyword | semantic | both | direct | … as the tool said (title → keyword), or null. */
-  source: string | null;
+  /** keyword | semantic | both | direct, as the tool said. */
+  source: SearchHit['match_source'];
   /** Where a keyword match was: the conversation title or the message text, when known. */
   field: 'title' | 'message' | null;
 }
 
 export function matchInfo(hit: Pick<SearchHit, 'match_source' | 'match_field'>): MatchInfo {
-  const raw = typeof hit.match_source === 'string' && hit.match_source ? hit.match_source : null;
-  const fieldRaw = typeof hit.match_field === 'string' ? hit.match_field : null;
-  if (raw === 'title') return { source: 'keyword', field: 'title' };
-  return { source: raw, field: fieldRaw === 'title' || fieldRaw === 'message' ? fieldRaw : null };
+  return { source: hit.match_source, field: hit.match_field ?? null };
 }
 
 export interface WindowView {
@@ -60,7 +56,7 @@ export interface MatchCounts {
 
 export const hitKey = (h: Pick<SearchHit, 'session_id' | 'message_id'>): string => `${h.session_id}:${h.message_id}`;
 
-export function matchCounts(results: readonly SearchHit[]): MatchCounts {
+export function matchCounts(results: readonly Pick<SearchHit, 'session_id' | 'message_id' | 'other_message_ids'>[]): MatchCounts {
   const seen = new Set(results.map(hitKey));
   const sessions = new Set(results.map((h) => h.session_id));
   const extras = new Map<string, number[]>();

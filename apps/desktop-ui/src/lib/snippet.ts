@@ -5,7 +5,7 @@
  * FTS5-style control characters U+0002/U+0003); a snippet without markers gets the query's terms
  * highlighted case-insensitively instead. Also groups search hits by conversation, best first.
  */
-import type { SearchHit } from '../types';
+import type { SearchHit } from '@recall/rpc-contract';
 
 export interface Segment {
   text: string;

@@ -7,7 +7,7 @@
 import { useCallback, useEffect, useReducer, useRef, useState } from 'react';
 import { chatRunsReducer, initialChatRuns, isActive, type ChatRun, type ChatRunsState } from '../lib/chat';
 import { isMethodNotFound, RpcError, errorText } from '../rpc';
-import type { ChatEvent, ChatStatus, Session } from '../types';
+import type { ChatEvent, ChatStatus, Session } from '@recall/rpc-contract';
 import { useRpc } from './rpcContext';
 
 export interface ChatApi {

@@ -10,7 +10,7 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { errorText } from '../rpc';
 import { titleFromText } from '../lib/format';
-import type { Message, MessagePage, Session } from '../types';
+import type { Message, MessagePage, Session } from '@recall/rpc-contract';
 import { useGatewayEvent } from './events';
 import { useRpc } from './rpcContext';
 

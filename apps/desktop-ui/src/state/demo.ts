@@ -4,11 +4,11 @@
  * harmless: the format is idempotent by external ids.
  */
 import { isMethodNotFound, RpcError, type RpcClient } from '../rpc';
-import type { ImportResult } from '../types';
+import { JSONRPC_METHOD_NOT_FOUND, type ImportSummary } from '@recall/rpc-contract';
 
 export const DEMO_URL = './demo/recall-demo.jsonl';
 
-export async function importDemo(rpc: RpcClient): Promise<ImportResult> {
+export async function importDemo(rpc: RpcClient): Promise<ImportSummary> {
   const res = await fetch(DEMO_URL);
   if (!res.ok) throw new Error(`The demo file could not be loaded (HTTP ${res.status})`);
   const text = await res.text();
@@ -18,7 +18,7 @@ export async function importDemo(rpc: RpcClient): Promise<ImportResult> {
     if (isMethodNotFound(err)) {
       throw new RpcError(
         'import.jsonl',
-        -32601,
+        JSONRPC_METHOD_NOT_FOUND,
         'This gateway cannot import yet; from the repository run `pnpm recall import apps/desktop-ui/public/demo/recall-demo.jsonl`',
         { code: 'method_not_found' },
       );
@@ -27,7 +27,7 @@ export async function importDemo(rpc: RpcClient): Promise<ImportResult> {
   }
 }
 
-export function describeImport(r: ImportResult): string {
+export function describeImport(r: ImportSummary): string {
   const created = r.projects + r.sessions + r.messages;
   const base =
     created === 0 && (r.skipped ?? 0) > 0

@@ -8,7 +8,8 @@
  */
 import { useEffect, useRef, useState } from 'react';
 import { EventStream, type ConnectionState } from '../rpc';
-import type { AnyEvent, GatewayEvent, GatewayEventType } from '../types';
+import { EVENT_TYPES, type GatewayEvent, type GatewayEventType } from '@recall/rpc-contract';
+import type { AnyEvent } from '../types';
 import { useRpc } from './rpcContext';
 
 type Listener = (e: AnyEvent) => void;
@@ -24,7 +25,8 @@ export class EventBus {
   }
 }
 
-const ALL_TYPES: GatewayEventType[] = ['projects.changed', 'sessions.changed', 'messages.changed', 'index.changed'];
+// After a reconnect every change event is replayed once, without ids (= refresh everything of that kind).
+const ALL_TYPES: readonly GatewayEventType[] = EVENT_TYPES;
 
 export interface LiveState {
   state: ConnectionState | 'off';

@@ -8,7 +8,7 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { errorText } from '../rpc';
 import { coverageProgress } from '../lib/coverage';
-import type { IndexConsent, IndexStatus } from '../types';
+import type { IndexConsent, IndexStatus } from '@recall/rpc-contract';
 import { useGatewayEvent } from './events';
 import { useRpc } from './rpcContext';
 

@@ -12,7 +12,7 @@ import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { errorText } from '../rpc';
 import { conversationFromPage, groupKey, sortProjects, type Conversation } from '../lib/grouping';
 import { baseName } from '../lib/format';
-import type { ConversationPage, DiscoveredFolder, GatewayEvent, Project } from '../types';
+import type { ConversationPage, DiscoveredFolder, GatewayEvent, Project } from '@recall/rpc-contract';
 import { useGatewayEvent } from './events';
 import { useRpc } from './rpcContext';
 

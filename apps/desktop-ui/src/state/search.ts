@@ -6,7 +6,7 @@
  */
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { errorText } from '../rpc';
-import type { SearchMode, SearchResult } from '../types';
+import type { SearchMode, SearchResult } from '@recall/rpc-contract';
 import { useRpc } from './rpcContext';
 
 export type SearchStatus = 'idle' | 'searching' | 'done' | 'error';
