@@ -9,7 +9,8 @@
  *
  * Why nothing can be missed: messages.id is AUTOINCREMENT, so ids are never reused (not even after
  * a session and its messages are deleted) and every message committed after the mark moved has a
- * larger id (SQLite has one writer at a time; this transaction sees every committed write). A
+ * larger id (SQLite has one writer at a time; this transaction sees every committed write; the store
+ * never writes an explicit id — branch copies and imports get fresh ones). A
  * message whose project is switched on only later, or whose session moves into a switched-on
  * project later, is queued by the triggers that already cover those writes (enable queues all of
  * the project's sessions; a move queues the moved session). Messages of projects not switched on
