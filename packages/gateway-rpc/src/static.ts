@@ -37,17 +37,18 @@ const CONTENT_TYPES: Readonly<Record<string, string>> = {
 
 /**
  * The page's Content-Security-Policy: everything from our own origin only, no inline or eval'd
- * script (an injected `<script>` or `onerror=` in rendered history cannot run), connections only
- * back to this gateway (`'self'` covers the same-origin WebSocket), no plugins, no `<base>`
- * rewriting, no framing. `data:` images are allowed for the inline SVG favicon. Inline *styles*
- * are allowed: libraries and tools (e.g. the browser tests' screenshot styling) inject `<style>`
- * elements, and with images, fonts and connections limited to this origin an injected style has
- * nowhere to send anything.
+ * script (an injected `<script>` or `onerror=` in rendered history cannot run), no inline style
+ * either (no `<style>` element or `style="…"` attribute from rendered history or a library), connections
+ * only back to this gateway (`'self'` covers the same-origin WebSocket), no plugins, no `<base>`
+ * rewriting, no framing. `data:` images are allowed for the inline SVG favicon. The UI needs no
+ * inline style: its CSS is one built file, and React's `style={…}` props (a menu's position, a
+ * project's colour swatch) are set through the CSSOM (`element.style`), which CSP does not govern —
+ * the browser tests click through every view and fail on any `securitypolicyviolation`.
  */
 export const CONTENT_SECURITY_POLICY = [
   "default-src 'self'",
   "script-src 'self'",
-  "style-src 'self' 'unsafe-inline'",
+  "style-src 'self'",
   "img-src 'self' data:",
   "font-src 'self'",
   "connect-src 'self'",

@@ -66,6 +66,21 @@ export async function openPage(
   cleanup.add('close browser context', () => context.close());
   context.setDefaultTimeout(UI_TIMEOUT_MS);
   context.setDefaultNavigationTimeout(20_000);
+  // Every Content-Security-Policy violation becomes a console error (and so a problem): the policy
+  // allows no inline style or script, and nothing the UI does may need one.
+  await context.addInitScript(() => {
+    const seen: string[] = [];
+    (window as unknown as { __cspViolations: string[] }).__cspViolations = seen;
+    document.addEventListener(
+      'securitypolicyviolation',
+      (e) => {
+        const text = `CSP violation: ${e.effectiveDirective} blocked ${e.blockedURI || 'inline'}${e.sample ? ` (${e.sample})` : ''} at ${e.sourceFile}:${e.lineNumber}`;
+        seen.push(text);
+        console.error(text);
+      },
+      true,
+    );
+  });
   const page = await context.newPage();
   if (options.fixedTime) await page.clock.setFixedTime(options.fixedTime);
   const problems: string[] = [];

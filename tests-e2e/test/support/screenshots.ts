@@ -11,7 +11,29 @@ import { SCREENSHOT_DIR } from './paths.js';
 export async function saveScreenshot(target: Page | Locator, name: `${string}.png`, options: { style?: string } = {}): Promise<string> {
   await mkdir(SCREENSHOT_DIR, { recursive: true });
   const path = join(SCREENSHOT_DIR, name);
-  await target.screenshot({ path, animations: 'disabled', caret: 'hide', ...(options.style ? { style: options.style } : {}) });
+  const page = 'page' in target ? target.page() : target;
+  // Not Playwright's `style` option: it injects a <style> element, which the UI's policy (no inline
+  // style) refuses as a CSP violation. A constructed stylesheet goes through the CSSOM, which CSP
+  // does not govern, and is removed again right after the shot.
+  if (options.style) {
+    await page.evaluate((css) => {
+      const sheet = new CSSStyleSheet();
+      sheet.replaceSync(css);
+      (window as unknown as { __shotSheet?: CSSStyleSheet }).__shotSheet = sheet;
+      document.adoptedStyleSheets = [...document.adoptedStyleSheets, sheet];
+    }, options.style);
+  }
+  try {
+    await target.screenshot({ path, animations: 'disabled', caret: 'hide' });
+  } finally {
+    if (options.style) {
+      await page.evaluate(() => {
+        const w = window as unknown as { __shotSheet?: CSSStyleSheet };
+        document.adoptedStyleSheets = document.adoptedStyleSheets.filter((s) => s !== w.__shotSheet);
+        delete w.__shotSheet;
+      });
+    }
+  }
   return path;
 }
 
