@@ -70,6 +70,67 @@ describe('openDatabase', () => {
   });
 });
 
+// Migration 0005_change_counter: what another process changed, for the gateway's external-write
+// watcher (packages/gateway-rpc/src/external-writes.ts; its tests cover the events end to end).
+describe('change_counter', () => {
+  const counters = (db: RecallDatabase) => db.raw.prepare('select projects, sessions, messages from change_counter where id = 1').get();
+  function seeded(): RecallDatabase {
+    const db = openDatabase(join(tempDir(), 'cc.db'));
+    dbs.push(db);
+    db.raw.prepare("insert into projects (id, name, slug) values ('p_1', 'P', 'p'), ('p_2', 'Q', 'q')").run();
+    db.raw.prepare("insert into sessions (id, project_id, title) values ('s1', 'p_1', 't')").run();
+    db.raw.prepare("insert into messages (session_id, role, content) values ('s1', 'user', 'hello'), ('s1', 'assistant', 'hi')").run();
+    return db;
+  }
+
+  test.each([
+    ['a visibility flip (rewind/delete)', "update messages set visibility = 'rewound' where session_id = 's1'", 'messages'],
+    ['a content edit', "update messages set content = 'edited' where role = 'user'", 'messages'],
+    ['a hard delete of a message', "delete from messages where role = 'user'", 'messages'],
+    ['a project_id-only move', "update sessions set project_id = 'p_2' where id = 's1'", 'sessions'],
+    ['a hide', "update sessions set hidden = 1 where id = 's1'", 'sessions'],
+    ['a rename', "update sessions set title = 'renamed' where id = 's1'", 'sessions'],
+    ['a project rename', "update projects set name = 'P2' where id = 'p_1'", 'projects'],
+    ['a new folder', "insert into project_folders (project_id, path) values ('p_1', '/w')", 'projects'],
+  ] as const)('%s moves its family counter', (_what, sql, family) => {
+    const db = seeded();
+    const before = counters(db) as Record<string, number>;
+    db.raw.exec(sql);
+    const after = counters(db) as Record<string, number>;
+    expect(after[family]).toBeGreaterThan(before[family]!);
+  });
+
+  test.each([
+    ['an append bumping only updated_at', "update sessions set updated_at = updated_at + 1 where id = 's1'"],
+    ['branch bookkeeping (origin_message_id)', 'update messages set origin_message_id = 1'],
+  ])('%s moves no counter', (_what, sql) => {
+    const db = seeded();
+    const before = counters(db);
+    db.raw.exec(sql);
+    expect(counters(db)).toEqual(before);
+  });
+
+  // Any AFTER INSERT trigger on these tables makes every insert of a bulk import a statement
+  // transaction at which FTS5 flushes (docs/benchmarks.md): inserts are seen through the newest id.
+  test.each(['messages', 'sessions'])('no insert trigger on %s', (table) => {
+    const db = openDatabase(join(tempDir(), 'cc.db'));
+    dbs.push(db);
+    expect(db.raw.prepare("select name from sqlite_master where type = 'trigger' and tbl_name = ? and sql like '%AFTER INSERT%'").all(table)).toEqual([]);
+  });
+
+  test('upgrade: a database from before the migration gets the row and counts from then on', () => {
+    const path = join(tempDir(), 'before.db');
+    const old = openDatabase(path, { migrateUpTo: '0004_semantic_message_mark' });
+    old.raw.prepare("insert into sessions (id, title) values ('s1', 't')").run();
+    old.close();
+    const db = openDatabase(path);
+    dbs.push(db);
+    expect(counters(db)).toEqual({ projects: 0, sessions: 0, messages: 0 });
+    db.raw.exec("update sessions set title = 'u' where id = 's1'");
+    expect(counters(db)).toEqual({ projects: 0, sessions: 1, messages: 0 });
+  });
+});
+
 describe('profileDatabasePath', () => {
   test.each([
     ['default', true],
