@@ -50,17 +50,19 @@ export function watchExternalWrites(db: RecallDatabase, events: EventHub, option
   const check = (): boolean => {
     if (!db.raw.open) return false;
     let now: number;
+    let current: Fingerprint;
     try {
       now = read();
+      // Our own writes move the fingerprint but not data_version; they are folded into the next
+      // foreign write's comparison, which costs at most one extra refresh, never a missed one.
+      if (now === last) return false;
+      current = fingerprint();
     } catch (error) {
+      // A timer callback that threw would take the gateway down; the next tick tries again.
       options.onError?.(error);
       return false;
     }
-    // Our own writes move the fingerprint but not data_version; they are folded into the next
-    // foreign write's comparison, which costs at most one extra refresh, never a missed one.
-    if (now === last) return false;
     last = now;
-    const current = fingerprint();
     const changed = FAMILIES.filter((k) => current[k] !== seen[k]);
     seen = current;
     if (changed.includes('projects')) events.emit({ type: 'projects.changed' });

@@ -115,6 +115,22 @@ describe('every foreign write a client can see emits its change events', () => {
     watcher.stop();
   });
 
+  test('a failing check is reported, never thrown from the timer, and the next one works again', async () => {
+    const { gateway, other, seen } = await twoConnections();
+    const errors: unknown[] = [];
+    const watcher = watchExternalWrites(gateway, new EventHub(), { intervalMs: 3_600_000, onError: (e) => errors.push(e) });
+    other.raw.exec('alter table change_counter rename to change_counter_away');
+    expect(() => watcher.check()).not.toThrow();
+    expect(errors).toHaveLength(1);
+    expect(String(errors[0])).toMatch(/change_counter/);
+    other.raw.exec('alter table change_counter_away rename to change_counter');
+    rewindSession(other, 's-alpha-1', firstMessage(other, 's-alpha-1'));
+    expect(watcher.check()).toBe(true);
+    expect(errors).toHaveLength(1);
+    expect(seen).toEqual([]);
+    watcher.stop();
+  });
+
   test("the watching connection's own writes never produce id-less events", async () => {
     const { gateway, seen, watcher } = await twoConnections();
     rewindSession(gateway, 's-alpha-1', firstMessage(gateway, 's-alpha-1'));
