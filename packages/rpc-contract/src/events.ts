@@ -7,6 +7,7 @@
  * `chat.done` (completed) or `chat.error` (cancelled/failed).
  */
 import type { ChatErrorCode } from './error-codes.js';
+import type { ChatToolAnchor } from './objects.js';
 
 /** The JSON-RPC notification method every event is sent as. */
 export const EVENT_NOTIFICATION_METHOD = 'event';
@@ -26,13 +27,6 @@ export interface GatewayEvent {
 
 export const CHAT_EVENT_TYPES = ['chat.started', 'chat.delta', 'chat.tool', 'chat.done', 'chat.error'] as const;
 export type ChatEventType = (typeof CHAT_EVENT_TYPES)[number];
-
-/** A search anchor as returned by session_search: enough for a UI to render a link that opens the message. */
-export interface ChatToolAnchor {
-  session_id: string;
-  message_id: number;
-  link: string;
-}
 
 export interface ChatStartedEvent {
   type: 'chat.started';

@@ -36,6 +36,14 @@ export {
   importSummarySchema,
   chatStatusSchema,
   gatewayInfoSchema,
+  indexDisableResultSchema,
+  indexPauseResultSchema,
+  indexRebuildResultSchema,
+  chatToolAnchorSchema,
+  chatToolReportSchema,
+  chatRunOutcomeSchema,
+  chatSendStartedSchema,
+  chatCancelResultSchema,
   SEMANTIC_STATUSES,
   SEMANTIC_STATUS_REASONS,
   WORKER_STATES,
@@ -63,10 +71,15 @@ export type {
   ImportSummary,
   ChatStatus,
   ChatRunStatus,
+  ChatToolAnchor,
+  ChatToolReport,
+  ChatRunOutcome,
+  ChatSendStarted,
+  WorkerState,
   GatewayInfo,
 } from './objects.js';
-export { RPC_RESULT_SCHEMAS } from './results.js';
-export type { RpcResults, RpcResult, ChatRunOutcome, ChatToolReport, ChatSendStarted, RpcDiscoverResult } from './results.js';
+export { RPC_RESULT_SCHEMAS, rpcDiscoverResultSchema } from './results.js';
+export type { RpcResults, RpcResult, RpcDiscoverResult } from './results.js';
 export { EVENT_NOTIFICATION_METHOD, EVENT_TYPES, CHAT_EVENT_TYPES } from './events.js';
 export type {
   GatewayEvent,
@@ -78,7 +91,6 @@ export type {
   ChatToolEvent,
   ChatDoneEvent,
   ChatErrorEvent,
-  ChatToolAnchor,
   WireEvent,
 } from './events.js';
 export {

@@ -7,6 +7,7 @@
  * strict too, for the same reason.
  */
 import { z } from 'zod';
+import { DOMAIN_ERROR_CODES, type ChatErrorCode } from './error-codes.js';
 import { LINEAGE_KINDS, MESSAGE_ROLES, VISIBILITIES } from './vocabulary.js';
 
 const ms = z.number().int().describe('milliseconds since the epoch');
@@ -135,6 +136,7 @@ export const SEMANTIC_STATUS_REASONS = [
   'complete',
 ] as const;
 export const WORKER_STATES = ['stopped', 'idle', 'running', 'paused', 'backoff'] as const;
+export type WorkerState = (typeof WORKER_STATES)[number];
 
 const coverageSchema = z.union([z.strictObject({ indexed: count, total: count }), z.literal('unknown')]);
 
@@ -221,6 +223,10 @@ export const indexRunResultSchema = z.strictObject({
 });
 export type IndexRunResult = z.output<typeof indexRunResultSchema>;
 
+export const indexDisableResultSchema = z.strictObject({ projectId: z.string(), enabled: z.literal(false) });
+export const indexPauseResultSchema = z.strictObject({ state: z.enum(WORKER_STATES) });
+export const indexRebuildResultSchema = z.strictObject({ projectId: z.string().nullable(), chunksDeleted: count });
+
 // --- import, chat, gateway ----------------------------------------------------------------------
 
 /** `import.jsonl` summary: rows created, updated and skipped, and line errors (by 1-based line). */
@@ -251,6 +257,54 @@ export type ChatStatus = z.output<typeof chatStatusSchema>;
 
 export const CHAT_RUN_STATUSES = ['running', 'completed', 'cancelled', 'failed'] as const;
 export type ChatRunStatus = (typeof CHAT_RUN_STATUSES)[number];
+
+/** A `chat_*` code of the error table. */
+const chatErrorCodeSchema = z.custom<ChatErrorCode>((v) => typeof v === 'string' && v.startsWith('chat_') && Object.hasOwn(DOMAIN_ERROR_CODES, v), 'a chat_* error code');
+
+/** A session_search anchor as `chat.tool` reports it: enough to render a link that opens the message. */
+export const chatToolAnchorSchema = z.strictObject({ session_id: z.string(), message_id: z.number().int(), link: z.string() });
+export type ChatToolAnchor = z.output<typeof chatToolAnchorSchema>;
+
+/** One tool call of a chat run, as `chat.tool` reported it. */
+export const chatToolReportSchema = z.strictObject({
+  toolCallId: z.string(),
+  name: z.string(),
+  /** Parsed arguments as the model sent them (the raw string when they were not a JSON object). */
+  arguments: z.unknown(),
+  used_mode: z.string().nullable(),
+  hits: count,
+  anchors: z.array(chatToolAnchorSchema),
+  error: z.strictObject({ code: z.string(), message: z.string() }).optional(),
+  /** The stored tool message holding the full result JSON. */
+  messageId: z.number().int(),
+});
+export type ChatToolReport = z.output<typeof chatToolReportSchema>;
+
+/** The result of a finished chat run (`chat.send` with `wait: true`). */
+export const chatRunOutcomeSchema = z.strictObject({
+  runId: z.string(),
+  sessionId: z.string(),
+  userMessageId: z.number().int(),
+  status: z.enum(['completed', 'cancelled', 'failed']),
+  /** The final assistant message (completed runs only). */
+  messageId: z.number().int().nullable(),
+  content: z.string().nullable(),
+  /** Every message the run stored, in order, the user's first. */
+  messageIds: z.array(z.number().int()),
+  toolCalls: z.array(chatToolReportSchema),
+  /** Model requests made (completed runs; null otherwise). */
+  rounds: z.number().int().nullable(),
+  error: z.strictObject({ code: chatErrorCodeSchema, message: z.string(), retryable: z.boolean() }).nullable(),
+  startedAt: ms,
+  finishedAt: ms,
+});
+export type ChatRunOutcome = z.output<typeof chatRunOutcomeSchema>;
+
+/** `chat.send` without `wait`: the run started; progress comes as chat.* events. */
+export const chatSendStartedSchema = z.strictObject({ runId: z.string(), sessionId: z.string(), userMessageId: z.number().int() });
+export type ChatSendStarted = z.output<typeof chatSendStartedSchema>;
+
+export const chatCancelResultSchema = z.strictObject({ runId: z.string(), cancelled: z.boolean(), status: z.enum(CHAT_RUN_STATUSES) });
 
 /** `gateway.info`: the profile served, and how an MCP client starts `recall mcp` on it. */
 export const gatewayInfoSchema = z.strictObject({

@@ -5,7 +5,7 @@
  * design (new optional fields must not break clients) but its closed vocabularies are enforced.
  */
 import { describe, expect, test } from 'vitest';
-import { RPC_RESULT_SCHEMAS, sessionSchema, type IndexStatus, type Session } from '../src/index.js';
+import { RPC_METHOD_NAMES, RPC_RESULT_SCHEMAS, sessionSchema, type IndexStatus, type Session } from '../src/index.js';
 
 const session: Session = {
   id: 's_1',
@@ -55,6 +55,10 @@ const searchResult = {
   results: [],
   truncated: false,
 };
+
+test('every method has a result schema, and nothing else does', () => {
+  expect(Object.keys(RPC_RESULT_SCHEMAS).sort()).toEqual([...RPC_METHOD_NAMES]);
+});
 
 describe('session', () => {
   test('a well-formed session passes', () => {
@@ -118,4 +122,31 @@ test('conversations.list pages nest sessions', () => {
   expect(
     RPC_RESULT_SCHEMAS['conversations.list'].safeParse({ ...page, conversations: [{ rootId: 's_1', lastActivity: 2, sessions: [{ ...session, lineage: 'x' }] }] }).success,
   ).toBe(false);
+});
+
+describe('chat.send', () => {
+  const outcome = {
+    runId: 'run_1',
+    sessionId: 's_1',
+    userMessageId: 1,
+    status: 'failed',
+    messageId: null,
+    content: null,
+    messageIds: [1],
+    toolCalls: [],
+    rounds: null,
+    error: { code: 'chat_model_unreachable', message: 'down', retryable: true },
+    startedAt: 1,
+    finishedAt: 2,
+  };
+
+  test.each<[string, unknown, boolean]>([
+    ['started in the background', { runId: 'run_1', sessionId: 's_1', userMessageId: 1 }, true],
+    ['a failed run with its chat_* code', outcome, true],
+    ['an error code outside the chat_* codes', { ...outcome, error: { ...outcome.error, code: 'session_not_found' } }, false],
+    ['an error code that is not in the table', { ...outcome, error: { ...outcome.error, code: 'chat_oops' } }, false],
+    ['a run still running is never an outcome', { ...outcome, status: 'running' }, false],
+  ])('%s', (_why, value, ok) => {
+    expect(RPC_RESULT_SCHEMAS['chat.send'].safeParse(value).success).toBe(ok);
+  });
 });

@@ -1,8 +1,13 @@
 /**
  * A small JSON-RPC 2.0 client over HTTP POST (`Authorization: Bearer <token>`) for test setup and
  * assertions against the real gateway (docs/rpc.md). Errors reject with `RpcCallError`, which keeps
- * the numeric code and the stable `data.code` string. Each call has a bounded timeout.
+ * the numeric code and the stable `data.code` string. Each call has a bounded timeout. Objects are
+ * typed by @recall/rpc-contract.
  */
+import type { IndexStatus, Message, Project, SearchResult, Session } from '@recall/rpc-contract';
+
+// The gateway's objects are the contract's: one definition for the gateway, the UI and these tests.
+export type { IndexStatus, Message, Project, SearchHit, SearchResult, Session } from '@recall/rpc-contract';
 
 export class RpcCallError extends Error {
   constructor(
@@ -25,61 +30,6 @@ function dataCodeOf(data: unknown): string | undefined {
     return (data as { code: string }).code;
   }
   return undefined;
-}
-
-/** The parts of the gateway objects the tests look at (docs/rpc.md, "Objects"). */
-export interface Project {
-  id: string;
-  name: string;
-  slug: string;
-  archived: boolean;
-  folders: Array<{ path: string; isPrimary: boolean }>;
-  sessionCount: number;
-}
-
-export interface Session {
-  id: string;
-  projectId: string | null;
-  parentSessionId: string | null;
-  lineage: string;
-  title: string | null;
-  cwd: string | null;
-  messageCount: number;
-}
-
-export interface Message {
-  id: number;
-  sessionId: string;
-  role: string;
-  content: string;
-  visibility: string;
-}
-
-export interface SearchHit {
-  session_id: string;
-  message_id: number;
-  link?: string;
-  role?: string;
-  snippet?: string;
-  match_source?: string;
-  /** Other matches of the same conversation (possibly in another part of it). */
-  other_message_ids?: number[];
-}
-
-export interface SearchResult {
-  shape?: string;
-  requested_mode?: string;
-  used_mode?: string;
-  semantic_status?: unknown;
-  scope?: { kind: string; project_id: string | null };
-  notes?: string[];
-  results?: SearchHit[];
-  error?: { code: string; message: string };
-}
-
-export interface IndexStatus {
-  semantic: { status: string; reason?: string; howToConfigure?: string; coverage?: unknown };
-  keyword: { messages: number; sessions: number };
 }
 
 export class RpcClient {

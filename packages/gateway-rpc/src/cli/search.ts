@@ -11,10 +11,11 @@ import { oneLine, printJson, type Output } from './context.js';
 import { EXIT_ERROR, SearchFailedError } from './errors.js';
 import { loadSearchTool } from './tool.js';
 import type { SessionSearchResult } from '@recall/search-tool';
+import { MESSAGE_ROLES, SEARCH_MODES, SORTS } from '@recall/rpc-contract';
 
-const MODES = ['hybrid', 'keyword', 'semantic'] as const;
-const SORTS = ['relevance', 'newest', 'oldest'] as const;
-const ROLES = ['user', 'assistant', 'system', 'tool'] as const;
+// The flags' closed vocabularies are the tool's own (the wire contract), not copies.
+const MODES = SEARCH_MODES;
+const ROLES = MESSAGE_ROLES;
 
 interface SearchFlags {
   session?: string;
