@@ -78,13 +78,15 @@ describe('RpcClient (against a loopback HTTP server)', () => {
 });
 
 describe('coverageProgress', () => {
-  it('reads flat and nested coverage and refuses to guess', () => {
-    expect(coverageProgress({ ready: 5, total: 10 })).toMatchObject({ done: 5, total: 10, ratio: 0.5 });
-    expect(coverageProgress({ chunks: { ready: 3, pending: 1, failed: 0 } })).toMatchObject({ done: 3, total: 4, unit: 'chunks' });
-    expect(coverageProgress({ indexed: 3, total: 12 })).toMatchObject({ done: 3, total: 12, ratio: 0.25 });
-    expect(coverageProgress('unknown')).toBeNull();
-    expect(coverageProgress({ something: 1 })).toBeNull();
-    expect(coverageProgress(undefined)).toBeNull();
+  it.each([
+    [{ indexed: 5, total: 10 }, { done: 5, total: 10, pending: 5, unit: 'chunks', ratio: 0.5 }],
+    [{ indexed: 3, total: 12 }, { done: 3, total: 12, pending: 9, unit: 'chunks', ratio: 0.25 }],
+    [{ indexed: 0, total: 0 }, { done: 0, total: 0, pending: 0, unit: 'chunks', ratio: null }],
+    ['unknown' as const, null],
+    [null, null],
+    [undefined, null],
+  ])('reads %j and never guesses', (coverage, progress) => {
+    expect(coverageProgress(coverage)).toEqual(progress);
   });
 
   it('treats partial with pending work as indexing', () => {

@@ -33,8 +33,8 @@ export function isIndexing(s: IndexStatus | null): boolean {
   if (w === 'running') return true;
   if (s.semantic.projects?.some((p) => p.consent.enabled && p.status === 'partial' && (p.pending > 0 || p.eligible === 'unknown'))) return true;
   const p = coverageProgress(s.semantic.coverage);
-  if (s.semantic.status === 'partial') return p === null || (p.pending ?? p.total - p.done) > 0;
-  return p !== null && (p.pending ?? 0) > 0;
+  if (s.semantic.status === 'partial') return p === null || p.pending > 0;
+  return p !== null && p.pending > 0;
 }
 
 export function useIndexStatus(enabled: boolean): IndexApi {
