@@ -4,7 +4,8 @@
  * test checks what neither typecheck can see, against a real `recall serve` child process: the
  * running gateway's `rpc.discover` lists exactly the contract's methods with the JSON Schema of the
  * contract's params, every method the UI source calls is one of them and documented in
- * docs/rpc.md, and the UI keeps no hand-written copy of a wire type.
+ * docs/rpc.md, the UI keeps no hand-written copy of a wire type, and the built UI bundle (which
+ * includes what it uses of the contract) pulls in no Node module.
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -13,7 +14,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { z } from 'zod';
 import { Cleanup } from './support/cleanup.js';
 import { startRecallServer } from './support/gateway.js';
-import { REPO_ROOT } from './support/paths.js';
+import { REPO_ROOT, UI_INDEX } from './support/paths.js';
 
 const UI_SRC = join(REPO_ROOT, 'apps/desktop-ui/src');
 const doc = readFileSync(join(REPO_ROOT, 'docs/rpc.md'), 'utf8');
@@ -59,6 +60,18 @@ describe('desktop, gateway and docs speak the contract', () => {
     expect(RPC_METHOD_NAMES).toContain(name);
     expect(discovered.has(name)).toBe(true);
     expect(doc).toContain(`| \`${name}\``);
+  });
+
+  test('the built UI bundle carries the contract and no Node module', () => {
+    const assets = join(UI_INDEX, '..', 'assets');
+    const bundle = readdirSync(assets)
+      .filter((f) => f.endsWith('.js'))
+      .map((f) => readFileSync(join(assets, f), 'utf8'))
+      .join('\n');
+    expect(bundle).toContain('index.changed'); // the contract's EVENT_TYPES, bundled for the browser
+    const builtins = /(?:from\s*|import\s*\(\s*|require\s*\(\s*)["'`](?:node:[a-z_/]+|fs|path|os|child_process|crypto|url|worker_threads|better-sqlite3)["'`]/g;
+    expect(bundle.match(builtins) ?? []).toEqual([]);
+    expect('import{readFileSync as r}from"node:fs"'.match(builtins)).toHaveLength(1); // the pattern itself finds one
   });
 
   test('the UI keeps no hand-written copy of a wire type', () => {
