@@ -6,7 +6,7 @@
  * from elsewhere.
  */
 import type { RecallDatabase } from '@recall/schema';
-import { findMessage, messageWindow, segmentsHeadTail, type Message, type Session } from '@recall/store';
+import { findMessage, messageWindow, segmentsHeadTail, type Message, type SessionHeader } from '@recall/store';
 import type { SessionSearchArgs } from './arguments.js';
 import { lineageCache, type LineageOf } from './conversation-lineage.js';
 import { ownLiveMatchCount, runKeyword, type KeywordMessageHit } from './keyword-source.js';
@@ -75,7 +75,7 @@ export async function discover(input: DiscoverInput): Promise<DiscoverOutput> {
   // Every anchor passes the same scope gate as read/scroll before it becomes a result. Keyword hits
   // are already scoped in SQL; this is defence in depth, and the only gate for a semantic source,
   // whose implementation lives in another package.
-  const sessionCache = new Map<string, Session | undefined>();
+  const sessionCache = new Map<string, SessionHeader | undefined>();
   const session = (id: string) => {
     if (!sessionCache.has(id)) sessionCache.set(id, readableSession(db, scope, id));
     return sessionCache.get(id);
@@ -158,7 +158,7 @@ function semanticSnippet(message: Message, hit: SemanticHit | undefined): string
   return clip(message.content, SNIPPET_CHARS);
 }
 
-function buildItem(db: RecallDatabase, session: Session, lineageOf: LineageOf, message: Message, source: MatchSource, snippet: string, window: number): SearchResultItem {
+function buildItem(db: RecallDatabase, session: SessionHeader, lineageOf: LineageOf, message: Message, source: MatchSource, snippet: string, window: number): SearchResultItem {
   const win = window > 0 ? messageWindow(db, session.id, message.id, window, window).messages.map((m) => windowMessage(m, message.id, session.id)) : [];
   return {
     session_id: session.id,

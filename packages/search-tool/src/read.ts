@@ -10,7 +10,7 @@
  * shown READ_TEXT_CHARS at a time: `next_offset` + scroll's `offset` page through the rest.
  */
 import type { RecallDatabase } from '@recall/schema';
-import { findMessage, segmentsHeadTail, segmentWindow, type Message, type Session } from '@recall/store';
+import { findMessage, segmentsHeadTail, segmentWindow, type Message, type SessionHeader } from '@recall/store';
 import type { SessionSearchArgs } from './arguments.js';
 import { ToolError } from './errors.js';
 import { lineageCache, type LineageOf } from './conversation-lineage.js';
@@ -26,7 +26,7 @@ export interface ReadOutput {
   notes: string[];
 }
 
-function asItem(session: Session, lineageOf: LineageOf, m: Message, anchorId: number | null, offset = 0): SearchResultItem {
+function asItem(session: SessionHeader, lineageOf: LineageOf, m: Message, anchorId: number | null, offset = 0): SearchResultItem {
   return {
     session_id: session.id,
     message_id: m.id,
@@ -41,7 +41,7 @@ function asItem(session: Session, lineageOf: LineageOf, m: Message, anchorId: nu
   };
 }
 
-function sessionOf(db: RecallDatabase, scope: ToolScope, cache: Map<string, Session | undefined>, id: string): Session | undefined {
+function sessionOf(db: RecallDatabase, scope: ToolScope, cache: Map<string, SessionHeader | undefined>, id: string): SessionHeader | undefined {
   if (!cache.has(id)) cache.set(id, readableSession(db, scope, id));
   return cache.get(id);
 }
@@ -67,7 +67,7 @@ export function readSession(db: RecallDatabase, scope: ToolScope, args: SessionS
   const roles = args.role_filter ? { roles: args.role_filter } : {};
   const { head: first, tail, truncated } = segmentsHeadTail(db, segments, head, args.limit - head, roles);
   const ordered = args.sort === 'newest' ? [...first, ...tail].reverse() : [...first, ...tail];
-  const sessions = new Map<string, Session | undefined>([[session.id, session]]);
+  const sessions = new Map<string, SessionHeader | undefined>([[session.id, session]]);
   const results: SearchResultItem[] = [];
   for (const m of ordered) {
     const s = sessionOf(db, scope, sessions, m.sessionId);
@@ -101,7 +101,7 @@ export function scrollAround(db: RecallDatabase, scope: ToolScope, args: Session
   }
   const segments = lineageOf(session.id).segments;
   const window = segmentWindow(db, segments.includes(session.id) ? segments : [session.id], anchor.id, args.window, args.window, args.role_filter ? { roles: args.role_filter } : {});
-  const sessions = new Map<string, Session | undefined>([[session.id, session]]);
+  const sessions = new Map<string, SessionHeader | undefined>([[session.id, session]]);
   const results: SearchResultItem[] = [];
   for (const m of window.messages) {
     const s = sessionOf(db, scope, sessions, m.sessionId);

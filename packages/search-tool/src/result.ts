@@ -5,7 +5,7 @@
  * anchored by `session_id` + `message_id` with a `link` the desktop can open.
  */
 import type { MessageRole } from '@recall/schema';
-import type { Message, Session } from '@recall/store';
+import type { Message, SessionHeader } from '@recall/store';
 import type { SearchMode } from './arguments.js';
 import type { ToolErrorCode } from './errors.js';
 import type { SemanticCoverage, SemanticStatus } from './semantic-source.js';
@@ -111,7 +111,7 @@ export interface Lineage {
   segments: readonly string[];
 }
 
-export function sessionFacts(session: Session, lineage: Lineage): Pick<SearchResultItem, 'title' | 'session_date' | 'conversation_id' | 'segment' | 'segment_count'> {
+export function sessionFacts(session: SessionHeader, lineage: Lineage): Pick<SearchResultItem, 'title' | 'session_date' | 'conversation_id' | 'segment' | 'segment_count'> {
   const at = lineage.segments.indexOf(session.id);
   return {
     title: session.title,

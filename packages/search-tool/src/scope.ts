@@ -7,7 +7,7 @@
  * session): the scope is then that whole project.
  */
 import type { RecallDatabase } from '@recall/schema';
-import { findSession, ownHistorySessionIds, projectExists, type Session } from '@recall/store';
+import { findSessionHeader, ownHistorySessionIds, projectExists, type SessionHeader } from '@recall/store';
 import { ToolError } from './errors.js';
 
 /**
@@ -26,15 +26,15 @@ export function resolveProjectScope(db: RecallDatabase, projectId: string): Tool
 }
 
 export function resolveScope(db: RecallDatabase, currentSessionId: string): ToolScope {
-  const current = findSession(db, currentSessionId);
+  const current = findSessionHeader(db, currentSessionId);
   if (!current) throw new ToolError('caller_session_not_found', `The calling session ${JSON.stringify(currentSessionId)} does not exist in this profile.`);
   if (current.projectId !== null) return { kind: 'project', projectId: current.projectId, currentSessionId };
   return { kind: 'own', projectId: null, currentSessionId, sessionIds: ownHistorySessionIds(db, currentSessionId) };
 }
 
 /** The session if the caller may read it, else undefined (unknown and out-of-scope look the same). */
-export function readableSession(db: RecallDatabase, scope: ToolScope, sessionId: string): Session | undefined {
-  const session = findSession(db, sessionId);
+export function readableSession(db: RecallDatabase, scope: ToolScope, sessionId: string): SessionHeader | undefined {
+  const session = findSessionHeader(db, sessionId);
   if (!session || session.hidden) return undefined;
   if (scope.kind === 'project') return session.projectId === scope.projectId ? session : undefined;
   return session.projectId === null && scope.sessionIds.includes(session.id) ? session : undefined;

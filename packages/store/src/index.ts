@@ -16,7 +16,7 @@ export {
   LineageError,
   SessionAlreadyCompressedError,
 } from './errors.js';
-export type { Project, ProjectFolder, Session, Message } from './rows.js';
+export type { Project, ProjectFolder, Session, SessionHeader, Message } from './rows.js';
 export {
   createProject,
   updateProject,
@@ -43,6 +43,8 @@ export {
   updateSession,
   getSession,
   findSession,
+  getSessionHeader,
+  findSessionHeader,
   sessionProjectId,
   listSessions,
   setSessionCwd,

@@ -46,6 +46,12 @@ export interface Session {
   lastMessageAt: number | null;
 }
 
+/**
+ * A session's own row without the visible-message aggregates of `Session`, which cost a scan of the
+ * session's messages: what scope checks and existence checks need, at one primary-key read.
+ */
+export type SessionHeader = Omit<Session, 'messageCount' | 'lastMessageAt'>;
+
 export interface Message {
   id: number;
   sessionId: string;
@@ -101,7 +107,7 @@ export const SESSION_COLUMNS = `s.*,
   (select count(*) from messages m where m.session_id = s.id and m.visibility in ('live','compacted')) as message_count,
   (select max(m.created_at) from messages m where m.session_id = s.id and m.visibility in ('live','compacted')) as last_message_at`;
 
-export function toSession(row: SessionRow): Session {
+export function toSessionHeader(row: SessionRow): SessionHeader {
   return {
     id: row.id,
     projectId: row.project_id,
@@ -120,9 +126,11 @@ export function toSession(row: SessionRow): Session {
     hidden: row.hidden === 1,
     createdAt: row.created_at,
     updatedAt: row.updated_at,
-    messageCount: row.message_count ?? 0,
-    lastMessageAt: row.last_message_at ?? null,
   };
+}
+
+export function toSession(row: SessionRow): Session {
+  return { ...toSessionHeader(row), messageCount: row.message_count ?? 0, lastMessageAt: row.last_message_at ?? null };
 }
 
 export function toMessage(row: MessageRow): Message {

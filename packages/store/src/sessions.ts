@@ -14,7 +14,7 @@ import { LineageError, SessionAlreadyCompressedError, SessionExistsError, Sessio
 import { insertMessages } from './messages.js';
 import { setSessionProject } from './moves.js';
 import { assertProjectAcceptsSessions } from './projects.js';
-import { SESSION_COLUMNS, toSession, type Session, type SessionRow } from './rows.js';
+import { SESSION_COLUMNS, toSession, toSessionHeader, type Session, type SessionHeader, type SessionRow } from './rows.js';
 import { prepared, writeTransaction } from './transaction.js';
 import { idSchema, newMessageSchema, parseInput, titleSchema } from './validation.js';
 
@@ -52,6 +52,18 @@ const SESSION_SELECT = `select ${SESSION_COLUMNS} from sessions s`;
 export function findSession(db: RecallDatabase, sessionId: string): Session | undefined {
   const row = prepared(db, `${SESSION_SELECT} where s.id = ?`).get(sessionId) as SessionRow | undefined;
   return row ? toSession(row) : undefined;
+}
+
+/** The session's own row only (no message aggregates): one primary-key read whatever its length. */
+export function findSessionHeader(db: RecallDatabase, sessionId: string): SessionHeader | undefined {
+  const row = prepared(db, 'select s.* from sessions s where s.id = ?').get(sessionId) as SessionRow | undefined;
+  return row ? toSessionHeader(row) : undefined;
+}
+
+export function getSessionHeader(db: RecallDatabase, sessionId: string): SessionHeader {
+  const session = findSessionHeader(db, sessionId);
+  if (!session) throw new SessionNotFoundError(sessionId);
+  return session;
 }
 
 export function getSession(db: RecallDatabase, sessionId: string): Session {

@@ -11,7 +11,7 @@
  * (@recall/rpc-contract, src/methods/search.ts); this module holds their handlers.
  */
 import type { RpcResult } from '@recall/rpc-contract';
-import { getSession } from '@recall/store';
+import { getSessionHeader } from '@recall/store';
 import { GatewayError } from '../errors.js';
 import { definedOnly, method, type GatewayMethod } from './common.js';
 
@@ -19,7 +19,7 @@ export const searchMethods: GatewayMethod[] = [
   method('search.session_search', async (p, ctx) => {
     const { sessionId, ...args } = p;
     // Unknown current session → session_not_found, whatever the tool would have said.
-    getSession(ctx.db, sessionId);
+    getSessionHeader(ctx.db, sessionId);
     const tool = ctx.searchTool;
     if (tool === null) {
       throw new GatewayError('search_unavailable', 'The session_search tool is not available in this gateway build.');

@@ -20,6 +20,7 @@ import {
   editMessage,
   getMessages,
   getSession,
+  getSessionHeader,
   listSessions,
   readTransaction,
   rewindSession,
@@ -40,7 +41,7 @@ function sessionChanged(ctx: CallContext, sessions: readonly Session[]): void {
 }
 
 function messagesChanged(ctx: CallContext, sessionId: string, messageIds: readonly number[]): void {
-  const session = getSession(ctx.db, sessionId);
+  const session = getSessionHeader(ctx.db, sessionId);
   ctx.events.emit({ type: 'messages.changed', sessionIds: [sessionId], messageIds, projectIds: [session.projectId] });
 }
 
