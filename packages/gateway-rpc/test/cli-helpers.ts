@@ -81,8 +81,16 @@ export function json<T = unknown>(result: CliResult): T {
 }
 
 /** A long-running child (serve): resolves the first stdout line, exposes the process. */
-export function startCli(args: readonly string[]): { child: ChildProcess; firstLine: Promise<string>; exit: Promise<CliResult> } {
-  const child = spawn(process.execPath, [CLI_PATH, ...args], { env: childEnv(), cwd: REPO_ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+export function startCli(
+  args: readonly string[],
+  options: { env?: Record<string, string>; umask?: string } = {},
+): { child: ChildProcess; firstLine: Promise<string>; exit: Promise<CliResult> } {
+  const env = childEnv(options.env);
+  // A umask is set by a shell that then execs node, so the CLI starts with it like a user's would.
+  const child =
+    options.umask === undefined
+      ? spawn(process.execPath, [CLI_PATH, ...args], { env, cwd: REPO_ROOT, stdio: ['ignore', 'pipe', 'pipe'] })
+      : spawn('sh', ['-c', `umask ${options.umask} && exec "$0" "$@"`, process.execPath, CLI_PATH, ...args], { env, cwd: REPO_ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
   let stdout = '';
   let stderr = '';
   let resolveLine: (line: string) => void = () => {};

@@ -5,10 +5,10 @@
  * reported and tightened when the gateway or a command starts.
  */
 import { spawn } from 'node:child_process';
-import { chmodSync, existsSync, mkdirSync, statSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeAll, describe, expect, test } from 'vitest';
-import { assertCliBuilt, childEnv, CLI_PATH, cleanupTemp, FIXTURES, REPO_ROOT, runCli, tempDir } from './cli-helpers.js';
+import { assertCliBuilt, childEnv, CLI_PATH, cleanupTemp, FIXTURES, REPO_ROOT, runCli, startCli, tempDir } from './cli-helpers.js';
 import { cleanup, startTestGateway } from './helpers.js';
 
 beforeAll(() => assertCliBuilt());
@@ -18,6 +18,18 @@ afterEach(async () => {
 });
 
 const mode = (path: string): number => statSync(path).mode & 0o777;
+
+/** Every folder and file under `root` that group or others can access, as "path mode" lines. */
+function exposed(root: string): string[] {
+  const found: string[] = [];
+  const visit = (path: string) => {
+    const stat = statSync(path);
+    if ((stat.mode & 0o077) !== 0) found.push(`${path.slice(root.length) || '/'} ${(stat.mode & 0o777).toString(8)}`);
+    if (stat.isDirectory()) for (const name of readdirSync(path)) visit(join(path, name));
+  };
+  visit(root);
+  return found;
+}
 
 function cliUnderUmask(umask: string, args: string[]): Promise<{ code: number | null; stderr: string }> {
   return new Promise((resolveRun, rejectRun) => {
@@ -38,6 +50,7 @@ describe.skipIf(process.platform === 'win32')('file modes', () => {
     ['000', ['import', join(FIXTURES, 'small.jsonl')]],
     ['022', ['import', join(FIXTURES, 'small.jsonl')]],
     ['000', ['import', join(FIXTURES, 'small.jsonl'), '--profile', 'work']],
+    ['000', ['sync', '--once', '--claude-code', join(FIXTURES, 'claude-code'), '--project-per-folder']],
   ])('umask %s: recall %j creates the home and profiles/ 0700 and recall.db, -wal, -shm 0600', async (umask, args) => {
     const home = join(tempDir(), 'new-home');
     const result = await cliUnderUmask(umask, [...args, '--home', home]);
@@ -48,6 +61,29 @@ describe.skipIf(process.platform === 'win32')('file modes', () => {
     // The CLI closes the database cleanly, which checkpoints and removes -wal/-shm; whatever remains must be private.
     for (const suffix of ['-wal', '-shm']) if (existsSync(db + suffix)) found[suffix] = mode(db + suffix);
     for (const [name, m] of Object.entries(found)) expect([name, m.toString(8)]).toEqual([name, ['home', 'profiles', 'profile'].includes(name) ? '700' : '600']);
+    // Nothing else the command wrote (sync checkpoints, the token, …) is open to others either.
+    expect(exposed(home)).toEqual([]);
+  });
+
+  test('umask 000: recall serve creates a private home, token and database, and keeps them private while it runs', async () => {
+    const home = join(tempDir(), 'new-home');
+    const server = startCli(['serve', '--home', home, '--port', '0', '--no-ui'], { umask: '000' });
+    const url = await server.firstLine;
+    const token = readFileSync(join(home, 'gateway.token'), 'utf8').trim();
+    const response = await fetch(`${url}rpc`, {
+      method: 'POST',
+      headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'projects.create', params: { name: 'P' } }),
+    });
+    expect(response.status).toBe(200);
+    const db = join(home, 'profiles', 'default', 'recall.db');
+    // While serving, the WAL sidecars exist and must be private too.
+    expect([db, `${db}-wal`, `${db}-shm`, join(home, 'gateway.token')].map((p) => existsSync(p))).toEqual([true, true, true, true]);
+    expect(exposed(home)).toEqual([]);
+    server.child.kill('SIGTERM');
+    const exit = await server.exit;
+    expect(exit.code, exit.stderr).toBe(0);
+    expect(exposed(home)).toEqual([]);
   });
 
   test('the gateway (umask of this test process) keeps -wal and -shm 0600 while it runs', async () => {

@@ -18,7 +18,7 @@
  */
 import { existsSync, mkdirSync, readFileSync, renameSync, statSync, watch, writeFileSync, type FSWatcher } from 'node:fs';
 import { dirname, join } from 'node:path';
-import type { RecallDatabase } from '@recall/schema';
+import { PRIVATE_DIR_MODE, PRIVATE_FILE_MODE, type RecallDatabase } from '@recall/schema';
 import type { ProjectMapping, SourceImportSummary } from './apply.js';
 import { hermesStores, type HermesCursor } from './hermes.js';
 import { importHermes, importTranscripts, transcriptFiles, type FileCheckpoint, type TranscriptFormat } from './source-import.js';
@@ -48,9 +48,10 @@ export function loadSyncState(path: string): SyncState | null {
 }
 
 function saveSyncState(path: string, state: SyncState): void {
-  mkdirSync(dirname(path), { recursive: true });
+  mkdirSync(dirname(path), { recursive: true, mode: PRIVATE_DIR_MODE });
   const tmp = `${path}.${process.pid}.tmp`;
-  writeFileSync(tmp, JSON.stringify(state));
+  // Private like the database beside it: the checkpoints name the user's transcript files.
+  writeFileSync(tmp, JSON.stringify(state), { mode: PRIVATE_FILE_MODE });
   renameSync(tmp, path);
 }
 
