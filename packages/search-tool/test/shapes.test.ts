@@ -6,7 +6,7 @@
  * per-call budget that trims windows before results). Real SQLite files, no mocks.
  */
 import { describe, expect, test } from 'vitest';
-import { appendMessage, appendMessages, createContinuation, createProject, createSession } from '@recall/store';
+import { appendMessage, appendMessages, createContinuation, createProject, createSession, SUBSTRING_SCAN_MESSAGES } from '@recall/store';
 import { createSessionSearchTool, type SessionSearchResult } from '../src/index.js';
 import { estimateTokens, RESULT_TOKEN_BUDGET, resultTokens } from '../src/budget.js';
 import { tempDb } from './support/temp-db.js';
@@ -243,6 +243,28 @@ describe('identifier fragments fall back to a scoped, bounded substring search',
       expect(r.notes.join(' ')).not.toMatch(/substring|most recent in scope/);
     }
   });
+
+  // The bound is the scope's most recent messages: newer chatter in the caller's own project pushes
+  // an old identifier out of reach (the note says the scan was bounded), newer chatter in another
+  // project does not (it is not in the scope, so it is neither read nor counted).
+  test.each([
+    ['in the same project, the fragment is out of the bounded scan', 'same', false],
+    ['in another project, the fragment is still found', 'other', true],
+  ] as const)(`${SUBSTRING_SCAN_MESSAGES} newer messages %s`, async (_label, where, found) => {
+    const w = project();
+    const old = createSession(w.db, { projectId: w.p.id, startedAt: T0 });
+    const m = appendMessage(w.db, old.id, { role: 'assistant', content: 'we set busy_timeout to 5000', createdAt: T0 });
+    const chatter = createSession(w.db, { projectId: where === 'same' ? w.p.id : w.q.id, startedAt: T0 + 1_000 });
+    appendMessages(w.db, chatter.id, Array.from({ length: SUBSTRING_SCAN_MESSAGES }, (_, i) => ({ role: 'user' as const, content: `chatter ${i}`, createdAt: T0 + 1_000 + i })));
+    const r = await w.tool.execute({ query: 'busy_time', search_mode: 'keyword' }, { currentSessionId: w.caller.id });
+    if (found) {
+      expect(ids(r)).toEqual([m.id]);
+      expect(r.notes.join(' ')).toMatch(/part of a longer word/);
+    } else {
+      expect(r.results).toEqual([]);
+      expect(r.notes.join(' ')).toMatch(/most recent in scope contains/);
+    }
+  }, 60_000);
 
   test('a fragment that is nowhere says the bounded scan found nothing', async () => {
     const w = project();
