@@ -9,7 +9,7 @@
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, test } from 'vitest';
 import { z } from 'zod';
-import { defineMethod, handleRpcText, MethodRegistry } from '../src/index.js';
+import { defineMethod, handleRpcText, MethodRegistry, openSearchComposition } from '../src/index.js';
 import { MAX_BATCH_COST, MAX_BATCH_RESPONSE_BYTES, SEARCH_COST } from '../src/jsonrpc.js';
 import { startSearchPool, type SearchPool } from '../src/search-pool.js';
 import { cleanup, postRpc, rpc, startTestGateway, tempHome } from './helpers.js';
@@ -93,6 +93,25 @@ describe('the real tool through the pool', () => {
     for (const query of queries) direct.push(await rpc(inProcess, 'search.session_search', { sessionId: 's-alpha-1', query, search_mode: 'keyword' }));
     expect(viaPool).toEqual(direct);
     expect(JSON.stringify(direct)).toContain('LNK2019');
+  });
+});
+
+describe("a worker's connection", () => {
+  test('is read-only: the composition a worker thread builds can search but any write is refused by SQLite', async () => {
+    const home = tempHome();
+    const seed = openProfileDatabase(home, 'default');
+    await importJsonlText(seed, readFileSync(join(FIXTURES, 'small.jsonl'), 'utf8'));
+    const dbPath = seed.path;
+    seed.close();
+    const composition = openSearchComposition(dbPath, 'default');
+    try {
+      const found = (await composition.tool.execute({ query: 'LNK2019', search_mode: 'keyword' }, { currentSessionId: 's-alpha-2' })) as { results: unknown[] };
+      expect(found.results.length).toBeGreaterThan(0);
+      expect(composition.db.raw.readonly).toBe(true);
+      expect(() => composition.db.raw.prepare("update sessions set title = 'x'").run()).toThrow(expect.objectContaining({ code: 'SQLITE_READONLY' }));
+    } finally {
+      composition.close();
+    }
   });
 });
 
