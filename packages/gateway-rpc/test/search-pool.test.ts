@@ -12,7 +12,8 @@ import { z } from 'zod';
 import { defineMethod, handleRpcText, MethodRegistry, openSearchComposition } from '../src/index.js';
 import { MAX_BATCH_COST, MAX_BATCH_RESPONSE_BYTES, SEARCH_COST } from '../src/jsonrpc.js';
 import { startSearchPool, type SearchPool } from '../src/search-pool.js';
-import { cleanup, postRpc, rpc, startTestGateway, tempHome } from './helpers.js';
+import { cleanup, postRpc, rpc, startTestGateway, tempHome, wsConnect } from './helpers.js';
+import { MAX_WS_IN_FLIGHT } from '../src/server.js';
 import { importJsonlText } from '../src/import-jsonl.js';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -93,6 +94,25 @@ describe('the real tool through the pool', () => {
     for (const query of queries) direct.push(await rpc(inProcess, 'search.session_search', { sessionId: 's-alpha-1', query, search_mode: 'keyword' }));
     expect(viaPool).toEqual(direct);
     expect(JSON.stringify(direct)).toContain('LNK2019');
+  });
+});
+
+describe('in-flight requests per WebSocket', () => {
+  test(`at most MAX_WS_IN_FLIGHT (${MAX_WS_IN_FLIGHT}) of one socket run at once: a frame behind them waits until one finishes`, async () => {
+    const { gw, session } = await scriptedGateway(2);
+    const client = await wsConnect(`${gw.wsUrl}?token=${encodeURIComponent(gw.token)}`);
+    try {
+      const searches = Array.from({ length: MAX_WS_IN_FLIGHT + 2 }, () => client.call<{ endedAt: number }>('search.session_search', { sessionId: session, query: 'busy 300' }));
+      const created = client.call('projects.create', { name: 'behind the searches' }).then((r) => ({ ...r, at: Date.now() }));
+      const [answers, behind] = await Promise.all([Promise.all(searches), created]);
+      expect(answers.every((a) => typeof a.result?.endedAt === 'number')).toBe(true);
+      expect(behind.error).toBeUndefined();
+      // Unbounded, the cheap call would run at once, long before any 300 ms search ended.
+      const firstEnded = Math.min(...answers.map((a) => a.result!.endedAt));
+      expect(behind.at).toBeGreaterThanOrEqual(firstEnded);
+    } finally {
+      await client.close();
+    }
   });
 });
 
