@@ -32,8 +32,14 @@ afterAll(async () => {
 });
 afterEach(() => cleanupTemp());
 
-/** Variables the developer's shell may carry that would change the answer; always set explicitly. */
-const CLEAR = { OPENAI_API_KEY: '', OPENAI_BASE_URL: '' };
+/**
+ * Variables the developer's shell may carry that would change the answer are always set explicitly.
+ * The SDK would read OPENAI_ORG_ID / OPENAI_PROJECT_ID from the environment and send them as headers
+ * to whatever endpoint is configured; the gateway passes null for both, which these prove.
+ */
+const ORG = 'org-DO-NOT-FORWARD';
+const PROJECT = 'proj-DO-NOT-FORWARD';
+const CLEAR = { OPENAI_API_KEY: '', OPENAI_BASE_URL: '', OPENAI_ORG_ID: ORG, OPENAI_PROJECT_ID: PROJECT };
 
 async function serve(config: Record<string, unknown>, env: Record<string, string>) {
   const home = tempDir();
@@ -85,7 +91,10 @@ describe('recall serve: the chat request carries only the key its endpoint may r
     const authorization = String(sent[0]!.headers.authorization ?? '');
     if (expected === null) expect(authorization).not.toContain('sk-');
     else expect(authorization).toBe(`Bearer ${expected}`);
-    expect(JSON.stringify(sent[0]!.headers)).not.toContain(expected === OPENAI_KEY ? 'no-such-secret' : OPENAI_KEY);
+    const headers = JSON.stringify(sent[0]!.headers);
+    if (expected !== OPENAI_KEY) expect(headers).not.toContain(OPENAI_KEY);
+    expect(headers).not.toContain(ORG);
+    expect(headers).not.toContain(PROJECT);
     const exit = await stop();
     expect(exit.code, exit.stderr).toBe(0);
     if (warning === null) expect(exit.stderr).not.toMatch(/not sent to/);
@@ -113,6 +122,7 @@ describe('recall serve: the embedding provider follows the same rule', () => {
       const authorization = String(request.headers.authorization ?? '');
       if (expected === null) expect(authorization).not.toContain('sk-');
       else expect(authorization).toBe(`Bearer ${expected}`);
+      for (const secret of [OPENAI_KEY, ORG, PROJECT]) expect(JSON.stringify(request.headers)).not.toContain(secret);
     }
     const exit = await stop();
     expect(exit.code, exit.stderr).toBe(0);
