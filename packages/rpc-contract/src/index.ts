@@ -81,6 +81,17 @@ export type {
 export { RPC_RESULT_SCHEMAS, rpcDiscoverResultSchema } from './results.js';
 export type { RpcResults, RpcResult, RpcDiscoverResult } from './results.js';
 export { EVENT_NOTIFICATION_METHOD, EVENT_TYPES, CHAT_EVENT_TYPES } from './events.js';
+export {
+  gatewayEventSchema,
+  chatStartedEventSchema,
+  chatDeltaEventSchema,
+  chatToolEventSchema,
+  chatDoneEventSchema,
+  chatErrorEventSchema,
+  wireEventSchema,
+  EVENT_SCHEMA_TYPES,
+} from './event-schemas.js';
+export type { EventSchemasMatchTypes } from './event-schemas.js';
 export type {
   GatewayEvent,
   GatewayEventType,

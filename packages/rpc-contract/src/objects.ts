@@ -259,7 +259,7 @@ export const CHAT_RUN_STATUSES = ['running', 'completed', 'cancelled', 'failed']
 export type ChatRunStatus = (typeof CHAT_RUN_STATUSES)[number];
 
 /** A `chat_*` code of the error table. */
-const chatErrorCodeSchema = z.custom<ChatErrorCode>((v) => typeof v === 'string' && v.startsWith('chat_') && Object.hasOwn(DOMAIN_ERROR_CODES, v), 'a chat_* error code');
+export const chatErrorCodeSchema = z.custom<ChatErrorCode>((v) => typeof v === 'string' && v.startsWith('chat_') && Object.hasOwn(DOMAIN_ERROR_CODES, v), 'a chat_* error code');
 
 /** A session_search anchor as `chat.tool` reports it: enough to render a link that opens the message. */
 export const chatToolAnchorSchema = z.strictObject({ session_id: z.string(), message_id: z.number().int(), link: z.string() });
