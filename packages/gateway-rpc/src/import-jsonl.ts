@@ -54,7 +54,7 @@ const timestampSchema = z
     z.iso.datetime({ offset: true }).describe('ISO-8601 date-time with Z or an offset'),
     z.iso.date().describe('ISO-8601 calendar date (midnight UTC)'),
     z.number().int().nonnegative().max(8.64e15).describe('milliseconds since the epoch'),
-  ])
+  ], { error: 'expected an ISO-8601 date-time with Z or an offset ("2024-03-01T10:00:00Z"), a date ("2024-03-01") or integer milliseconds since the epoch' })
   .transform((v) => (typeof v === 'number' ? v : Date.parse(v)))
   .pipe(z.number().int().nonnegative().describe('parsed timestamp (ms)'))
   .describe('a timestamp: ISO-8601 string or epoch milliseconds');
@@ -191,7 +191,7 @@ function fieldHelp(schema: z.ZodObject, field: string): string {
  * field "external_id" (stable id of …)", not zod's "expected string, received undefined"; an
  * unknown field lists the allowed ones.
  */
-function zodMessage(error: z.ZodError, schema: z.ZodObject): string {
+function zodMessage(error: z.ZodError, schema: z.ZodObject, line: object): string {
   const allowed = Object.keys(schema.shape).join(', ');
   return error.issues
     .slice(0, 3)
@@ -199,7 +199,9 @@ function zodMessage(error: z.ZodError, schema: z.ZodObject): string {
       const field = i.path.map(String).join('.');
       const top = String(i.path[0] ?? '');
       if (i.code === 'unrecognized_keys') return `unknown field${i.keys.length === 1 ? '' : 's'} ${i.keys.map((k) => JSON.stringify(k)).join(', ')}; allowed fields: ${allowed}`;
-      if (i.code === 'invalid_type' && i.path.length === 1 && (i as { input?: unknown }).input === undefined) return `missing required field "${field}"${fieldHelp(schema, top)}`;
+      // zod 4 issues carry no input, so "missing" is decided from the line itself: a field present
+      // with the wrong type gets zod's "expected string, received number", not "missing".
+      if (i.code === 'invalid_type' && i.path.length === 1 && (line as Record<string, unknown>)[top] === undefined) return `missing required field "${field}"${fieldHelp(schema, top)}`;
       return `field "${field}": ${i.message}${i.path.length === 1 ? fieldHelp(schema, top) : ''}`;
     })
     .join('; ');
@@ -228,7 +230,7 @@ export function parseLine(text: string, line: number): ParsedLine {
     return { ok: false, error: { line, code: 'unknown_kind', message } };
   }
   const parsed = schema.safeParse(value);
-  if (!parsed.success) return { ok: false, error: { line, code: 'invalid_line', message: `Invalid ${String(kind)} line: ${zodMessage(parsed.error, schema)} (see ${FORMAT_DOC}).` } };
+  if (!parsed.success) return { ok: false, error: { line, code: 'invalid_line', message: `Invalid ${String(kind)} line: ${zodMessage(parsed.error, schema, value)} (see ${FORMAT_DOC}).` } };
   return { ok: true, line, record: parsed.data };
 }
 

@@ -19,13 +19,19 @@ describe('line errors name the field and the fix', () => {
     ['a project without a name', '{"kind":"project","id":"p_x"}', 'invalid_line', /missing required field "name" \(display name\)/],
     ['a misspelt field', '{"kind":"session","id":"s1","projectId":"p_x"}', 'invalid_line', /unknown field "projectId"; allowed fields: kind, id, project_id,/],
     ['a bad role', '{"kind":"message","session_id":"s1","external_id":"m1","role":"robot","content":"x"}', 'invalid_line', /field "role": .*\(speaker role\)/],
+    // A field that is present with the wrong type is not "missing" (zod 4 issues carry no input).
+    ['content of the wrong type', '{"kind":"message","session_id":"s1","external_id":"m1","role":"user","content":42}', 'invalid_line', /field "content": .*expected string, received number/],
+    ['folders as one string', '{"kind":"project","id":"p_x","name":"X","folders":"/a/b"}', 'invalid_line', /field "folders": .*expected array, received string/],
+    ['a null title is fine but a numeric one is not', '{"kind":"session","id":"s1","title":7}', 'invalid_line', /field "title": .*expected string/],
+    ['an unreadable timestamp', '{"kind":"message","session_id":"s1","external_id":"m1","role":"user","content":"x","created_at":"yesterday"}', 'invalid_line', /field "created_at": .*ISO-8601 date-time.*"2024-03-01T10:00:00Z".*milliseconds/],
   ])('%s', (_case, text, code, message) => {
     const parsed = parseLine(text, 7);
     expect(parsed.ok).toBe(false);
     if (parsed.ok) return;
     expect(parsed.error).toMatchObject({ line: 7, code });
     expect(parsed.error.message).toMatch(message);
-    expect(parsed.error.message).not.toMatch(/received undefined|Unknown kind missing/);
+    expect(parsed.error.message).not.toMatch(/received undefined|Unknown kind missing|: Invalid input \(/);
+    if (!/missing required field/.test(message.source)) expect(parsed.error.message).not.toMatch(/missing required field/);
     expect(parsed.error.message).toContain('docs/import-format.md');
   });
 });
