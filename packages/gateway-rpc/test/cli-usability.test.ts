@@ -110,7 +110,8 @@ describe('listings', () => {
     expect(sessions.stdout).not.toMatch(/\sp_alpha\s/);
     const projects = await runCli(['projects', '--home', home]);
     // Alpha: s-alpha-1 (+ its continuation s-alpha-1b) and s-alpha-2 = 2 conversations, 3 sessions.
-    expect(projects.stdout).toMatch(/p_alpha\s+2\s+\/work\/alpha\s+Alpha/);
+    // The slug is listed: it is what `mv`, `sessions --project` and `mcp --project` accept by name.
+    expect(projects.stdout).toMatch(/p_alpha\s+alpha\s+2\s+\/work\/alpha\s+Alpha/);
     const asJson = json<{ projects: { id: string; sessionCount: number; conversationCount: number }[] }>(await runCli(['projects', '--home', home, '--json']));
     expect(asJson.projects.find((p) => p.id === 'p_alpha')).toMatchObject({ sessionCount: 3, conversationCount: 2 });
   });

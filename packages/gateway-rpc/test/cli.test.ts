@@ -110,8 +110,8 @@ describe('projects, sessions, mv, index status', () => {
     const home = await seededHome();
     const table = await runCli(['projects', '--home', home]);
     expect(table.code).toBe(0);
-    expect(table.stdout).toMatch(/^ID\s+CONVERSATIONS\s+FOLDER\s+NAME/);
-    expect(table.stdout).toMatch(/p_alpha\s+2\s+\/work\/alpha\s+Alpha/);
+    expect(table.stdout).toMatch(/^ID\s+SLUG\s+CONVERSATIONS\s+FOLDER\s+NAME/);
+    expect(table.stdout).toMatch(/p_alpha\s+alpha\s+2\s+\/work\/alpha\s+Alpha/);
     const all = json<{ sessions: { id: string }[] }>(await runCli(['sessions', '--home', home, '--json']));
     expect(all.sessions.map((s) => s.id).sort()).toEqual(['s-alpha-1', 's-alpha-2', 's-beta-1', 's-loose']);
     const alpha = json<{ sessions: { id: string; projectId: string }[] }>(await runCli(['sessions', '--project', 'p_alpha', '--home', home, '--json']));

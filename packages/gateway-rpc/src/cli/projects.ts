@@ -1,6 +1,6 @@
 /**
- * `recall projects`: lists the profile's projects (id, conversations counted as the desktop sidebar
- * counts them, folders, name) straight from the store, archived ones with `--all`; `--json` prints
+ * `recall projects`: lists the profile's projects (id, slug — the short name `mv`, `sessions`,
+ * `index` and `mcp` accept —, conversations counted as the desktop sidebar counts them, folders, name) straight from the store, archived ones with `--all`; `--json` prints
  * the store's Project objects.
  */
 import { listConversations, listProjects } from '@recall/store';
@@ -30,8 +30,8 @@ export const projectsCommand = defineCommand<{ all?: boolean; json?: boolean }>(
     }
     printTable(
       ctx.out,
-      ['ID', 'CONVERSATIONS', 'FOLDER', 'NAME'],
-      projects.map((p) => [p.id, String(p.conversationCount), oneLine(p.folders[0]?.path ?? '-', 60), `${oneLine(p.name, 80)}${p.archived ? ' (archived)' : ''}`]),
+      ['ID', 'SLUG', 'CONVERSATIONS', 'FOLDER', 'NAME'],
+      projects.map((p) => [p.id, oneLine(p.slug, 60), String(p.conversationCount), oneLine(p.folders[0]?.path ?? '-', 60), `${oneLine(p.name, 80)}${p.archived ? ' (archived)' : ''}`]),
     );
   },
 });
