@@ -126,6 +126,25 @@ describe('writes by other processes reach the open UI without a reload', () => {
     assert.equal(await page.locator('.live.live-open').count(), 1, 'the event socket stayed live');
   });
 
+  it('a second `recall mv` with nothing else written since moves it back: every group involved is re-read', async () => {
+    // The first external write also folded in the gateway's own earlier writes (their id-less
+    // messages.changed refreshed everything), so only a write after it shows what a plain move
+    // announces: an id-less sessions.changed must refresh every group, not just "No project".
+    const { page } = app;
+    const back = await recall(['mv', open.id, alpha.slug, '--home', server.home]);
+    assert.equal(back.code, 0, back.stderr);
+    await eventually(
+      'the sidebar, header and search scope to show Alpha again',
+      async () => {
+        assert.equal(await group(page, alpha.id).locator(convRow(page, open.id)).count(), 1, 'listed in Alpha');
+        assert.equal(await group(page, beta.id).locator(convRow(page, open.id)).count(), 0, 'gone from Beta');
+        assert.equal(await shownProject(page), 'Alpha');
+        assert.equal(await searchPanel(page).getByTestId('search-scope').textContent(), 'Alpha');
+      },
+      { timeoutMs: FOLLOW_MS },
+    );
+  });
+
   it('`recall import` from a shell: a new project and conversation appear, and a message lands in the open conversation', async () => {
     const { page } = app;
     const dir = await tempDir(cleanup, 'recall-e2e-import-');

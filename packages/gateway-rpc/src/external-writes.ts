@@ -66,7 +66,8 @@ export function watchExternalWrites(db: RecallDatabase, events: EventHub, option
     const changed = FAMILIES.filter((k) => current[k] !== seen[k]);
     seen = current;
     if (changed.includes('projects')) events.emit({ type: 'projects.changed' });
-    if (changed.includes('sessions')) events.emit({ type: 'sessions.changed', unassigned: true });
+    // No `unassigned` either: it names the "No project" group, which would narrow "refresh everything".
+    if (changed.includes('sessions')) events.emit({ type: 'sessions.changed' });
     if (changed.includes('messages')) events.emit({ type: 'messages.changed' });
     return changed.length > 0;
   };

@@ -150,8 +150,10 @@ async function seededGateway() {
   return { home, gw, client };
 }
 
-const idless = (type: string) => (n: { params: { type: string; sessionIds?: unknown; projectIds?: unknown } }) =>
-  n.params.type === type && n.params.sessionIds === undefined && n.params.projectIds === undefined;
+// Id-less means no ids at all: `unassigned: true` names the "No project" group, and a client that
+// refreshes only the groups an event names would then leave the moved conversation's groups stale.
+const idless = (type: string) => (n: { params: { type: string; sessionIds?: unknown; projectIds?: unknown; unassigned?: unknown } }) =>
+  n.params.type === type && n.params.sessionIds === undefined && n.params.projectIds === undefined && n.params.unassigned === undefined;
 
 describe('writes by other processes', () => {
   test.each([

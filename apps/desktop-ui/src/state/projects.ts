@@ -180,11 +180,15 @@ export function useProjects(): ProjectsApi {
     [reloadGroups, loadProjects, loadDiscovered],
   );
 
-  /** The groups an event names ("No project" when `unassigned`); all of them when it names none. */
+  /**
+   * The groups an event names ("No project" when `unassigned`); all of them when it names none. An
+   * event without project or session ids (a write by another process) is "refresh everything",
+   * even if it says `unassigned`: the groups the change left are unknown.
+   */
   const touched = (batch: GatewayEvent[]): Array<string | null> | 'all' => {
     const out: Array<string | null> = [];
     for (const e of batch) {
-      if (!e.projectIds && !e.unassigned) return 'all';
+      if (!e.projectIds && (!e.unassigned || !e.sessionIds)) return 'all';
       out.push(...(e.projectIds ?? []));
       if (e.unassigned) out.push(null);
     }
