@@ -262,15 +262,24 @@ describe('identifier fragments fall back to a scoped, bounded substring search',
       expect(r.notes.join(' ')).toMatch(/part of a longer word/);
     } else {
       expect(r.results).toEqual([]);
-      expect(r.notes.join(' ')).toMatch(/most recent in scope contains/);
+      expect(r.notes.join(' ')).toMatch(/most recent messages in scope contains/);
     }
   }, 60_000);
+
+  test('with role_filter, the note says only the requested roles were scanned', async () => {
+    const w = project();
+    const s = createSession(w.db, { projectId: w.p.id, startedAt: T0 });
+    appendMessage(w.db, s.id, { role: 'assistant', content: 'we set busy_timeout to 5000', createdAt: T0 });
+    const r = await w.tool.execute({ query: 'busy_time', search_mode: 'keyword', role_filter: ['user'] }, { currentSessionId: w.caller.id });
+    expect(r.results).toEqual([]);
+    expect(r.notes.join(' ')).toMatch(/most recent messages of the requested roles \(user\) in scope contains "busy_time"/);
+  });
 
   test('a fragment that is nowhere says the bounded scan found nothing', async () => {
     const w = project();
     const r = await w.tool.execute({ query: 'qwzx_frag', search_mode: 'keyword' }, { currentSessionId: w.caller.id });
     expect(r.results).toEqual([]);
-    expect(r.notes.join(' ')).toMatch(/most recent in scope contains/);
+    expect(r.notes.join(' ')).toMatch(/most recent messages in scope contains/);
   });
 });
 

@@ -558,10 +558,12 @@ export function keywordSearch(db: RecallDatabase, scope: KeywordScope, query: st
       const slots = Object.fromEntries(Array.from({ length: SUBSTRING_MAX_NEEDLES }, (_, i) => [`n${i}`, substring![i] === undefined ? null : `%${escapeLike(substring![i]!)}%`]));
       ranked = stmt(db, substringSql(sp.kind)).all({ ...base, ...slots, scan: SUBSTRING_SCAN_MESSAGES, limit }) as typeof ranked;
       const what = substring.map((n) => JSON.stringify(n)).join(' and ');
+      // The scan reads only the requested roles; the note must not claim more than it looked at.
+      const which = roles.length > 0 ? `messages of the requested roles (${roles.join(', ')})` : 'messages';
       notes.push(
         ranked.length > 0
-          ? `No whole-word match; these messages contain ${what} as part of a longer word (substring search over the ${SUBSTRING_SCAN_MESSAGES} most recent messages in scope).`
-          : `No whole-word match, and no message among the ${SUBSTRING_SCAN_MESSAGES} most recent in scope contains ${what}.`,
+          ? `No whole-word match; these messages contain ${what} as part of a longer word (substring search over the ${SUBSTRING_SCAN_MESSAGES} most recent ${which} in scope).`
+          : `No whole-word match, and none of the ${SUBSTRING_SCAN_MESSAGES} most recent ${which} in scope contains ${what}.`,
       );
     }
   }
