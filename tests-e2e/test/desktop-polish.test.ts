@@ -217,6 +217,32 @@ describe('desktop polish on the demo history', () => {
     await steps.waitFor({ state: 'visible' });
     assert.include(await steps.textContent(), 'Start a model server');
     assert.include(await steps.textContent(), 'http://127.0.0.1:11434/v1');
+    await assertLinesDoNotOverlap(page.getByTestId('chat-howto'));
+    app.assertNoProblems();
+  });
+
+  it('the model help at 1280 px: the gateway\'s exact settings wrap as text, their lines never overlap', async () => {
+    const app = await openPage(browser, cleanup, DESKTOP);
+    const { page } = app;
+    await openApp(page, server.url, '#/s/demo-grepline-clap');
+    await waitForOpenSession(page, 'demo-grepline-clap');
+    await page.getByText('No chat model configured').click();
+    const exact = page.getByTestId('chat-howto');
+    await exact.waitFor({ state: 'visible' });
+    await assertLinesDoNotOverlap(exact);
     app.assertNoProblems();
   });
 });
+
+/**
+ * A wrapped inline element's line boxes (one client rect per line) must stack: padding or a
+ * background on an inline span wrapped over several lines paints each line over its neighbours.
+ */
+async function assertLinesDoNotOverlap(locator: import('playwright-core').Locator): Promise<void> {
+  const rects = await locator.evaluate((el) => [...el.getClientRects()].map((r) => ({ top: r.top, bottom: r.bottom })));
+  assert.isAbove(rects.length, 0, 'rendered');
+  for (let i = 1; i < rects.length; i++) {
+    if (rects[i]!.top === rects[i - 1]!.top) continue; // pieces of one line
+    assert.isAtLeast(rects[i]!.top, rects[i - 1]!.bottom - 0.5, `line ${i + 1} starts ${(rects[i - 1]!.bottom - rects[i]!.top).toFixed(1)} px inside line ${i}`);
+  }
+}
