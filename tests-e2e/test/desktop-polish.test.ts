@@ -76,6 +76,7 @@ describe('desktop polish on the demo history', () => {
     assert.equal(await pane.locator('.code-block').getByRole('button', { name: 'Copy code' }).count(), 1);
     assert.equal(await pane.locator('table td').first().textContent(), '1');
     assert.equal(await pane.locator('#raw-html, #raw-img').count(), 0, 'raw HTML is never rendered');
+    assert.equal(await pane.getByText('Raw <b id="raw-html">html</b>', { exact: false }).count(), 1, 'but shown as the text it is, not dropped');
     assert.equal(await pane.locator('a[href^="javascript"]').count(), 0);
     assert.equal(await pane.getByText('a trap').evaluate((el) => el.closest('a')), null, 'the javascript: link lost its link');
     assert.equal(await pane.getByRole('link', { name: 'docs' }).getAttribute('href'), 'https://example.com/docs');

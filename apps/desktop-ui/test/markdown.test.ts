@@ -29,7 +29,12 @@ describe('safeHref', () => {
 
 describe('MarkdownText', () => {
   test.each([
-    ['raw HTML is not rendered', 'hi <script>alert(1)</script> <img src=x onerror=alert(1)> <b>bold</b>', ['<p>hi'], ['<script', '<img', '<b>', 'onerror']],
+    // Raw HTML is shown as the text it is, never rendered and never dropped: skipping it hid
+    // `Vec<String>` as "Vec" and a whole message that began with an HTML block.
+    ['raw HTML is shown as text, not rendered', 'hi <script>alert(1)</script> <img src=x onerror=alert(1)> <b>bold</b>', ['<p>hi &lt;script&gt;alert(1)&lt;/script&gt; &lt;img src=x onerror=alert(1)&gt; &lt;b&gt;bold&lt;/b&gt;</p>'], ['<script', '<img', '<b>']],
+    ['a generic type outside backticks keeps its parameter', 'Return a Vec<String> here', ['Return a Vec&lt;String&gt; here'], ['<String>']],
+    ['a message that opens with an HTML block keeps its text', '<script>alert(1)</script> [bad](javascript:alert(1)) needle-1500', ['needle-1500', '&lt;script&gt;'], ['<script', 'href="javascript']],
+    ['an HTML block between paragraphs', 'before\n\n<div class="x">\ninside\n</div>\n\nafter', ['<p>before</p>', '&lt;div class=&quot;x&quot;&gt;', 'inside', '<p>after</p>'], ['<div class="x">']],
     ['javascript: links lose their link', '[click](javascript:alert(1))', ['<span class="unsafe-link">click</span>'], ['href="javascript', '<a ']],
     ['http links open outside', '[docs](https://example.com)', ['href="https://example.com"', 'rel="noopener noreferrer nofollow"'], []],
     ['bare recall links open the anchor', 'see recall://session/s1#m2. done', ['href="#/s/s1/m/2"', '>recall://session/s1#m2</a>. done'], []],

@@ -1,6 +1,7 @@
 /**
  * A message's text as people wrote it: Markdown (GitHub flavour: tables, task lists, strikethrough,
- * autolinks) through react-markdown, rendered safely — raw HTML is never rendered (skipped), links
+ * autolinks) through react-markdown, rendered safely — raw HTML is never rendered but shown as the
+ * text it is (skipping it hid `Vec<String>` as "Vec" and whole messages that began with a tag), links
  * keep only http(s), mailto, in-page and recall:// targets (recall links, also bare ones in the
  * text, open the anchor in the app; `javascript:`, `data:` and everything else lose their link),
  * images are shown as links instead of being fetched. Code blocks are monospace with a copy
@@ -64,6 +65,27 @@ function remarkRecallLinks() {
   return (tree: MdNode) => walk(tree);
 }
 
+/**
+ * remark plugin: raw HTML (inline tags and HTML blocks) becomes literal text, which React escapes.
+ * In chat history `<String>` or `<div>` is something a person typed, not markup to run or to hide.
+ * A block keeps its own paragraph so it does not run into its neighbours.
+ */
+function remarkHtmlAsText() {
+  const walk = (node: MdNode, inline: boolean) => {
+    if (!node.children) return;
+    const childrenInline = inline || node.type === 'paragraph' || node.type === 'heading' || node.type === 'tableCell';
+    node.children = node.children.map((child) => {
+      if (child.type !== 'html') {
+        walk(child, childrenInline);
+        return child;
+      }
+      const text: MdNode = { type: 'text', value: child.value ?? '' };
+      return childrenInline ? text : { type: 'paragraph', children: [text] };
+    });
+  };
+  return (tree: MdNode) => walk(tree, false);
+}
+
 function textOf(node: ReactNode): string {
   if (typeof node === 'string' || typeof node === 'number') return String(node);
   if (Array.isArray(node)) return node.map(textOf).join('');
@@ -123,7 +145,7 @@ const keepUrl = (url: string) => url;
 
 export const MarkdownText = memo(function MarkdownText({ text }: { text: string }) {
   return (
-    <Markdown remarkPlugins={[remarkGfm, remarkRecallLinks]} skipHtml urlTransform={keepUrl} components={components}>
+    <Markdown remarkPlugins={[remarkGfm, remarkHtmlAsText, remarkRecallLinks]} skipHtml urlTransform={keepUrl} components={components}>
       {text}
     </Markdown>
   );
