@@ -178,7 +178,8 @@ export function createSessionSearchTool(options: SessionSearchToolOptions): Sess
         }
         case 'discover': {
           if (args.search_mode === 'semantic' && !semantic) {
-            const why = semanticStatus === 'disabled' ? 'no embedding provider is configured' : 'the semantic index is not available right now';
+            // The same reason the hybrid note gives: "no provider" was wrong for a project that is only not switched on.
+            const why = semanticStatus === 'disabled' ? disabledReasonText(disabledReason) : 'the semantic index is not available right now';
             throw new ToolError('semantic_unavailable', `Semantic search is unavailable (${why}). Retry with search_mode "keyword" or "hybrid".`);
           }
           const out = await discover({

@@ -129,4 +129,21 @@ describe('hybrid search through the SemanticSource seam', () => {
     expect(r.notes.join(' ')).toMatch(note);
     expect(source.calls).toBe(0);
   });
+
+  test.each([
+    ['project_not_enabled', /not switched on for this project/],
+    ['turned_off', /turned off in the configuration/],
+    ['consent_for_other_endpoint', /another embedding endpoint/],
+    ['not_configured', /no semantic index is configured/],
+  ] as const)('search_mode semantic while disabled because %s: the error says why (not "no provider is configured")', async (reason, why) => {
+    const w = world();
+    const source = scripted(w.db, [w.ids.semanticOnly], 'disabled');
+    source.status = () => ({ status: 'disabled', coverage: { indexed: 0, total: 0 }, reason });
+    const tool = createSessionSearchTool({ db: w.db, semantic: source });
+    const r = await tool.execute({ query: 'backoff', search_mode: 'semantic' }, { currentSessionId: w.caller.id });
+    expect(r.error?.code).toBe('semantic_unavailable');
+    expect(r.error?.message).toMatch(why);
+    if (reason !== 'not_configured') expect(r.error?.message).not.toMatch(/no embedding provider/);
+    expect(source.calls).toBe(0);
+  });
 });
