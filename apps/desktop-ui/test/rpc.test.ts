@@ -91,7 +91,7 @@ describe('coverageProgress', () => {
 
   it('treats partial with pending work as indexing', () => {
     const status = (semantic: Pick<IndexStatus['semantic'], 'status'> & Partial<IndexStatus['semantic']>): IndexStatus => ({
-      keyword: { messages: 1, sessions: 1 },
+      keyword: { messages: 1, sessions: 1, conversations: 1 },
       semantic: { configured: true, enabled: true, provider: null, worker: null, projects: [], ...semantic },
     });
     expect(isIndexing(status({ status: 'partial', coverage: { indexed: 1, total: 4 } }))).toBe(true);

@@ -114,5 +114,9 @@ describe('listings', () => {
     expect(projects.stdout).toMatch(/p_alpha\s+alpha\s+2\s+\/work\/alpha\s+Alpha/);
     const asJson = json<{ projects: { id: string; sessionCount: number; conversationCount: number }[] }>(await runCli(['projects', '--home', home, '--json']));
     expect(asJson.projects.find((p) => p.id === 'p_alpha')).toMatchObject({ sessionCount: 3, conversationCount: 2 });
+    // index status counts conversations the same way (5 sessions: s-alpha-1b continues s-alpha-1).
+    const index = json<{ keyword: { sessions: number; conversations: number } }>(await runCli(['index', 'status', '--home', home, '--json']));
+    expect(index.keyword).toMatchObject({ sessions: 5, conversations: 4 });
+    expect((await runCli(['index', 'status', '--home', home])).stdout).toContain('in 4 conversations (5 sessions)');
   });
 });

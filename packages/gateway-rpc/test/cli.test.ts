@@ -147,10 +147,10 @@ describe('projects, sessions, mv, index status', () => {
   it('index status reports keyword counts and the semantic state', async () => {
     const home = await seededHome();
     const status = json<{ keyword: { messages: number; sessions: number }; semantic: { status: string } }>(await runCli(['index', 'status', '--home', home, '--json']));
-    expect(status.keyword).toEqual({ messages: 6, sessions: 4 });
+    expect(status.keyword).toEqual({ messages: 6, sessions: 4, conversations: 4 });
     expect(['disabled', 'ready', 'partial', 'unavailable']).toContain(status.semantic.status);
     const text = await runCli(['index', 'status', '--home', home]);
-    expect(text.stdout).toContain('6 messages in 4 sessions');
+    expect(text.stdout).toContain('6 messages in 4 conversations (4 sessions)');
   });
 
   it('profiles are separate databases; an invalid profile name is a typed error', async () => {

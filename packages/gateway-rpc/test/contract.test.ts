@@ -200,7 +200,7 @@ const successCases: Case[] = [
       expect(r.semantic).toMatchObject({ status: 'disabled' });
       expect(r.semantic.howToConfigure).toMatch(/config\.json/);
       // 3 messages of s + 1 note of cont; `loose` has none.
-      expect(r.keyword).toEqual({ messages: 4, sessions: 3 });
+      expect(r.keyword).toEqual({ messages: 4, sessions: 3, conversations: 2 }); // cont continues s
     },
   ],
   [

@@ -196,8 +196,12 @@ export const indexStatusSchema = z.strictObject({
     worker: indexWorkerSchema.nullable(),
     projects: z.array(indexProjectStatusSchema),
   }),
-  /** Visible messages and non-hidden sessions (the keyword index is always complete). */
-  keyword: z.strictObject({ messages: count, sessions: count }),
+  /**
+   * Visible messages, non-hidden sessions and the logical conversations they form (a compression
+   * continuation or delegation folds into its parent, as the sidebar counts) — the keyword index is
+   * always complete.
+   */
+  keyword: z.strictObject({ messages: count, sessions: count, conversations: count }),
 });
 export type IndexStatus = z.output<typeof indexStatusSchema>;
 

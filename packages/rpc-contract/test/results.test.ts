@@ -30,7 +30,7 @@ const session: Session = {
 };
 
 const indexStatus: IndexStatus = {
-  keyword: { messages: 3, sessions: 1 },
+  keyword: { messages: 3, sessions: 1, conversations: 1 },
   semantic: {
     status: 'disabled',
     reason: 'not_configured',

@@ -92,7 +92,7 @@ export function IndexPanel({ index, onNotice }: { index: IndexApi; onNotice: (ki
           <div className="index-block">
             <h3>Keyword index</h3>
             <p>
-              On — {s.keyword.messages.toLocaleString()} messages in {s.keyword.sessions.toLocaleString()} conversations.
+              On — {s.keyword.messages.toLocaleString()} messages in {s.keyword.conversations.toLocaleString()} conversations.
             </p>
           </div>
           <div className="index-block">

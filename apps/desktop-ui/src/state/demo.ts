@@ -32,7 +32,9 @@ export function describeImport(r: ImportSummary): string {
   const base =
     created === 0 && (r.skipped ?? 0) > 0
       ? 'The demo history is already imported; nothing changed'
-      : `Imported ${r.projects} projects, ${r.sessions} conversations and ${r.messages} messages`;
+      : // Not r.sessions as "conversations": a continuation is a session of its conversation, and the
+        // sidebar, counting conversations, would then show fewer than the notice promised.
+        `Imported ${r.projects} projects and ${r.messages} messages`;
   const errors = r.errorCount ?? r.errors.length;
   if (errors === 0) return base;
   const first = r.errors[0];

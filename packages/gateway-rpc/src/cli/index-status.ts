@@ -49,7 +49,7 @@ function printStatus(ctx: CliContext, status: IndexStatus): void {
   ctx.out.write(
     [
       `Profile:  ${ctx.config.profile} (${ctx.config.home})`,
-      `Keyword:  ready — ${status.keyword.messages} messages in ${status.keyword.sessions} sessions`,
+      `Keyword:  ready — ${status.keyword.messages} messages in ${status.keyword.conversations} conversations (${status.keyword.sessions} sessions)`,
       `Semantic: ${s.status}${coverage}${s.reason ? ` — ${s.reason}` : ''}`,
       ...(provider ? [`Model:    ${provider}`] : []),
       ...(s.worker?.lastError ? [`Last error: ${s.worker.lastError.message}`] : []),

@@ -25,15 +25,26 @@ export const SEMANTIC_HOW_TO_CONFIGURE =
 // The answer's shape is part of the wire contract (the desktop's Index panel reads it).
 export type { IndexStatus } from '@recall/rpc-contract';
 
-/** Counts of what keyword recall serves: visible (live/compacted) messages of non-hidden sessions. */
-function keywordCounts(db: RecallDatabase): { messages: number; sessions: number } {
+/**
+ * Counts of what keyword recall serves: visible (live/compacted) messages of non-hidden sessions,
+ * and the logical conversations those sessions form — a compression continuation or delegation
+ * whose parent is listed folds into it, as the sidebar and `recall projects` count (the Index panel
+ * said "10 conversations" next to a sidebar of 9).
+ */
+function keywordCounts(db: RecallDatabase): { messages: number; sessions: number; conversations: number } {
   return readTransaction(db, () => {
     const messages = db.raw
       .prepare("select count(*) from messages m join sessions s on s.id = m.session_id where s.hidden = 0 and m.visibility in ('live','compacted')")
       .pluck()
       .get() as number;
     const sessions = db.raw.prepare('select count(*) from sessions where hidden = 0').pluck().get() as number;
-    return { messages, sessions };
+    const conversations = db.raw
+      .prepare(
+        "select count(*) from sessions s where s.hidden = 0 and not (s.lineage in ('compression','delegation') and exists (select 1 from sessions p where p.id = s.parent_session_id and p.hidden = 0))",
+      )
+      .pluck()
+      .get() as number;
+    return { messages, sessions, conversations };
   });
 }
 
