@@ -203,7 +203,9 @@ export function createSessionSearchTool(options: SessionSearchToolOptions): Sess
                 : 'Hybrid search fell back to keyword-only: semantic search was unavailable.',
             );
           }
-          if (out.results.length === 0) result.notes.push('No matches in this project.');
+          if (out.results.length === 0) {
+            result.notes.push(scope.kind === 'project' ? 'No matches in this project.' : "No matches in this conversation's own history (it belongs to no project).");
+          }
           break;
         }
       }

@@ -190,6 +190,9 @@ describe('project-less sessions', () => {
     expect(read.error?.code).toBe('not_found');
     const alone = await tool.execute({ query: 'marmalade', search_mode: 'keyword' }, { currentSessionId: other.id });
     expect(alone.results).toEqual([]);
+    // The note names the scope that was searched: there is no project here.
+    expect(alone.notes.join(' ')).not.toMatch(/in this project/);
+    expect(alone.notes.join(' ')).toMatch(/No matches in this conversation's own history/);
   });
 });
 
