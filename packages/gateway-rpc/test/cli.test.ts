@@ -211,6 +211,15 @@ describe('search', () => {
     expect(missing.stderr).toContain(`[${out.error!.code}]`);
     expect(out.results).toEqual([]);
   });
+
+  it("a tool error names the CLI's flags, not the tool's argument names", async () => {
+    const home = await seededHome();
+    const semantic = await runCli(['search', '--session', 's-alpha-1', '--query', 'linker', '--mode', 'semantic', '--home', home]);
+    expect(semantic.code).toBe(1);
+    expect(semantic.stderr).toContain('[semantic_unavailable]');
+    expect(semantic.stderr).toMatch(/Retry with --mode keyword or --mode hybrid/);
+    expect(semantic.stderr).not.toContain('search_mode');
+  });
 });
 
 describe('serve', () => {

@@ -96,7 +96,9 @@ export const searchCommand = defineCommand<SearchFlags>({
     if (values.json) printJson(ctx.out, result);
     else printResult(ctx.out, result);
     if (result.error) {
-      const error = new SearchFailedError(result.error.code, result.error.message);
+      // The tool speaks to a model in its argument names; a person at the shell typed flags.
+      const message = result.error.message.replace(/search_mode "(\w+)"(?: or "(\w+)")?/g, (_m, a: string, b?: string) => `--mode ${a}${b ? ` or --mode ${b}` : ''}`);
+      const error = new SearchFailedError(result.error.code, message);
       ctx.err.write(`recall search: ${error.message} [${error.code}]\n`);
       return EXIT_ERROR;
     }
