@@ -8,6 +8,7 @@
  */
 import { afterAll, assert, beforeAll, describe, it } from 'vitest';
 import type { Browser } from 'playwright-core';
+import { pageScroll } from './support/layout.js';
 import { DESKTOP, launchBrowser, openPage, type AppPage } from './support/browser.js';
 import { Cleanup } from './support/cleanup.js';
 import { startRecallServer, type RecallServer } from './support/gateway.js';
@@ -126,6 +127,9 @@ describe('long and many conversations; CJK glyphs', () => {
       assert.ok(box && box.y >= 0 && box.y + box.height <= DESKTOP.height - 20, `row at ${JSON.stringify(box)}`);
     });
     assert.equal(await row.getAttribute('class').then((c) => c?.includes('active')), true);
+    // Only the sidebar scrolled: the page itself cannot scroll, so a scroll of the document here
+    // would push the top bar out of sight with no way back.
+    assert.deepEqual(await pageScroll(page), { scrollTop: 0, overflow: 0 });
   });
 
   it('a 5,000-message conversation opens at its newest turn and pages back on request', async () => {

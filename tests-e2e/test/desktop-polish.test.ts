@@ -13,6 +13,7 @@ import type { Browser } from 'playwright-core';
 import { DESKTOP, launchBrowser, openPage, PHONE } from './support/browser.js';
 import { Cleanup } from './support/cleanup.js';
 import { startRecallServer, type RecallServer } from './support/gateway.js';
+import { pageScroll } from './support/layout.js';
 import { DEMO_JSONL } from './support/paths.js';
 import type { Project } from './support/rpc.js';
 import {
@@ -231,6 +232,27 @@ describe('desktop polish on the demo history', () => {
     const exact = page.getByTestId('chat-howto');
     await exact.waitFor({ state: 'visible' });
     await assertLinesDoNotOverlap(exact);
+    app.assertNoProblems();
+  });
+
+  it('a conversation opened by link at the foot of the sidebar: only the sidebar scrolls, the top bar stays', async () => {
+    // Last in this file: one more project with a folder pushes the last group's folder label below
+    // the fold of 1280×800.
+    const zeta = await server.rpc.call<Project>('projects.create', { name: 'Zeta', folders: ['/home/dev/src/zeta'] });
+    for (let i = 0; i < 6; i++) await server.rpc.call('session.create', { projectId: zeta.id, title: `Zeta ${i}`, messages: [{ role: 'user', content: `zeta note ${i}` }] });
+    const app = await openPage(browser, cleanup, DESKTOP);
+    const { page } = app;
+    await openApp(page, server.url, '#/s/demo-scratch-docker');
+    await waitForOpenSession(page, 'demo-scratch-docker');
+    const row = convRow(page, 'demo-scratch-docker');
+    await eventually('its row to be in view', async () => {
+      const box = await row.boundingBox();
+      assert.ok(box && box.y >= 0 && box.y + box.height <= DESKTOP.height, `row at ${JSON.stringify(box)}`);
+    });
+    // A visually hidden label ("Folders: ") of a group below the fold made the document taller than
+    // the viewport; scrolling the row into view then scrolled the page and hid the top bar.
+    assert.deepEqual(await pageScroll(page), { scrollTop: 0, overflow: 0 });
+    assert.equal((await page.locator('header.topbar').boundingBox())?.y, 0);
     app.assertNoProblems();
   });
 });

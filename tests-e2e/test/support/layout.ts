@@ -42,3 +42,15 @@ export async function horizontalOverflow(page: Page): Promise<OverflowReport> {
     };
   });
 }
+
+/**
+ * How far the document is scrolled, and by how much it is taller than the viewport: both must be 0.
+ * The page never scrolls (its regions do), so a document taller than the viewport can still be
+ * scrolled by scrollIntoView and then hides the top bar with no way back.
+ */
+export async function pageScroll(page: Page): Promise<{ scrollTop: number; overflow: number }> {
+  return page.evaluate(() => {
+    const root = document.scrollingElement ?? document.documentElement;
+    return { scrollTop: root.scrollTop, overflow: Math.max(0, root.scrollHeight - root.clientHeight) };
+  });
+}
