@@ -25,7 +25,14 @@ export function defaultHome(): string {
   return join(homedir(), '.recall');
 }
 
-const portSchema = z.coerce.number().int().min(0).max(65_535).describe('TCP port on 127.0.0.1; 0 picks a free port');
+// One message for every way a port can be wrong ("abc" used to read "expected number, received NaN").
+const PORT_ERROR = 'must be a port number from 0 to 65535 (0 picks a free port)';
+const portSchema = z.coerce
+  .number({ error: PORT_ERROR })
+  .int({ error: PORT_ERROR })
+  .min(0, { error: PORT_ERROR })
+  .max(65_535, { error: PORT_ERROR })
+  .describe('TCP port on 127.0.0.1; 0 picks a free port');
 const profileSchema = z
   .string()
   .regex(/^[A-Za-z0-9_-]{1,64}$/, 'use 1-64 letters, digits, "-" or "_"')

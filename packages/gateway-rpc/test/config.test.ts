@@ -70,6 +70,15 @@ describe('loadConfig', () => {
     expect((error as ConfigError).code).toBe('invalid_config');
   });
 
+  test.each([
+    ['config.json', {}, { port: 'abc' }],
+    ['RECALL_PORT', { RECALL_PORT: 'http' }, undefined],
+  ])('a port that is not a number (%s) says what a port is, not "received NaN"', (_where, env, file) => {
+    const home = homeWith(file);
+    expect(() => loadConfig({ env: { RECALL_HOME: home, ...env } })).toThrow(/port: .*a port number from 0 to 65535/i);
+    expect(() => loadConfig({ env: { RECALL_HOME: home, ...env } })).not.toThrow(/NaN/);
+  });
+
   test('config.json that is a directory is reported, not crashed on', () => {
     const home = tempHome();
     mkdirSync(join(home, 'config.json'));
