@@ -12,7 +12,10 @@
  * changes `project_id`, folder edits) plus the newest message id and session rowid, which see
  * inserts (an insert trigger would slow bulk imports; see the migration). The other process's
  * writes carry no ids we could know, so the events carry none either: clients treat an id-less
- * change event as "refresh everything" (docs/rpc.md).
+ * change event as "refresh everything" (docs/rpc.md). Semantic consent (`semantic_projects`, one
+ * row per switched-on project: `recall index enable|disable` from a shell) is a fourth family, sent
+ * as an id-less `index.changed` so the Index panel stops showing a project "On" after it was
+ * switched off elsewhere; the index's own derived tables (chunks, queue) still wake nobody.
  */
 import type { RecallDatabase } from '@recall/schema';
 import type { EventHub } from './events.js';
@@ -26,24 +29,26 @@ export interface ExternalWriteWatcher {
 }
 
 /**
- * One row, three families. New messages count as a sessions change too: an append moves its
+ * One row, four families. New messages count as a sessions change too: an append moves its
  * session's `updated_at` (last activity, sidebar order, message count), which the client lists show.
+ * Consent is read from its own small table (one row per project ever switched on).
  */
 const FINGERPRINT_SQL = `select c.projects as projects,
     c.sessions || ':' || coalesce((select max(rowid) from sessions), 0) || ':' || coalesce((select max(id) from messages), 0) as sessions,
-    c.messages || ':' || coalesce((select max(id) from messages), 0) as messages
+    c.messages || ':' || coalesce((select max(id) from messages), 0) as messages,
+    (select count(*) || ':' || coalesce(sum(enabled), 0) || ':' || coalesce(max(updated_at), 0) || ':' || coalesce(group_concat(endpoint), '') from semantic_projects) as consent
   from change_counter c where c.id = 1`;
 
-type Family = 'projects' | 'sessions' | 'messages';
+type Family = 'projects' | 'sessions' | 'messages' | 'consent';
 type Fingerprint = Record<Family, string>;
-const FAMILIES: readonly Family[] = ['projects', 'sessions', 'messages'];
+const FAMILIES: readonly Family[] = ['projects', 'sessions', 'messages', 'consent'];
 
 export function watchExternalWrites(db: RecallDatabase, events: EventHub, options: { intervalMs?: number; onError?: (error: unknown) => void } = {}): ExternalWriteWatcher {
   const read = (): number => db.raw.pragma('data_version', { simple: true }) as number;
   const statement = db.raw.prepare(FINGERPRINT_SQL);
   const fingerprint = (): Fingerprint => {
     const row = statement.get() as Record<Family, number | string> | undefined;
-    return { projects: String(row?.projects ?? ''), sessions: String(row?.sessions ?? ''), messages: String(row?.messages ?? '') };
+    return { projects: String(row?.projects ?? ''), sessions: String(row?.sessions ?? ''), messages: String(row?.messages ?? ''), consent: String(row?.consent ?? '') };
   };
   let last = read();
   let seen = fingerprint();
@@ -69,6 +74,7 @@ export function watchExternalWrites(db: RecallDatabase, events: EventHub, option
     // No `unassigned` either: it names the "No project" group, which would narrow "refresh everything".
     if (changed.includes('sessions')) events.emit({ type: 'sessions.changed' });
     if (changed.includes('messages')) events.emit({ type: 'messages.changed' });
+    if (changed.includes('consent')) events.emit({ type: 'index.changed' });
     return changed.length > 0;
   };
   const timer = setInterval(check, options.intervalMs ?? DEFAULT_EXTERNAL_WRITE_POLL_MS);

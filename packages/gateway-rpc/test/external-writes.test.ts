@@ -64,6 +64,7 @@ type Write = (db: RecallDatabase) => unknown;
 const P = 'projects.changed';
 const S = 'sessions.changed';
 const M = 'messages.changed';
+const I = 'index.changed';
 
 describe('every foreign write a client can see emits its change events', () => {
   test.each<[string, Write, string[]]>([
@@ -89,6 +90,16 @@ describe('every foreign write a client can see emits its change events', () => {
     ['archive a project', (db) => archiveProject(db, 'p_beta'), [P]],
     ['add a folder to a project', (db) => addProjectFolder(db, 'p_beta', '/work/beta'), [P]],
     ['change a folder without touching the project (raw SQL)', (db) => db.raw.prepare("update project_folders set path = '/work/alpha2'").run(), [P]],
+    // `recall index enable|disable` from a shell: the Index panel showed the old switch position.
+    ['switch a project on for semantic search', (db) => db.raw.prepare("insert into semantic_projects (project_id, enabled, endpoint, enabled_at) values ('p_alpha', 1, 'local:use-lite', 1)").run(), [I]],
+    [
+      'switch one on and off again in one write (raw SQL)',
+      (db) => {
+        db.raw.prepare("insert into semantic_projects (project_id, enabled, endpoint, enabled_at, updated_at) values ('p_beta', 1, 'local:use-lite', 1, 5)").run();
+        return db.raw.prepare("update semantic_projects set enabled = 0 where project_id = 'p_beta'").run();
+      },
+      [I],
+    ],
   ])('%s', async (_name, write, expected) => {
     const { other, seen, watcher } = await twoConnections();
     await write(other);
