@@ -550,7 +550,7 @@ export function keywordSearch(db: RecallDatabase, scope: KeywordScope, query: st
   } else {
     ranked = stmt(db, literalSql(sp.kind)).all({ ...base, pattern: `%${escapeLike(parsed.likeNeedle!)}%`, limit }) as typeof ranked;
   }
-  if (windowed) notes.push(`These words are very common in this project: only the ${RANK_WINDOW} most recent matching messages were ranked. Add a rarer word to reach older ones.`);
+  if (windowed) notes.push(`These words are very common in this project: only the ${RANK_WINDOW.toLocaleString('en')} most recent matching messages were ranked. Add a rarer word to reach older ones.`);
   let substring: string[] | null = null;
   if (ranked.length === 0 && parsed.match !== null && options.substringFallback) {
     substring = substringNeedles(query);
@@ -562,8 +562,8 @@ export function keywordSearch(db: RecallDatabase, scope: KeywordScope, query: st
       const which = roles.length > 0 ? `messages of the requested roles (${roles.join(', ')})` : 'messages';
       notes.push(
         ranked.length > 0
-          ? `No whole-word match; these messages contain ${what} as part of a longer word (substring search over the ${SUBSTRING_SCAN_MESSAGES} most recent ${which} in scope).`
-          : `No whole-word match, and none of the ${SUBSTRING_SCAN_MESSAGES} most recent ${which} in scope contains ${what}.`,
+          ? `No whole-word match; these messages contain ${what} as part of a longer word (substring search over the ${SUBSTRING_SCAN_MESSAGES.toLocaleString('en')} most recent ${which} in scope).`
+          : `No whole-word match, and none of the ${SUBSTRING_SCAN_MESSAGES.toLocaleString('en')} most recent ${which} in scope contains ${what}.`,
       );
     }
   }
