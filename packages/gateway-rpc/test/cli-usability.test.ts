@@ -9,6 +9,7 @@ import { existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeAll, describe, expect, test } from 'vitest';
 import { assertCliBuilt, cleanupTemp, FIXTURES, json, runCli, tempDir } from './cli-helpers.js';
+import { CC_ALPHA, copyFixture } from './support/source-fixtures.js';
 
 beforeAll(() => assertCliBuilt());
 afterEach(() => cleanupTemp());
@@ -96,6 +97,37 @@ describe('mv', () => {
     const home = await seededHome();
     const result = await runCli(['mv', 's-alpha-2', 'Gamma', '--home', home]);
     expect(result.code).toBe(1);
+    expect(result.stderr).toContain('No project with id, slug or name "Gamma"');
+  });
+});
+
+describe('--project names a project the same way in every command', () => {
+  test('import --from claude-code --project accepts the name (new conversations go there)', async () => {
+    const home = await seededHome();
+    // The fixture holds one deliberately broken line (reported, exit 2); everything else imports.
+    const imported = await runCli(['import', '--from', 'claude-code', copyFixture('claude-code', tempDir()), '--project', 'Beta', '--home', home]);
+    expect(imported.stderr).not.toContain('No project');
+    expect(imported.stdout).toContain('Imported claude-code');
+    const beta = json<{ sessions: { id: string }[] }>(await runCli(['sessions', '--project', 'beta', '--home', home, '--json']));
+    expect(beta.sessions.map((s) => s.id)).toContain(CC_ALPHA);
+  });
+
+  test('index status --project accepts the name', async () => {
+    const home = await seededHome();
+    const result = await runCli(['index', 'status', '--project', 'Beta', '--home', home, '--json']);
+    expect(result.code, result.stderr).toBe(0);
+    expect(result.stdout).toContain('p_beta');
+  });
+
+  test.each([
+    ['import', () => ['import', '--from', 'claude-code', copyFixture('claude-code', tempDir()), '--project', 'Gamma']],
+    ['index status', () => ['index', 'status', '--project', 'Gamma']],
+    ['mcp', () => ['mcp', '--project', 'Gamma']],
+    ['sync', () => ['sync', '--once', '--project', 'Gamma']],
+  ])('%s: an unknown reference says it tried id, slug and name', async (_command, args) => {
+    const home = await seededHome();
+    const result = await runCli([...args(), '--home', home]);
+    expect(result.code).not.toBe(0);
     expect(result.stderr).toContain('No project with id, slug or name "Gamma"');
   });
 });

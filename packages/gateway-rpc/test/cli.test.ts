@@ -49,7 +49,7 @@ describe('help and usage errors', () => {
     [['search', '--session', 's', '--mode', 'fuzzy'], '--mode must be one of hybrid, keyword, semantic'],
     [['sessions', 'extra'], 'Unexpected argument "extra"'],
     [['index', 'frobnicate'], 'Unknown index subcommand "frobnicate"'],
-    [['index', 'enable'], 'recall index enable needs --project ID|SLUG.'],
+    [['index', 'enable'], 'recall index enable needs --project ID|SLUG|NAME.'],
     [['serve', '--port', 'http'], '--port must be an integer'],
   ])('recall %j exits 2 with a usage message', async (args, message) => {
     const home = tempDir();

@@ -63,7 +63,7 @@ export class FolderNotInProjectError extends GatewayError {
       'folder_not_in_project',
       `Folder ${path} belongs to no project in profile "${profile}". Fix: map it to a project — import its history with ` +
         `"recall import --from claude-code|codex|hermes --project-per-folder", or add the folder to a project in the desktop ` +
-        `(or JSON-RPC projects.folders.add / projects.for_folder) — or start the server with --project ID|SLUG instead.`,
+        `(or JSON-RPC projects.folders.add / projects.for_folder) — or start the server with --project ID|SLUG|NAME instead.`,
       { data: { path, profile } },
     );
     this.name = 'FolderNotInProjectError';

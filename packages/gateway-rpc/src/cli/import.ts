@@ -3,7 +3,7 @@
  * `recall-jsonl` (the default, DESIGN §8) streams one file through import-jsonl.ts; `claude-code`,
  * `codex` and `hermes` read the agents' own transcripts (a file, or a folder searched recursively;
  * for hermes a state.db or a Hermes home with profiles) through importers/. Ownership is explicit:
- * `--project ID|SLUG`, `--project-per-folder` (one project per distinct git root/cwd, through the
+ * `--project ID|SLUG|NAME`, `--project-per-folder` (one project per distinct git root/cwd, through the
  * folder mapping), or neither (no project). Every import is idempotent (a re-run imports only what
  * is new), batched in transactions (nothing half-written when a line is refused or the process is
  * killed), shows a progress bar on a terminal (stderr) and ends with a summary — `--dry-run` says
@@ -12,7 +12,7 @@
  */
 import { statSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { findProjectByRef, ProjectNotFoundError } from '@recall/store';
+import { resolveProjectRef } from './project-ref.js';
 import type { RecallDatabase } from '@recall/schema';
 import { DEFAULT_IMPORT_BATCH_LINES, importJsonlFile, type ImportSummary } from '../import-jsonl.js';
 import { DEFAULT_SOURCE_BATCH, type ProjectMapping, type SourceImportSummary } from '../importers/apply.js';
@@ -78,8 +78,7 @@ function progressLabel(p: ImportProgressInfo): string {
 
 function mappingOf(db: RecallDatabase, values: { project?: string | undefined; 'project-per-folder'?: boolean | undefined }): ProjectMapping {
   if (values.project !== undefined) {
-    const project = findProjectByRef(db, values.project);
-    if (!project) throw new ProjectNotFoundError(values.project);
+    const project = resolveProjectRef(db, values.project);
     return { kind: 'project', projectId: project.id };
   }
   return values['project-per-folder'] ? { kind: 'per-folder' } : { kind: 'none' };
@@ -138,10 +137,10 @@ export const importCommand = defineCommand<ImportFlags>({
   name: 'import',
   createsData: true,
   summary: 'Import conversations: recall-jsonl, or Claude Code / Codex / Hermes history (idempotent: a re-run imports only what is new).',
-  usage: 'import [--from recall-jsonl|claude-code|codex|hermes] PATH [--project ID|SLUG | --project-per-folder] [--dry-run] [--json] [--batch N]',
+  usage: 'import [--from recall-jsonl|claude-code|codex|hermes] PATH [--project ID|SLUG|NAME | --project-per-folder] [--dry-run] [--json] [--batch N]',
   optionsHelp: `  --from FORMAT     recall-jsonl (default; PATH is one file), claude-code (~/.claude/projects or a folder/file under it),
                     codex (~/.codex/sessions or a folder/file under it), hermes (a state.db, or a Hermes home with profiles)
-  --project ID|SLUG new conversations go to this project (existing ones are never moved)
+  --project ID|SLUG|NAME new conversations go to this project (existing ones are never moved)
   --project-per-folder  one project per distinct git root / cwd (created once, the folder kept as its folder metadata)
                     Without either, imported conversations have no project.
   --dry-run         read everything and print what would be created per project; write nothing

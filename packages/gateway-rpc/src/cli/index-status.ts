@@ -1,12 +1,12 @@
 /**
- * `recall index status|run|rebuild|enable|disable [--project ID|SLUG]`: the semantic index from the
+ * `recall index status|run|rebuild|enable|disable [--project ID|SLUG|NAME]`: the semantic index from the
  * command line. `status`, `enable`, `disable` and `rebuild` run the gateway's own `index.*` methods
  * in-process over the profile's database (so the CLI and the desktop can never disagree); `run`
  * backfills in this process with a progress bar on stderr (a running `recall serve` may index at
  * the same time: leases make the two share the work, never embed a chunk twice). Ctrl-C interrupts
  * a run; it resumes from the stored rows next time.
  */
-import { listProjects } from '@recall/store';
+import { resolveProjectRef } from './project-ref.js';
 import { EventHub } from '../events.js';
 import { consoleLogger, type CallContext } from '../context.js';
 import { dispatch } from '../jsonrpc.js';
@@ -25,10 +25,7 @@ type Sub = (typeof SUBCOMMANDS)[number];
 
 function resolveProject(ctx: CliContext, ref: string | undefined): string | undefined {
   if (ref === undefined) return undefined;
-  const projects = listProjects(ctx.db(), { includeArchived: true });
-  const hit = projects.find((p) => p.id === ref) ?? projects.find((p) => p.slug === ref);
-  if (!hit) throw new GatewayError('project_not_found', `No project with id or slug ${JSON.stringify(ref)} in this profile.`);
-  return hit.id;
+  return resolveProjectRef(ctx.db(), ref).id;
 }
 
 async function call(ctx: CliContext, callCtx: CallContext, methodName: string, params: Record<string, unknown>): Promise<unknown> {
@@ -69,20 +66,20 @@ function printStatus(ctx: CliContext, status: IndexStatus): void {
 export const indexCommand = defineCommand<{ json?: boolean; project?: string }>({
   name: 'index',
   summary: 'Show and control the keyword and semantic indexes.',
-  usage: 'index status|run|rebuild|enable|disable [--project ID|SLUG] [--json]',
+  usage: 'index status|run|rebuild|enable|disable [--project ID|SLUG|NAME] [--json]',
   optionsHelp: `  status            keyword counts and the semantic index per project
   enable            switch semantic indexing on for --project (its messages, also new ones, are sent to the configured endpoint)
   disable           switch it off for --project (nothing more is sent; nothing is deleted)
   run               backfill now (--project, or every switched-on project), with a progress bar; Ctrl-C interrupts, the next run resumes
   rebuild           drop the semantic rows (derived data only) of --project or of all, then re-index
-  --project ID|SLUG one project
+  --project ID|SLUG|NAME one project
   --json            print JSON`,
   options: { json: { type: 'boolean' }, project: { type: 'string' } },
   positionals: { min: 1, max: 1, names: 'a subcommand (status, run, rebuild, enable, disable)' },
   check: ({ positionals, values }) => {
     const sub = positionals[0] as Sub;
     if (!SUBCOMMANDS.includes(sub)) throw new UsageError(`Unknown index subcommand ${JSON.stringify(positionals[0])}; available: ${SUBCOMMANDS.join(', ')}.`, 'index');
-    if ((sub === 'enable' || sub === 'disable') && values.project === undefined) throw new UsageError(`recall index ${sub} needs --project ID|SLUG.`, 'index');
+    if ((sub === 'enable' || sub === 'disable') && values.project === undefined) throw new UsageError(`recall index ${sub} needs --project ID|SLUG|NAME.`, 'index');
   },
   async run(ctx, { values, positionals }) {
     const sub = positionals[0] as Sub;

@@ -1,5 +1,5 @@
 /**
- * `recall mcp --session ID | --project ID|SLUG | --cwd DIR`: starts the stdio MCP server
+ * `recall mcp --session ID | --project ID|SLUG|NAME | --cwd DIR`: starts the stdio MCP server
  * (src/mcp.ts) with a scope the host fixes on its command line. `--session` names the conversation
  * the agent runs in (its project is re-read by the tool on every call and its own live messages are
  * left out); an imported transcript's own id works too (host-session.ts). `--project` and `--cwd`
@@ -9,7 +9,8 @@
  * with the fix instead of every call answering an error.
  */
 import { resolve } from 'node:path';
-import { findProjectByRef, ProjectNotFoundError, projectCoveringFolder } from '@recall/store';
+import { projectCoveringFolder } from '@recall/store';
+import { resolveProjectRef } from './project-ref.js';
 import { hostSession } from '../importers/host-session.js';
 import { runMcpStdio, type McpScope } from '../mcp.js';
 import { defineCommand } from './command.js';
@@ -20,10 +21,10 @@ import { loadSearchTool } from './tool.js';
 export const mcpCommand = defineCommand<{ session?: string; project?: string; cwd?: string }>({
   name: 'mcp',
   summary: 'Serve the session_search tool over MCP (stdio), scoped by the host to a session, a project or a folder.',
-  usage: 'mcp --session ID | --project ID|SLUG | --cwd DIR',
+  usage: 'mcp --session ID | --project ID|SLUG|NAME | --cwd DIR',
   optionsHelp: `  --session ID      the conversation the agent runs in (a Recall id or an imported transcript's own id):
                     its stored project is the scope, re-read on every call; its own live messages are left out
-  --project ID|SLUG the whole project is the scope (for an agent without a Recall session)
+  --project ID|SLUG|NAME the whole project is the scope (for an agent without a Recall session)
   --cwd DIR         the project whose folder covers DIR is the scope (error when no project folder covers it)
   Exactly one of them is required; the model can never change the scope.`,
   options: { session: { type: 'string' }, project: { type: 'string' }, cwd: { type: 'string' } },
@@ -38,8 +39,7 @@ export const mcpCommand = defineCommand<{ session?: string; project?: string; cw
       if (session.id !== values.session) ctx.err.write(`recall mcp: ${values.session} continues as ${session.id} (its latest compression continuation)\n`);
       scope = { currentSessionId: session.id };
     } else if (values.project !== undefined) {
-      const project = findProjectByRef(db, values.project);
-      if (!project) throw new ProjectNotFoundError(values.project);
+      const project = resolveProjectRef(db, values.project);
       scope = { projectId: project.id };
     } else {
       const dir = resolve(values.cwd!);

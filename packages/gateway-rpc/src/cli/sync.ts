@@ -10,7 +10,7 @@
 import { existsSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { findProjectByRef, ProjectNotFoundError } from '@recall/store';
+import { resolveProjectRef } from './project-ref.js';
 import type { RecallDatabase } from '@recall/schema';
 import type { ProjectMapping } from '../importers/apply.js';
 import { LiveSync, loadSyncState, syncStatePath, type SyncSource } from '../importers/live-sync.js';
@@ -49,8 +49,7 @@ export function syncConfig(ctx: CliContext, db: RecallDatabase, values: SyncFlag
   ];
   let mapping: ProjectMapping | null = null;
   if (values.project !== undefined) {
-    const project = findProjectByRef(db, values.project);
-    if (!project) throw new ProjectNotFoundError(values.project);
+    const project = resolveProjectRef(db, values.project);
     mapping = { kind: 'project', projectId: project.id };
   } else if (values['project-per-folder']) mapping = { kind: 'per-folder' };
   const saved = loadSyncState(syncStatePath(ctx.config.home, ctx.config.profile));
@@ -63,13 +62,13 @@ export const syncCommand = defineCommand<SyncFlags>({
   name: 'sync',
   createsData: true,
   summary: 'Live-import Claude Code / Codex / Hermes transcripts as they are written (watch + poll, resumes from saved offsets).',
-  usage: 'sync [--claude-code DIR]... [--codex DIR]... [--hermes PATH]... [--project ID|SLUG | --project-per-folder] [--interval MS] [--once]',
+  usage: 'sync [--claude-code DIR]... [--codex DIR]... [--hermes PATH]... [--project ID|SLUG|NAME | --project-per-folder] [--interval MS] [--once]',
   optionsHelp: `  --claude-code DIR transcripts folder to follow (repeatable; e.g. ~/.claude/projects)
   --codex DIR       rollouts folder to follow (repeatable; e.g. ~/.codex/sessions)
   --hermes PATH     a Hermes state.db or home to follow (repeatable)
                     Without source flags: the sources saved by the last "recall sync", else the default
                     locations that exist (~/.claude/projects, ~/.codex/sessions, ~/.hermes).
-  --project ID|SLUG new conversations go to this project; --project-per-folder: one project per git root/cwd;
+  --project ID|SLUG|NAME new conversations go to this project; --project-per-folder: one project per git root/cwd;
                     neither: no project (saved with the sources for the next run and for "recall serve --sync")
   --interval MS     polling interval, the fallback when file events are missed (100-600000, default 2000)
   --once            one pass, then exit`,
