@@ -20,6 +20,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
+import { percentile, rng } from '@recall/store/bench';
 import { WebSocket } from 'ws';
 import { silentLogger, type GatewayLogger } from '../context.js';
 import { importJsonlText } from '../import-jsonl.js';
@@ -87,18 +88,6 @@ function parseOptions(argv: string[]): BenchOptions {
 // ---------------------------------------------------------------------------------------------
 // Deterministic synthetic history
 
-/** mulberry32: a tiny seeded PRNG so every run benchmarks the same data. */
-function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 const EN_WORDS = (
   'linker error build cache deploy rollback migration schema index query latency timeout retry socket token auth session project folder ' +
   'release branch merge conflict review test flaky fixture docker kernel memory leak profile trace span metric alert dashboard budget ' +
@@ -122,7 +111,7 @@ interface Seed {
 }
 
 function syntheticHistory(options: BenchOptions): Seed {
-  const rand = prng(20240301);
+  const rand = rng(20240301);
   const lines: string[] = [];
   const sessionsByProject = new Map<string, string[]>();
   let messages = 0;
@@ -225,10 +214,6 @@ interface MethodStats {
   errors: Map<string, number>;
 }
 
-function percentile(sorted: number[], p: number): number {
-  if (sorted.length === 0) return NaN;
-  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))]!;
-}
 
 export async function runRpcBench(options: BenchOptions): Promise<{ ok: boolean; report: Record<string, unknown> }> {
   const home = mkdtempSync(join(tmpdir(), 'recall-bench-'));
@@ -283,7 +268,7 @@ export async function runRpcBench(options: BenchOptions): Promise<{ ok: boolean;
 
     await Promise.all(
       clients.map(async (client, i) => {
-        const rand = prng(1000 + i);
+        const rand = rng(1000 + i);
         const projectId = projectIds[i % projectIds.length]!;
         const own = seed.sessionsByProject.get(projectId)!;
         const current = own[Math.floor(rand() * own.length)]!;

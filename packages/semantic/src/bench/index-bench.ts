@@ -28,6 +28,7 @@ import { planDirtySessions } from '../planner.js';
 import { l2normalize, vectorToBlob, type EmbeddingProvider } from '../provider.js';
 import { arg, num } from './bench-args.js';
 import { WRITE_GAP_MS } from '../worker.js';
+import { rng } from '@recall/store/bench';
 
 const MESSAGES = num(arg('messages') || '20k');
 const DIMS = (arg('dims') || '384,512,1024').split(',').map(num);
@@ -37,16 +38,6 @@ const KEEP = arg('keep') !== undefined;
 const CHUNKER = { maxInputTokens: 512, charsPerToken: 3 };
 const BATCH = 64;
 
-function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 const EN = 'the a migration database index query project session deploy pipeline schema vector chunk lease worker model embedding release branch commit review test failure latency budget cache'.split(' ');
 const ZH = ['数据库', '迁移', '项目', '会话', '部署', '向量', '索引', '模型', '测试', '发布', '分支', '缓存', '延迟', '预算'];
 /** 60 % English, 40 % Chinese; lengths 40-4000 characters (a long tail of long assistant answers). */

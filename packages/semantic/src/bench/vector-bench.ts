@@ -15,6 +15,7 @@ import { openDatabase } from '@recall/schema';
 import { TopK } from '../topk.js';
 import { arg, num } from './bench-args.js';
 import { loadUsearch, normalizeL2, quantizeInt8, scanTopK, type VectorMatrix } from '../vector-scan.js';
+import { rng } from '@recall/store/bench';
 
 const SIZES = (arg('sizes') || '100k,1m').split(',').map(num);
 const DIMS = num(arg('dims') || '384');
@@ -23,16 +24,6 @@ const QUERIES = num(arg('queries') || '30');
 const SLOW_QUERIES = num(arg('slow-queries') || '8');
 const WITH_SQLITE = arg('no-sqlite') === undefined;
 
-function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 /** Clustered unit vectors: 1 centroid per 500 rows, each row = centroid + equal-norm noise. */
 function makeVectors(rows: number, dims: number, seed: number): { matrix: VectorMatrix; queries: Float32Array[] } {
