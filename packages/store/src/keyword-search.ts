@@ -173,6 +173,18 @@ const MESSAGE_SCOPE_SQL = {
   sessions: `s.id IN (SELECT value FROM json_each(@sessions)) AND ${LIVE_EXCLUDED}`,
 } as const;
 
+/**
+ * The gate every message query applies (ranked, literal, substring and the ranked window's check):
+ * a visible message of the requested roles, in a session that is not hidden, inside the scope. One
+ * text so the isolation rule cannot drift between the paths.
+ */
+function messageGateSql(kind: ScopeKind): string {
+  return `m.visibility IN (${VISIBLE})
+      AND (@roles IS NULL OR m.role IN (SELECT value FROM json_each(@roles)))
+      AND s.hidden = 0
+      AND ${MESSAGE_SCOPE_SQL[kind]}`;
+}
+
 /** Extra FTS constraint for the sessions scope: the rowid range of those sessions' messages. */
 const RANGE_SQL = `AND ${FTS_TABLE}.rowid BETWEEN @minId AND @maxId`;
 
@@ -186,10 +198,7 @@ function rankedSql(kind: ScopeKind): string {
     CROSS JOIN messages AS m ON m.id = ${FTS_TABLE}.rowid
     CROSS JOIN sessions AS s ON s.id = m.session_id
     WHERE ${FTS_TABLE} MATCH @match ${kind === 'sessions' ? RANGE_SQL : ''}
-      AND m.visibility IN (${VISIBLE})
-      AND (@roles IS NULL OR m.role IN (SELECT value FROM json_each(@roles)))
-      AND s.hidden = 0
-      AND ${MESSAGE_SCOPE_SQL[kind]}
+      AND ${messageGateSql(kind)}
     ORDER BY automated ASC, rank ASC, m.id DESC
     LIMIT @limit`;
 }
@@ -200,10 +209,7 @@ function literalSql(kind: ScopeKind): string {
   return `SELECT m.id AS id, 0 AS rank, (s.source IN (SELECT value FROM json_each(@automated))) AS automated
     FROM sessions AS s
     CROSS JOIN messages AS m ON m.session_id = s.id
-    WHERE ${MESSAGE_SCOPE_SQL[kind]}
-      AND s.hidden = 0
-      AND m.visibility IN (${VISIBLE})
-      AND (@roles IS NULL OR m.role IN (SELECT value FROM json_each(@roles)))
+    WHERE ${messageGateSql(kind)}
       AND m.content LIKE @pattern ESCAPE '\\'
     ORDER BY automated ASC, m.created_at DESC, m.id DESC
     LIMIT @limit`;
@@ -223,10 +229,7 @@ function substringSql(kind: ScopeKind): string {
       SELECT m.id AS id, m.content AS content, (s.source IN (SELECT value FROM json_each(@automated))) AS automated
       FROM sessions AS s
       CROSS JOIN messages AS m ON m.session_id = s.id
-      WHERE ${MESSAGE_SCOPE_SQL[kind]}
-        AND s.hidden = 0
-        AND m.visibility IN (${VISIBLE})
-        AND (@roles IS NULL OR m.role IN (SELECT value FROM json_each(@roles)))
+      WHERE ${messageGateSql(kind)}
       ORDER BY s.started_at DESC, m.id DESC
       LIMIT @scan) AS c
     WHERE ${needles}
@@ -386,10 +389,7 @@ const CHECK_SQL = `SELECT m.id AS id, (s.source IN (SELECT value FROM json_each(
   FROM json_each(@ids) AS j
   CROSS JOIN messages AS m ON m.id = j.value
   CROSS JOIN sessions AS s ON s.id = m.session_id
-  WHERE m.visibility IN (${VISIBLE})
-    AND (@roles IS NULL OR m.role IN (SELECT value FROM json_each(@roles)))
-    AND s.hidden = 0
-    AND ${MESSAGE_SCOPE_SQL.project}`;
+  WHERE ${messageGateSql('project')}`;
 
 /**
  * Ranks inside FTS5 first (the scope token already narrows the match to the project), then runs
