@@ -91,7 +91,6 @@ export {
   wireEventSchema,
   EVENT_SCHEMA_TYPES,
 } from './event-schemas.js';
-export type { EventSchemasMatchTypes } from './event-schemas.js';
 export type {
   GatewayEvent,
   GatewayEventType,
