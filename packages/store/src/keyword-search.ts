@@ -426,13 +426,23 @@ function windowRanked(db: RecallDatabase, base: Record<string, unknown>, match: 
 export const PARAPHRASE_COVERAGE = 0.67;
 const PARAPHRASE_PROBE = 5;
 
-function lowCjkCoverage(db: RecallDatabase, ranked: readonly RankedRow[], terms: readonly QueryTerm[]): boolean {
+/** Reads the message rows of `ids` not yet in `into`: a search reads each row once, whoever needs it. */
+function loadDetails(db: RecallDatabase, ids: readonly number[], into: Map<number, MessageDetails>): void {
+  const missing = ids.filter((id) => !into.has(id));
+  if (missing.length === 0) return;
+  for (const row of stmt(db, DETAILS_SQL).all(JSON.stringify(missing)) as MessageDetails[]) into.set(row.id, row);
+}
+
+function lowCjkCoverage(db: RecallDatabase, ranked: readonly RankedRow[], terms: readonly QueryTerm[], details: Map<number, MessageDetails>): boolean {
   const cjk = terms.map((t, i) => ({ t, i })).filter(({ t }) => t.kind === 'cjk' && Array.from(t.text).length > 1);
   if (cjk.length < 2 || ranked.length === 0) return false;
   const want = cjk.map(({ t }) => t);
-  const rows = stmt(db, DETAILS_SQL).all(JSON.stringify(ranked.slice(0, PARAPHRASE_PROBE).map((r) => r.id))) as MessageDetails[];
+  const top = ranked.slice(0, PARAPHRASE_PROBE).map((r) => r.id);
+  loadDetails(db, top, details);
   let best = 0;
-  for (const row of rows) {
+  for (const id of top) {
+    const row = details.get(id);
+    if (!row) continue;
     const text = normalizeForSearch(row.content.length > MAX_INDEXED_CHARS ? row.content.slice(0, MAX_INDEXED_CHARS) : row.content);
     const whole = new Set(findTermSpans(text, want).filter((x) => !x.partial).map((x) => x.term));
     best = Math.max(best, whole.size / want.length);
@@ -515,6 +525,7 @@ export function keywordSearch(db: RecallDatabase, scope: KeywordScope, query: st
   const terms = parsed.terms;
 
   // --- messages
+  const details = new Map<number, MessageDetails>();
   let windowed = false;
   const onWindowed = () => {
     windowed = true;
@@ -543,7 +554,7 @@ export function keywordSearch(db: RecallDatabase, scope: KeywordScope, query: st
           summary.match = full;
         }
       }
-      if (summary.match !== parsed.match && lowCjkCoverage(db, ranked, terms)) {
+      if (summary.match !== parsed.match && lowCjkCoverage(db, ranked, terms, details)) {
         notes.push('The best matches share few of the question’s Chinese/Japanese/Korean words whole: they were found character by character.');
       }
     }
@@ -567,10 +578,7 @@ export function keywordSearch(db: RecallDatabase, scope: KeywordScope, query: st
       );
     }
   }
-  const details = new Map<number, MessageDetails>();
-  if (ranked.length > 0) {
-    for (const row of stmt(db, DETAILS_SQL).all(JSON.stringify(ranked.map((r) => r.id))) as MessageDetails[]) details.set(row.id, row);
-  }
+  loadDetails(db, ranked.map((r) => r.id), details);
   const literalNeedle = parsed.match === null ? parsed.likeNeedle : substring && ranked.length > 0 ? substring[0]! : null;
   let hits: KeywordHit[] = [];
   for (const r of ranked) {
