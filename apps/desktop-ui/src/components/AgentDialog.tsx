@@ -5,7 +5,8 @@
  * stored project, re-read on every call), `--project SLUG` (the whole project) and `--cwd DIR`
  * (the project whose folder covers DIR). Recall serves the tool over stdio on this machine.
  */
-import { useEffect, useId, useRef, useState } from 'react';
+import { useId, useState } from 'react';
+import { ModalDialog } from './ModalDialog';
 import { orderedFolders } from '../lib/grouping';
 import type { GatewayInfo, Project } from '@recall/rpc-contract';
 
@@ -106,29 +107,15 @@ function CopyBlock({ label, text }: { label: string; text: string }) {
 }
 
 export function AgentDialog({ target, info, onClose }: { target: AgentTarget; info: GatewayInfo | null; onClose: () => void }) {
-  const ref = useRef<HTMLDialogElement>(null);
   const id = useId();
   const forms = mcpForms(target, info);
   const [choice, setChoice] = useState(forms[0]?.key ?? '');
   const form = forms.find((f) => f.key === choice) ?? forms[0];
 
-  useEffect(() => {
-    const d = ref.current;
-    if (d && !d.open) d.showModal();
-    return () => d?.close();
-  }, []);
 
   const name = target.conversation ? `“${target.conversation.title}”` : `“${target.project?.name ?? ''}”`;
   return (
-    <dialog
-      ref={ref}
-      className="dialog agent-dialog"
-      aria-labelledby={`${id}-title`}
-      onCancel={(e) => {
-        e.preventDefault();
-        onClose();
-      }}
-    >
+    <ModalDialog className="dialog agent-dialog" titleId={`${id}-title`} onClose={onClose}>
       <h2 id={`${id}-title`}>Use {name} with an agent</h2>
       <p className="dialog-desc">
         Any agent that speaks MCP (Claude Code, Cursor, Codex, …) can search this history with the <code>session_search</code> tool.
@@ -163,6 +150,6 @@ export function AgentDialog({ target, info, onClose }: { target: AgentTarget; in
           Done
         </button>
       </div>
-    </dialog>
+    </ModalDialog>
   );
 }

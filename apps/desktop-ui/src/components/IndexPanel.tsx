@@ -8,7 +8,8 @@
  * model sends nothing anywhere, and the dialog says so). Progress follows `index.changed` events
  * and polling (state/indexStatus.ts), so a status line is always shown, never a bare spinner.
  */
-import { useEffect, useId, useRef, useState } from 'react';
+import { useId, useState } from 'react';
+import { ModalDialog } from './ModalDialog';
 import { formatDate } from '../lib/format';
 import { coverageProgress } from '../lib/coverage';
 import { errorText } from '../rpc';
@@ -295,15 +296,9 @@ function ConsentDialog({
   onCancel: () => void;
   onConfirm: () => Promise<void>;
 }) {
-  const ref = useRef<HTMLDialogElement>(null);
   const id = useId();
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
-  useEffect(() => {
-    const d = ref.current;
-    if (d && !d.open) d.showModal();
-    return () => d?.close();
-  }, []);
   const confirm = async () => {
     setBusy(true);
     setError(null);
@@ -315,15 +310,7 @@ function ConsentDialog({
     }
   };
   return (
-    <dialog
-      ref={ref}
-      className="dialog consent-dialog"
-      aria-labelledby={`${id}-title`}
-      onCancel={(e) => {
-        e.preventDefault();
-        onCancel();
-      }}
-    >
+    <ModalDialog className="dialog consent-dialog" titleId={`${id}-title`} onClose={onCancel}>
       <h2 id={`${id}-title`}>Switch on semantic search for “{project.name}”?</h2>
       <div className="dialog-desc" data-testid="consent-text">
         {provider.remote ? (
@@ -358,7 +345,7 @@ function ConsentDialog({
           {busy ? 'Switching on…' : provider.remote ? `Switch on and send to ${hostOf(provider.endpoint)}` : 'Switch on'}
         </button>
       </div>
-    </dialog>
+    </ModalDialog>
   );
 }
 

@@ -4,7 +4,8 @@
  * Submitting awaits the action; a failure is shown inside the dialog and the dialog stays open.
  * An optional warning (e.g. "a project with this name exists") is shown as the user types.
  */
-import { useEffect, useId, useRef, useState, type FormEvent, type ReactNode } from 'react';
+import { useId, useState, type FormEvent, type ReactNode } from 'react';
+import { ModalDialog } from './ModalDialog';
 import { errorText } from '../rpc';
 
 export interface Field {
@@ -28,17 +29,11 @@ export interface TextDialogProps {
 }
 
 export function TextDialog({ title, description, fields, submitLabel, onSubmit, onClose, warning }: TextDialogProps) {
-  const ref = useRef<HTMLDialogElement>(null);
   const id = useId();
   const [values, setValues] = useState<Record<string, string>>(() => Object.fromEntries(fields.map((f) => [f.name, f.initial ?? ''])));
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
 
-  useEffect(() => {
-    const d = ref.current;
-    if (d && !d.open) d.showModal();
-    return () => d?.close();
-  }, []);
 
   const submit = async (e: FormEvent) => {
     e.preventDefault();
@@ -61,15 +56,7 @@ export function TextDialog({ title, description, fields, submitLabel, onSubmit, 
   };
 
   return (
-    <dialog
-      ref={ref}
-      className="dialog"
-      aria-labelledby={`${id}-title`}
-      onCancel={(e) => {
-        e.preventDefault();
-        onClose();
-      }}
-    >
+    <ModalDialog className="dialog" titleId={`${id}-title`} onClose={onClose}>
       <form onSubmit={submit} method="dialog">
         <h2 id={`${id}-title`}>{title}</h2>
         {description && <div className="dialog-desc">{description}</div>}
@@ -107,6 +94,6 @@ export function TextDialog({ title, description, fields, submitLabel, onSubmit, 
           </button>
         </div>
       </form>
-    </dialog>
+    </ModalDialog>
   );
 }
