@@ -5,9 +5,9 @@
  * same handlers run under the HTTP server, the WebSocket server and direct in-process calls.
  */
 import type { RecallDatabase } from '@recall/schema';
-import type { SemanticIndex } from '@recall/semantic';
 import type { ChatRuns } from './chat/chat-runs.js';
 import type { EventHub } from './events.js';
+import type { IndexService } from './index-service.js';
 
 export interface GatewayLogger {
   info(message: string, meta?: Record<string, unknown>): void;
@@ -49,10 +49,10 @@ export interface GatewayContext {
   /** Chat runs (src/chat/); absent in contexts built outside startGateway (e.g. one-shot CLI calls). */
   readonly chat?: ChatRuns;
   /**
-   * The semantic index of this profile (@recall/semantic): consent, worker, status. Absent/null =
-   * not wired (index.* methods then report semantic as not configured).
+   * The semantic index of this profile (stage B, plugged in through a SemanticPlugin): consent,
+   * worker, status. Absent/null = not wired (index.* methods then report semantic as not configured).
    */
-  readonly semantic?: SemanticIndex | null;
+  readonly semantic?: IndexService | null;
 }
 
 export type Transport = 'http' | 'ws' | 'direct';

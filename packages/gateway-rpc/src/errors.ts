@@ -20,7 +20,6 @@ import {
   type DomainErrorCode,
 } from '@recall/rpc-contract';
 import { RecallSchemaError } from '@recall/schema';
-import { SemanticError } from '@recall/semantic';
 import { StoreError } from '@recall/store';
 import { ZodError } from 'zod';
 
@@ -112,10 +111,11 @@ export function rpcCodeFor(code: string): number | undefined {
 
 /**
  * Base classes whose instances are deliberate, user-facing domain errors (their message is safe to
- * send): ours, the store's, the schema package's and the semantic layer's (its messages are redacted of keys). Other packages' bases (e.g. the search tool's)
- * can be added with registerDomainErrorClass() by whoever composes them.
+ * send): ours, the store's and the schema package's. Other packages' bases (the semantic layer's,
+ * whose messages are redacted of keys; the search tool's) are added with registerDomainErrorClass()
+ * by whoever composes them — the gateway never imports stage B.
  */
-const domainErrorClasses: (abstract new (...args: never[]) => Error)[] = [GatewayError, StoreError, RecallSchemaError, SemanticError];
+const domainErrorClasses: (abstract new (...args: never[]) => Error)[] = [GatewayError, StoreError, RecallSchemaError];
 export function registerDomainErrorClass(base: abstract new (...args: never[]) => Error): void {
   if (!domainErrorClasses.includes(base)) domainErrorClasses.push(base);
 }

@@ -16,7 +16,7 @@ import { Worker } from 'node:worker_threads';
 import type { GatewayLogger, SearchCallContext, SessionSearchExecutor } from './context.js';
 import { GatewayError } from './errors.js';
 import type { SearchJobReply, SearchWorkerData } from './search-worker.js';
-import type { SearchToolInput } from './search-wiring.js';
+import type { SearchToolInput } from './search-worker-tool.js';
 
 export interface SearchPoolOptions extends SearchToolInput {
   /** Worker threads (default: the number of cores, at least 2, at most 8). */
@@ -75,7 +75,7 @@ function rebuildError(error: { message: string; code?: string }): Error {
 export async function startSearchPool(options: SearchPoolOptions): Promise<SearchPool> {
   const size = Math.max(1, Math.floor(options.workers ?? defaultSearchWorkers()));
   const script = workerScript();
-  const data: SearchWorkerData = { dbPath: options.dbPath, profile: options.profile, semantic: options.semantic, ...(options.semanticKeys ? { semanticKeys: options.semanticKeys } : {}), factoryModule: options.factoryModule ?? null };
+  const data: SearchWorkerData = { dbPath: options.dbPath, profile: options.profile, factoryModule: options.factoryModule ?? null };
   const queue: Job[] = [];
   const slots: Slot[] = [];
   let nextId = 1;

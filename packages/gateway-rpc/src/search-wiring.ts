@@ -4,8 +4,8 @@
  * `createSearchComposition()` takes the database and the profile's `semantic` config section (raw,
  * validated here by parseSemanticConfig) and returns the tool plus a `close()` that stops a
  * provider it created. It needs nothing from the server, so the gateway, the CLI (`recall search`,
- * `recall mcp`), the chat loop, the eval and a search worker thread (`openSearchComposition()` on a
- * read-only connection) all run the same composition. Without a configured and switched-on
+ * `recall mcp`), the chat loop and the eval all run the same composition (`openSearchComposition()`
+ * opens a read-only connection for it). Without a configured and switched-on
  * semantic section the tool is keyword-only and reports `semantic_status: "disabled"`.
  */
 import { openDatabase, type RecallDatabase } from '@recall/schema';
@@ -122,30 +122,4 @@ export function searchOptionsForIndex(index: SemanticIndex): SearchWiringOptions
 export function createDefaultSearchTool(db: RecallDatabase, semantic: SemanticIndex | SearchWiringOptions | null = null): SessionSearchExecutor {
   const options = semantic === null ? {} : semantic instanceof SemanticIndex ? searchOptionsForIndex(semantic) : semantic;
   return createSearchComposition(db, options).tool;
-}
-
-/** Plain data (structured-cloneable): what a search worker thread (search-pool.ts) receives to build its tool. */
-export interface SearchToolInput {
-  /** The profile's database file (`profileDatabasePath(home, profile)`). */
-  dbPath: string;
-  profile: string;
-  /** Raw `semantic` section of config.json (`loadConfig().semantic`); null = keyword only. */
-  semantic: Record<string, unknown> | null;
-  /** `loadConfig().semanticKeys`, for the embedding provider a semantic source needs (never logged). */
-  semanticKeys?: { embeddingApiKey: string | null; openaiApiKey: string | null };
-}
-
-export interface OpenedSearchTool {
-  readonly tool: SessionSearchExecutor;
-  /** Closes the tool's own connection (and a provider it created). */
-  close(): void | Promise<void>;
-}
-
-/** The worker threads' factory: `openSearchComposition()` on a read-only connection, from plain data. */
-export function openSearchTool(input: SearchToolInput): OpenedSearchTool {
-  const composition = openSearchComposition(input.dbPath, input.profile, {
-    semantic: input.semantic,
-    ...(input.semanticKeys ? { semanticKeys: input.semanticKeys } : {}),
-  });
-  return { tool: composition.tool, close: () => composition.close() };
 }

@@ -1,6 +1,6 @@
 /**
  * The body of one search worker thread (started by search-pool.ts): builds the session_search tool
- * once with `openSearchTool()` (its own read-only SQLite connection) — or with the factory module
+ * once with `openSearchTool()` (search-worker-tool.ts: its own read-only SQLite connection) — or with the factory module
  * named in workerData, which tests use — and answers `{id, args, context}` jobs one at a time with
  * `{id, ok, result}` or `{id, ok: false, error: {message, code}}`. Errors cross the thread boundary
  * as plain data; the pool turns known codes back into typed errors.
@@ -8,7 +8,7 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import { pathToFileURL } from 'node:url';
 import type { SearchCallContext, SessionSearchExecutor } from './context.js';
-import { openSearchTool, type OpenedSearchTool, type SearchToolInput } from './search-wiring.js';
+import { openSearchTool, type OpenedSearchTool, type SearchToolInput } from './search-worker-tool.js';
 
 export interface SearchWorkerData extends SearchToolInput {
   /** Absolute path of an ES module exporting `openSearchTool(input)` to use instead (tests only). */

@@ -7,10 +7,12 @@
  * is not configured, so `index.*` methods answer uniformly (`disabled`, with the reason).
  */
 import type { RecallDatabase } from '@recall/schema';
-import { parseSemanticConfig, resolveEmbeddingApiKey, SemanticConfigError, SemanticIndex } from '@recall/semantic';
+import { parseSemanticConfig, resolveEmbeddingApiKey, SemanticConfigError, SemanticError, SemanticIndex } from '@recall/semantic';
 import type { GatewayLogger } from './context.js';
-import { ConfigError } from './errors.js';
+import { ConfigError, registerDomainErrorClass } from './errors.js';
 import type { EventHub } from './events.js';
+import type { SemanticPlugin } from './index-service.js';
+import { createSearchComposition, searchOptionsForIndex } from './search-wiring.js';
 
 export interface SemanticSettingsInput {
   /** The raw `semantic` section of config.json (`loadConfig().semantic`). */
@@ -38,4 +40,26 @@ export function createSemanticIndex(db: RecallDatabase, input: SemanticSettingsI
     onEvent: (event) => deps.events.emit({ type: 'index.changed', projectIds: event.projectIds }),
     ...(input?.pollMs === undefined ? {} : { pollMs: input.pollMs }),
   });
+}
+
+/**
+ * Stage B for `startGateway({ semantic })`: the profile's `SemanticIndex` built on the gateway's
+ * database (index.changed events on its hub) and, while it is active, the hybrid search tool that
+ * shares its provider. Semantic errors become domain errors of the wire (their messages are
+ * redacted of keys).
+ */
+export function semanticPlugin(input: SemanticSettingsInput | null): SemanticPlugin {
+  registerDomainErrorClass(SemanticError);
+  return {
+    start({ db, events, logger }) {
+      const index = createSemanticIndex(db, input, { logger, events });
+      if (!index.active) return { index, search: null };
+      try {
+        return { index, search: createSearchComposition(db, searchOptionsForIndex(index)) };
+      } catch (error) {
+        void index.close();
+        throw error;
+      }
+    },
+  };
 }

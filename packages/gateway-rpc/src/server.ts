@@ -13,6 +13,7 @@ import type { AddressInfo, Socket } from 'node:net';
 import { URL } from 'node:url';
 import type { Duplex } from 'node:stream';
 import type { RecallDatabase } from '@recall/schema';
+import { createSessionSearchTool } from '@recall/search-tool';
 import { WebSocketServer, type WebSocket } from 'ws';
 import { DEFAULT_PORT, DEFAULT_PROFILE } from './config.js';
 import { consoleLogger, type CallContext, type GatewayContext, type GatewayLogger, type SessionSearchExecutor } from './context.js';
@@ -23,14 +24,12 @@ import { createMethodRegistry } from './methods/index.js';
 import { openProfileDatabase } from './profiles.js';
 import { createStaticHandler, defaultUiDir } from './static.js';
 import { bearerToken, ensureToken, tokenMatches } from './token.js';
-import { createSearchComposition, searchOptionsForIndex, type SearchComposition } from './search-wiring.js';
 import { defaultSearchWorkers, startSearchPool, type SearchPool } from './search-pool.js';
 import { tightenHome } from './home-permissions.js';
 import { DEFAULT_EXTERNAL_WRITE_POLL_MS, watchExternalWrites, type ExternalWriteWatcher } from './external-writes.js';
 import { resolveChatSettings, type ChatSettingsInput } from './chat/chat-config.js';
 import { ChatRuns } from './chat/chat-runs.js';
-import { createSemanticIndex, type SemanticSettingsInput } from './semantic-wiring.js';
-import type { SemanticIndex } from '@recall/semantic';
+import type { IndexService, SemanticPlugin, SemanticSearchBinding } from './index-service.js';
 
 export const DEFAULT_BODY_LIMIT_BYTES = 1024 * 1024;
 /** Idle sockets cost a file descriptor each and nothing stops a local process opening thousands. */
@@ -78,11 +77,11 @@ export interface StartGatewayOptions {
   /** Chat model settings (`loadConfig().chat`); omitted or null = no model configured (chat.send answers chat_not_configured). */
   chat?: ChatSettingsInput | null;
   /**
-   * Semantic index settings (`loadConfig().semantic` + `.semanticKeys`); omitted or null = not
-   * configured (keyword-only, index.status says so). The worker starts with the gateway and stops
-   * before the database closes.
+   * Stage B: the semantic index and hybrid search, plugged in by the host (the CLI builds one from
+   * `@recall/semantic` when config.json enables it). Omitted or null = not configured (keyword-only,
+   * index.status says so). Its worker starts with the gateway and stops before the database closes.
    */
-  semantic?: SemanticSettingsInput | null;
+  semantic?: SemanticPlugin | null;
 }
 
 export interface Gateway {
@@ -126,22 +125,29 @@ export async function startGateway(options: StartGatewayOptions): Promise<Gatewa
   const db = openProfileDatabase(home, profile);
   const events = new EventHub((error) => logger.error('Event listener failed', { error: String(error) }));
   let searchTool: SessionSearchExecutor | null;
-  let semantic: SemanticIndex | null = null;
-  let composition: SearchComposition | null = null;
+  let semantic: IndexService | null = null;
+  let composition: SemanticSearchBinding | null = null;
   let searchPool: SearchPool | null = null;
   try {
     // Invalid semantic settings fail the start (like chat settings): a typo must not silently mean keyword-only.
-    semantic = createSemanticIndex(db, options.semantic ?? null, { logger, events });
+    const binding = options.semantic?.start({ db, profile, events, logger }) ?? null;
+    semantic = binding?.index ?? null;
     const workers = options.searchWorkers ?? defaultSearchWorkers();
-    if (options.searchTool === undefined && workers > 0 && !semantic.active) {
-      // Keyword-only (no semantic index running): searches run in worker threads, each on its own
-      // read-only connection, so a slow search never holds up the event loop or the writes.
-      searchPool = await startSearchPool({ dbPath: db.path, profile, semantic: null, workers, logger });
-    } else if (options.searchTool === undefined) {
+    if (options.searchTool === undefined && binding?.search) {
       // With semantic on, the search tool shares the index's provider (one model / client per
       // process) and reads its worker's health, so a provider that is down makes semantic_status say
       // so; it runs in-process until worker threads can share them.
-      composition = createSearchComposition(db, searchOptionsForIndex(semantic));
+      composition = binding.search;
+    } else if (binding?.search) {
+      await binding.search.close();
+    }
+    if (composition === null && options.searchTool === undefined && workers > 0) {
+      // Keyword-only (no semantic index running): searches run in worker threads, each on its own
+      // read-only connection, so a slow search never holds up the event loop or the writes.
+      searchPool = await startSearchPool({ dbPath: db.path, profile, workers, logger });
+    } else if (composition === null && options.searchTool === undefined) {
+      // No worker threads asked for: keyword search in-process on the main connection.
+      composition = { tool: createSessionSearchTool({ db }), close: async () => {} };
     }
     searchTool =
       searchPool !== null

@@ -13,6 +13,7 @@ import { CHAT_EVENT_TYPES, EVENT_NOTIFICATION_METHOD, EVENT_TYPES, wireEventSche
 import { createSessionSearchTool } from '@recall/search-tool';
 import { afterAll, expect, test } from 'vitest';
 import { cleanup, rpc, rpcError, startTestGateway, wsConnect } from './helpers.js';
+import { semanticPlugin } from '../src/semantic-wiring.js';
 
 afterAll(cleanup);
 
@@ -27,11 +28,11 @@ test('every event a real gateway sends passes the contract, and every event type
     const gw = await startTestGateway({
       searchTool: (db) => createSessionSearchTool({ db }),
       chat: { baseUrl: openai.url, model: 'scripted-model', apiKey: 'sk-test', maxRetries: 0 },
-      semantic: {
+      semantic: semanticPlugin({
         config: { enabled: true, provider: 'openai-compatible', endpoint: embeddings.url, model: 'scripted', dims: 8, maxRetries: 0, timeoutMs: 2_000 },
         keys: { embeddingApiKey: 'k', openaiApiKey: null },
         pollMs: 60_000,
-      },
+      }),
     });
     const ws = await wsConnect(`${gw.wsUrl}?token=${encodeURIComponent(gw.token)}`);
     try {

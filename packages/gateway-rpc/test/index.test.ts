@@ -15,6 +15,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
 import type { GatewayEvent } from '../src/index.js';
 import { assertCliBuilt, cleanupTemp, json, runCli, tempDir } from './cli-helpers.js';
 import { cleanup, startTestGateway, tempHome, type TestGateway } from './helpers.js';
+import { semanticPlugin } from '../src/semantic-wiring.js';
 
 const KEY = 'sk-embed-SECRET-77aa11';
 let server: ScriptedEmbeddings;
@@ -31,7 +32,7 @@ const semanticConfig = (over: Record<string, unknown> = {}) => ({ enabled: true,
 
 async function gateway(over: Record<string, unknown> = {}, options: Parameters<typeof startTestGateway>[0] & { pollMs?: number } = {}): Promise<TestGateway> {
   const { pollMs, ...rest } = options;
-  return startTestGateway({ semantic: { config: semanticConfig(over), keys: { embeddingApiKey: KEY, openaiApiKey: null }, ...(pollMs ? { pollMs } : {}) }, ...rest });
+  return startTestGateway({ semantic: semanticPlugin({ config: semanticConfig(over), keys: { embeddingApiKey: KEY, openaiApiKey: null }, ...(pollMs ? { pollMs } : {}) }), ...rest });
 }
 
 async function seed(gw: TestGateway) {
@@ -148,11 +149,11 @@ describe('index.* over the gateway', () => {
     const gw = await gateway();
     expect(await rpcError(gw.call('index.project.enable', { projectId: 'p_nope' }))).toMatchObject({ data: { code: 'project_not_found' } });
     expect(await rpcError(gw.call('index.status', { projectId: 'p_nope' }))).toMatchObject({ data: { code: 'project_not_found' } });
-    await expect(startTestGateway({ semantic: { config: { enabled: true, provider: 'openai-compatible', model: 'm' } } })).rejects.toMatchObject({ code: 'invalid_config' });
+    await expect(startTestGateway({ semantic: semanticPlugin({ config: { enabled: true, provider: 'openai-compatible', model: 'm' } }) })).rejects.toMatchObject({ code: 'invalid_config' });
   });
 
   test('the built-in model: enabling says nothing leaves the machine', async () => {
-    const gw = await startTestGateway({ semantic: { config: { enabled: true, provider: 'use-lite' } } });
+    const gw = await startTestGateway({ semantic: semanticPlugin({ config: { enabled: true, provider: 'use-lite' } }) });
     const p = (await gw.call('projects.create', { name: 'Local' })) as { id: string };
     const enabled = (await gw.call('index.project.enable', { projectId: p.id })) as any;
     expect(enabled).toMatchObject({ endpoint: 'local:use-lite', remote: false });

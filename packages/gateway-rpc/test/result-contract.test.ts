@@ -14,6 +14,7 @@ import { startScriptedEmbeddings, type ScriptedEmbeddings } from '@recall/config
 import { RPC_RESULT_SCHEMAS } from '@recall/rpc-contract';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { cleanup, rpc, startTestGateway, type TestGateway } from './helpers.js';
+import { semanticPlugin } from '../src/semantic-wiring.js';
 import { createConversation, createProject, startChatGateway, waitForRunEnd } from './support/chat-gateway.js';
 
 type SchemaMethod = keyof typeof RPC_RESULT_SCHEMAS;
@@ -137,11 +138,11 @@ describe('index.* with a semantic index', () => {
 
   test('status before consent, the consent, and status once indexed', async () => {
     const semantic = await startTestGateway({
-      semantic: {
+      semantic: semanticPlugin({
         config: { enabled: true, provider: 'openai-compatible', endpoint: embeddings.url, model: 'scripted', dims: 8, maxRetries: 0, timeoutMs: 2_000 },
         keys: { embeddingApiKey: 'k', openaiApiKey: null },
         pollMs: 60_000,
-      },
+      }),
     });
     const project = await rpc(semantic, 'projects.create', { name: 'Indexed' });
     await rpc(semantic, 'session.create', { projectId: project.id, messages: [{ role: 'user', content: 'deploy pipeline question' }] });

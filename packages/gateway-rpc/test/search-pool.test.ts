@@ -30,7 +30,7 @@ afterEach(async () => {
 async function scriptedGateway(workers = 2) {
   assertCliBuilt(); // the pool loads dist/search-worker.js
   const home = tempHome();
-  const pool = await startSearchPool({ dbPath: join(home, 'unused.db'), profile: 'default', semantic: null, workers, factoryModule: SCRIPTED, logger: { info() {}, warn() {}, error() {} } });
+  const pool = await startSearchPool({ dbPath: join(home, 'unused.db'), profile: 'default', workers, factoryModule: SCRIPTED, logger: { info() {}, warn() {}, error() {} } });
   pools.push(pool);
   const gw = await startTestGateway({ home, searchTool: pool });
   const session = (await gw.call('session.create', {})) as { id: string };

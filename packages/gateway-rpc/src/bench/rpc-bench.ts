@@ -26,6 +26,7 @@ import { silentLogger, type GatewayLogger } from '../context.js';
 import { importJsonlText } from '../import-jsonl.js';
 import { openProfileDatabase } from '../profiles.js';
 import { startGateway } from '../server.js';
+import { semanticPlugin } from '../semantic-wiring.js';
 import { BENCH_SEMANTIC_CONFIG, indexSeed } from './semantic-seed.js';
 
 interface BenchOptions {
@@ -237,7 +238,7 @@ export async function runRpcBench(options: BenchOptions): Promise<{ ok: boolean;
       port: 0,
       uiDir: null,
       logger,
-      ...(options.semantic ? { semantic: { config: { ...BENCH_SEMANTIC_CONFIG } } } : {}),
+      ...(options.semantic ? { semantic: semanticPlugin({ config: { ...BENCH_SEMANTIC_CONFIG } }) } : {}),
       ...(options.searchWorkers === undefined ? {} : { searchWorkers: options.searchWorkers }),
     });
     const workersLabel = options.searchWorkers === 0 || options.semantic ? 'searches in-process on the main connection' : `searches in ${options.searchWorkers ?? 'the default number of'} worker thread(s)`;

@@ -10,6 +10,7 @@ import { LiveSync, syncStatePath } from '../importers/live-sync.js';
 import { openProfileDatabase } from '../profiles.js';
 import { GatewayError } from '../errors.js';
 import { startGateway } from '../server.js';
+import { semanticPlugin } from '../semantic-wiring.js';
 import { tokenPath } from '../token.js';
 import { intFlag } from './args.js';
 import { defineCommand } from './command.js';
@@ -64,7 +65,7 @@ export const serveCommand = defineCommand<{ port?: string; 'host-ui'?: string; '
         port: ctx.config.port,
         uiDir,
         chat: ctx.config.chat,
-        semantic: { config: ctx.config.semantic, keys: ctx.config.semanticKeys },
+        semantic: semanticPlugin({ config: ctx.config.semantic, keys: ctx.config.semanticKeys }),
       });
     } catch (error) {
       // Another gateway (or any program) holds the port: say so plainly, no stack trace.

@@ -8,15 +8,17 @@
  *   answer names the endpoint that will receive the text and says new messages are sent too.
  * - `index.run` (backfill on request, resumable), `index.pause`, `index.rebuild` (drops derived
  *   rows only). Progress travels as `index.changed` events (throttled); clients re-read index.status.
- * All of them go through the profile's `SemanticIndex` (ctx.semantic); without one (a context built
- * outside startGateway) semantic is reported as not configured.
+ * All of them go through the profile's index service (ctx.semantic, stage B plugged in through a
+ * SemanticPlugin); without one (no plugin, or a context built outside startGateway) semantic is
+ * reported as not configured.
  * The methods' names, summaries and params schemas are the contract's
  * (@recall/rpc-contract, src/methods/index-methods.ts); this module holds their handlers.
  */
 import type { RecallDatabase } from '@recall/schema';
 import type { IndexProjectStatus, IndexStatus } from '@recall/rpc-contract';
-import { SemanticDisabledError, SemanticProjectNotFoundError, type SemanticIndex } from '@recall/semantic';
 import { readTransaction } from '@recall/store';
+import { GatewayError } from '../errors.js';
+import type { IndexService } from '../index-service.js';
 import { method, type GatewayMethod } from './common.js';
 
 export const SEMANTIC_HOW_TO_CONFIGURE =
@@ -48,16 +50,19 @@ function keywordCounts(db: RecallDatabase): { messages: number; sessions: number
   });
 }
 
-function requireSemantic(index: SemanticIndex | null | undefined): SemanticIndex {
-  if (!index || !index.active) throw new SemanticDisabledError();
+function requireSemantic(index: IndexService | null | undefined): IndexService {
+  if (!index || !index.active) throw new GatewayError('semantic_disabled', 'Semantic indexing is not configured for this profile (config.json "semantic" section).');
   return index;
 }
 
 function assertProject(db: RecallDatabase, projectId: string): void {
-  if (!db.raw.prepare('select 1 from projects where id = ?').get(projectId)) throw new SemanticProjectNotFoundError(projectId);
+  if (!db.raw.prepare('select 1 from projects where id = ?').get(projectId)) {
+    throw new GatewayError('project_not_found', `No project ${JSON.stringify(projectId)} in this profile.`, { data: { projectId } });
+  }
 }
 
-export function indexStatus(db: RecallDatabase, index: SemanticIndex | null | undefined, projectId?: string): IndexStatus {
+/** The `index.status` answer: keyword counts and, through the profile's index service, the semantic index per project. */
+export function indexStatus(db: RecallDatabase, index: IndexService | null | undefined, projectId?: string): IndexStatus {
   const keyword = keywordCounts(db);
   if (projectId !== undefined) assertProject(db, projectId);
   const projectRows = db.raw
@@ -115,7 +120,7 @@ export const indexMethods: GatewayMethod[] = [
       return { projectId: p.projectId, enabled: false };
     }
     const c = ctx.semantic.disable(p.projectId);
-    return { projectId: c.projectId, enabled: false };
+    return { projectId: c.projectId, enabled: false as const };
   }),
   method('index.run', async (p, ctx) => {
     const index = requireSemantic(ctx.semantic);
