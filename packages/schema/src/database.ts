@@ -9,12 +9,11 @@
  */
 import Database from 'better-sqlite3';
 import { drizzle, type BetterSQLite3Database } from 'drizzle-orm/better-sqlite3';
-import { migrate } from 'drizzle-orm/better-sqlite3/migrator';
-import { chmodSync, closeSync, cpSync, existsSync, mkdirSync, mkdtempSync, openSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readMigrationFiles, type MigrationMeta } from 'drizzle-orm/migrator';
+import { chmodSync, closeSync, existsSync, mkdirSync, openSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { InvalidProfileNameError, MigrationError } from './errors.js';
+import { EMBEDDED_MIGRATIONS } from './migrations.generated.js';
 import * as tables from './tables.js';
 
 export type RawDatabase = Database.Database;
@@ -33,18 +32,19 @@ export interface RecallDatabase {
 export interface OpenDatabaseOptions {
   /** Stop after this migration tag (e.g. "0000_legacy_sessions"); used by upgrade tests. */
   migrateUpTo?: string;
+  /**
+   * Read migrations from this drizzle-kit folder (`meta/_journal.json` + `*.sql`) instead of the
+   * ones embedded in the build. The embedded set is the default, so a bundled or relocated package
+   * needs no files at run time.
+   */
+  migrationsFolder?: string;
   readonly?: boolean;
   profile?: string | null;
   /** busy_timeout in ms; writers wait this long for the lock instead of failing with SQLITE_BUSY. */
   busyTimeoutMs?: number;
 }
 
-const MIGRATIONS_DIR = fileURLToPath(new URL('../drizzle', import.meta.url));
 const PROFILE_RE = /^[A-Za-z0-9_-]{1,64}$/;
-
-export function migrationsFolder(): string {
-  return MIGRATIONS_DIR;
-}
 
 export function assertProfileName(name: string): string {
   if (!PROFILE_RE.test(name)) throw new InvalidProfileNameError(name);
@@ -115,7 +115,7 @@ export function openDatabase(path: string, options: OpenDatabaseOptions = {}): R
     // This reserves address space, not memory.
     raw.pragma('mmap_size = 1073741824');
     const orm = drizzle(raw, { schema: tables });
-    if (!options.readonly) runMigrations(raw, orm, options.migrateUpTo);
+    if (!options.readonly) runMigrations(raw, orm, options);
     raw.pragma('foreign_keys = ON');
     return {
       raw,
@@ -137,14 +137,13 @@ export function openDatabase(path: string, options: OpenDatabaseOptions = {}): R
  * parent table with FKs ON would cascade-delete children. PRAGMA foreign_keys is a no-op inside a
  * transaction, so it is switched here, and the result is verified with foreign_key_check afterwards.
  */
-function runMigrations(raw: RawDatabase, orm: DrizzleDatabase, upTo: string | undefined): void {
+function runMigrations(raw: RawDatabase, orm: DrizzleDatabase, options: OpenDatabaseOptions): void {
   raw.pragma('foreign_keys = OFF');
   try {
-    if (upTo === undefined) {
-      migrate(orm, { migrationsFolder: MIGRATIONS_DIR });
-    } else {
-      migrateUpTo(orm, upTo);
-    }
+    const migrations = selectMigrations(options);
+    // What drizzle's migrate() does after reading the folder: apply the pending ones in one transaction.
+    const internals = orm as unknown as { dialect: { migrate(m: MigrationMeta[], session: unknown, config: object): void }; session: unknown };
+    internals.dialect.migrate(migrations, internals.session, {});
     const violations = raw.pragma('foreign_key_check') as unknown[];
     if (violations.length > 0) {
       throw new MigrationError(`Migration left ${violations.length} foreign key violation(s).`);
@@ -155,20 +154,20 @@ function runMigrations(raw: RawDatabase, orm: DrizzleDatabase, upTo: string | un
   }
 }
 
-function migrateUpTo(orm: DrizzleDatabase, tag: string): void {
-  // drizzle's migrator always applies the whole journal; for upgrade tests we copy a truncated
-  // journal into a temp folder.
-  const journal = JSON.parse(readFileSync(join(MIGRATIONS_DIR, 'meta', '_journal.json'), 'utf8')) as {
-    entries: { tag: string }[];
-  };
-  const index = journal.entries.findIndex((e) => e.tag === tag);
-  if (index < 0) throw new MigrationError(`Unknown migration tag ${tag}`);
-  const tmp = mkdtempSync(join(tmpdir(), 'recall-migrations-'));
-  try {
-    cpSync(MIGRATIONS_DIR, tmp, { recursive: true });
-    writeFileSync(join(tmp, 'meta', '_journal.json'), JSON.stringify({ ...journal, entries: journal.entries.slice(0, index + 1) }));
-    migrate(orm, { migrationsFolder: tmp });
-  } finally {
-    rmSync(tmp, { recursive: true, force: true });
-  }
+/** The embedded migrations (or a folder's), cut after `migrateUpTo` for upgrade tests. */
+function selectMigrations(options: OpenDatabaseOptions): MigrationMeta[] {
+  const all: { tag: string; meta: MigrationMeta }[] =
+    options.migrationsFolder === undefined
+      ? EMBEDDED_MIGRATIONS.map(({ tag, ...meta }) => ({ tag, meta: { ...meta, sql: [...meta.sql] } }))
+      : folderMigrations(options.migrationsFolder);
+  if (options.migrateUpTo === undefined) return all.map((m) => m.meta);
+  const index = all.findIndex((m) => m.tag === options.migrateUpTo);
+  if (index < 0) throw new MigrationError(`Unknown migration tag ${options.migrateUpTo}`);
+  return all.slice(0, index + 1).map((m) => m.meta);
+}
+
+function folderMigrations(folder: string): { tag: string; meta: MigrationMeta }[] {
+  const journal = JSON.parse(readFileSync(join(folder, 'meta', '_journal.json'), 'utf8')) as { entries: { tag: string }[] };
+  const metas = readMigrationFiles({ migrationsFolder: folder });
+  return metas.map((meta, i) => ({ tag: journal.entries[i]!.tag, meta }));
 }

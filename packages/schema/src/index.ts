@@ -13,7 +13,7 @@ export {
   lineageKindSchema,
 } from './enums.js';
 export type { MessageRole, Visibility, LineageKind } from './enums.js';
-export { openDatabase, profileDatabasePath, assertProfileName, migrationsFolder, PRIVATE_DIR_MODE, PRIVATE_FILE_MODE } from './database.js';
+export { openDatabase, profileDatabasePath, assertProfileName, PRIVATE_DIR_MODE, PRIVATE_FILE_MODE } from './database.js';
 export type { RecallDatabase, RawDatabase, DrizzleDatabase, OpenDatabaseOptions } from './database.js';
 export { newProjectId, newSessionId } from './ids.js';
 export { RecallSchemaError, InvalidProfileNameError, MigrationError } from './errors.js';
