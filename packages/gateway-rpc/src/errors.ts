@@ -19,6 +19,7 @@ import {
   type ChatErrorCode,
   type DomainErrorCode,
 } from '@recall/rpc-contract';
+import { ChatModuleError } from '@recall/chat';
 import { RecallSchemaError } from '@recall/schema';
 import { SemanticError } from '@recall/semantic';
 import { StoreError } from '@recall/store';
@@ -50,20 +51,6 @@ export class TokenFileError extends GatewayError {
   constructor(message: string, cause?: unknown) {
     super('invalid_token_file', message, { cause });
     this.name = 'TokenFileError';
-  }
-}
-
-/**
- * A chat refusal or a chat run that did not complete. `retryable` tells a UI whether "try again"
- * can help (rate limits, unreachable endpoints, deadlines) or the configuration must change first.
- */
-export class ChatError extends GatewayError {
-  declare readonly code: ChatErrorCode;
-  readonly retryable: boolean;
-  constructor(code: ChatErrorCode, message: string, options?: { cause?: unknown; data?: Record<string, unknown>; retryable?: boolean }) {
-    super(code, message, options);
-    this.name = 'ChatError';
-    this.retryable = options?.retryable ?? false;
   }
 }
 
@@ -112,10 +99,11 @@ export function rpcCodeFor(code: string): number | undefined {
 
 /**
  * Base classes whose instances are deliberate, user-facing domain errors (their message is safe to
- * send): ours, the store's, the schema package's and the semantic layer's (its messages are redacted of keys). Other packages' bases (e.g. the search tool's)
+ * send): ours, the store's, the schema package's, the chat package's (ChatError, its config and
+ * shutdown refusals) and the semantic layer's (its messages are redacted of keys). Other packages' bases (e.g. the search tool's)
  * can be added with registerDomainErrorClass() by whoever composes them.
  */
-const domainErrorClasses: (abstract new (...args: never[]) => Error)[] = [GatewayError, StoreError, RecallSchemaError, SemanticError];
+const domainErrorClasses: (abstract new (...args: never[]) => Error)[] = [GatewayError, StoreError, RecallSchemaError, ChatModuleError, SemanticError];
 export function registerDomainErrorClass(base: abstract new (...args: never[]) => Error): void {
   if (!domainErrorClasses.includes(base)) domainErrorClasses.push(base);
 }
