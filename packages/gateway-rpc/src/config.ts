@@ -39,8 +39,8 @@ const profileSchema = z
   .describe('profile name; each profile is a separate database file');
 
 /**
- * Chat model settings for the chat loop (src/chat/). Only raw values are read here; defaults and
- * the "is it configured" rule live in src/chat/chat-config.ts, which re-validates the same bounds.
+ * Chat model settings for the chat loop (@recall/chat). Only raw values are read here; defaults and
+ * the "is it configured" rule live in @recall/chat's resolveChatSettings, which re-validates the same bounds.
  */
 const chatFileSchema = z
   .strictObject({

@@ -5,7 +5,7 @@
  * same handlers run under the HTTP server, the WebSocket server and direct in-process calls.
  */
 import type { RecallDatabase } from '@recall/schema';
-import type { ChatRuns } from './chat/chat-runs.js';
+import type { ChatRuns, SearchCallContext, SessionSearchExecutor } from '@recall/chat';
 import type { EventHub } from './events.js';
 import type { IndexService } from './index-service.js';
 
@@ -24,19 +24,9 @@ export const consoleLogger: GatewayLogger = {
 
 export const silentLogger: GatewayLogger = { info: () => {}, warn: () => {}, error: () => {} };
 
-/** The trusted call context of `session_search` (a current session, or a project for a host without one): never taken from tool arguments. */
-export type SearchCallContext = { profile: string } & (
-  | { currentSessionId: string; projectId?: undefined }
-  | { currentSessionId?: undefined; projectId: string }
-);
-
-/**
- * The shape the gateway needs from @recall/search-tool's session_search tool. Typed structurally so
- * the gateway can be started with a stand-in (or none) while that package is being written.
- */
-export interface SessionSearchExecutor {
-  execute(args: Record<string, unknown>, context: SearchCallContext): unknown;
-}
+// The shape the gateway needs from the session_search tool, and its trusted call context, are the
+// chat package's (the chat loop runs the model's tool calls on the same executor).
+export type { SearchCallContext, SessionSearchExecutor };
 
 export interface GatewayContext {
   readonly db: RecallDatabase;
@@ -46,7 +36,7 @@ export interface GatewayContext {
   readonly logger: GatewayLogger;
   /** `null` when the search tool is not wired in: search.session_search then answers `search_unavailable`. */
   readonly searchTool: SessionSearchExecutor | null;
-  /** Chat runs (src/chat/); absent in contexts built outside startGateway (e.g. one-shot CLI calls). */
+  /** Chat runs (@recall/chat); absent in contexts built outside startGateway (e.g. one-shot CLI calls). */
   readonly chat?: ChatRuns;
   /**
    * The semantic index of this profile (stage B, plugged in through a SemanticPlugin): consent,

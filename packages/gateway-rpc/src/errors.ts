@@ -19,6 +19,7 @@ import {
   type ChatErrorCode,
   type DomainErrorCode,
 } from '@recall/rpc-contract';
+import { ChatModuleError } from '@recall/chat';
 import { RecallSchemaError } from '@recall/schema';
 import { StoreError } from '@recall/store';
 import { ZodError } from 'zod';
@@ -49,20 +50,6 @@ export class TokenFileError extends GatewayError {
   constructor(message: string, cause?: unknown) {
     super('invalid_token_file', message, { cause });
     this.name = 'TokenFileError';
-  }
-}
-
-/**
- * A chat refusal or a chat run that did not complete. `retryable` tells a UI whether "try again"
- * can help (rate limits, unreachable endpoints, deadlines) or the configuration must change first.
- */
-export class ChatError extends GatewayError {
-  declare readonly code: ChatErrorCode;
-  readonly retryable: boolean;
-  constructor(code: ChatErrorCode, message: string, options?: { cause?: unknown; data?: Record<string, unknown>; retryable?: boolean }) {
-    super(code, message, options);
-    this.name = 'ChatError';
-    this.retryable = options?.retryable ?? false;
   }
 }
 
@@ -111,11 +98,12 @@ export function rpcCodeFor(code: string): number | undefined {
 
 /**
  * Base classes whose instances are deliberate, user-facing domain errors (their message is safe to
- * send): ours, the store's and the schema package's. Other packages' bases (the semantic layer's,
- * whose messages are redacted of keys; the search tool's) are added with registerDomainErrorClass()
- * by whoever composes them — the gateway never imports stage B.
+ * send): ours, the store's, the schema package's and the chat package's (ChatError, its config and
+ * shutdown refusals). Other packages' bases (the semantic layer's, whose messages are redacted of
+ * keys; the search tool's) are added with registerDomainErrorClass() by whoever composes them — the
+ * gateway never imports stage B.
  */
-const domainErrorClasses: (abstract new (...args: never[]) => Error)[] = [GatewayError, StoreError, RecallSchemaError];
+const domainErrorClasses: (abstract new (...args: never[]) => Error)[] = [GatewayError, StoreError, RecallSchemaError, ChatModuleError];
 export function registerDomainErrorClass(base: abstract new (...args: never[]) => Error): void {
   if (!domainErrorClasses.includes(base)) domainErrorClasses.push(base);
 }

@@ -5,7 +5,7 @@
  * notification `{"method":"event","params":{type,…ids}}` so the desktop UI can refresh exactly
  * the affected project groups and sessions. Events carry ids only, never content: a client that
  * cares re-reads through the normal methods, which keeps one source of truth and one auth path.
- * The one exception are chat run events (`chat.*`, see src/chat/chat-events.ts), emitted with
+ * The one exception are chat run events (`chat.*`, built by @recall/chat), emitted with
  * `emitChat()`: a streamed partial answer is not persisted, so it can only travel in the event.
  */
 import { EVENT_TYPES, type ChatEvent, type GatewayEvent, type GatewayEventType } from '@recall/rpc-contract';

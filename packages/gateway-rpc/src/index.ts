@@ -11,7 +11,6 @@ export type { RecallConfig, ChatModelConfig, ConfigFile, ConfigOverrides, LoadCo
 export {
   GatewayError,
   ConfigError,
-  ChatError,
   TokenFileError,
   JsonRpcError,
   DOMAIN_ERROR_CODES,
@@ -31,14 +30,6 @@ export type { JsonRpcId, JsonRpcResponse, JsonRpcSuccess, JsonRpcFailure, JsonRp
 export { ensureToken, tokenPath, tokenMatches, bearerToken, generateToken, TOKEN_FILE_NAME } from './token.js';
 export { EventHub, EVENT_TYPES } from './events.js';
 export type { GatewayEvent, GatewayEventType, HubEvent, EventListener, EventInput } from './events.js';
-export { resolveChatSettings, publicChatSettings, HOW_TO_CONFIGURE, DEFAULT_MAX_TOOL_ROUNDS, DEFAULT_TURN_TIMEOUT_MS, DEFAULT_MAX_RETRIES } from './chat/chat-config.js';
-export type { ChatSettings, ChatSettingsInput } from './chat/chat-config.js';
-export { CHAT_EVENT_TYPES } from './chat/chat-events.js';
-export type { ChatEvent, ChatEventType, ChatStartedEvent, ChatDeltaEvent, ChatToolEvent, ChatDoneEvent, ChatErrorEvent, ChatToolAnchor } from './chat/chat-events.js';
-export { ChatRuns } from './chat/chat-runs.js';
-export type { ChatRunOutcome, ChatRunHandle, ChatRunStatus, ChatToolReport } from './chat/chat-runs.js';
-export { loadLiveHistory, toModelMessages, parseToolCalls, serializeToolCalls } from './chat/chat-history.js';
-export type { StoredToolCall } from './chat/chat-history.js';
 export { consoleLogger, silentLogger } from './context.js';
 export type { GatewayContext, CallContext, GatewayLogger, SessionSearchExecutor, SearchCallContext, Transport } from './context.js';
 export { openProfileDatabase, listProfiles } from './profiles.js';

@@ -27,8 +27,7 @@ import { bearerToken, ensureToken, tokenMatches } from './token.js';
 import { defaultSearchWorkers, startSearchPool, type SearchPool } from './search-pool.js';
 import { tightenHome } from './home-permissions.js';
 import { DEFAULT_EXTERNAL_WRITE_POLL_MS, watchExternalWrites, type ExternalWriteWatcher } from './external-writes.js';
-import { resolveChatSettings, type ChatSettingsInput } from './chat/chat-config.js';
-import { ChatRuns } from './chat/chat-runs.js';
+import { ChatRuns, resolveChatSettings, type ChatSettingsInput, type ChatSinkEvent } from '@recall/chat';
 import type { IndexService, SemanticPlugin, SemanticSearchBinding } from './index-service.js';
 
 export const DEFAULT_BODY_LIMIT_BYTES = 1024 * 1024;
@@ -164,7 +163,9 @@ export async function startGateway(options: StartGatewayOptions): Promise<Gatewa
     db.close();
     throw error;
   }
-  const chat = new ChatRuns({ db, profile, events, logger, searchTool }, chatSettings);
+  // The chat package emits change events already normalised and chat.* events as built; the hub delivers both.
+  const chatEvents = { emit: (event: ChatSinkEvent) => (event.type === 'messages.changed' ? events.emit(event) : events.emitChat(event)) };
+  const chat = new ChatRuns({ db, profile, events: chatEvents, logger, searchTool }, chatSettings);
   const context: GatewayContext = { db, home, profile, events, logger, searchTool, chat, semantic };
   // Message, session and consent writes made through this gateway wake the worker at once (writes by
   // other processes are found by its poll).

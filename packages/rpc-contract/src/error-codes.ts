@@ -35,7 +35,7 @@ export const DOMAIN_ERROR_CODES = {
   migration_failed: -32015,
   unauthorized: -32016,
   forbidden: -32017,
-  // chat (src/chat/): refusals of chat.send / chat.cancel / chat.compress …
+  // chat (@recall/chat): refusals of chat.send / chat.cancel / chat.compress …
   chat_not_configured: -32018,
   chat_busy: -32019,
   chat_run_not_found: -32020,

@@ -1,5 +1,5 @@
 /**
- * `chat.*` methods: the JSON-RPC face of the chat loop (src/chat/). `chat.send` stores the user's
+ * `chat.*` methods: the JSON-RPC face of the chat loop (@recall/chat). `chat.send` stores the user's
  * message and starts an answer in the background (or, with `wait: true`, answers with the final
  * message — for simple clients and scripts); progress arrives as `chat.*` WebSocket events.
  * `chat.cancel` stops a run, `chat.status` says whether a model is configured (never the key) and
@@ -11,8 +11,7 @@
  */
 import { createContinuation } from '@recall/store';
 import type { CallContext } from '../context.js';
-import { ChatError } from '../errors.js';
-import type { ChatRuns } from '../chat/chat-runs.js';
+import { ChatError, type ChatRuns } from '@recall/chat';
 import { definedOnly, method, type GatewayMethod } from './common.js';
 
 function runsOf(ctx: CallContext): ChatRuns {

@@ -6,7 +6,7 @@
  */
 import { onTestFinished } from 'vitest';
 import { createSessionSearchTool } from '@recall/search-tool';
-import type { ChatSettingsInput } from '../../src/index.js';
+import type { ChatSettingsInput } from '@recall/chat';
 import { rpc, startTestGateway, wsConnect, type TestGateway, type WsClient } from '../helpers.js';
 import { startScriptedOpenAI, type ScriptEntry, type ScriptedOpenAI } from '@recall/config/scripted-openai';
 

@@ -9,9 +9,9 @@
  */
 import { openAiToolDefinition, SESSION_SEARCH_DESCRIPTION, SESSION_SEARCH_TOOL_NAME, sessionSearchJsonSchema } from '@recall/search-tool';
 import type { ChatCompletionTool } from 'openai/resources/chat/completions';
-import type { SessionSearchExecutor } from '../context.js';
 import { MAX_MESSAGE_CHARS } from '@recall/store';
-import type { ChatToolAnchor } from './chat-events.js';
+import type { ChatToolAnchor } from './events.js';
+import type { SessionSearchExecutor } from './host.js';
 
 /** A tool call as accumulated from the stream. */
 export interface ModelToolCall {

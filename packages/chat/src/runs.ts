@@ -1,7 +1,7 @@
 /**
- * Chat runs: the gateway-side owner of every answer in progress. `send()` validates, persists the
+ * Chat runs: the host-side owner of every answer in progress. `send()` validates, persists the
  * user's message FIRST (so a crash loses at most the partial answer, never what the user wrote),
- * then starts the loop (chat-loop.ts) in the background and returns at once; `done` resolves with
+ * then starts the loop (loop.ts) in the background and returns at once; `done` resolves with
  * the run's outcome and never rejects. One run per session at a time — two interleaved answers
  * would corrupt the tool-call pairing of the history. Each run has an AbortController that carries
  * cancellation (`cancel()`), the per-turn deadline (a timer) and gateway shutdown into the OpenAI
@@ -13,15 +13,13 @@ import type { RecallDatabase } from '@recall/schema';
 import { appendMessage, getSession, logicalConversation, sessionProjectId, type Message, type NewMessage, type Session } from '@recall/store';
 import OpenAI from 'openai';
 import type { ChatRunOutcome, ChatRunStatus, ChatToolReport } from '@recall/rpc-contract';
-import type { GatewayLogger, SessionSearchExecutor } from '../context.js';
-import { ChatError, GatewayError, type ChatErrorCode } from '../errors.js';
-import type { EventHub } from '../events.js';
-import { publicChatSettings, type ChatSettings } from './chat-config.js';
-import { abortError, classifyChatError, type AbortReason } from './chat-errors.js';
-import type { ChatToolAnchor } from './chat-events.js';
-import { loadLiveHistory, toModelMessages } from './chat-history.js';
-import { runChatTurn } from './chat-loop.js';
-import { chatToolDefinitions } from './chat-tools.js';
+import { abortError, classifyChatError, type AbortReason } from './classify.js';
+import { publicChatSettings, type ChatSettings } from './config.js';
+import { ChatError, ChatShuttingDownError } from './errors.js';
+import { loadLiveHistory, toModelMessages } from './history.js';
+import type { ChatEventSink, ChatLogger, SessionSearchExecutor } from './host.js';
+import { runChatTurn } from './loop.js';
+import { chatToolDefinitions } from './tools.js';
 
 /** Finished runs remembered for chat.cancel / chat.status answers (oldest dropped first). */
 const RECENT_RUNS = 200;
@@ -29,8 +27,9 @@ const RECENT_RUNS = 200;
 export interface ChatRunsDeps {
   db: RecallDatabase;
   profile: string;
-  events: EventHub;
-  logger: GatewayLogger;
+  /** Receives `messages.changed` for every stored message and the run's `chat.*` events. */
+  events: ChatEventSink;
+  logger: ChatLogger;
   searchTool: SessionSearchExecutor | null;
 }
 
@@ -144,7 +143,7 @@ export class ChatRuns {
 
   send(sessionId: string, content: string): ChatRunHandle {
     const client = this.#client;
-    if (this.#closed) throw new GatewayError('shutting_down', 'The gateway is shutting down.');
+    if (this.#closed) throw new ChatShuttingDownError();
     if (client === null || this.settings.model === null) {
       throw new ChatError('chat_not_configured', `No chat model is configured (missing: ${this.settings.missing.join(', ')}). ${publicChatSettings(this.settings).howToConfigure}`, {
         data: { missing: this.settings.missing.join(', '), howToConfigure: publicChatSettings(this.settings).howToConfigure },
@@ -176,7 +175,7 @@ export class ChatRuns {
       done: null,
     };
     this.#active.set(runId, run);
-    this.#deps.events.emitChat({ type: 'chat.started', sessionId, runId, userMessageId: user.id });
+    this.#deps.events.emit({ type: 'chat.started', sessionId, runId, userMessageId: user.id });
     const done = this.#execute(run, session, client, this.settings.model);
     run.done = done;
     return { runId, sessionId, userMessageId: user.id, done };
@@ -213,7 +212,13 @@ export class ChatRuns {
     const { db, events } = this.#deps;
     const stored = appendMessage(db, session.id, message);
     // Re-read: the conversation may have been moved while the run was going on.
-    events.emit({ type: 'messages.changed', sessionIds: [session.id], messageIds: [stored.id], projectIds: [sessionProjectId(db, session.id)] });
+    const projectId = sessionProjectId(db, session.id);
+    events.emit({
+      type: 'messages.changed',
+      ...(projectId === null ? { unassigned: true } : { projectIds: [projectId] }),
+      sessionIds: [session.id],
+      messageIds: [stored.id],
+    });
     return stored;
   }
 
@@ -238,7 +243,7 @@ export class ChatRuns {
           run.messageIds.push(stored.id);
           return stored;
         },
-        onDelta: (round, text) => events.emitChat({ type: 'chat.delta', sessionId: session.id, runId: run.runId, round, text }),
+        onDelta: (round, text) => events.emit({ type: 'chat.delta', sessionId: session.id, runId: run.runId, round, text }),
         onTool: (round, call, tool, messageId) => {
           const report: ChatToolReport = {
             toolCallId: call.id,
@@ -251,7 +256,7 @@ export class ChatRuns {
             messageId,
           };
           run.toolCalls.push(report);
-          events.emitChat({ type: 'chat.tool', sessionId: session.id, runId: run.runId, round, ...report });
+          events.emit({ type: 'chat.tool', sessionId: session.id, runId: run.runId, round, ...report });
         },
       });
       outcome = this.#outcome(run, 'completed', { messageId: result.final.id, content: result.final.content, rounds: result.rounds, error: null });
@@ -271,9 +276,9 @@ export class ChatRuns {
     if (this.#bySession.get(session.id) === run.runId) this.#bySession.delete(session.id);
     this.#remember(outcome);
     if (outcome.status === 'completed') {
-      events.emitChat({ type: 'chat.done', sessionId: session.id, runId: run.runId, messageId: outcome.messageId!, status: 'completed' });
+      events.emit({ type: 'chat.done', sessionId: session.id, runId: run.runId, messageId: outcome.messageId!, status: 'completed' });
     } else {
-      events.emitChat({
+      events.emit({
         type: 'chat.error',
         sessionId: session.id,
         runId: run.runId,

@@ -1,13 +1,13 @@
 /**
- * Chat settings: turns the raw chat section of the configuration (config.ts reads the environment
- * and `<home>/config.json`; this module never does) into the settings the chat loop runs with —
+ * Chat settings: turns the raw chat section of the configuration (the host — gateway-rpc's config.ts —
+ * reads the environment and `<home>/config.json`; this module never does) into the settings the chat loop runs with —
  * defaults and bounds for the limits, the "is a model configured" rule, and the public status that
  * `chat.status` returns. The API key is carried to the OpenAI client and nowhere else: the public
  * status says only whether one is set, and the base URL is reported without user-info or query
  * string, since either can hold a credential.
  */
 import { z } from 'zod';
-import { ConfigError } from '../errors.js';
+import { ChatConfigError } from './errors.js';
 
 export const DEFAULT_MAX_TOOL_ROUNDS = 4;
 export const DEFAULT_TURN_TIMEOUT_MS = 120_000;
@@ -57,7 +57,7 @@ export function resolveChatSettings(input: ChatSettingsInput | null | undefined)
   if (!parsed.success) {
     // Never echo the values: one of them may be the key.
     const issues = parsed.error.issues.map((i) => `${i.path.join('.') || '(root)'}: ${i.message}`);
-    throw new ConfigError(`Invalid chat settings: ${issues.join('; ')}`, { source: 'chat' });
+    throw new ChatConfigError(`Invalid chat settings: ${issues.join('; ')}`, { source: 'chat' });
   }
   const s = parsed.data;
   const model = s.model ?? null;

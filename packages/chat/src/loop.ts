@@ -7,17 +7,17 @@
  * tool rounds the model is asked once more with `tool_choice: "none"` so that a bounded turn still
  * ends in an answer. Only complete messages are persisted: a partial streamed answer never is, so a
  * crash or cancel loses at most that partial text. The loop owns no timers or run bookkeeping — the
- * caller (chat-runs.ts) passes the abort signal that carries cancellation and the deadline, and
+ * caller (runs.ts) passes the abort signal that carries cancellation and the deadline, and
  * classifies whatever this function throws.
  */
 import type OpenAI from 'openai';
 import type { ChatCompletionMessageParam, ChatCompletionTool } from 'openai/resources/chat/completions';
 import { randomBytes } from 'node:crypto';
 import type { Message, NewMessage } from '@recall/store';
-import type { SessionSearchExecutor } from '../context.js';
-import { ChatError } from '../errors.js';
-import { serializeToolCalls } from './chat-history.js';
-import { executeToolCall, skippedToolOutcome, type ModelToolCall, type ToolOutcome } from './chat-tools.js';
+import { ChatError } from './errors.js';
+import { serializeToolCalls } from './history.js';
+import type { SessionSearchExecutor } from './host.js';
+import { executeToolCall, skippedToolOutcome, type ModelToolCall, type ToolOutcome } from './tools.js';
 
 /** Tool calls executed per round; more in one response are answered with an error result. */
 export const MAX_TOOL_CALLS_PER_ROUND = 8;

@@ -1,5 +1,5 @@
 /**
- * The chat run's live events, delivered through the gateway's event hub to every WebSocket client as
+ * The chat run's live events, emitted to the host's event sink (the gateway forwards them to every WebSocket client) as
  * `{"jsonrpc":"2.0","method":"event","params":{"type":"chat.…", …}}` — the same notification frame
  * as the change events. Unlike those (ids only), `chat.delta` must carry the streamed text: the UI
  * cannot re-read a partial answer that is deliberately not persisted. Every run emits `chat.started`

@@ -1,15 +1,15 @@
 /**
  * How a chat run that did not complete is named: every failure of the model endpoint, of the
  * stream or of the run itself becomes a `ChatError` with one of the stable `chat_*` codes (see
- * DOMAIN_ERROR_CODES in ../errors.ts and docs/rpc.md), so a UI can match on the code and the
+ * DOMAIN_ERROR_CODES in @recall/rpc-contract and docs/rpc.md), so a UI can match on the code and the
  * gateway never crashes on an endpoint's behaviour. The mapping follows what the user has to do:
  * fix the key (auth), fix the model name / base URL (not found), wait (rate limit, unreachable,
  * 5xx) or nothing at all (cancelled). Messages may quote the endpoint's own error text, bounded and
  * with the API key cut out, because "model 'x' not found" is exactly what the user needs to read.
  */
 import { APIConnectionError, APIError, APIUserAbortError, OpenAIError } from 'openai';
-import { ChatError } from '../errors.js';
-import { displayBaseUrl, redactSecret, type ChatSettings } from './chat-config.js';
+import { ChatError } from './errors.js';
+import { displayBaseUrl, redactSecret, type ChatSettings } from './config.js';
 
 /** Why the gateway aborted a run itself. */
 export type AbortReason = 'cancelled' | 'deadline' | 'shutdown';
