@@ -1,6 +1,6 @@
 /**
  * Errors of the gateway and THE one mapping from stable string error codes to numeric JSON-RPC
- * error codes. Every package below us (schema, store, search-tool) throws errors that carry a
+ * error codes. Every package below us (schema, store, importers, search-tool) throws errors that carry a
  * stable string `code`; only this module turns them into wire errors. The numbers themselves are
  * part of the wire contract (the desktop reads them too), so their table lives in
  * @recall/rpc-contract (re-exported here) and docs/rpc.md lists it. Anything that is not a
@@ -19,6 +19,7 @@ import {
   type ChatErrorCode,
   type DomainErrorCode,
 } from '@recall/rpc-contract';
+import { ImporterError } from '@recall/importers';
 import { RecallSchemaError } from '@recall/schema';
 import { SemanticError } from '@recall/semantic';
 import { StoreError } from '@recall/store';
@@ -112,10 +113,10 @@ export function rpcCodeFor(code: string): number | undefined {
 
 /**
  * Base classes whose instances are deliberate, user-facing domain errors (their message is safe to
- * send): ours, the store's, the schema package's and the semantic layer's (its messages are redacted of keys). Other packages' bases (e.g. the search tool's)
+ * send): ours, the store's, the schema package's, the importers' and the semantic layer's (its messages are redacted of keys). Other packages' bases (e.g. the search tool's)
  * can be added with registerDomainErrorClass() by whoever composes them.
  */
-const domainErrorClasses: (abstract new (...args: never[]) => Error)[] = [GatewayError, StoreError, RecallSchemaError, SemanticError];
+const domainErrorClasses: (abstract new (...args: never[]) => Error)[] = [GatewayError, StoreError, RecallSchemaError, ImporterError, SemanticError];
 export function registerDomainErrorClass(base: abstract new (...args: never[]) => Error): void {
   if (!domainErrorClasses.includes(base)) domainErrorClasses.push(base);
 }
