@@ -1,6 +1,6 @@
 /**
  * Errors of the gateway and THE one mapping from stable string error codes to numeric JSON-RPC
- * error codes. Every package below us (schema, store, search-tool) throws errors that carry a
+ * error codes. Every package below us (schema, store, importers, search-tool) throws errors that carry a
  * stable string `code`; only this module turns them into wire errors. The numbers themselves are
  * part of the wire contract (the desktop reads them too), so their table lives in
  * @recall/rpc-contract (re-exported here) and docs/rpc.md lists it. Anything that is not a
@@ -20,6 +20,7 @@ import {
   type DomainErrorCode,
 } from '@recall/rpc-contract';
 import { ChatModuleError } from '@recall/chat';
+import { ImporterError } from '@recall/importers';
 import { RecallSchemaError } from '@recall/schema';
 import { StoreError } from '@recall/store';
 import { ZodError } from 'zod';
@@ -98,12 +99,12 @@ export function rpcCodeFor(code: string): number | undefined {
 
 /**
  * Base classes whose instances are deliberate, user-facing domain errors (their message is safe to
- * send): ours, the store's, the schema package's and the chat package's (ChatError, its config and
- * shutdown refusals). Other packages' bases (the semantic layer's, whose messages are redacted of
- * keys; the search tool's) are added with registerDomainErrorClass() by whoever composes them — the
- * gateway never imports stage B.
+ * send): ours, the store's, the schema package's, the importers' and the chat package's (ChatError,
+ * its config and shutdown refusals). Other packages' bases (the semantic layer's, whose messages are
+ * redacted of keys; the search tool's) are added with registerDomainErrorClass() by whoever composes
+ * them — the gateway never imports stage B.
  */
-const domainErrorClasses: (abstract new (...args: never[]) => Error)[] = [GatewayError, StoreError, RecallSchemaError, ChatModuleError];
+const domainErrorClasses: (abstract new (...args: never[]) => Error)[] = [GatewayError, StoreError, RecallSchemaError, ImporterError, ChatModuleError];
 export function registerDomainErrorClass(base: abstract new (...args: never[]) => Error): void {
   if (!domainErrorClasses.includes(base)) domainErrorClasses.push(base);
 }

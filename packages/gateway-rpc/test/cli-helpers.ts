@@ -13,7 +13,8 @@ import { fileURLToPath } from 'node:url';
 export const PACKAGE_DIR = fileURLToPath(new URL('..', import.meta.url));
 export const REPO_ROOT = fileURLToPath(new URL('../../..', import.meta.url));
 export const CLI_PATH = join(PACKAGE_DIR, 'dist', 'cli.js');
-export const FIXTURES = join(PACKAGE_DIR, 'test', 'fixtures');
+/** The import fixtures (recall-jsonl files, Claude Code / Codex / Hermes history) live with @recall/importers, which owns them. */
+export const FIXTURES = join(REPO_ROOT, 'packages', 'importers', 'test', 'fixtures');
 
 export function assertCliBuilt(): void {
   if (!existsSync(CLI_PATH)) {

@@ -30,7 +30,7 @@ import {
 import { afterEach, beforeAll, describe, expect, test } from 'vitest';
 import { EventHub, type HubEvent } from '../src/events.js';
 import { watchExternalWrites } from '../src/external-writes.js';
-import { importJsonlFile } from '../src/import-jsonl.js';
+import { importJsonlFile } from '@recall/importers';
 import { assertCliBuilt, cleanupTemp, FIXTURES, runCli, tempDir } from './cli-helpers.js';
 import { cleanup, startTestGateway, wsConnect } from './helpers.js';
 

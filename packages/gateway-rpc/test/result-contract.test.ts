@@ -10,9 +10,11 @@
  * until the contract says so. A last test checks that every method's schema was exercised.
  */
 import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { startScriptedEmbeddings, type ScriptedEmbeddings } from '@recall/config/scripted-embeddings';
 import { RPC_RESULT_SCHEMAS } from '@recall/rpc-contract';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { FIXTURES } from './cli-helpers.js';
 import { cleanup, rpc, startTestGateway, type TestGateway } from './helpers.js';
 import { semanticPlugin } from '../src/semantic-wiring.js';
 import { createConversation, createProject, startChatGateway, waitForRunEnd } from './support/chat-gateway.js';
@@ -40,7 +42,7 @@ let f: Fixture;
 
 beforeAll(async () => {
   gw = await startTestGateway({ searchTool: undefined });
-  const text = readFileSync(new URL('./fixtures/small.jsonl', import.meta.url), 'utf8');
+  const text = readFileSync(join(FIXTURES, 'small.jsonl'), 'utf8');
   const summary = await rpc(gw, 'import.jsonl', { text });
   expectContract('import.jsonl', summary);
   expect(summary.messages).toBeGreaterThan(3);

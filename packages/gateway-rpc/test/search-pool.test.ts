@@ -14,7 +14,7 @@ import { MAX_BATCH_COST, MAX_BATCH_RESPONSE_BYTES, SEARCH_COST } from '../src/js
 import { startSearchPool, type SearchPool } from '../src/search-pool.js';
 import { cleanup, postRpc, rpc, startTestGateway, tempHome, wsConnect } from './helpers.js';
 import { MAX_WS_IN_FLIGHT } from '../src/server.js';
-import { importJsonlText } from '../src/import-jsonl.js';
+import { importJsonlText } from '@recall/importers';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { openProfileDatabase } from '../src/profiles.js';

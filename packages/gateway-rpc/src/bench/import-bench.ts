@@ -19,8 +19,7 @@ import { createWriteStream, mkdirSync, mkdtempSync, rmSync, statSync, type Write
 import { cpus, loadavg, tmpdir, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { importJsonlFile } from '../import-jsonl.js';
-import { importTranscripts, transcriptFiles } from '../importers/source-import.js';
+import { importJsonlFile, importTranscripts, transcriptFiles } from '@recall/importers';
 import { openProfileDatabase } from '../profiles.js';
 
 function count(text: string): number {

@@ -23,7 +23,7 @@ import { parseArgs } from 'node:util';
 import { percentile, rng } from '@recall/store/bench';
 import { WebSocket } from 'ws';
 import { silentLogger, type GatewayLogger } from '../context.js';
-import { importJsonlText } from '../import-jsonl.js';
+import { importJsonlText } from '@recall/importers';
 import { openProfileDatabase } from '../profiles.js';
 import { startGateway } from '../server.js';
 import { semanticPlugin } from '../semantic-wiring.js';

@@ -1,8 +1,8 @@
 /**
  * `recall import [--from FORMAT] PATH`: imports conversations into the profile's database.
- * `recall-jsonl` (the default, DESIGN §8) streams one file through import-jsonl.ts; `claude-code`,
+ * `recall-jsonl` (the default, DESIGN §8) streams one file through @recall/importers; `claude-code`,
  * `codex` and `hermes` read the agents' own transcripts (a file, or a folder searched recursively;
- * for hermes a state.db or a Hermes home with profiles) through importers/. Ownership is explicit:
+ * for hermes a state.db or a Hermes home with profiles) through the same package. Ownership is explicit:
  * `--project ID|SLUG|NAME`, `--project-per-folder` (one project per distinct git root/cwd, through the
  * folder mapping), or neither (no project). Every import is idempotent (a re-run imports only what
  * is new), batched in transactions (nothing half-written when a line is refused or the process is
@@ -14,11 +14,21 @@ import { statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { resolveProjectRef } from './project-ref.js';
 import type { RecallDatabase } from '@recall/schema';
-import { DEFAULT_IMPORT_BATCH_LINES, importJsonlFile, type ImportSummary } from '../import-jsonl.js';
-import { DEFAULT_SOURCE_BATCH, type ProjectMapping, type SourceImportSummary } from '../importers/apply.js';
-import { hermesStores } from '../importers/hermes.js';
-import { IMPORT_FORMATS, type ImportFormat } from '../importers/records.js';
-import { importHermes, importTranscripts, transcriptFiles, type ImportProgressInfo } from '../importers/source-import.js';
+import {
+  DEFAULT_IMPORT_BATCH_LINES,
+  DEFAULT_SOURCE_BATCH,
+  hermesStores,
+  IMPORT_FORMATS,
+  importHermes,
+  importJsonlFile,
+  importTranscripts,
+  transcriptFiles,
+  type ImportFormat,
+  type ImportProgressInfo,
+  type ImportSummary,
+  type ProjectMapping,
+  type SourceImportSummary,
+} from '@recall/importers';
 import { openProfileDatabase } from '../profiles.js';
 import { enumFlag, intFlag } from './args.js';
 import { defineCommand } from './command.js';

@@ -2,7 +2,7 @@
  * `recall mcp --session ID | --project ID|SLUG|NAME | --cwd DIR`: starts the stdio MCP server
  * (src/mcp.ts) with a scope the host fixes on its command line. `--session` names the conversation
  * the agent runs in (its project is re-read by the tool on every call and its own live messages are
- * left out); an imported transcript's own id works too (host-session.ts). `--project` and `--cwd`
+ * left out); an imported transcript's own id works too (@recall/importers' hostSession). `--project` and `--cwd`
  * are for an agent whose transcript Recall does not hold: the scope is that whole project, with
  * `--cwd` resolved once at start through the folder mapping (the deepest project folder covering
  * DIR). Everything is checked once at start, so a mistyped id or an unmapped folder fails loudly
@@ -11,7 +11,7 @@
 import { resolve } from 'node:path';
 import { projectCoveringFolder } from '@recall/store';
 import { resolveProjectRef } from './project-ref.js';
-import { hostSession } from '../importers/host-session.js';
+import { hostSession } from '@recall/importers';
 import { runMcpStdio, type McpScope } from '../mcp.js';
 import { defineCommand } from './command.js';
 import { FolderNotInProjectError, UsageError } from './errors.js';

@@ -3,10 +3,10 @@
  * desktop UI until SIGINT/SIGTERM. Prints the UI URL on stdout (first line, so scripts can read it)
  * and where the token is; on a signal it closes the gateway, which stops accepting, waits for every
  * in-flight call (so no acknowledged write is lost) and closes the database, then exits 0.
- * `--sync` also runs live sync of agent transcripts (importers/live-sync.ts) until then.
+ * `--sync` also runs live sync of agent transcripts (@recall/importers' LiveSync) until then.
  */
 import { resolve } from 'node:path';
-import { LiveSync, syncStatePath } from '../importers/live-sync.js';
+import { LiveSync, syncStatePath } from '@recall/importers';
 import { openProfileDatabase } from '../profiles.js';
 import { GatewayError } from '../errors.js';
 import { startGateway } from '../server.js';

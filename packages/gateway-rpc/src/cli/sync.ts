@@ -1,5 +1,5 @@
 /**
- * `recall sync`: live sync of agent transcripts into the profile (importers/live-sync.ts) until
+ * `recall sync`: live sync of agent transcripts into the profile (@recall/importers' LiveSync) until
  * Ctrl-C. Sources come from the flags (`--claude-code DIR`, `--codex DIR`, `--hermes PATH`, each
  * repeatable), else from what the last `recall sync` saved for this profile, else the default
  * locations that exist (~/.claude/projects, ~/.codex/sessions, ~/.hermes). The project mapping is
@@ -12,8 +12,7 @@ import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { resolveProjectRef } from './project-ref.js';
 import type { RecallDatabase } from '@recall/schema';
-import type { ProjectMapping } from '../importers/apply.js';
-import { LiveSync, loadSyncState, syncStatePath, type SyncSource } from '../importers/live-sync.js';
+import { LiveSync, loadSyncState, syncStatePath, type ProjectMapping, type SyncSource } from '@recall/importers';
 import { intFlag } from './args.js';
 import { defineCommand } from './command.js';
 import type { CliContext } from './context.js';

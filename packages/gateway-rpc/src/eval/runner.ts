@@ -1,6 +1,6 @@
 /**
  * Runs one eval dataset end to end through the real product paths: writes its records as a
- * recall-jsonl file, imports it with the real importer (import-jsonl.ts) into the profile database
+ * recall-jsonl file, imports it with the real importer (@recall/importers) into the profile database
  * it is given (a temp home in `recall eval`), adds one fresh, empty "asker" session per project
  * (also through the importer), then asks every question with the real `session_search` tool
  * (`execute(args, { currentSessionId: <asker of the question's project> })`) in each requested mode,
@@ -14,7 +14,7 @@ import { join } from 'node:path';
 import type { RecallDatabase } from '@recall/schema';
 import type { SearchMode, SessionSearchResult } from '@recall/search-tool';
 import type { SessionSearchExecutor } from '../context.js';
-import { importJsonlFile } from '../import-jsonl.js';
+import { importJsonlFile } from '@recall/importers';
 import type { QuestionOutcome, RankedResult } from './metrics.js';
 import type { EvalDataset, EvalQuestion, JsonlRecord } from './types.js';
 

@@ -1,18 +1,18 @@
 /**
- * Test support for the importers: copies of the committed fixtures (test/fixtures/claude-code,
- * codex, hermes/state.sql) in a temp folder, a Hermes state.db built from the SQL (with
- * better-sqlite3 directly — test code only; the product opens SQLite only through openDatabase), a
- * 20 MB tool output generated on the fly, and a generated Claude Code folder of any size.
+ * Test support for the CLI tests of `recall import --from` and `recall sync`: copies of the
+ * importers' committed fixtures (packages/importers/test/fixtures/claude-code, codex,
+ * hermes/state.sql) in a temp folder, a Hermes state.db built from the SQL (with better-sqlite3
+ * directly — test code only; the product opens SQLite only through openDatabase), and a generated
+ * Claude Code folder of any size. packages/importers/test/support/source-fixtures.ts has the
+ * library tests' counterpart.
  */
-import { appendFileSync, cpSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { FIXTURES } from '../cli-helpers.js';
 
 export const CC_ALPHA = '5b0c1c2e-0000-4000-8000-00000000a001';
 export const CC_BETA = '5b0c1c2e-0000-4000-8000-00000000b001';
-export const CODEX_NEW = '0199a5e1-0000-7000-8000-00000000c001';
-export const CODEX_OLD = '0198f000-0000-7000-8000-00000000d001';
 
 export function copyFixture(name: 'claude-code' | 'codex', dir: string): string {
   const target = join(dir, name);
@@ -50,22 +50,6 @@ export function ccLine(sessionId: string, uuid: string, role: 'user' | 'assistan
     timestamp: new Date(1_756_000_000_000 + Number.parseInt(uuid.replace(/\D/g, '').slice(-9) || '0', 10) * 1000).toISOString(),
     ...extra,
   });
-}
-
-/** A Claude Code session file whose one tool result is `bytes` long (generated, never committed). */
-export function bigToolOutputFile(dir: string, bytes: number): { path: string; sessionId: string } {
-  const sessionId = '5b0c1c2e-0000-4000-8000-0000000b1900';
-  const folder = join(dir, 'big', '-work-big');
-  mkdirSync(folder, { recursive: true });
-  const path = join(folder, `${sessionId}.jsonl`);
-  writeFileSync(path, `${ccLine(sessionId, 'u-big-1', 'user', 'cat the huge log')}\n`);
-  const output = 'x'.repeat(bytes - 40) + ' END-OF-HUGE-LOG';
-  appendFileSync(
-    path,
-    `${JSON.stringify({ parentUuid: 'u-big-1', isSidechain: false, cwd: '/work/big', sessionId, type: 'user', message: { role: 'user', content: [{ type: 'tool_result', tool_use_id: 'toolu_big', content: output }] }, uuid: 'u-big-2', timestamp: '2025-09-01T10:00:00.000Z' })}\n`,
-  );
-  appendFileSync(path, `${ccLine(sessionId, 'u-big-3', 'assistant', 'The log ends normally.')}\n`);
-  return { path: join(dir, 'big'), sessionId };
 }
 
 /** `sessions` files of `perSession` messages each under one Claude Code project folder. */

@@ -25,7 +25,7 @@ import { existsSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { openDatabase, type LineageKind, type MessageRole, type RecallDatabase } from '@recall/schema';
 import { MAX_MESSAGE_CHARS } from '@recall/store';
-import { GatewayError } from '../errors.js';
+import { HermesSchemaError } from './errors.js';
 import { clipContent, isObject, safeSessionId, toMs, type SourceRecord } from './records.js';
 
 export const HERMES_SOURCE = 'hermes';
@@ -41,13 +41,6 @@ export const HERMES_COLUMNS = {
     optional: ['tool_call_id', 'tool_calls', 'tool_name', 'timestamp', 'active', 'compacted', 'display_kind'],
   },
 } as const;
-
-export class HermesSchemaError extends GatewayError {
-  constructor(path: string, detail: string) {
-    super('hermes_schema_unsupported', `${path} is not a Hermes state.db this importer can read: ${detail}`, { data: { path } });
-    this.name = 'HermesSchemaError';
-  }
-}
 
 export interface HermesStore {
   path: string;

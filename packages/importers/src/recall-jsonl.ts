@@ -34,10 +34,10 @@ import {
   StoreError,
   upsertSession,
   writeTransaction,
-  type NewMessage,
   type Session,
 } from '@recall/store';
 import { z } from 'zod';
+import { toNewMessage, type MessageFields } from './records.js';
 
 /** Lines applied per write transaction: large enough to amortise the commit, small enough to keep the write lock short. */
 export const DEFAULT_IMPORT_BATCH_LINES = 500;
@@ -313,15 +313,16 @@ function applySession(db: RecallDatabase, record: SessionLine, summary: ImportSu
   summary.skipped++;
 }
 
-function toNewMessage(record: MessageLine): NewMessage {
+/** A message line's fields under the store's names, for the importers' one toNewMessage(). */
+function messageFields(record: MessageLine): MessageFields {
   return {
     role: record.role,
     content: record.content,
     externalId: record.external_id,
-    ...(record.created_at !== undefined ? { createdAt: record.created_at } : {}),
-    toolName: record.tool_name ?? null,
-    toolCalls: record.tool_calls === undefined || record.tool_calls === null ? null : typeof record.tool_calls === 'string' ? record.tool_calls : JSON.stringify(record.tool_calls),
-    toolCallId: record.tool_call_id ?? null,
+    createdAt: record.created_at,
+    toolName: record.tool_name,
+    toolCalls: record.tool_calls,
+    toolCallId: record.tool_call_id,
   };
 }
 
@@ -357,14 +358,14 @@ function applyBatch(db: RecallDatabase, batch: ParsedLine[], summary: ImportSumm
         }
         const group = batch.slice(i, j) as { ok: true; line: number; record: MessageLine }[];
         try {
-          const result = appendMessages(db, record.session_id, group.map((g) => toNewMessage(g.record)));
+          const result = appendMessages(db, record.session_id, group.map((g) => toNewMessage(messageFields(g.record))));
           pending.messages += result.inserted;
           pending.skipped += result.skipped;
         } catch (error) {
           if (lineErrorOf(error, group[0]!.line) === null) throw error;
           for (const g of group) {
             try {
-              const result = appendMessages(db, g.record.session_id, [toNewMessage(g.record)]);
+              const result = appendMessages(db, g.record.session_id, [toNewMessage(messageFields(g.record))]);
               pending.messages += result.inserted;
               pending.skipped += result.skipped;
             } catch (inner) {

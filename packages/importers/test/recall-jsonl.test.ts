@@ -10,7 +10,7 @@ import { fileURLToPath } from 'node:url';
 import { openDatabase, type RecallDatabase } from '@recall/schema';
 import { createContinuation, createProject, createSession, getMessages, getSession, listProjects, listSessions, setSessionProject } from '@recall/store';
 import { afterEach, describe, expect, it } from 'vitest';
-import { importJsonlFile, importJsonlText, parseLine } from '../src/import-jsonl.js';
+import { importJsonlFile, importJsonlText, parseLine } from '../src/index.js';
 
 const FIXTURES = fileURLToPath(new URL('./fixtures/', import.meta.url));
 const dirs: string[] = [];

@@ -5,9 +5,11 @@
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { describe, expect, test } from 'vitest';
-import { messageLineSchema, parseLine, projectLineSchema, sessionLineSchema } from '../src/import-jsonl.js';
-import { REPO_ROOT } from './cli-helpers.js';
+import { messageLineSchema, parseLine, projectLineSchema, sessionLineSchema } from '../src/index.js';
+
+const REPO_ROOT = fileURLToPath(new URL('../../..', import.meta.url));
 
 describe('line errors name the field and the fix', () => {
   test.each([

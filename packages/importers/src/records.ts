@@ -2,11 +2,12 @@
  * The normalised records every source format is translated into before anything is written: a
  * session (created once by id, its metadata kept current), a message (appended once per
  * session + external id) and a line error. Readers (claude-code.ts, codex.ts, hermes.ts) only parse
- * and map; apply.ts alone writes. Also the small helpers readers share: clipping a source text to
- * what a message may hold, timestamps, safe session ids.
+ * and map; apply.ts alone writes. Also the one conversion of a message into the store's NewMessage
+ * (used by apply.ts and by the recall-jsonl importer alike) and the small helpers readers share:
+ * clipping a source text to what a message may hold, timestamps, safe session ids.
  */
 import type { LineageKind, MessageRole } from '@recall/schema';
-import { MAX_MESSAGE_CHARS } from '@recall/store';
+import { MAX_MESSAGE_CHARS, type NewMessage } from '@recall/store';
 
 export const IMPORT_FORMATS = ['claude-code', 'codex', 'hermes', 'recall-jsonl'] as const;
 export type ImportFormat = (typeof IMPORT_FORMATS)[number];
@@ -73,6 +74,40 @@ export interface ErrorRecord {
 }
 
 export type SourceRecord = SessionRecord | SessionUpdateRecord | MessageRecord | ErrorRecord;
+
+/**
+ * The fields of a message as an importer has them, whatever its source: a normalised
+ * MessageRecord, or a recall-jsonl line's fields renamed. Tool calls may still be a JSON value
+ * (recall-jsonl accepts one); absent and null optional fields mean the same.
+ */
+export interface MessageFields {
+  role: MessageRole;
+  content: string;
+  externalId: string;
+  createdAt?: number | undefined;
+  toolName?: string | null | undefined;
+  toolCalls?: string | readonly unknown[] | Record<string, unknown> | null | undefined;
+  toolCallId?: string | null | undefined;
+  visibility?: 'live' | 'compacted' | 'rewound' | undefined;
+}
+
+/**
+ * The one conversion of an imported message into the store's NewMessage: a missing timestamp
+ * lets the store pick it, absent tool fields are null, tool calls given as a JSON value are stored
+ * as their JSON text, and only a non-live visibility is passed (live is the store's default).
+ */
+export function toNewMessage(m: MessageFields): NewMessage {
+  return {
+    role: m.role,
+    content: m.content,
+    externalId: m.externalId,
+    ...(m.createdAt !== undefined ? { createdAt: m.createdAt } : {}),
+    toolName: m.toolName ?? null,
+    toolCalls: m.toolCalls === undefined || m.toolCalls === null ? null : typeof m.toolCalls === 'string' ? m.toolCalls : JSON.stringify(m.toolCalls),
+    toolCallId: m.toolCallId ?? null,
+    ...(m.visibility !== undefined && m.visibility !== 'live' ? { visibility: m.visibility } : {}),
+  };
+}
 
 /** Text longer than a message may hold is cut, saying how much was left out (a 20 MB tool output). */
 export function clipContent(text: string, max = MAX_MESSAGE_CHARS): string {

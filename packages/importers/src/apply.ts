@@ -30,10 +30,9 @@ import {
   updateSession,
   bulkWrite,
   writeTransaction,
-  type NewMessage,
   type Session,
 } from '@recall/store';
-import type { MessageRecord, SessionRecord, SessionUpdateRecord, SourceRecord } from './records.js';
+import { toNewMessage, type MessageRecord, type SessionRecord, type SessionUpdateRecord, type SourceRecord } from './records.js';
 
 export type ProjectMapping = { kind: 'none' } | { kind: 'project'; projectId: string } | { kind: 'per-folder' };
 
@@ -392,17 +391,4 @@ function findProjectName(db: RecallDatabase, projectId: string): string | undefi
   } catch {
     return undefined;
   }
-}
-
-function toNewMessage(m: MessageRecord): NewMessage {
-  return {
-    role: m.role,
-    content: m.content,
-    externalId: m.externalId,
-    ...(m.createdAt !== undefined ? { createdAt: m.createdAt } : {}),
-    toolName: m.toolName ?? null,
-    toolCalls: m.toolCalls ?? null,
-    toolCallId: m.toolCallId ?? null,
-    ...(m.visibility !== undefined && m.visibility !== 'live' ? { visibility: m.visibility } : {}),
-  };
 }

@@ -4,31 +4,20 @@
  * (explicit, per folder, none); idempotency (a re-run imports nothing, a grown transcript only its
  * new lines, a Hermes compaction after the import updates visibility); the truncated last line and
  * the non-UTF-8 byte; a 20 MB tool output clipped, not refused; the Hermes db opened read-only and
- * left byte-identical; the dry run writes nothing.
+ * left byte-identical; the dry run writes nothing. (Searching the imported history goes through
+ * @recall/search-tool, which this package does not depend on: gateway-rpc's import-search.test.ts.)
  */
 import { createHash } from 'node:crypto';
 import { appendFileSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { tempDatabases } from '@recall/config/temp-databases';
 import { openDatabase, type RecallDatabase } from '@recall/schema';
-import { createSessionSearchTool } from '@recall/search-tool';
 import { createProject, findSession, getMessages, listProjects, MAX_MESSAGE_CHARS } from '@recall/store';
-import { afterEach, describe, expect, test } from 'vitest';
-import type { ProjectMapping } from '../src/importers/apply.js';
-import { importHermes, importTranscripts, transcriptFiles } from '../src/importers/source-import.js';
-import { cleanupTemp, tempDir } from './cli-helpers.js';
+import { describe, expect, test } from 'vitest';
+import { importHermes, importTranscripts, transcriptFiles, type ProjectMapping } from '../src/index.js';
 import { bigToolOutputFile, CC_ALPHA, CC_BETA, ccLine, CODEX_NEW, CODEX_OLD, copyFixture, hermesDb, hermesExec } from './support/source-fixtures.js';
 
-const opened: RecallDatabase[] = [];
-afterEach(() => {
-  for (const db of opened.splice(0)) db.close();
-  cleanupTemp();
-});
-
-function recallDb(): RecallDatabase {
-  const db = openDatabase(join(tempDir('recall-import-src-'), 'recall.db'));
-  opened.push(db);
-  return db;
-}
+const { tempDir, tempDb: recallDb } = tempDatabases((path) => openDatabase(path), 'recall-import-src-');
 
 const runCC = (db: RecallDatabase, path: string, mapping: ProjectMapping = { kind: 'per-folder' }, dryRun = false) =>
   importTranscripts(db, 'claude-code', transcriptFiles('claude-code', path), { mapping, dryRun });
@@ -213,13 +202,8 @@ describe('hermes', () => {
       ['tool', 'live'],
     ]);
     expect(cont[3]).toMatchObject({ toolCallId: 'call_h1', toolName: 'search_files' });
-
-    // Recall sees the compacted history, never the rewound answer.
-    const tool = createSessionSearchTool({ db });
-    const found = await tool.execute({ query: 'dead-letter', search_mode: 'keyword' }, { currentSessionId: '20250901_120000_dd44' });
-    expect(found.results.map((r) => r.session_id)).toContain('20250901_090000_aa11');
-    const rewound = await tool.execute({ query: 'poison pills', search_mode: 'keyword' }, { currentSessionId: '20250901_120000_dd44' });
-    expect(rewound.results).toEqual([]);
+    // That search then finds the compacted history and never the rewound answer is checked where
+    // the search tool is composed: gateway-rpc's test/import-search.test.ts.
   });
 
   test('re-import: nothing new; a later Hermes compaction updates visibility; new rows are appended', async () => {
