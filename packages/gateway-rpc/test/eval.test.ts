@@ -127,7 +127,7 @@ describe('loadLocomo', () => {
 });
 
 async function repoConverter(): Promise<MemoryBankConverter> {
-  const mod = (await import(pathToFileURL(join(REPO_ROOT, 'scripts', 'memorybank-to-jsonl.mjs')).href)) as { convertMemoryBank: MemoryBankConverter };
+  const mod = (await import(pathToFileURL(join(REPO_ROOT, 'tooling', 'scripts', 'memorybank-to-jsonl.mjs')).href)) as { convertMemoryBank: MemoryBankConverter };
   return mod.convertMemoryBank;
 }
 
@@ -141,7 +141,7 @@ const TINY_QUERIES: DevQuery[] = [
   { id: 't3', kind: 'foreign', user: '甲', query: '周杰伦的演唱会', targets: [], answer: { user: '乙', targets: ['2023-04-28#0'] } },
 ];
 
-describe('loadMemoryBank (through scripts/memorybank-to-jsonl.mjs)', () => {
+describe('loadMemoryBank (through tooling/scripts/memorybank-to-jsonl.mjs)', () => {
   it('resolves targets to both messages of the pair and foreign answers to the other project', async () => {
     const ds = loadMemoryBank(TINY_BANK, TINY_QUERIES, await repoConverter());
     expect(ds.questions[0]!.evidence.map((e) => e.externalId)).toEqual(['2023-04-27#0:q', '2023-04-27#0:r']);

@@ -1,7 +1,7 @@
 /**
  * The import round-trip on real data: MemoryBank-SiliconFriend's Chinese logs
  * (`../shared/data/memorybank/memory_bank_cn.json` from the repository root; CI has it) converted
- * by scripts/memorybank-to-jsonl.mjs, imported with `recall import` and searched with
+ * by tooling/scripts/memorybank-to-jsonl.mjs, imported with `recall import` and searched with
  * `recall search --json`, all as child processes. Each of three queries is a Chinese phrase that one user said
  * exactly once, on another day than the current session's, and that other users also said — so the
  * test proves both that the right anchor (session_id + message_id) comes back and that other
@@ -15,7 +15,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { assertCliBuilt, cleanupTemp, json, REPO_ROOT, runCli, runNode, tempDir } from './cli-helpers.js';
 
 const DATA = join(REPO_ROOT, '..', 'shared', 'data', 'memorybank', 'memory_bank_cn.json');
-const CONVERTER = join(REPO_ROOT, 'scripts', 'memorybank-to-jsonl.mjs');
+const CONVERTER = join(REPO_ROOT, 'tooling', 'scripts', 'memorybank-to-jsonl.mjs');
 
 interface Line {
   kind: 'project' | 'session' | 'message';

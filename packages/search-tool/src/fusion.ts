@@ -2,7 +2,7 @@
  * How `session_search` merges its keyword and semantic lists into one ranking of message anchors.
  * The form and constants were chosen on LoCoMo conversations 0–4 (dev) with the built-in USE-lite
  * model and checked once on conversations 5–9 (test) by `pnpm tune:fusion`
- * (packages/gateway-rpc/src/bench/fusion-tune.ts); the figures are in docs/benchmarks.md. Naive
+ * (tooling/bench/src/fusion-tune.ts); the figures are in docs/benchmarks.md. Naive
  * equal-weight RRF (k = 60) loses to keyword alone there, because a weak model's top hits are
  * mostly wrong and k = 60 lets them outrank keyword's 2nd–10th hits.
  *

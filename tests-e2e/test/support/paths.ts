@@ -24,7 +24,7 @@ export function assertBuilt(): void {
   const missing: string[] = [];
   if (!existsSync(CLI_PATH)) missing.push(`${CLI_PATH} (build @recall/gateway-rpc)`);
   if (!existsSync(UI_INDEX)) missing.push(`${UI_INDEX} (build @recall/desktop-ui)`);
-  if (!existsSync(CHROMIUM_PATH)) missing.push(`${CHROMIUM_PATH} (apt-get install chromium, or node scripts/ensure-chromium.mjs as root)`);
+  if (!existsSync(CHROMIUM_PATH)) missing.push(`${CHROMIUM_PATH} (apt-get install chromium, or node tooling/scripts/ensure-chromium.mjs as root)`);
   if (missing.length > 0) {
     throw new Error(
       `e2e prerequisites missing:\n  - ${missing.join('\n  - ')}\n` +

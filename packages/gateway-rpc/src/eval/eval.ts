@@ -83,7 +83,7 @@ async function loadDataset(name: DatasetName, options: EvalOptions): Promise<Eva
   const bank = JSON.parse(readFileSync(path, 'utf8')) as MemoryBank;
   const fixture = JSON.parse(readFileSync(join(REPO_ROOT, 'packages', 'store', 'test', 'fixtures', 'cjk-dev-queries.json'), 'utf8')) as { queries: DevQuery[] };
   // The repository's own converter (plain JS, also used for `recall import` of the demo data).
-  const script = (await import(pathToFileURL(join(REPO_ROOT, 'scripts', 'memorybank-to-jsonl.mjs')).href)) as { convertMemoryBank: MemoryBankConverter };
+  const script = (await import(pathToFileURL(join(REPO_ROOT, 'tooling', 'scripts', 'memorybank-to-jsonl.mjs')).href)) as { convertMemoryBank: MemoryBankConverter };
   return loadMemoryBank(bank, fixture.queries, script.convertMemoryBank);
 }
 

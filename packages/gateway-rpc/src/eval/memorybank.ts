@@ -1,7 +1,7 @@
 /**
  * The MemoryBank loader of the retrieval eval: the Chinese chat logs
  * (`../shared/data/memorybank/memory_bank_cn.json`, MIT, read in place) become recall-jsonl through
- * the repository's own converter, scripts/memorybank-to-jsonl.mjs (passed in as `convert`, so the
+ * the repository's own converter, tooling/scripts/memorybank-to-jsonl.mjs (passed in as `convert`, so the
  * eval and `recall import` of the demo data can never disagree on ids: one project per user, one
  * session per user and date, a user and an assistant message per pair with external ids
  * `DATE#i:q` / `DATE#i:r`). Questions are the hand-labelled dev set
@@ -30,7 +30,7 @@ export interface DevQuery {
 
 export type MemoryBankConverter = (data: MemoryBank, options: { lang: string }) => JsonlRecord[];
 
-/** The converter's id digest of a user key (scripts/memorybank-to-jsonl.mjs `nameKey`). */
+/** The converter's id digest of a user key (tooling/scripts/memorybank-to-jsonl.mjs `nameKey`). */
 function nameKey(name: string): string {
   return createHash('sha256').update(name, 'utf8').digest('hex').slice(0, 10);
 }

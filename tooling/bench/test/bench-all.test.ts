@@ -1,5 +1,5 @@
 /**
- * scripts/bench-all.mjs (`pnpm bench`): which stages it plans (known order, missing benches named,
+ * tooling/scripts/bench-all.mjs (`pnpm bench`): which stages it plans (known order, missing benches named,
  * small vs --full arguments, --only), how it reads each bench's BENCH-SUMMARY line and Markdown
  * tables, that it only rewrites its own marked block of docs/benchmarks.md, and a real `--dry-run`
  * child process. The benches themselves are commands, run by hand, not here.
@@ -7,9 +7,9 @@
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { REPO_ROOT, runNode } from './cli-helpers.js';
+import { REPO_ROOT, runNode } from './support/run-node.js';
 
-const SCRIPT = join(REPO_ROOT, 'scripts', 'bench-all.mjs');
+const SCRIPT = join(REPO_ROOT, 'tooling', 'scripts', 'bench-all.mjs');
 interface Stage { name: string; missing?: boolean; argv?: string[] }
 const mod = (await import(pathToFileURL(SCRIPT).href)) as {
   planStages(scripts: Record<string, string>, o?: { full?: boolean; only?: string[] | null }): Stage[];
@@ -22,8 +22,8 @@ const mod = (await import(pathToFileURL(SCRIPT).href)) as {
 
 const SCRIPTS = {
   build: 'turbo run build',
-  'bench:rpc': 'turbo run build --output-logs=errors-only && node packages/gateway-rpc/dist/bench/rpc-bench.js',
-  'bench:keyword': 'turbo run build --filter=@recall/store && node packages/store/dist/bench/keyword-bench.js',
+  'bench:rpc': 'turbo run build --filter=@recall/bench... --output-logs=errors-only && node tooling/bench/dist/rpc-bench.js',
+  'bench:keyword': 'turbo run build --filter=@recall/bench... && node tooling/bench/dist/keyword-bench.js',
   'bench:zeta': 'node z.js --x 1',
   'bench:odd': 'echo hi',
 };
@@ -45,8 +45,8 @@ describe('pnpm bench stage plan', () => {
     ]);
   });
   it.each([
-    [false, ['packages/store/dist/bench/keyword-bench.js', '--messages', '200k', '--projects', '20', '--queries', '50']],
-    [true, ['packages/store/dist/bench/keyword-bench.js']],
+    [false, ['tooling/bench/dist/keyword-bench.js', '--messages', '200k', '--projects', '20', '--queries', '50']],
+    [true, ['tooling/bench/dist/keyword-bench.js']],
   ])('full=%s runs the node part of the script with the size arguments', (full, argv) => {
     expect(mod.planStages(SCRIPTS, { full }).find((s) => s.name === 'bench:keyword')!.argv).toEqual(argv);
   });
@@ -83,7 +83,7 @@ describe('pnpm bench --dry-run', () => {
   it('lists what it would run and writes nothing', async () => {
     const r = await runNode([SCRIPT, '--dry-run', '--full'], { timeoutMs: 30_000 });
     expect(r.code).toBe(0);
-    expect(r.stdout).toContain('will run  bench:keyword: node packages/store/dist/bench/keyword-bench.js\n');
+    expect(r.stdout).toContain('will run  bench:keyword: node tooling/bench/dist/keyword-bench.js\n');
     expect(r.stdout).toMatch(/bench:rpc/);
   });
 });

@@ -10,15 +10,20 @@
  */
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { cpus, totalmem } from 'node:os';
-import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
 import { openDatabase } from '@recall/schema';
+import { createSessionSearchTool, estimateTokens, RESULT_TOKEN_BUDGET } from '@recall/search-tool';
 import { appendMessages, bulkWrite, createProject, createSession, findMessage } from '@recall/store';
 import { tmpdir } from 'node:os';
-import { estimateTokens, RESULT_TOKEN_BUDGET } from '../budget.js';
-import { createSessionSearchTool } from '../tool.js';
+import { exitOnHelp, REPO_ROOT } from './util.js';
 
-const REPO = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..', '..', '..');
+exitOnHelp(`Usage: pnpm bench:result-size   (node tooling/bench/dist/result-size.js)
+Size of session_search results with the default arguments (limit 8, window 2, keyword mode) on the
+MemoryBank chat logs: JSON characters and estimated tokens per call, results and window messages,
+how often the per-call budget trimmed. Needs ../shared/data/memorybank (nothing measured without it).
+  -h, --help   print this and exit`);
+
+const REPO = REPO_ROOT;
 const DATA = join(REPO, '..', 'shared', 'data', 'memorybank');
 
 interface Bank {

@@ -23,9 +23,17 @@ import { openDatabase, type RecallDatabase } from '@recall/schema';
 import { FUSION_DEFAULTS, fuseRankings, type FusionParams } from '@recall/search-tool';
 import { createProvider, parseSemanticConfig, scanTopK, type EmbeddingProvider, type VectorMatrix } from '@recall/semantic';
 import { keywordSearch } from '@recall/store';
-import { DEFAULT_DATA_DIR } from '../eval/eval.js';
-import { loadLocomo, type LocomoConversation } from '../eval/locomo.js';
-import { askerSessionId, importDataset } from '../eval/runner.js';
+import { askerSessionId, DEFAULT_DATA_DIR, importDataset, loadLocomo, type LocomoConversation } from '@recall/gateway-rpc/internal';
+import { exitOnHelp } from './util.js';
+
+const USAGE = `Usage: pnpm tune:fusion [options]   (node tooling/bench/dist/fusion-tune.js [options])
+The offline measurement behind search-tool's fusion defaults: LoCoMo recall@10 of keyword, semantic
+(built-in USE-lite) and fusion variants, chosen on the dev half, then measured on the test half.
+Needs ../shared/data/locomo/locomo10.json.
+  --data DIR    shared evaluation data (default ../shared/data)
+  --cache DIR   embedding cache (default: recall-fusion-tune under the OS temp dir)
+  --top N       fusion variants shown (default 12)
+  -h, --help    print this and exit`;
 
 /** Candidates per list, as the tool fetches for limit 10 (discover.ts: limit × 8). */
 export const TUNE_CANDIDATES = 80;
@@ -215,6 +223,7 @@ function row(name: string, s: Scores, cats: readonly string[]): string {
 }
 
 async function main(): Promise<void> {
+  exitOnHelp(USAGE);
   const { values } = parseArgs({ options: { data: { type: 'string' }, cache: { type: 'string' }, top: { type: 'string' } } });
   const dataDir = values.data ?? DEFAULT_DATA_DIR;
   const cacheDir = values.cache ?? join(tmpdir(), 'recall-fusion-tune');

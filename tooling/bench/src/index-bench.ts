@@ -20,15 +20,33 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { openDatabase, type RecallDatabase } from '@recall/schema';
 import { appendMessages, bulkWrite, createProject, createSession } from '@recall/store';
-import { chunkText } from '../chunker.js';
-import { claimChunks, completeChunks, releaseDeadLeases } from '../claims.js';
-import { enableProject } from '../consent.js';
-import { ensureFingerprint, fingerprintFields, type Fingerprint } from '../fingerprint.js';
-import { planDirtySessions } from '../planner.js';
-import { l2normalize, vectorToBlob, type EmbeddingProvider } from '../provider.js';
+import {
+  chunkText,
+  claimChunks,
+  completeChunks,
+  enableProject,
+  ensureFingerprint,
+  fingerprintFields,
+  l2normalize,
+  planDirtySessions,
+  releaseDeadLeases,
+  vectorToBlob,
+  WRITE_GAP_MS,
+  type EmbeddingProvider,
+  type Fingerprint,
+} from '@recall/semantic';
 import { arg, num } from './bench-args.js';
-import { WRITE_GAP_MS } from '../worker.js';
-import { rng } from '@recall/store/bench';
+import { exitOnHelp, rng } from './util.js';
+
+exitOnHelp(`Usage: pnpm bench:index [options]   (node tooling/bench/dist/index-bench.js [options])
+The semantic index's own costs (no model): chunking, plan → claim → write throughput vs plain
+INSERTs, database growth per 100k chunks, backfill resume time, write-lock hold time.
+  --messages N         generated messages (default 20k)
+  --dims LIST          dimensions for the growth part (default 384,512,1024)
+  --growth-chunks N    chunks per growth measurement (default 100k)
+  --append-ms N        concurrent-append window in ms (default 4000)
+  --keep               keep the temp folder
+  -h, --help           print this and exit`);
 
 const MESSAGES = num(arg('messages') || '20k');
 const DIMS = (arg('dims') || '384,512,1024').split(',').map(num);

@@ -19,8 +19,18 @@ import { createWriteStream, mkdirSync, mkdtempSync, rmSync, statSync, type Write
 import { cpus, loadavg, tmpdir, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
+import { openProfileDatabase } from '@recall/gateway-rpc';
 import { importJsonlFile, importTranscripts, transcriptFiles } from '@recall/importers';
-import { openProfileDatabase } from '../profiles.js';
+import { exitOnHelp } from './util.js';
+
+const USAGE = `Usage: pnpm bench:import [options]   (node tooling/bench/dist/import-bench.js [options])
+Import throughput and memory on a generated Claude Code folder: the claude-code importer, its
+idempotent re-run, and the recall-jsonl importer on the same messages (the peer).
+  --messages N       messages to generate (default 1m; 200k, 1m accepted)
+  --per-session N    messages per session (default 1000)
+  --keep             keep the temp folder
+  --no-peer          skip the recall-jsonl peer
+  -h, --help         print this and exit`;
 
 function count(text: string): number {
   const m = /^(\d+(?:\.\d+)?)([km]?)$/i.exec(text.trim());
@@ -124,6 +134,7 @@ async function measured(name: string, fn: (progress: (fraction: number) => void)
 }
 
 async function main(): Promise<void> {
+  exitOnHelp(USAGE);
   const { values } = parseArgs({
     args: process.argv.slice(2),
     options: { messages: { type: 'string' }, 'per-session': { type: 'string' }, keep: { type: 'boolean' }, 'no-peer': { type: 'boolean' } },

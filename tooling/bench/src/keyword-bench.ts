@@ -14,14 +14,25 @@ import { mkdtempSync, rmSync, statSync, existsSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { openDatabase, type RecallDatabase } from '@recall/schema';
-import { keywordSearch, type KeywordSearchResult } from '../keyword-search.js';
-import { appendMessages } from '../messages.js';
-import { createProject } from '../projects.js';
-import { createSession } from '../sessions.js';
-import { bulkWrite, writeTransaction } from '../transaction.js';
-import type { NewMessage } from '../validation.js';
-import { argNumber, argValue, machine, mib, ms, readJsonIfExists, rng, sharedDataPath, stats, STORE_ROOT } from './util.js';
-import { isStopword } from '../search-text.js';
+import { appendMessages, bulkWrite, createProject, createSession, keywordSearch, writeTransaction, type KeywordSearchResult, type NewMessage } from '@recall/store';
+import { isStopword } from '@recall/store/internal';
+import { argNumber, argValue, exitOnHelp, machine, mib, ms, readJsonIfExists, rng, sharedDataPath, stats, STORE_ROOT } from './util.js';
+
+const USAGE = `Usage: pnpm bench:keyword [options]   (node tooling/bench/dist/keyword-bench.js [options])
+Keyword search at scale: ingest messages/s, discover latency (p50/p95) for common, rare and CJK
+queries in the largest project, DB size per table, and plain FTS5 BM25 as the same-run peer.
+  --messages N     messages to write (default 1m; 200k, 1_000_000 accepted)
+  --projects P     projects (default 100; the largest holds 10 %, at most 100k)
+  --queries Q      queries per kind (default 100)
+  --batch N        messages per write batch (default 10k)
+  --dense          generated text only (stress case), even when ../shared/data exists
+  --mmap MiB       override openDatabase()'s mmap_size (0 = its default)
+  --db PATH        write to PATH instead of a temp folder (kept)
+  --keep           keep the temp database
+  --compare KNOB   also time the same queries with one knob off: top-first | backoff | unigram
+  --no-peer        skip the plain FTS5 peer
+  --data DIR       shared evaluation data (default ../shared/data)
+  -h, --help       print this and exit`;
 
 const EN_COMMON = (
   'the a to of and in is it for that on we with this be you not are as was have but can at or if from by ' +
@@ -250,6 +261,7 @@ function plainFtsPeer(db: RecallDatabase, projectId: string, queries: QueryCase[
 }
 
 function main(): void {
+  exitOnHelp(USAGE);
   const total = argNumber('messages', 1_000_000);
   const projectCount = Math.max(1, argNumber('projects', 100));
   const perKind = argNumber('queries', 100);

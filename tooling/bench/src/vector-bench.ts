@@ -12,10 +12,20 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { cpus, loadavg, tmpdir, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { openDatabase } from '@recall/schema';
-import { TopK } from '../topk.js';
+import { loadUsearch, normalizeL2, quantizeInt8, scanTopK, TopK, type VectorMatrix } from '@recall/semantic';
 import { arg, num } from './bench-args.js';
-import { loadUsearch, normalizeL2, quantizeInt8, scanTopK, type VectorMatrix } from '../vector-scan.js';
-import { rng } from '@recall/store/bench';
+import { exitOnHelp, rng } from './util.js';
+
+exitOnHelp(`Usage: pnpm bench:vector [options]   (node tooling/bench/dist/vector-bench.js [options])
+Exact top-k scan of one project's vectors for every backend, with same-run peers (plain JS loop,
+simsimd row by row, sqlite-vec vec0): p50/p95, ratios, int8 recall@10, peak RSS.
+  --sizes LIST       matrix sizes (default 100k,1m)
+  --dims N           dimensions (default 384)
+  --k N              top-k (default 10)
+  --queries N        queries per size (default 30)
+  --slow-queries N   queries for the slow peers (default 8)
+  --no-sqlite        skip the sqlite-vec peer
+  -h, --help         print this and exit`);
 
 const SIZES = (arg('sizes') || '100k,1m').split(',').map(num);
 const DIMS = num(arg('dims') || '384');

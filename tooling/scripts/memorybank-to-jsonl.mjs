@@ -9,7 +9,7 @@
  * and the date, never from file order or the clock, so converting twice yields identical lines and
  * re-importing them changes nothing. Timestamps are synthetic (the logs carry only dates): pair i of
  * a day is at 09:00 UTC + 2·i minutes, its response 30 s later. Plain JS (no build step) so it runs
- * from a fresh clone: `node scripts/memorybank-to-jsonl.mjs --lang cn --out /tmp/mb-cn.jsonl`.
+ * from a fresh clone: `node tooling/scripts/memorybank-to-jsonl.mjs --lang cn --out /tmp/mb-cn.jsonl`.
  */
 import { createHash } from 'node:crypto';
 import { readFileSync, writeFileSync } from 'node:fs';
@@ -17,11 +17,11 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 
-const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
 /** The shared data folder sits beside the repository (the same layout on CI). */
 export const DEFAULT_DATA_DIR = resolve(REPO_ROOT, '..', 'shared', 'data', 'memorybank');
 
-const USAGE = `Usage: node scripts/memorybank-to-jsonl.mjs [--lang cn|en | --input FILE] [--out FILE] [--projects N] [--prefix ID]
+const USAGE = `Usage: node tooling/scripts/memorybank-to-jsonl.mjs [--lang cn|en | --input FILE] [--out FILE] [--projects N] [--prefix ID]
 
   --lang cn|en     which MemoryBank file to read from ${DEFAULT_DATA_DIR} (default cn)
   --input FILE     read this file instead

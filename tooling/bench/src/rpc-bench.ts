@@ -20,14 +20,11 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { percentile, rng } from '@recall/store/bench';
-import { WebSocket } from 'ws';
-import { silentLogger, type GatewayLogger } from '../context.js';
+import { openProfileDatabase, semanticPlugin, silentLogger, startGateway, type GatewayLogger } from '@recall/gateway-rpc';
 import { importJsonlText } from '@recall/importers';
-import { openProfileDatabase } from '../profiles.js';
-import { startGateway } from '../server.js';
-import { semanticPlugin } from '../semantic-wiring.js';
+import { WebSocket } from 'ws';
 import { BENCH_SEMANTIC_CONFIG, indexSeed } from './semantic-seed.js';
+import { exitOnHelp, percentile, rng } from './util.js';
 
 interface BenchOptions {
   seconds: number;
@@ -43,9 +40,23 @@ interface BenchOptions {
   compare: boolean;
 }
 
-const USAGE = 'Usage: node packages/gateway-rpc/dist/bench/rpc-bench.js [--seconds N] [--clients N] [--search-ratio R] [--sessions N] [--messages N] [--semantic] [--search-workers N] [--compare] [--json]';
+const USAGE = `Usage: pnpm bench:rpc [options]   (node tooling/bench/dist/rpc-bench.js [options])
+Gateway load check: N closed-loop WebSocket clients mixing search.session_search and session.append
+against a real gateway on loopback; requests/s, p50/p95/p99 per method, errors by code, then lost
+writes, cross-project hits and integrity checked on the database file. Exit 1 on any error.
+  --seconds N          run time (default 15)
+  --clients N          concurrent clients (default 8)
+  --search-ratio R     share of searches, 0-1 (default 0.7)
+  --sessions N         sessions per project (default 40)
+  --messages N         messages per session (default 30)
+  --semantic           index the seed with the built-in model first (hybrid search under load)
+  --search-workers N   search worker pool size (0 = searches on the main connection)
+  --compare            run twice: searches in-process (the peer), then with the worker pool
+  --json               print the report as JSON
+  -h, --help           print this and exit`;
 
 function parseOptions(argv: string[]): BenchOptions {
+  exitOnHelp(USAGE, argv);
   const { values } = parseArgs({
     args: argv,
     options: {
@@ -62,10 +73,6 @@ function parseOptions(argv: string[]): BenchOptions {
     },
     strict: true,
   });
-  if (values.help) {
-    console.log(USAGE);
-    process.exit(0);
-  }
   const num = (name: string, value: string | undefined, def: number, min: number, max: number): number => {
     if (value === undefined) return def;
     const n = Number(value);

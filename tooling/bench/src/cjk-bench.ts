@@ -19,19 +19,19 @@ import { mkdtempSync, rmSync, statSync, existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { openDatabase, type RawDatabase, type RecallDatabase } from '@recall/schema';
-import { indexMessages } from '../fts-index.js';
-import { keywordSearch } from '../keyword-search.js';
-import { parseQuery } from '../fts-query.js';
-import {
-  cjkBigrams,
-  isStopword,
-  latinUnits,
-  normalizeForSearch,
-  segmentWords,
-  splitRuns,
-  stripParticles,
-} from '../search-text.js';
-import { argNumber, machine, mib, ms, readJsonIfExists, sharedDataPath, stats, STORE_ROOT } from './util.js';
+import { indexMessages, keywordSearch, normalizeForSearch, parseQuery } from '@recall/store';
+import { cjkBigrams, isStopword, latinUnits, segmentWords, splitRuns, stripParticles } from '@recall/store/internal';
+import { argNumber, exitOnHelp, machine, mib, ms, readJsonIfExists, sharedDataPath, stats, STORE_ROOT } from './util.js';
+
+const USAGE = `Usage: pnpm bench:cjk [options]   (node tooling/bench/dist/cjk-bench.js [options])
+Ways of making Chinese findable with FTS5 (unicode61, segmenter words, bigrams, trigram, LIKE, the
+shipped index) on the MemoryBank Chinese logs with the dev questions: recall@5, build time, size,
+query latency. Needs ../shared/data/memorybank (skipped without it).
+  --copies N       replicate the corpus N times for the latency part (default 40)
+  --rounds N       timing rounds (default 3)
+  --only NAME      run only the approach whose name starts with NAME
+  --data DIR       shared evaluation data (default ../shared/data)
+  -h, --help       print this and exit`;
 
 interface MemoryBank {
   [user: string]: { history: Record<string, { query: string; response: string }[]> };
@@ -387,6 +387,7 @@ function englishSanity(): string[] {
 }
 
 function main(): void {
+  exitOnHelp(USAGE);
   const bankPath = sharedDataPath('memorybank', 'memory_bank_cn.json');
   const bank = readJsonIfExists<MemoryBank>(bankPath);
   if (!bank) {
