@@ -17,10 +17,10 @@ export {
 } from './config.js';
 export type { SemanticConfig, SemanticConfigInput, SemanticBudgets } from './config.js';
 export { createProvider, l2normalize, toUnitVector, cosine, vectorToBlob, blobToVector } from './provider.js';
-export type { EmbeddingProvider, ProviderInfo, EmbedOptions, CreateProviderOptions } from './provider.js';
+export type { EmbeddingProvider, ProviderAvailability, ProviderInfo, EmbedOptions, CreateProviderOptions } from './provider.js';
 export { createOpenAICompatibleProvider } from './openai-provider.js';
 export type { OpenAICompatibleProviderOptions, ProviderLogger } from './openai-provider.js';
-export { createUseLiteProvider } from './use-lite-provider.js';
+export { createUseLiteProvider, USE_LITE_PACKAGES } from './use-lite-provider.js';
 export type { UseLiteProviderOptions } from './use-lite-provider.js';
 export { chunkText, contentHash, estimateTokens, looksBinary, payloadRanges, CHUNKER_VERSION, MAX_CHUNKS_PER_MESSAGE, PAYLOAD_MIN_RUN } from './chunker.js';
 export type { Chunk, ChunkerOptions } from './chunker.js';

@@ -5,7 +5,7 @@
  * (it becomes part of the fingerprint and of status answers) — a provider never exposes its key.
  */
 import type { SemanticConfig } from './config.js';
-import { EmbeddingDimensionError, EmbeddingRequestError } from './errors.js';
+import { EmbeddingDimensionError, EmbeddingRequestError, type SemanticError } from './errors.js';
 import { createOpenAICompatibleProvider, type OpenAICompatibleProviderOptions } from './openai-provider.js';
 import { createUseLiteProvider } from './use-lite-provider.js';
 
@@ -31,10 +31,23 @@ export interface EmbedOptions {
   signal?: AbortSignal;
 }
 
+/**
+ * Whether a provider can work at all, known without calling it: e.g. the built-in model's packages
+ * are not installed. `available: true` does not promise that the next call succeeds (a server may
+ * still be down); `available: false` means no call can succeed until the host is fixed and restarted.
+ */
+export type ProviderAvailability = { available: true } | { available: false; error: SemanticError };
+
 export interface EmbeddingProvider {
   readonly info: ProviderInfo;
   /** One L2-normalised vector per input text, in order. Throws a typed SemanticError. */
   embed(texts: readonly string[], options?: EmbedOptions): Promise<Float32Array[]>;
+  /**
+   * Optional up-front check (cheap, no network, no model load). The worker reads it before every
+   * batch, so its health says `providerAvailable: false` from the start instead of after a failed
+   * call, and the scoped source reports `unavailable`. Absent = assumed available.
+   */
+  availability?(): ProviderAvailability;
   close(): Promise<void>;
 }
 

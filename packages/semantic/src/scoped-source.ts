@@ -52,6 +52,8 @@ export interface ScopedSemanticSource {
 export interface QueryEmbedder {
   readonly info: { dims: number };
   embed(texts: readonly string[], options?: { signal?: AbortSignal }): Promise<Float32Array[]>;
+  /** As `EmbeddingProvider.availability()`: `available: false` = status `unavailable`, search refused. */
+  availability?(): { available: true } | { available: false; error: { message: string } };
 }
 
 export interface ActiveFingerprint {
@@ -90,6 +92,12 @@ function abortable<T>(work: Promise<T>, signal: AbortSignal): Promise<T> {
   });
 }
 
+/** The provider's up-front "cannot work" message, or null (absent check = assumed available). */
+function cannotWork(embedder: QueryEmbedder): string | null {
+  const availability = embedder.availability?.();
+  return availability && !availability.available ? availability.error.message : null;
+}
+
 export function createScopedSemanticSource(options: ScopedSemanticSourceOptions): ScopedSemanticSource {
   const { db } = options;
   let embedCalls = 0;
@@ -100,11 +108,16 @@ export function createScopedSemanticSource(options: ScopedSemanticSourceOptions)
     },
     status(scope) {
       if (!options.embedder) return { status: 'unavailable', coverage: 'unknown', reason: 'no embedding provider is running' };
-      return options.status(scope);
+      const report = options.status(scope);
+      // A provider that cannot work at all never reports ready/partial (disabled stays disabled).
+      if (cannotWork(options.embedder) && (report.status === 'ready' || report.status === 'partial')) return { ...report, status: 'unavailable', reason: 'provider_unavailable' };
+      return report;
     },
     async search(query, scope, { limit, roles, signal }) {
       const embedder = options.embedder;
       if (!embedder) throw new SemanticSearchUnavailableError('no embedding provider is running');
+      const down = cannotWork(embedder);
+      if (down) throw new SemanticSearchUnavailableError(`the embedding provider cannot work: ${down}`);
       const fingerprint = options.activeFingerprint();
       if (!fingerprint) throw new SemanticSearchUnavailableError('the semantic index has no vectors for the configured model yet');
       if (fingerprint.dims !== embedder.info.dims) throw new SemanticSearchUnavailableError(`the provider returns ${embedder.info.dims}-d vectors, the index holds ${fingerprint.dims}-d`);

