@@ -4,10 +4,8 @@
  * protocol layer and method registry, the event hub and the error-code mapping. The CLI, import and
  * MCP modules of this package build on these exports.
  */
-export { startGateway, DEFAULT_BODY_LIMIT_BYTES } from './server.js';
+export { startGateway, DEFAULT_BODY_LIMIT_BYTES, DEFAULT_PORT, DEFAULT_PROFILE } from './server.js';
 export type { Gateway, StartGatewayOptions } from './server.js';
-export { loadConfig, redactConfig, defaultHome, configFileSchema, DEFAULT_PORT, DEFAULT_PROFILE, CONFIG_FILE_NAME } from './config.js';
-export type { RecallConfig, ChatModelConfig, ConfigFile, ConfigOverrides, LoadConfigOptions } from './config.js';
 export {
   GatewayError,
   ConfigError,
@@ -34,10 +32,8 @@ export { consoleLogger, silentLogger } from './context.js';
 export type { GatewayContext, CallContext, GatewayLogger, SessionSearchExecutor, SearchCallContext, Transport } from './context.js';
 export { openProfileDatabase, listProfiles } from './profiles.js';
 export { createMethodRegistry, DOMAIN_METHODS } from './methods/index.js';
-export { createSemanticIndex, semanticPlugin } from './semantic-wiring.js';
 export type { IndexService, IndexServiceProjectStatus, IndexServiceProvider, IndexServiceWorker, SemanticBinding, SemanticPlugin, SemanticPluginDeps, SemanticSearchBinding } from './index-service.js';
-export type { SemanticSettingsInput } from './semantic-wiring.js';
-export { createDefaultSearchTool, createSearchComposition, openSearchComposition, searchOptionsForIndex } from './search-wiring.js';
-export type { SearchComposition, SearchWiringOptions } from './search-wiring.js';
-export { defaultUiDir, injectToken } from './static.js';
+export { injectToken } from './static.js';
 export { GATEWAY_VERSION } from './version.js';
+export { tightenHome } from './home-permissions.js';
+export type { TightenedPath } from './home-permissions.js';

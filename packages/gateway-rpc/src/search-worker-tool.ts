@@ -4,7 +4,7 @@
  * Plain data in, so it crosses the thread boundary; semantic search runs in-process instead (it
  * shares the index's provider), so a worker never needs stage B.
  */
-import { openDatabase } from '@recall/schema';
+import { openDatabase, type RecallDatabase } from '@recall/schema';
 import { createSessionSearchTool } from '@recall/search-tool';
 import type { SessionSearchExecutor } from './context.js';
 
@@ -18,6 +18,8 @@ export interface SearchToolInput {
 /** A worker's tool and the connection it owns. */
 export interface OpenedSearchTool {
   readonly tool: SessionSearchExecutor;
+  /** The worker's own read-only connection. */
+  readonly db: RecallDatabase;
   /** Closes the tool's own connection. */
   close(): void | Promise<void>;
 }
@@ -26,7 +28,7 @@ export interface OpenedSearchTool {
 export function openSearchTool(input: SearchToolInput): OpenedSearchTool {
   const db = openDatabase(input.dbPath, { readonly: true, profile: input.profile });
   try {
-    return { tool: createSessionSearchTool({ db }), close: () => db.close() };
+    return { tool: createSessionSearchTool({ db }), db, close: () => db.close() };
   } catch (error) {
     db.close();
     throw error;

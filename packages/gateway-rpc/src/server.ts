@@ -15,14 +15,13 @@ import type { Duplex } from 'node:stream';
 import type { RecallDatabase } from '@recall/schema';
 import { createSessionSearchTool } from '@recall/search-tool';
 import { WebSocketServer, type WebSocket } from 'ws';
-import { DEFAULT_PORT, DEFAULT_PROFILE } from './config.js';
 import { consoleLogger, type CallContext, type GatewayContext, type GatewayLogger, type SessionSearchExecutor } from './context.js';
 import { DOMAIN_ERROR_CODES, JSONRPC_INTERNAL_ERROR, JSONRPC_INVALID_REQUEST, type JsonRpcErrorObject } from './errors.js';
 import { EventHub, type HubEvent } from './events.js';
 import { handleRpcText, notification, type MethodRegistry } from './jsonrpc.js';
 import { createMethodRegistry } from './methods/index.js';
 import { openProfileDatabase } from './profiles.js';
-import { createStaticHandler, defaultUiDir } from './static.js';
+import { createStaticHandler } from './static.js';
 import { bearerToken, ensureToken, tokenMatches } from './token.js';
 import { defaultSearchWorkers, startSearchPool, type SearchPool } from './search-pool.js';
 import { tightenHome } from './home-permissions.js';
@@ -30,6 +29,10 @@ import { DEFAULT_EXTERNAL_WRITE_POLL_MS, watchExternalWrites, type ExternalWrite
 import { ChatRuns, resolveChatSettings, type ChatSettingsInput, type ChatSinkEvent } from '@recall/chat';
 import type { IndexService, SemanticPlugin, SemanticSearchBinding } from './index-service.js';
 
+/** The gateway's TCP port on 127.0.0.1 when none is given. */
+export const DEFAULT_PORT = 7821;
+/** The profile a gateway serves when none is given. */
+export const DEFAULT_PROFILE = 'default';
 export const DEFAULT_BODY_LIMIT_BYTES = 1024 * 1024;
 /** Idle sockets cost a file descriptor each and nothing stops a local process opening thousands. */
 export const DEFAULT_FIRST_REQUEST_TIMEOUT_MS = 10_000;
@@ -50,7 +53,7 @@ export interface StartGatewayOptions {
   profile?: string;
   /** TCP port on 127.0.0.1 (default 7821; 0 = any free port, see `Gateway.port`). */
   port?: number;
-  /** Built desktop UI folder; `undefined` = `apps/desktop-ui/dist` if built; `null` = no UI. */
+  /** Built desktop UI folder to serve at `/` (the CLI passes the one it ships); omitted or `null` = no UI (JSON-RPC only). */
   uiDir?: string | null;
   /** Max JSON-RPC body / WebSocket message size in bytes (default 1 MiB). */
   bodyLimitBytes?: number;
@@ -114,7 +117,7 @@ export async function startGateway(options: StartGatewayOptions): Promise<Gatewa
   const requestedPort = options.port ?? DEFAULT_PORT;
   const bodyLimit = options.bodyLimitBytes ?? DEFAULT_BODY_LIMIT_BYTES;
   const logger = options.logger ?? consoleLogger;
-  const uiDir = options.uiDir === undefined ? defaultUiDir() : options.uiDir;
+  const uiDir = options.uiDir ?? null;
 
   // Before anything is written: a home others can read is reported and made private.
   tightenHome(home, (message) => logger.warn(message));

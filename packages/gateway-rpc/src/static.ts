@@ -1,16 +1,15 @@
 /**
- * Serving the built desktop UI (`apps/desktop-ui/dist`, produced by vite) from the gateway's own
+ * Serving a built desktop UI (the folder `startGateway({ uiDir })` names; the CLI ships one) from the gateway's own
  * origin. index.html gets the install token injected as `<meta name="recall-token" content="…">`
  * so the page can call /rpc; a cross-origin page cannot read it (no CORS headers are ever sent) and
  * the server's Host check defeats DNS rebinding. Paths are decoded, normalised and then checked —
  * after resolving symlinks — to stay inside the UI folder; unknown extension-less paths fall back
- * to index.html (client-side routing). The gateway never imports desktop-ui code: the folder is
- * found by path or passed in.
+ * to index.html (client-side routing). The gateway never imports desktop-ui code and never looks
+ * for it: the folder is passed in.
  */
-import { existsSync, readFileSync, realpathSync, statSync } from 'node:fs';
+import { readFileSync, realpathSync, statSync } from 'node:fs';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { extname, join, resolve, sep } from 'node:path';
-import { fileURLToPath } from 'node:url';
 
 const CONTENT_TYPES: Readonly<Record<string, string>> = {
   '.html': 'text/html; charset=utf-8',
@@ -66,15 +65,6 @@ const SECURITY_HEADERS: Readonly<Record<string, string>> = {
   'Referrer-Policy': 'no-referrer',
   'Cross-Origin-Resource-Policy': 'same-origin',
 };
-
-/**
- * `apps/desktop-ui/dist` located relative to this file (src/ and dist/ are both two levels below
- * the package, so the same relative path works for sources and the build), or null if not built.
- */
-export function defaultUiDir(): string | null {
-  const dir = fileURLToPath(new URL('../../../apps/desktop-ui/dist/', import.meta.url));
-  return existsSync(join(dir, 'index.html')) ? resolve(dir) : null;
-}
 
 export function escapeHtmlAttribute(value: string): string {
   return value.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/'/g, '&#39;');
@@ -144,7 +134,7 @@ export function createStaticHandler(options: StaticHandlerOptions): (req: Incomi
       // Read per request: the UI can be rebuilt while the gateway runs, and the file is small.
       html = readFileSync(indexPath, 'utf8');
     } catch {
-      sendText(res, req, 404, 'The Recall desktop UI is not built. Run `pnpm build` (or `pnpm start`), then reload.\nThe JSON-RPC endpoint is at /rpc.\n');
+      sendText(res, req, 404, 'This Recall gateway serves no desktop UI (started without one, or `recall serve --no-ui`).\nThe JSON-RPC endpoint is at /rpc.\n');
       return;
     }
     // no-store: the page carries the token; it must not sit in a shared or disk cache.

@@ -11,13 +11,12 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { lastToolResult, type RecordedRequest } from '@recall/config/scripted-openai';
 import { afterEach, describe, expect, test } from 'vitest';
-import { REPO_ROOT } from './cli-helpers.js';
 import { cleanup, rpc } from './helpers.js';
 import { createConversation, createProject, messagesOf, startChatGateway, TEST_API_KEY } from './support/chat-gateway.js';
 
 afterEach(cleanup);
 
-const RPC_MD = readFileSync(join(REPO_ROOT, 'docs/rpc.md'), 'utf8');
+const RPC_MD = readFileSync(new URL('../../../docs/rpc.md', import.meta.url), 'utf8');
 /** The paragraph of docs/rpc.md that says what leaves the machine. */
 const EGRESS = /\*\*What leaves the machine\.\*\*([\s\S]*?)\n\n/.exec(RPC_MD)?.[1] ?? '';
 

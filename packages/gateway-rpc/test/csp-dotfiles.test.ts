@@ -8,8 +8,8 @@
  */
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, test } from 'vitest';
-import { defaultUiDir } from '../src/index.js';
 import { cleanup, rawRequest, startTestGateway, tempHome } from './helpers.js';
 
 afterEach(cleanup);
@@ -50,7 +50,9 @@ describe('Content-Security-Policy', () => {
     expect(csp.get('img-src')).toBe("'self' data:");
   });
 
-  const built = defaultUiDir();
+  // The desktop UI's own build, read by path (test data: the gateway serves whatever folder it is given).
+  const uiDist = fileURLToPath(new URL('../../../apps/desktop-ui/dist', import.meta.url));
+  const built = existsSync(join(uiDist, 'index.html')) ? uiDist : null;
   test.skipIf(built === null)(`the built desktop UI has no inline script, handler or style${built === null ? ' — SKIPPED: apps/desktop-ui/dist not built' : ''}`, () => {
     const html = readFileSync(join(built!, 'index.html'), 'utf8');
     for (const tag of html.match(/<script\b[^>]*>[\s\S]*?<\/script>/gi) ?? []) {

@@ -1,5 +1,6 @@
 /**
- * Writes by other processes reach the UI. First every kind of foreign write a client can see —
+ * Writes by other processes reach the UI (the CLI package tests the same with real `recall`
+ * child processes against a running gateway). Every kind of foreign write a client can see —
  * rewind, delete, compaction, edit, hide, rename, move, append, import, project and folder edits,
  * also done with raw SQL that bumps no `updated_at` (an older or foreign writer) — made through a
  * SECOND connection to the same file, each of which must produce its change events (and writes to
@@ -10,6 +11,7 @@
  * no extra id-less ones.
  */
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { openDatabase, profileDatabasePath, type RecallDatabase } from '@recall/schema';
 import {
   addProjectFolder,
@@ -27,24 +29,24 @@ import {
   updateProject,
   updateSession,
 } from '@recall/store';
-import { afterEach, beforeAll, describe, expect, test } from 'vitest';
+import { afterEach, describe, expect, test } from 'vitest';
 import { EventHub, type HubEvent } from '../src/events.js';
 import { watchExternalWrites } from '../src/external-writes.js';
 import { importJsonlFile } from '@recall/importers';
-import { assertCliBuilt, cleanupTemp, FIXTURES, runCli, tempDir } from './cli-helpers.js';
-import { cleanup, startTestGateway, wsConnect } from './helpers.js';
+import { cleanup, tempHome } from './helpers.js';
 
-beforeAll(() => assertCliBuilt());
+/** The importers' fixture files (recall-jsonl), read by path: test data, not an import. */
+const FIXTURES = fileURLToPath(new URL('../../importers/test/fixtures', import.meta.url));
+
 const opened: RecallDatabase[] = [];
 afterEach(async () => {
   for (const db of opened.splice(0)) db.close();
   await cleanup();
-  cleanupTemp();
 });
 
 /** The gateway's connection (watched) and another writer's connection to the same profile file. */
 async function twoConnections() {
-  const home = tempDir();
+  const home = tempHome();
   const path = profileDatabasePath(home, 'default');
   const gateway = openDatabase(path);
   opened.push(gateway);
@@ -149,45 +151,5 @@ describe('every foreign write a client can see emits its change events', () => {
     expect(watcher.check()).toBe(false);
     expect(seen).toEqual([]);
     watcher.stop();
-  });
-});
-
-async function seededGateway() {
-  const home = tempDir();
-  const imported = await runCli(['import', join(FIXTURES, 'small.jsonl'), '--home', home]);
-  expect(imported.code, imported.stderr).toBe(0);
-  const gw = await startTestGateway({ home, externalWritePollMs: 100 });
-  const client = await wsConnect(`${gw.wsUrl}?token=${gw.token}`);
-  return { home, gw, client };
-}
-
-// Id-less means no ids at all: `unassigned: true` names the "No project" group, and a client that
-// refreshes only the groups an event names would then leave the moved conversation's groups stale.
-const idless = (type: string) => (n: { params: { type: string; sessionIds?: unknown; projectIds?: unknown; unassigned?: unknown } }) =>
-  n.params.type === type && n.params.sessionIds === undefined && n.params.projectIds === undefined && n.params.unassigned === undefined;
-
-describe('writes by other processes', () => {
-  test.each([
-    ['recall mv', (home: string) => ['mv', 's-alpha-1', 'p_beta', '--home', home], ['sessions.changed']],
-    ['recall import', (home: string) => ['import', join(FIXTURES, 'broken.jsonl'), '--home', home], ['projects.changed', 'sessions.changed', 'messages.changed']],
-  ])('%s from a shell: connected clients get the change events', async (_name, args, types) => {
-    const { home, client } = await seededGateway();
-    const result = await runCli(args(home));
-    expect([0, 1]).toContain(result.code); // broken.jsonl imports its valid lines and exits 1
-    for (const type of types) {
-      await expect(client.waitForNotification(idless(type), 5_000)).resolves.toBeDefined();
-    }
-    await client.close();
-  });
-
-  test("the gateway's own writes send their precise events only", async () => {
-    const { gw, client } = await seededGateway();
-    await client.call('session.project.set', { sessionId: 's-alpha-1', projectId: 'p_beta' });
-    await client.waitForNotification((n) => n.params.type === 'sessions.changed' && Array.isArray(n.params.sessionIds));
-    // Several poll intervals: no id-less event may follow our own write.
-    await new Promise((r) => setTimeout(r, 600));
-    expect(client.notifications.filter(idless('sessions.changed'))).toEqual([]);
-    expect(gw.port).toBeGreaterThan(0);
-    await client.close();
   });
 });

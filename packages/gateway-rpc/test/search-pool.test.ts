@@ -9,16 +9,23 @@
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, test } from 'vitest';
 import { z } from 'zod';
-import { defineMethod, handleRpcText, MethodRegistry, openSearchComposition } from '../src/index.js';
+import { defineMethod, handleRpcText, MethodRegistry } from '../src/index.js';
+import { openSearchTool } from '../src/search-worker-tool.js';
 import { MAX_BATCH_COST, MAX_BATCH_RESPONSE_BYTES, SEARCH_COST } from '../src/jsonrpc.js';
 import { startSearchPool, type SearchPool } from '../src/search-pool.js';
 import { cleanup, postRpc, rpc, startTestGateway, tempHome, wsConnect } from './helpers.js';
 import { MAX_WS_IN_FLIGHT } from '../src/server.js';
 import { importJsonlText } from '@recall/importers';
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { openProfileDatabase } from '../src/profiles.js';
-import { assertCliBuilt, FIXTURES } from './cli-helpers.js';
+
+/** The importers' fixture files (recall-jsonl), read by path: test data, not an import. */
+const FIXTURES = fileURLToPath(new URL('../../importers/test/fixtures', import.meta.url));
+function assertCliBuilt(): void {
+  const worker = fileURLToPath(new URL('../dist/search-worker.js', import.meta.url));
+  if (!existsSync(worker)) throw new Error(`${worker} is missing: build @recall/gateway-rpc first (turbo's test task depends on build).`);
+}
 
 const SCRIPTED = fileURLToPath(new URL('./fixtures/scripted-search-tool.mjs', import.meta.url));
 const pools: SearchPool[] = [];
@@ -123,14 +130,14 @@ describe("a worker's connection", () => {
     await importJsonlText(seed, readFileSync(join(FIXTURES, 'small.jsonl'), 'utf8'));
     const dbPath = seed.path;
     seed.close();
-    const composition = openSearchComposition(dbPath, 'default');
+    const opened = openSearchTool({ dbPath, profile: 'default' });
     try {
-      const found = (await composition.tool.execute({ query: 'LNK2019', search_mode: 'keyword' }, { currentSessionId: 's-alpha-2' })) as { results: unknown[] };
+      const found = (await opened.tool.execute({ query: 'LNK2019', search_mode: 'keyword' }, { profile: 'default', currentSessionId: 's-alpha-2' })) as { results: unknown[] };
       expect(found.results.length).toBeGreaterThan(0);
-      expect(composition.db.raw.readonly).toBe(true);
-      expect(() => composition.db.raw.prepare("update sessions set title = 'x'").run()).toThrow(expect.objectContaining({ code: 'SQLITE_READONLY' }));
+      expect(opened.db.raw.readonly).toBe(true);
+      expect(() => opened.db.raw.prepare("update sessions set title = 'x'").run()).toThrow(expect.objectContaining({ code: 'SQLITE_READONLY' }));
     } finally {
-      composition.close();
+      await opened.close();
     }
   });
 });

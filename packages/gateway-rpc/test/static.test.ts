@@ -7,7 +7,7 @@ import { existsSync, mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, beforeEach, describe, expect, test } from 'vitest';
-import { defaultUiDir, injectToken } from '../src/index.js';
+import { injectToken } from '../src/index.js';
 import { cleanup, rawRequest, startTestGateway, tempHome, type TestGateway } from './helpers.js';
 
 afterEach(cleanup);
@@ -111,13 +111,8 @@ describe('without a built UI', () => {
     const gw = await startTestGateway({ uiDir: null });
     const res = await rawRequest(gw.port, { path: '/' });
     expect(res.status).toBe(404);
-    expect(res.text).toMatch(/pnpm build/);
+    expect(res.text).toMatch(/no desktop UI/);
     expect(res.text).not.toContain(gw.token);
-  });
-
-  test('defaultUiDir() finds apps/desktop-ui/dist by path (no package import), or null when not built', () => {
-    const expected = resolve(fileURLToPath(new URL('../../../apps/desktop-ui/dist', import.meta.url)));
-    expect(defaultUiDir()).toBe(existsSync(join(expected, 'index.html')) ? expected : null);
   });
 });
 

@@ -20,7 +20,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { openProfileDatabase, semanticPlugin, silentLogger, startGateway, type GatewayLogger } from '@recall/gateway-rpc';
+import { semanticPluginFor } from '@recall/cli';
+import { openProfileDatabase, silentLogger, startGateway, type GatewayLogger } from '@recall/gateway-rpc';
 import { importJsonlText } from '@recall/importers';
 import { WebSocket } from 'ws';
 import { BENCH_SEMANTIC_CONFIG, indexSeed } from './semantic-seed.js';
@@ -245,7 +246,7 @@ export async function runRpcBench(options: BenchOptions): Promise<{ ok: boolean;
       port: 0,
       uiDir: null,
       logger,
-      ...(options.semantic ? { semantic: semanticPlugin({ config: { ...BENCH_SEMANTIC_CONFIG } }) } : {}),
+      ...(options.semantic ? { semantic: await semanticPluginFor({ config: { ...BENCH_SEMANTIC_CONFIG } }) } : {}),
       ...(options.searchWorkers === undefined ? {} : { searchWorkers: options.searchWorkers }),
     });
     const workersLabel = options.searchWorkers === 0 || options.semantic ? 'searches in-process on the main connection' : `searches in ${options.searchWorkers ?? 'the default number of'} worker thread(s)`;

@@ -7,7 +7,8 @@
 import { onTestFinished } from 'vitest';
 import { createSessionSearchTool } from '@recall/search-tool';
 import type { ChatSettingsInput } from '@recall/chat';
-import { rpc, startTestGateway, wsConnect, type TestGateway, type WsClient } from '../helpers.js';
+import { startTestGateway, wsConnect, type TestGateway, type WsClient } from '../helpers.js';
+export { chatEvents, createConversation, createProject, messagesOf, waitForRunEnd } from '../helpers.js';
 import { startScriptedOpenAI, type ScriptEntry, type ScriptedOpenAI } from '@recall/config/scripted-openai';
 
 export const TEST_API_KEY = 'sk-test-SECRET-4f1c9a';
@@ -31,32 +32,3 @@ export async function startChatGateway(options: { script?: ScriptEntry[]; chat?:
   return { gw, openai, ws };
 }
 
-/** chat.* notifications of one run, in arrival order. */
-export function chatEvents(ws: WsClient, runId: string): any[] {
-  return ws.notifications.map((n) => n.params).filter((p) => typeof p?.type === 'string' && p.type.startsWith('chat.') && p.runId === runId);
-}
-
-/** Resolves with the run's terminal event (chat.done or chat.error). */
-export async function waitForRunEnd(ws: WsClient, runId: string, timeoutMs = 10_000): Promise<any> {
-  const n = await ws.waitForNotification((m) => (m.params?.type === 'chat.done' || m.params?.type === 'chat.error') && m.params.runId === runId, timeoutMs);
-  return n.params;
-}
-
-export async function createProject(gw: TestGateway, name: string): Promise<string> {
-  return (await rpc(gw, 'projects.create', { name })).id as string;
-}
-
-export async function createConversation(
-  gw: TestGateway,
-  projectId: string | null,
-  title: string,
-  messages: { role: 'user' | 'assistant' | 'system' | 'tool'; content: string }[] = [],
-): Promise<{ id: string; messageIds: number[] }> {
-  const session = await rpc(gw, 'session.create', { projectId, title, messages });
-  const stored = (await rpc(gw, 'session.messages', { sessionId: session.id })).messages as { id: number }[];
-  return { id: session.id as string, messageIds: stored.map((m) => m.id) };
-}
-
-export async function messagesOf(gw: TestGateway, sessionId: string, includeHidden = false): Promise<any[]> {
-  return (await rpc(gw, 'session.messages', { sessionId, includeHidden })).messages;
-}

@@ -1,0 +1,45 @@
+/**
+ * `recall mv SESSION PROJECT|none`: moves a conversation to a project (named by id, slug or name),
+ * or out of any project with `none`, through the store's setSessionProject — the only write that
+ * changes ownership, which moves the whole logical conversation (root + compression continuations
+ * + delegation children) in one transaction and never touches cwd or messages. A move to where the
+ * conversation already is is refused (`already_in_project`) so a typo cannot look like a success.
+ */
+import { getSession, setSessionProject } from '@recall/store';
+import { GatewayError } from '@recall/gateway-rpc';
+import { defineCommand } from './command.js';
+import { printJson } from './context.js';
+import { resolveProjectRef } from './project-ref.js';
+
+export const mvCommand = defineCommand<{ json?: boolean }>({
+  name: 'mv',
+  summary: 'Move a conversation to a project ("none" removes it from its project).',
+  usage: 'mv SESSION PROJECT|none [--json]',
+  optionsHelp: `  PROJECT           a project id, slug or name (see "recall projects")
+  --json            print JSON ({ sessionIds, projectId, previousProjectId })`,
+  options: { json: { type: 'boolean' } },
+  positionals: { min: 2, max: 2, names: ['SESSION', 'PROJECT (a project id, slug or name, or none)'] },
+  run(ctx, { values, positionals }) {
+    const [sessionId, target] = positionals as [string, string];
+    const db = ctx.db();
+    const session = getSession(db, sessionId);
+    const project = target === 'none' ? null : resolveProjectRef(db, target);
+    const targetId = project?.id ?? null;
+    if (session.projectId === targetId) {
+      throw new GatewayError('already_in_project', `${sessionId} is already ${project ? `in ${project.name} (${project.id})` : 'without a project'}; nothing moved.`, {
+        data: { sessionId, projectId: targetId },
+      });
+    }
+    const result = setSessionProject(db, sessionId, targetId);
+    if (values.json) {
+      printJson(ctx.out, result);
+      return;
+    }
+    const count = result.sessionIds.length;
+    const from = result.previousProjectId === null ? 'no project' : (() => {
+      const p = resolveProjectRef(db, result.previousProjectId);
+      return `${p.name} (${p.id})`;
+    })();
+    ctx.out.write(`Moved ${count} session${count === 1 ? '' : 's'} (${result.sessionIds.join(', ')}) from ${from} to ${project ? `${project.name} (${project.id})` : 'no project'}.\n`);
+  },
+});

@@ -1,0 +1,24 @@
+/**
+ * How the CLI names a project: by id (`p_…`), by slug or by name (exact, then case-insensitive),
+ * archived ones included. A reference that matches two projects is refused with the candidates
+ * listed rather than guessed, since moving a conversation to the wrong project changes what it can
+ * recall.
+ */
+import type { RecallDatabase } from '@recall/schema';
+import { findProject, listProjects, type Project } from '@recall/store';
+import { GatewayError } from '@recall/gateway-rpc';
+
+export function resolveProjectRef(db: RecallDatabase, ref: string): Project {
+  const byId = findProject(db, ref);
+  if (byId) return byId;
+  const all = listProjects(db, { includeArchived: true });
+  const tiers: ((p: Project) => boolean)[] = [(p) => p.slug === ref, (p) => p.name === ref, (p) => p.name.toLowerCase() === ref.toLowerCase() || p.slug === ref.toLowerCase()];
+  for (const matches of tiers) {
+    const found = all.filter(matches);
+    if (found.length === 1) return found[0]!;
+    if (found.length > 1) {
+      throw new GatewayError('ambiguous_project', `"${ref}" matches ${found.length} projects: ${found.map((p) => `${p.id} (${p.name})`).join(', ')}. Use the id.`, { data: { ref } });
+    }
+  }
+  throw new GatewayError('project_not_found', `No project with id, slug or name "${ref}" (see "recall projects --all").`, { data: { ref } });
+}

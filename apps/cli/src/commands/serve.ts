@@ -1,0 +1,96 @@
+/**
+ * `recall serve`: runs the gateway (JSON-RPC over HTTP + WebSocket on 127.0.0.1) and the built
+ * desktop UI until SIGINT/SIGTERM. Prints the UI URL on stdout (first line, so scripts can read it)
+ * and where the token is; on a signal it closes the gateway, which stops accepting, waits for every
+ * in-flight call (so no acknowledged write is lost) and closes the database, then exits 0.
+ * `--sync` also runs live sync of agent transcripts (@recall/importers' LiveSync) until then.
+ */
+import { resolve } from 'node:path';
+import { LiveSync, syncStatePath } from '@recall/importers';
+import { openProfileDatabase } from '@recall/gateway-rpc';
+import { GatewayError } from '@recall/gateway-rpc';
+import { startGateway } from '@recall/gateway-rpc';
+import { semanticPluginFor } from '../stage-b.js';
+import { tokenPath } from '@recall/gateway-rpc';
+import { intFlag } from './args.js';
+import { defineCommand } from './command.js';
+import { defaultUiDir } from '../ui-dir.js';
+import type { CliContext } from './context.js';
+import { waitForStop } from './signals.js';
+import { syncConfig } from './sync.js';
+
+async function startSync(ctx: CliContext): Promise<{ stop(): Promise<void> }> {
+  const db = openProfileDatabase(ctx.config.home, ctx.config.profile);
+  const { sources, mapping, origin } = syncConfig(ctx, db, {});
+  const sync = new LiveSync({
+    db,
+    statePath: syncStatePath(ctx.config.home, ctx.config.profile),
+    sources,
+    mapping,
+    onPass: (r) => ctx.err.write(`recall serve: sync +${r.messages} messages, +${r.sessions} sessions${r.errors ? `, ${r.errors} line errors` : ''}\n`),
+    onError: (error) => ctx.err.write(`recall serve: sync pass failed: ${(error as Error).message}\n`),
+  });
+  ctx.err.write(`recall serve: syncing ${sources.length === 0 ? 'nothing (no transcript folders found)' : sources.map((s) => `${s.format} ${s.path}`).join(', ')} (${origin})\n`);
+  await sync.start();
+  return {
+    stop: async () => {
+      await sync.stop();
+      db.close();
+    },
+  };
+}
+
+export const serveCommand = defineCommand<{ port?: string; 'host-ui'?: string; 'no-ui'?: boolean; sync?: boolean }>({
+  name: 'serve',
+  createsData: true,
+  summary: 'Run the gateway (JSON-RPC at /rpc) and the desktop UI on http://127.0.0.1:PORT until Ctrl-C.',
+  usage: 'serve [--port N] [--host-ui DIR | --no-ui] [--sync]',
+  optionsHelp: `  --port N          TCP port on 127.0.0.1 (default: $RECALL_PORT, config.json, else 7821; 0 = any free port)
+  --host-ui DIR     serve a built desktop UI from DIR instead of the one this package ships
+  --no-ui           serve JSON-RPC only
+  --sync            also live-import agent transcripts, with the sources and project mapping saved by the
+                    last "recall sync" (else the default locations, no project) — see "recall sync --help"`,
+  options: { port: { type: 'string' }, 'host-ui': { type: 'string' }, 'no-ui': { type: 'boolean' }, sync: { type: 'boolean' } },
+  positionals: { min: 0, max: 0 },
+  // A typo is a usage error; the default/environment/config.json rules for the port live in config.ts.
+  check: ({ values }) => void intFlag('serve', 'port', values.port, 0, 65_535),
+  async run(ctx, { values }) {
+    const uiDir = values['no-ui'] ? null : values['host-ui'] !== undefined ? resolve(values['host-ui']) : defaultUiDir();
+    for (const warning of ctx.config.warnings) ctx.err.write(`recall: warning: ${warning}\n`);
+    const stopped = waitForStop();
+    let gateway: Awaited<ReturnType<typeof startGateway>>;
+    try {
+      gateway = await startGateway({
+        home: ctx.config.home,
+        profile: ctx.config.profile,
+        port: ctx.config.port,
+        uiDir,
+        chat: ctx.config.chat,
+        semantic: await semanticPluginFor({ config: ctx.config.semantic, keys: ctx.config.semanticKeys }),
+      });
+    } catch (error) {
+      // Another gateway (or any program) holds the port: say so plainly, no stack trace.
+      if ((error as NodeJS.ErrnoException).code === 'EADDRINUSE') {
+        throw new GatewayError('port_in_use', `port ${ctx.config.port} is in use; use --port N (0 picks a free port)`, { data: { port: ctx.config.port } });
+      }
+      throw error;
+    }
+    ctx.out.write(`${gateway.url}\n`);
+    ctx.err.write(
+      [
+        `Recall gateway for profile "${gateway.profile}" is listening on ${gateway.url}`,
+        `  JSON-RPC: POST ${gateway.rpcUrl} or WebSocket ${gateway.wsUrl}`,
+        `  Token:    ${tokenPath(ctx.config.home)} (send as Authorization: Bearer <token>)`,
+        '  Press Ctrl-C to stop.',
+        '',
+      ].join('\n'),
+    );
+    // Live sync writes through its own connection (WAL: the gateway's readers are never blocked for long).
+    const sync = values.sync ? await startSync(ctx) : null;
+    const reason = await stopped;
+    ctx.err.write(`recall serve: ${reason}, shutting down…\n`);
+    await sync?.stop();
+    await gateway.close();
+    ctx.err.write('recall serve: stopped.\n');
+  },
+});

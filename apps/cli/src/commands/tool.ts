@@ -1,0 +1,35 @@
+/**
+ * The session_search tool as the CLI and the MCP server use it: built by the gateway's own wiring
+ * (search-wiring.ts), so `recall search`, `recall mcp` and the JSON-RPC method always run the same
+ * tool with the same semantic source. The wiring exposes only `execute`; the name, description
+ * and JSON Schema that MCP advertises come from the tool object itself when it carries them, else
+ * from @recall/search-tool's exported definitions (the same values).
+ */
+import type { RecallDatabase } from '@recall/schema';
+import type { RecallConfig } from '../config.js';
+import { SESSION_SEARCH_DESCRIPTION, SESSION_SEARCH_TOOL_NAME, sessionSearchJsonSchema, type SessionSearchResult } from '@recall/search-tool';
+import type { SearchCallContext } from '@recall/gateway-rpc';
+import { searchToolFor } from '../stage-b.js';
+
+export interface CliSearchTool {
+  readonly name: string;
+  readonly description: string;
+  readonly parameters: Record<string, unknown>;
+  execute(args: unknown, context: SearchCallContext): Promise<SessionSearchResult>;
+  /** Stops the embedding provider the composition started (the built-in model runs in a thread). */
+  close(): Promise<void>;
+}
+
+/** `config` carries the profile's `semantic` section and keys; without it the tool is keyword-only. */
+export async function loadSearchTool(db: RecallDatabase, config?: Pick<RecallConfig, 'semantic' | 'semanticKeys'>): Promise<CliSearchTool> {
+  const composition = await searchToolFor(db, config ? { config: config.semantic, keys: config.semanticKeys } : { config: null });
+  const tool = composition.tool;
+  const meta = tool as unknown as Partial<Pick<CliSearchTool, 'name' | 'description' | 'parameters'>>;
+  return {
+    name: typeof meta.name === 'string' ? meta.name : SESSION_SEARCH_TOOL_NAME,
+    description: typeof meta.description === 'string' ? meta.description : SESSION_SEARCH_DESCRIPTION,
+    parameters: meta.parameters && typeof meta.parameters === 'object' ? meta.parameters : sessionSearchJsonSchema(),
+    execute: async (args, context) => (await tool.execute(args as Record<string, unknown>, context)) as SessionSearchResult,
+    close: () => composition.close(),
+  };
+}

@@ -1,0 +1,125 @@
+/**
+ * Wiring of the `session_search` tool (from @recall/search-tool) into the gateway: the ONE place
+ * that composes the tool with the semantic source (from @recall/semantic) for a profile database.
+ * `createSearchComposition()` takes the database and the profile's `semantic` config section (raw,
+ * validated here by parseSemanticConfig) and returns the tool plus a `close()` that stops a
+ * provider it created. It needs nothing from the server, so the gateway, the CLI (`recall search`,
+ * `recall mcp`), the chat loop and the eval all run the same composition (`openSearchComposition()`
+ * opens a read-only connection for it). Without a configured and switched-on
+ * semantic section the tool is keyword-only and reports `semantic_status: "disabled"`.
+ */
+import { openDatabase, type RecallDatabase } from '@recall/schema';
+import { createSessionSearchTool, type SessionSearchTool } from '@recall/search-tool';
+import {
+  createConfiguredSemanticSource,
+  createProvider,
+  MatrixCache,
+  parseSemanticConfig,
+  resolveEmbeddingApiKey,
+  SemanticConfigError,
+  SemanticIndex,
+  type EmbeddingProvider,
+  type ScopedSemanticSource,
+  type SemanticConfig,
+  type WorkerHealth,
+} from '@recall/semantic';
+import type { SessionSearchExecutor } from '@recall/gateway-rpc';
+import { ConfigError } from '@recall/gateway-rpc';
+
+export interface SearchWiringOptions {
+  /** The profile's `semantic` config section: raw (validated here) or already validated; absent/null = keyword-only. */
+  semantic?: Record<string, unknown> | SemanticConfig | null;
+  /** Keys from config.ts (the only reader of the environment); never logged. */
+  semanticKeys?: { embeddingApiKey: string | null; openaiApiKey: string | null };
+  /** A running provider to share (e.g. the gateway's index); otherwise one is created here and closed by close(). */
+  provider?: EmbeddingProvider | null;
+  /** The in-process index worker's health, when one runs (provider down → `unavailable`). */
+  health?: () => WorkerHealth | null;
+  /** Matrix cache to use (default: one per composition). */
+  cache?: MatrixCache;
+  /** One deadline per call (default: the tool's 8 s). */
+  deadlineMs?: number;
+}
+
+export interface SearchComposition {
+  readonly tool: SessionSearchTool;
+  readonly semantic: ScopedSemanticSource | null;
+  readonly semanticConfig: SemanticConfig | null;
+  /** Closes a provider this composition created (a shared one is left to its owner). Idempotent. */
+  close(): Promise<void>;
+}
+
+function isValidated(section: Record<string, unknown> | SemanticConfig): section is SemanticConfig {
+  return Array.isArray((section as SemanticConfig).indexedRoles) && typeof (section as SemanticConfig).dims === 'number' && typeof (section as SemanticConfig).endpoint === 'string';
+}
+
+export function createSearchComposition(db: RecallDatabase, options: SearchWiringOptions = {}): SearchComposition {
+  const section = options.semantic ?? null;
+  let config: SemanticConfig | null;
+  try {
+    config = section === null ? null : isValidated(section) ? section : parseSemanticConfig(section);
+  } catch (error) {
+    // Same mapping as semantic-wiring.ts: a typo in config.json is a config error, not keyword-only.
+    if (error instanceof SemanticConfigError) throw new ConfigError(error.message, { source: 'config.json', issues: error.details.issues });
+    throw error;
+  }
+  let owned: EmbeddingProvider | null = null;
+  let provider: EmbeddingProvider | null = null;
+  if (config?.enabled) {
+    provider = options.provider ?? null;
+    if (!provider) {
+      const apiKey = resolveEmbeddingApiKey(config, options.semanticKeys ?? { embeddingApiKey: null, openaiApiKey: null });
+      owned = provider = createProvider(config, { apiKey });
+    }
+  }
+  const semantic = createConfiguredSemanticSource({ db, config, provider, cache: options.cache ?? new MatrixCache(), ...(options.health ? { health: options.health } : {}) });
+  const tool = createSessionSearchTool({ db, semantic, ...(options.deadlineMs !== undefined ? { deadlineMs: options.deadlineMs } : {}) });
+  let closed = false;
+  return {
+    tool,
+    semantic,
+    semanticConfig: config,
+    async close() {
+      if (closed) return;
+      closed = true;
+      await owned?.close();
+    },
+  };
+}
+
+/**
+ * For a search worker thread: opens the profile database read-only and composes the tool on it.
+ * The caller closes both (`close()` closes the provider, then the connection).
+ */
+export function openSearchComposition(dbPath: string, profile: string | null, options: SearchWiringOptions = {}): SearchComposition & { readonly db: RecallDatabase } {
+  const db = openDatabase(dbPath, { readonly: true, profile });
+  try {
+    const composition = createSearchComposition(db, options);
+    return {
+      ...composition,
+      db,
+      async close() {
+        await composition.close();
+        db.close();
+      },
+    };
+  } catch (error) {
+    db.close();
+    throw error;
+  }
+}
+
+/** The wiring options for a running index: its validated config, its provider (shared) and its worker's health. */
+export function searchOptionsForIndex(index: SemanticIndex): SearchWiringOptions {
+  return { semantic: index.config, provider: index.provider, health: () => index.worker?.health ?? null };
+}
+
+/**
+ * For callers that only need `execute`: keyword-only without a second argument; with the
+ * profile's `SemanticIndex` (as the gateway and the eval hold it) or explicit wiring options, the
+ * semantic source is attached.
+ */
+export function createDefaultSearchTool(db: RecallDatabase, semantic: SemanticIndex | SearchWiringOptions | null = null): SessionSearchExecutor {
+  const options = semantic === null ? {} : semantic instanceof SemanticIndex ? searchOptionsForIndex(semantic) : semantic;
+  return createSearchComposition(db, options).tool;
+}

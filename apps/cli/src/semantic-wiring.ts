@@ -1,0 +1,67 @@
+/**
+ * Wiring of the semantic index (@recall/semantic) into the gateway: validates the raw `semantic`
+ * section of config.json, picks the API key the endpoint may receive (`resolveEmbeddingApiKey`:
+ * RECALL_EMBEDDING_API_KEY, or OPENAI_API_KEY for OpenAI's own endpoint only — both read by
+ * config.ts, never here), and builds the profile's `SemanticIndex` whose throttled progress
+ * events become `index.changed` hub events. A `SemanticIndex` is always built, also when semantic
+ * is not configured, so `index.*` methods answer uniformly (`disabled`, with the reason).
+ */
+import type { RecallDatabase } from '@recall/schema';
+import { parseSemanticConfig, resolveEmbeddingApiKey, SemanticConfigError, SemanticError, SemanticIndex } from '@recall/semantic';
+import type { GatewayLogger } from '@recall/gateway-rpc';
+import { ConfigError, registerDomainErrorClass } from '@recall/gateway-rpc';
+import type { EventHub } from '@recall/gateway-rpc';
+import type { SemanticPlugin } from '@recall/gateway-rpc';
+import { createSearchComposition, searchOptionsForIndex } from './search-wiring.js';
+
+export { createSearchComposition };
+
+export interface SemanticSettingsInput {
+  /** The raw `semantic` section of config.json (`loadConfig().semantic`). */
+  config: Record<string, unknown> | null;
+  /** `loadConfig().semanticKeys`. Secrets: never logged. */
+  keys?: { embeddingApiKey: string | null; openaiApiKey: string | null };
+  /** How often an idle worker looks for writes made by other processes (default 5000 ms). */
+  pollMs?: number;
+}
+
+export function createSemanticIndex(db: RecallDatabase, input: SemanticSettingsInput | null, deps: { logger: GatewayLogger; events: EventHub }): SemanticIndex {
+  let config;
+  try {
+    config = parseSemanticConfig(input?.config ?? null);
+  } catch (error) {
+    if (error instanceof SemanticConfigError) throw new ConfigError(error.message, { source: 'config.json', issues: error.details.issues });
+    throw error;
+  }
+  const apiKey = config ? resolveEmbeddingApiKey(config, input?.keys ?? {}) : null;
+  return new SemanticIndex({
+    db,
+    config,
+    apiKey,
+    logger: { warn: (message, data) => deps.logger.warn(message, data) },
+    onEvent: (event) => deps.events.emit({ type: 'index.changed', projectIds: event.projectIds }),
+    ...(input?.pollMs === undefined ? {} : { pollMs: input.pollMs }),
+  });
+}
+
+/**
+ * Stage B for `startGateway({ semantic })`: the profile's `SemanticIndex` built on the gateway's
+ * database (index.changed events on its hub) and, while it is active, the hybrid search tool that
+ * shares its provider. Semantic errors become domain errors of the wire (their messages are
+ * redacted of keys).
+ */
+export function semanticPlugin(input: SemanticSettingsInput | null): SemanticPlugin {
+  registerDomainErrorClass(SemanticError);
+  return {
+    start({ db, events, logger }) {
+      const index = createSemanticIndex(db, input, { logger, events });
+      if (!index.active) return { index, search: null };
+      try {
+        return { index, search: createSearchComposition(db, searchOptionsForIndex(index)) };
+      } catch (error) {
+        void index.close();
+        throw error;
+      }
+    },
+  };
+}
