@@ -11,7 +11,6 @@ import { fileURLToPath } from 'node:url';
 import { splitCommand } from './cli/args.js';
 import { COMMON_HELP, type Command } from './cli/command.js';
 import { EXIT_ERROR, EXIT_OK, EXIT_USAGE, stableCode, UsageError } from './cli/errors.js';
-import { evalCommand } from './cli/eval.js';
 import { importCommand } from './cli/import.js';
 import { indexCommand } from './cli/index-status.js';
 import { mcpCommand } from './cli/mcp.js';
@@ -23,7 +22,7 @@ import { sessionsCommand } from './cli/sessions.js';
 import { syncCommand } from './cli/sync.js';
 import { GATEWAY_VERSION } from './version.js';
 
-export const COMMANDS: readonly Command[] = [serveCommand, importCommand, searchCommand, projectsCommand, sessionsCommand, mvCommand, indexCommand, mcpCommand, syncCommand, evalCommand];
+export const COMMANDS: readonly Command[] = [serveCommand, importCommand, searchCommand, projectsCommand, sessionsCommand, mvCommand, indexCommand, mcpCommand, syncCommand];
 
 function mainHelp(): string {
   const width = Math.max(...COMMANDS.map((c) => c.name.length));
