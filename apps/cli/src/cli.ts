@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 /**
- * The `recall` command line (bin of @recall/gateway-rpc; `pnpm recall …` from the repository root).
+ * The `recall` command line (bin of @recall/gateway-rpc; `npx -y pnpm@10 recall …` from the repository root).
  * This file owns dispatch and the process's exit code only: it finds the command (global flags may
  * precede it), runs it, and maps what went wrong to an exit code — 2 for usage errors (with a
  * pointer to --help), 1 for typed errors (printed with their stable code), 1 + stack for bugs.
@@ -11,7 +11,6 @@ import { fileURLToPath } from 'node:url';
 import { splitCommand } from './commands/args.js';
 import { COMMON_HELP, type Command } from './commands/command.js';
 import { EXIT_ERROR, EXIT_OK, EXIT_USAGE, stableCode, UsageError } from './errors.js';
-import { evalCommand } from './commands/eval.js';
 import { importCommand } from './commands/import.js';
 import { indexCommand } from './commands/index-status.js';
 import { mcpCommand } from './commands/mcp.js';
@@ -23,7 +22,7 @@ import { sessionsCommand } from './commands/sessions.js';
 import { syncCommand } from './commands/sync.js';
 import { CLI_VERSION } from './version.js';
 
-export const COMMANDS: readonly Command[] = [serveCommand, importCommand, searchCommand, projectsCommand, sessionsCommand, mvCommand, indexCommand, mcpCommand, syncCommand, evalCommand];
+export const COMMANDS: readonly Command[] = [serveCommand, importCommand, searchCommand, projectsCommand, sessionsCommand, mvCommand, indexCommand, mcpCommand, syncCommand];
 
 function mainHelp(): string {
   const width = Math.max(...COMMANDS.map((c) => c.name.length));

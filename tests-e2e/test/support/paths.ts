@@ -9,7 +9,7 @@ import { fileURLToPath } from 'node:url';
 import { join } from 'node:path';
 
 export const REPO_ROOT = fileURLToPath(new URL('../../../', import.meta.url));
-export const CLI_PATH = join(REPO_ROOT, 'packages/gateway-rpc/dist/cli.js');
+export const CLI_PATH = join(REPO_ROOT, 'apps/cli/dist/cli.js');
 export const UI_INDEX = join(REPO_ROOT, 'apps/desktop-ui/dist/index.html');
 /**
  * Test runs never modify tracked files (pixels differ between machines): screenshots go to a temp
@@ -22,7 +22,7 @@ export const CHROMIUM_PATH = '/usr/bin/chromium';
 /** Throws a clear error when the CLI, the UI build or Chromium is missing. */
 export function assertBuilt(): void {
   const missing: string[] = [];
-  if (!existsSync(CLI_PATH)) missing.push(`${CLI_PATH} (build @recall/gateway-rpc)`);
+  if (!existsSync(CLI_PATH)) missing.push(`${CLI_PATH} (build @recall/cli)`);
   if (!existsSync(UI_INDEX)) missing.push(`${UI_INDEX} (build @recall/desktop-ui)`);
   if (!existsSync(CHROMIUM_PATH)) missing.push(`${CHROMIUM_PATH} (apt-get install chromium, or node tooling/scripts/ensure-chromium.mjs as root)`);
   if (missing.length > 0) {

@@ -23,7 +23,7 @@ import { openDatabase, type RecallDatabase } from '@recall/schema';
 import { FUSION_DEFAULTS, fuseRankings, type FusionParams } from '@recall/search-tool';
 import { createProvider, parseSemanticConfig, scanTopK, type EmbeddingProvider, type VectorMatrix } from '@recall/semantic';
 import { keywordSearch } from '@recall/store';
-import { askerSessionId, DEFAULT_DATA_DIR, importDataset, loadLocomo, type LocomoConversation } from '@recall/gateway-rpc/internal';
+import { askerSessionId, DEFAULT_DATA_DIR, importDataset, loadLocomo, type LocomoConversation } from '@recall/eval';
 import { exitOnHelp } from './util.js';
 
 const USAGE = `Usage: pnpm tune:fusion [options]   (node tooling/bench/dist/fusion-tune.js [options])

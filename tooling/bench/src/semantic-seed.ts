@@ -8,7 +8,7 @@
  */
 import type { RecallDatabase } from '@recall/schema';
 import { createProvider, parseSemanticConfig, SemanticIndex } from '@recall/semantic';
-import { cachedProvider } from '@recall/gateway-rpc/internal';
+import { cachedProvider } from '@recall/eval';
 
 /** The semantic section the bench gives the gateway (and indexes with). */
 export const BENCH_SEMANTIC_CONFIG = { enabled: true, provider: 'use-lite' } as const;

@@ -30,9 +30,9 @@ function ModelSetupHelp() {
         <li>
           <strong>Restart Recall with the model's name and address</strong>, for example:
           <pre className="howto-cmd">
-            <code>RECALL_CHAT_MODEL=qwen2.5:7b RECALL_CHAT_BASE_URL=http://127.0.0.1:11434/v1 pnpm recall serve</code>
+            <code>RECALL_CHAT_MODEL=qwen2.5:7b RECALL_CHAT_BASE_URL=http://127.0.0.1:11434/v1 npx -y pnpm@10 recall serve</code>
           </pre>
-          For OpenAI: <code>RECALL_CHAT_MODEL=gpt-4o-mini OPENAI_API_KEY=… pnpm recall serve</code>.
+          For OpenAI: <code>RECALL_CHAT_MODEL=gpt-4o-mini OPENAI_API_KEY=… npx -y pnpm@10 recall serve</code>.
         </li>
         <li>A key is only read from the environment; Recall never writes it to its files or shows it here.</li>
       </ol>

@@ -19,7 +19,7 @@ export async function importDemo(rpc: RpcClient): Promise<ImportSummary> {
       throw new RpcError(
         'import.jsonl',
         JSONRPC_METHOD_NOT_FOUND,
-        'This gateway cannot import yet; from the repository run `pnpm recall import apps/desktop-ui/public/demo/recall-demo.jsonl`',
+        'This gateway cannot import yet; from the repository run `npx -y pnpm@10 recall import apps/desktop-ui/public/demo/recall-demo.jsonl`',
         { code: 'method_not_found' },
       );
     }

@@ -1,47 +1,37 @@
 /**
- * `recall eval` orchestration: locates the shared data (../shared/data beside the repository, or
+ * `pnpm eval` orchestration: locates the shared data (../shared/data beside the repository, or
  * `--data`), loads the requested datasets (locomo.ts, memorybank.ts), imports each into its own
  * fresh temp home through the real importer, asks every question through the real session_search
- * tool (runner.ts), and writes the results: JSON + SVG charts into the output folder and, with
- * `writeDocs`, the generated section of docs/benchmarks.md (report.ts). A missing dataset is
+ * tool (runner.ts), and writes the results only where asked: JSON + SVG charts into `outDir` and
+ * the generated section of `docsFile` (docs/benchmarks.md with `--write-docs`; report.ts). A missing dataset is
  * reported and skipped (typed error only when none of the requested ones exists).
  */
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, tmpdir, totalmem } from 'node:os';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import type { RecallDatabase } from '@recall/schema';
+import { openDatabase, profileDatabasePath, type RecallDatabase } from '@recall/schema';
 import type { SearchMode } from '@recall/search-tool';
-import type { SessionSearchExecutor } from '@recall/gateway-rpc';
-import { GatewayError } from '@recall/gateway-rpc';
-import { openProfileDatabase } from '@recall/gateway-rpc';
+import { EvalDataMissingError } from './errors.js';
 import { loadLocomo, type LocomoConversation } from './locomo.js';
 import { loadMemoryBank, type DevQuery, type MemoryBank, type MemoryBankConverter } from './memorybank.js';
 import { aggregate } from './metrics.js';
 import { charts, foreignDetails, foreignRows, foreignTable, groupRows, markdownTable, outcomeJson, replaceGenerated } from './report.js';
-import { runDataset, type RunResult } from './runner.js';
+import { runDataset, type RunResult, type SearchExecutor } from './runner.js';
 import type { EvalDataset } from './types.js';
 
-/** packages/gateway-rpc/{src|dist}/eval → repository root. */
-export const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..', '..', '..');
+/** tooling/eval/{src|dist} → repository root. */
+export const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..', '..');
 export const DEFAULT_DATA_DIR = resolve(REPO_ROOT, '..', 'shared', 'data');
 export const DATASETS = ['locomo', 'memorybank'] as const;
 export type DatasetName = (typeof DATASETS)[number];
-
-/** None of the requested datasets could be read. */
-export class EvalDataMissingError extends GatewayError {
-  constructor(message: string) {
-    super('eval_data_missing', message);
-    this.name = 'EvalDataMissingError';
-  }
-}
 
 /** How the eval builds the session_search tool for a freshly imported database. */
 export interface ToolFactory {
   /** Human description for the report (e.g. the semantic provider, model and dims). */
   describe(): string;
   /** Builds the tool for `db`; `prepare` runs after the import (e.g. indexing), before questions. */
-  create(db: RecallDatabase, log: (line: string) => void): Promise<{ tool: SessionSearchExecutor; prepare?: () => Promise<void>; close?: () => void | Promise<void>; facts?: Record<string, unknown> }>;
+  create(db: RecallDatabase, log: (line: string) => void): Promise<{ tool: SearchExecutor; prepare?: () => Promise<void>; close?: () => void | Promise<void>; facts?: Record<string, unknown> }>;
 }
 
 export interface EvalOptions {
@@ -98,7 +88,7 @@ export async function runEval(options: EvalOptions): Promise<DatasetReport[]> {
       continue;
     }
     const home = mkdtempSync(join(tmpdir(), `recall-eval-${name}-`));
-    const db = openProfileDatabase(home, 'default');
+    const db = openDatabase(profileDatabasePath(home, 'default'), { profile: 'default' });
     let built: Awaited<ReturnType<ToolFactory['create']>> | null = null;
     try {
       options.log(`eval: ${name}: ${dataset.records.filter((r) => r.kind === 'message').length} messages, ${dataset.questions.length} questions; importing into ${home}`);

@@ -1,7 +1,7 @@
 /**
  * Runs one eval dataset end to end through the real product paths: writes its records as a
  * recall-jsonl file, imports it with the real importer (@recall/importers) into the profile database
- * it is given (a temp home in `recall eval`), adds one fresh, empty "asker" session per project
+ * it is given (a temp home in `pnpm eval`), adds one fresh, empty "asker" session per project
  * (also through the importer), then asks every question with the real `session_search` tool
  * (`execute(args, { currentSessionId: <asker of the question's project> })`) in each requested mode,
  * timing each call. Results are mapped back to evidence units through the message ids the importer
@@ -11,18 +11,20 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { RecallDatabase } from '@recall/schema';
-import type { SearchMode, SessionSearchResult } from '@recall/search-tool';
-import type { SessionSearchExecutor } from '@recall/gateway-rpc';
 import { importJsonlFile } from '@recall/importers';
+import type { RecallDatabase } from '@recall/schema';
+import type { SearchMode, SessionSearchResult, SessionSearchTool } from '@recall/search-tool';
 import type { QuestionOutcome, RankedResult } from './metrics.js';
 import type { EvalDataset, EvalQuestion, JsonlRecord } from './types.js';
+
+/** What the eval asks: the `execute` of a real session_search tool (tools.ts builds it). */
+export type SearchExecutor = Pick<SessionSearchTool, 'execute'>;
 
 export interface RunOptions {
   db: RecallDatabase;
   profile: string;
-  /** The session_search tool to ask (built by the gateway's wiring for `db`). */
-  tool: SessionSearchExecutor;
+  /** The session_search tool to ask (composed for `db` by tools.ts). */
+  tool: SearchExecutor;
   modes: readonly SearchMode[];
   /** Results per call (session_search `limit`, 1-50). */
   limit: number;
@@ -135,7 +137,7 @@ export async function runDataset(dataset: EvalDataset, options: RunOptions): Pro
     let done = 0;
     for (const q of dataset.questions) {
       const t0 = performance.now();
-      const res = (await options.tool.execute({ query: q.query, search_mode: mode, limit: options.limit }, { currentSessionId: askerSessionId(q.projectId), profile: options.profile })) as SessionSearchResult;
+      const res: SessionSearchResult = await options.tool.execute({ query: q.query, search_mode: mode, limit: options.limit }, { currentSessionId: askerSessionId(q.projectId), profile: options.profile });
       const latency = performance.now() - t0;
       list.push(outcomeOf(q, res, latency, truth));
       seen.usedModes[res.used_mode] = (seen.usedModes[res.used_mode] ?? 0) + 1;

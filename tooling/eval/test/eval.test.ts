@@ -1,28 +1,28 @@
 /**
- * The retrieval eval (src/eval/): LoCoMo evidence-id normalisation and loading (malformed ids,
+ * The retrieval eval (src/): LoCoMo evidence-id normalisation and loading (malformed ids,
  * unknown ids, questions without evidence, speaker prefix, dev/test split), the MemoryBank loader
  * through the repository's own converter script, the metric functions against hand-computed
  * tables, the SVG writer, and the eval end to end on tiny datasets of our own — through the real
- * importer, the real session_search tool and, for the command, a real `recall eval` child process.
+ * importer and the real session_search tool (the command itself: main.test.ts).
  * Tests that read ../shared/data run where it exists (as on CI) and are skipped, saying so, where
  * it does not.
  */
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { openDatabase, type RecallDatabase } from '@recall/schema';
 import { afterEach, describe, expect, it } from 'vitest';
-import { DEFAULT_DATA_DIR, REPO_ROOT } from '../src/eval/eval.js';
-import { loadLocomo, normaliseEvidenceId, parseLocomoDate, type LocomoConversation } from '../src/eval/locomo.js';
-import { loadMemoryBank, type DevQuery, type MemoryBank, type MemoryBankConverter } from '../src/eval/memorybank.js';
-import { aggregate, allFoundAtK, percentile, recallAtK, reciprocalRank, type QuestionOutcome, type RankedResult } from '../src/eval/metrics.js';
-import { foreignRows, groupRows, replaceGenerated } from '../src/eval/report.js';
-import { runDataset } from '../src/eval/runner.js';
-import { semanticConfigFor } from '../src/eval/semantic.js';
-import { escapeXml, recallChartSvg, tint } from '../src/eval/svg.js';
-import { keywordTools } from '../src/eval/tools.js';
-import { assertCliBuilt, cleanupTemp, json, runCli, tempDir } from './cli-helpers.js';
+import { DEFAULT_DATA_DIR, REPO_ROOT } from '../src/eval.js';
+import { loadLocomo, normaliseEvidenceId, parseLocomoDate, type LocomoConversation } from '../src/locomo.js';
+import { loadMemoryBank, type DevQuery, type MemoryBank, type MemoryBankConverter } from '../src/memorybank.js';
+import { aggregate, allFoundAtK, percentile, recallAtK, reciprocalRank, type QuestionOutcome, type RankedResult } from '../src/metrics.js';
+import { foreignRows, groupRows, replaceGenerated } from '../src/report.js';
+import { runDataset } from '../src/runner.js';
+import { semanticConfigFor } from '../src/semantic.js';
+import { escapeXml, recallChartSvg, tint } from '../src/svg.js';
+import { keywordTools } from '../src/tools.js';
+import { tinyLocomo } from './support/tiny-data.js';
 
 const dirs: string[] = [];
 const dbs: RecallDatabase[] = [];
@@ -36,36 +36,7 @@ function tempDb(): RecallDatabase {
 afterEach(() => {
   for (const db of dbs.splice(0)) db.close();
   for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
-  cleanupTemp();
 });
-
-/** A tiny LoCoMo-shaped corpus of our own: `n` identical conversations (so a leak would match). */
-function tinyLocomo(n: number): LocomoConversation[] {
-  return Array.from({ length: n }, (_, i) => ({
-    sample_id: `tiny-${i}`,
-    conversation: {
-      speaker_a: 'Alice',
-      speaker_b: 'Bob',
-      session_1_date_time: '1:56 pm on 8 May, 2023',
-      session_1: [
-        { speaker: 'Alice', dia_id: 'D1:1', text: 'I adopted a corgi named Biscuit last week' },
-        { speaker: 'Bob', dia_id: 'D1:2', text: 'Lovely! I started pottery classes downtown', blip_caption: 'a photo of a clay bowl' },
-      ],
-      session_2_date_time: 'not a date',
-      session_2: [
-        { speaker: 'Alice', dia_id: 'D2:1', text: 'Biscuit chewed my running shoes again' },
-        { speaker: 'Bob', dia_id: 'D2:2', text: 'My pottery vase cracked in the kiln' },
-      ],
-    },
-    qa: [
-      { question: "What is the name of Alice's corgi?", evidence: ['D1:1'], category: 4 },
-      { question: "What happened to Bob's vase in the kiln?", evidence: ['D:2:02'], category: 1 },
-      { question: 'What did Biscuit do?', evidence: ['D1:1; D2:1'], category: 1 },
-      { question: 'Which classes did Bob start?', evidence: ['D', 'D1:2', 'D9:9'], category: 2 },
-      { question: 'What is the weather like?', evidence: [], category: 5 },
-    ],
-  }));
-}
 
 describe('LoCoMo evidence ids', () => {
   it.each([
@@ -292,46 +263,6 @@ describe('eval end to end (own tiny data, real importer + session_search)', () =
     expect(foreign!.returnedSnippets).toHaveLength(Math.min(3, foreign!.returned));
     expect(exact!.returnedSnippets).toBeUndefined();
     expect(foreignRows(run)).toEqual([{ mode: 'keyword', asked: 1, returned: foreign!.returned, withResults: foreign!.returned > 0 ? 1 : 0, foreignHits: 0, leaks: 0 }]);
-  });
-
-  it('`recall eval` as a child process writes JSON and SVG for the data it finds and says what it skipped', async () => {
-    assertCliBuilt();
-    const data = tempDir('recall-eval-data-');
-    mkdirSync(join(data, 'locomo'));
-    writeFileSync(join(data, 'locomo', 'locomo10.json'), JSON.stringify(tinyLocomo(6)));
-    const out = tempDir('recall-eval-out-');
-    const home = tempDir('recall-eval-home-');
-    const result = await runCli(['eval', '--home', home, '--data', data, '--out', out, '--limit', '5'], { timeoutMs: 60_000 });
-    expect(result.stderr).toContain('memorybank data not found');
-    expect(result.code).toBe(0);
-    expect(result.stdout).toContain('| keyword | test | **all 1–4** | 4 (4) |');
-    expect(readdirSync(out).sort()).toEqual(['locomo-dev-keyword.svg', 'locomo-test-keyword.svg', 'results-keyword.json']);
-    const report = JSON.parse(readFileSync(join(out, 'results-keyword.json'), 'utf8')) as { protocol: { limit: number }; datasets: { name: string; groups: { leaks: number }[] }[] };
-    expect(report.protocol.limit).toBe(5);
-    expect(report.datasets.map((d) => d.name)).toEqual(['locomo']);
-    expect(report.datasets[0]!.groups.every((g) => g.leaks === 0)).toBe(true);
-    expect(readdirSync(home)).toEqual([]); // the user's home is never used
-  });
-
-  it.each([
-    [['eval', '--modes', 'fuzzy'], /--modes accepts/],
-    [['eval', '--dataset', 'squad'], /--dataset accepts/],
-    [['eval', '--limit', '0'], /--limit must be between 1 and 50/],
-    [['eval', '--endpoint', 'http://127.0.0.1:9/v1'], /--endpoint needs --model and --dims/],
-    [['eval', '--model', 'bge-m3'], /--model and --dims belong to --endpoint/],
-  ])('usage errors exit 2: %j', async (args, message) => {
-    assertCliBuilt();
-    const result = await runCli([...args, '--home', tempDir()], { timeoutMs: 30_000 });
-    expect(result.code).toBe(2);
-    expect(result.stderr).toMatch(message);
-  });
-
-  it('fails with eval_data_missing when no requested dataset exists', async () => {
-    assertCliBuilt();
-    const result = await runCli(['eval', '--home', tempDir(), '--data', tempDir(), '--no-out'], { timeoutMs: 30_000 });
-    expect(result.code).toBe(1);
-    expect(result.stderr).toContain('[eval_data_missing]');
-    void json;
   });
 });
 

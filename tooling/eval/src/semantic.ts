@@ -1,8 +1,8 @@
 /**
  * Semantic side of the eval: builds a REAL semantic index for the freshly imported eval database —
  * the built-in USE-lite model by default, or the OpenAI-compatible endpoint given with
- * `--endpoint URL --model M [--dims N]` (key from RECALL_EMBEDDING_API_KEY / OPENAI_API_KEY via
- * config.ts only) — through the same `SemanticIndex` the gateway uses (consent per project, planner,
+ * `--endpoint URL --model M [--dims N]` (key from RECALL_EMBEDDING_API_KEY / OPENAI_API_KEY, read by
+ * main.ts only) — through the same `SemanticIndex` the gateway uses (consent per project, planner,
  * chunker, worker), with the provider wrapped in the on-disk embedding cache (embedding-cache.ts,
  * outside the repository) so reruns skip the model. It records what the seed's B0 asks for:
  * provider, model, dims, corpus size (messages, chunks), batch size, embedding time of the cache
@@ -12,9 +12,9 @@
  */
 import type { RecallDatabase } from '@recall/schema';
 import { createProvider, parseSemanticConfig, resolveEmbeddingApiKey, SemanticIndex, type SemanticConfig } from '@recall/semantic';
-import type { SessionSearchExecutor } from '@recall/gateway-rpc';
 import { cachedProvider, DEFAULT_CACHE_DIR } from './embedding-cache.js';
 import type { ToolFactory } from './eval.js';
+import type { SearchExecutor } from './runner.js';
 
 export interface SemanticSpec {
   /** OpenAI-compatible endpoint; absent = the built-in USE-lite model. */
@@ -30,8 +30,8 @@ export interface SemanticKeys {
   openaiApiKey: string | null;
 }
 
-/** Builds session_search for `db` with the given semantic index (the gateway's wiring). */
-export type SemanticToolBuilder = (db: RecallDatabase, index: SemanticIndex) => SessionSearchExecutor;
+/** Builds session_search for `db` with the given semantic index (tools.ts: the product's composition). */
+export type SemanticToolBuilder = (db: RecallDatabase, index: SemanticIndex) => SearchExecutor;
 
 export function semanticConfigFor(spec: SemanticSpec): SemanticConfig {
   const raw = spec.endpoint

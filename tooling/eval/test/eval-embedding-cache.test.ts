@@ -1,5 +1,5 @@
 /**
- * The eval's embedding cache (src/eval/embedding-cache.ts) over a real temp folder: misses go to
+ * The eval's embedding cache (src/embedding-cache.ts) over a real temp folder: misses go to
  * the provider in batches of its maxBatch, a second cache instance reads every vector back from the
  * file bit for bit, a truncated trailing record is ignored, and different fingerprints never share
  * a file. The embedder here is a deterministic TEST embedder (allowed in test code only); it checks
@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { EmbeddingProvider, ProviderInfo } from '@recall/semantic';
 import { afterEach, describe, expect, it } from 'vitest';
-import { cachedProvider, fingerprintOf } from '../src/eval/embedding-cache.js';
+import { cachedProvider, fingerprintOf } from '../src/embedding-cache.js';
 
 const dirs: string[] = [];
 afterEach(() => {
