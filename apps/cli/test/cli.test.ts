@@ -4,7 +4,7 @@
  * errors with stable codes (exit 1), import/projects/sessions/mv/index status/search, profile
  * isolation, and `serve` shutting down on SIGTERM/SIGINT without losing acknowledged writes.
  */
-import { readFileSync } from 'node:fs';
+import { readFileSync, existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { openDatabase, profileDatabasePath } from '@recall/schema';
 import { getMessages, getSession } from '@recall/store';
@@ -241,6 +241,12 @@ describe('serve', () => {
     const token = readFileSync(join(home, 'gateway.token'), 'utf8').trim();
     const info = await rpc(url, token, 'gateway.info', {});
     expect(info.body?.result).toMatchObject({ profile: 'default' });
+    // MCP clients are told to start this very installation: node and the CLI's own bin, which exists.
+    const mcp = (info.body?.result as { mcpCommand: { command: string; args: string[] } }).mcpCommand;
+    expect(mcp.command).toBe(process.execPath);
+    expect(mcp.args[0]).toMatch(/apps\/cli\/bin\/recall\.js$/);
+    expect(existsSync(mcp.args[0]!)).toBe(true);
+    expect(mcp.args.slice(1)).toEqual(['mcp', '--home', home]);
 
     // A burst of appends, with the signal sent while many are still in flight.
     const sends = Array.from({ length: 60 }, (_, i) =>

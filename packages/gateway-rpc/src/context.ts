@@ -43,7 +43,21 @@ export interface GatewayContext {
    * worker, status. Absent/null = not wired (index.* methods then report semantic as not configured).
    */
   readonly semantic?: IndexService | null;
+  /**
+   * How an MCP client starts this installation's `recall` (command + leading args; `gateway.info`
+   * appends `mcp --home H [--profile P]`). The CLI passes node and its own bin.
+   */
+  readonly launcher: RecallLauncher;
 }
+
+/** A command line that runs `recall`, e.g. `{ command: '/usr/bin/node', args: ['/…/bin/recall.js'] }`. */
+export interface RecallLauncher {
+  readonly command: string;
+  readonly args: readonly string[];
+}
+
+/** `recall` found on the PATH: what a host that does not say otherwise advertises. */
+export const DEFAULT_LAUNCHER: RecallLauncher = { command: 'recall', args: [] };
 
 export type Transport = 'http' | 'ws' | 'direct';
 

@@ -28,8 +28,8 @@ export type { JsonRpcId, JsonRpcResponse, JsonRpcSuccess, JsonRpcFailure, JsonRp
 export { ensureToken, tokenPath, tokenMatches, bearerToken, generateToken, TOKEN_FILE_NAME } from './token.js';
 export { EventHub, EVENT_TYPES } from './events.js';
 export type { GatewayEvent, GatewayEventType, HubEvent, EventListener, EventInput } from './events.js';
-export { consoleLogger, silentLogger } from './context.js';
-export type { GatewayContext, CallContext, GatewayLogger, SessionSearchExecutor, SearchCallContext, Transport } from './context.js';
+export { consoleLogger, silentLogger, DEFAULT_LAUNCHER } from './context.js';
+export type { GatewayContext, CallContext, GatewayLogger, SessionSearchExecutor, SearchCallContext, Transport, RecallLauncher } from './context.js';
 export { openProfileDatabase, listProfiles } from './profiles.js';
 export { createMethodRegistry, DOMAIN_METHODS } from './methods/index.js';
 export type { IndexService, IndexServiceProjectStatus, IndexServiceProvider, IndexServiceWorker, SemanticBinding, SemanticPlugin, SemanticPluginDeps, SemanticSearchBinding } from './index-service.js';

@@ -15,7 +15,7 @@ import type { Duplex } from 'node:stream';
 import type { RecallDatabase } from '@recall/schema';
 import { createSessionSearchTool } from '@recall/search-tool';
 import { WebSocketServer, type WebSocket } from 'ws';
-import { consoleLogger, type CallContext, type GatewayContext, type GatewayLogger, type SessionSearchExecutor } from './context.js';
+import { consoleLogger, DEFAULT_LAUNCHER, type CallContext, type GatewayContext, type GatewayLogger, type RecallLauncher, type SessionSearchExecutor } from './context.js';
 import { DOMAIN_ERROR_CODES, JSONRPC_INTERNAL_ERROR, JSONRPC_INVALID_REQUEST, type JsonRpcErrorObject } from './errors.js';
 import { EventHub, type HubEvent } from './events.js';
 import { handleRpcText, notification, type MethodRegistry } from './jsonrpc.js';
@@ -84,6 +84,8 @@ export interface StartGatewayOptions {
    * index.status says so). Its worker starts with the gateway and stops before the database closes.
    */
   semantic?: SemanticPlugin | null;
+  /** How MCP clients start this installation's `recall` (shown by `gateway.info`); default `recall` on the PATH. */
+  launcher?: RecallLauncher;
 }
 
 export interface Gateway {
@@ -169,7 +171,7 @@ export async function startGateway(options: StartGatewayOptions): Promise<Gatewa
   // The chat package emits change events already normalised and chat.* events as built; the hub delivers both.
   const chatEvents = { emit: (event: ChatSinkEvent) => (event.type === 'messages.changed' ? events.emit(event) : events.emitChat(event)) };
   const chat = new ChatRuns({ db, profile, events: chatEvents, logger, searchTool }, chatSettings);
-  const context: GatewayContext = { db, home, profile, events, logger, searchTool, chat, semantic };
+  const context: GatewayContext = { db, home, profile, events, logger, searchTool, chat, semantic, launcher: options.launcher ?? DEFAULT_LAUNCHER };
   // Message, session and consent writes made through this gateway wake the worker at once (writes by
   // other processes are found by its poll).
   const unsubscribeWake = semantic?.active

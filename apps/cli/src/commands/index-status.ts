@@ -14,6 +14,7 @@ import { createMethodRegistry } from '@recall/gateway-rpc';
 import type { IndexStatus } from '@recall/rpc-contract';
 import type { SemanticIndex } from '@recall/semantic';
 import { indexServiceFor } from '../stage-b.js';
+import { RECALL_LAUNCHER } from '../install-paths.js';
 import { defineCommand } from './command.js';
 import { printJson, printTable, type CliContext } from './context.js';
 import { UsageError } from '../errors.js';
@@ -88,7 +89,7 @@ export const indexCommand = defineCommand<{ json?: boolean; project?: string }>(
     const events = new EventHub();
     const semantic = await indexServiceFor(db, { config: ctx.config.semantic, keys: ctx.config.semanticKeys }, { logger: consoleLogger, events });
     try {
-      const callCtx: CallContext = { db, home: ctx.config.home, profile: ctx.config.profile, events, logger: consoleLogger, searchTool: null, semantic, transport: 'direct' };
+      const callCtx: CallContext = { db, home: ctx.config.home, profile: ctx.config.profile, events, logger: consoleLogger, searchTool: null, semantic, launcher: RECALL_LAUNCHER, transport: 'direct' };
       const projectId = resolveProject(ctx, values.project);
       const params = projectId === undefined ? {} : { projectId };
       if (sub === 'status') {

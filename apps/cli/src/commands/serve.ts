@@ -14,7 +14,7 @@ import { semanticPluginFor } from '../stage-b.js';
 import { tokenPath } from '@recall/gateway-rpc';
 import { intFlag } from './args.js';
 import { defineCommand } from './command.js';
-import { defaultUiDir } from '../ui-dir.js';
+import { defaultUiDir, RECALL_LAUNCHER } from '../install-paths.js';
 import type { CliContext } from './context.js';
 import { waitForStop } from './signals.js';
 import { syncConfig } from './sync.js';
@@ -67,6 +67,7 @@ export const serveCommand = defineCommand<{ port?: string; 'host-ui'?: string; '
         uiDir,
         chat: ctx.config.chat,
         semantic: await semanticPluginFor({ config: ctx.config.semantic, keys: ctx.config.semanticKeys }),
+        launcher: RECALL_LAUNCHER,
       });
     } catch (error) {
       // Another gateway (or any program) holds the port: say so plainly, no stack trace.

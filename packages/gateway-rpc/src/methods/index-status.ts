@@ -51,6 +51,9 @@ function keywordCounts(db: RecallDatabase): { messages: number; sessions: number
 }
 
 function requireSemantic(index: IndexService | null | undefined): IndexService {
+  // An index that cannot run says why (e.g. semantic_not_installed); otherwise it is not configured.
+  const why = index && !index.active ? index.worker?.health.lastError : null;
+  if (why) throw new GatewayError(why.code, why.message);
   if (!index || !index.active) throw new GatewayError('semantic_disabled', 'Semantic indexing is not configured for this profile (config.json "semantic" section).');
   return index;
 }

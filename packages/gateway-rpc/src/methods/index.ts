@@ -5,7 +5,6 @@
  * there, a handler to one of the lists below and a row to docs/rpc.md (tests check that the
  * registry, the contract and the docs list exactly the same methods with the same params).
  */
-import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
 import type { CallContext } from '../context.js';
 import { MethodRegistry } from '../jsonrpc.js';
@@ -19,8 +18,6 @@ import { projectMethods } from './projects.js';
 import { searchMethods } from './search.js';
 import { sessionMethods } from './sessions.js';
 
-/** The `recall` launcher of this installation (stable across src/dist), for `gateway.info.mcpCommand`. */
-const RECALL_BIN = fileURLToPath(new URL('../../bin/recall.js', import.meta.url));
 
 export const DOMAIN_METHODS: readonly GatewayMethod[] = [...projectMethods, ...sessionMethods, ...pageMethods, ...searchMethods, ...indexMethods, ...importMethods, ...chatMethods];
 
@@ -35,8 +32,8 @@ export function createMethodRegistry(): MethodRegistry<CallContext> {
       // Exactly how an MCP client starts `recall mcp` on this profile (the desktop's "Use with an
       // agent" shows it); the client appends one scope flag.
       mcpCommand: {
-        command: process.execPath,
-        args: [RECALL_BIN, 'mcp', '--home', ctx.home, ...(ctx.profile === 'default' ? [] : ['--profile', ctx.profile])],
+        command: ctx.launcher.command,
+        args: [...ctx.launcher.args, 'mcp', '--home', ctx.home, ...(ctx.profile === 'default' ? [] : ['--profile', ctx.profile])],
       },
     })),
     method('rpc.discover', () => ({
