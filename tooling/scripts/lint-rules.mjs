@@ -1,5 +1,5 @@
 // Project rules that no off-the-shelf linter checks for us, run by `pnpm lint` next to
-// `turbo boundaries`: config is read in one place (process.env only in gateway-rpc/src/config.ts),
+// `turbo boundaries`: config is read in one place (process.env only in apps/cli/src/config.ts, the composition root),
 // tests never mock modules, package entry points use explicit named exports, and SQLite is opened
 // only by packages/schema's openDatabase().
 import { execSync } from 'node:child_process';
@@ -22,8 +22,8 @@ for (const file of files) {
   const isTest = /(^|\/)test\//.test(file) || file.startsWith('tests-e2e/');
   if (/\bvi\.mock\(|\bjest\.mock\(/.test(code)) problems.push(`${file}: module mocking (vi.mock) is not allowed; use real SQLite files and loopback servers`);
   if (file.endsWith('src/index.ts') && /^export \* from/m.test(code)) problems.push(`${file}: use explicit named exports, not "export *"`);
-  if (!isTest && file.startsWith('packages/') && file.includes('/src/') && /process\.env\b/.test(code) && !file.endsWith('packages/gateway-rpc/src/config.ts')) {
-    problems.push(`${file}: process.env is read only in packages/gateway-rpc/src/config.ts`);
+  if (!isTest && (file.startsWith('packages/') || file.startsWith('apps/cli/')) && file.includes('/src/') && /process\.env\b/.test(code) && file !== 'apps/cli/src/config.ts') {
+    problems.push(`${file}: process.env is read only in apps/cli/src/config.ts`);
   }
   if (!isTest && file.includes('/src/') && !file.startsWith('packages/schema/') && /new Database\(/.test(code)) {
     problems.push(`${file}: open SQLite through openDatabase() from @recall/schema`);
