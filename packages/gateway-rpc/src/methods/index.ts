@@ -22,8 +22,14 @@ import { sessionMethods } from './sessions.js';
 /** The `recall` launcher of this installation (stable across src/dist), for `gateway.info.mcpCommand`. */
 const RECALL_BIN = fileURLToPath(new URL('../../bin/recall.js', import.meta.url));
 
+/** Every domain method of the gateway (all but the introspection ones). */
 export const DOMAIN_METHODS: readonly GatewayMethod[] = [...projectMethods, ...sessionMethods, ...pageMethods, ...searchMethods, ...indexMethods, ...importMethods, ...chatMethods];
 
+/**
+ * A new registry with every gateway method (projects.*, sessions.*, search.*, index.*, import.*,
+ * chat.*, `gateway.info`, `rpc.discover`). `startGateway` uses one per server; use it with
+ * {@link dispatch} and a `CallContext` to run the gateway's methods in-process without a server.
+ */
 export function createMethodRegistry(): MethodRegistry<CallContext> {
   const registry = new MethodRegistry<CallContext>();
   registry.register(...DOMAIN_METHODS);
