@@ -92,6 +92,12 @@ export interface StartGatewayOptions {
    * index.status says so). Its worker starts with the gateway and stops before the database closes.
    */
   semantic?: SemanticPlugin | null;
+  /**
+   * Absolute path of the `recall` launcher script (`@recall/cli`'s `bin/recall.js`) that
+   * `gateway.info.mcpCommand` tells MCP clients to run with this Node (`process.execPath`). Omitted
+   * or null = the `recall` command on PATH (a global `npm install -g @recall/cli`).
+   */
+  mcpLauncher?: string | null;
 }
 
 /**
@@ -209,7 +215,7 @@ export async function startGateway(options: StartGatewayOptions): Promise<Gatewa
       })
     : null;
   semantic?.start();
-  const registry = createMethodRegistry();
+  const registry = createMethodRegistry({ mcpLauncher: options.mcpLauncher ?? null });
 
   // In-flight work: every dispatch registers here so close() can wait for it.
   const inFlight = new Set<Promise<unknown>>();

@@ -6,6 +6,7 @@
  * `--sync` also runs live sync of agent transcripts (@recall/importers' LiveSync) until then.
  */
 import { resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { LiveSync, syncStatePath } from '@recall/importers';
 import { openProfileDatabase } from '@recall/gateway-rpc';
 import { GatewayError } from '@recall/gateway-rpc';
@@ -40,6 +41,9 @@ async function startSync(ctx: CliContext): Promise<{ stop(): Promise<void> }> {
   };
 }
 
+/** This installation's `recall` launcher (bin/recall.js, the same from src/ and dist/). */
+const RECALL_LAUNCHER = fileURLToPath(new URL('../../bin/recall.js', import.meta.url));
+
 export const serveCommand = defineCommand<{ port?: string; 'host-ui'?: string; 'no-ui'?: boolean; sync?: boolean }>({
   name: 'serve',
   createsData: true,
@@ -67,6 +71,8 @@ export const serveCommand = defineCommand<{ port?: string; 'host-ui'?: string; '
         uiDir,
         chat: ctx.config.chat,
         semantic: await semanticPluginFor({ config: ctx.config.semantic, keys: ctx.config.semanticKeys }),
+        // gateway.info tells MCP clients to start exactly this installation's `recall mcp`.
+        mcpLauncher: RECALL_LAUNCHER,
       });
     } catch (error) {
       // Another gateway (or any program) holds the port: say so plainly, no stack trace.

@@ -5,7 +5,6 @@
  * there, a handler to one of the lists below and a row to docs/rpc.md (tests check that the
  * registry, the contract and the docs list exactly the same methods with the same params).
  */
-import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
 import type { CallContext } from '../context.js';
 import { MethodRegistry } from '../jsonrpc.js';
@@ -19,9 +18,6 @@ import { projectMethods } from './projects.js';
 import { searchMethods } from './search.js';
 import { sessionMethods } from './sessions.js';
 
-/** The `recall` launcher of this installation (stable across src/dist), for `gateway.info.mcpCommand`. */
-const RECALL_BIN = fileURLToPath(new URL('../../bin/recall.js', import.meta.url));
-
 /** Every domain method of the gateway (all but the introspection ones). */
 export const DOMAIN_METHODS: readonly GatewayMethod[] = [...projectMethods, ...sessionMethods, ...pageMethods, ...searchMethods, ...indexMethods, ...importMethods, ...chatMethods];
 
@@ -29,8 +25,11 @@ export const DOMAIN_METHODS: readonly GatewayMethod[] = [...projectMethods, ...s
  * A new registry with every gateway method (projects.*, sessions.*, search.*, index.*, import.*,
  * chat.*, `gateway.info`, `rpc.discover`). `startGateway` uses one per server; use it with
  * {@link dispatch} and a `CallContext` to run the gateway's methods in-process without a server.
+ * `mcpLauncher` is what `gateway.info.mcpCommand` tells MCP clients to start (see
+ * `StartGatewayOptions.mcpLauncher`).
  */
-export function createMethodRegistry(): MethodRegistry<CallContext> {
+export function createMethodRegistry(options: { mcpLauncher?: string | null } = {}): MethodRegistry<CallContext> {
+  const launcher = options.mcpLauncher ?? null;
   const registry = new MethodRegistry<CallContext>();
   registry.register(...DOMAIN_METHODS);
   registry.register(
@@ -39,11 +38,12 @@ export function createMethodRegistry(): MethodRegistry<CallContext> {
       version: GATEWAY_VERSION,
       searchAvailable: ctx.searchTool !== null,
       // Exactly how an MCP client starts `recall mcp` on this profile (the desktop's "Use with an
-      // agent" shows it); the client appends one scope flag.
-      mcpCommand: {
-        command: process.execPath,
-        args: [RECALL_BIN, 'mcp', '--home', ctx.home, ...(ctx.profile === 'default' ? [] : ['--profile', ctx.profile])],
-      },
+      // agent" shows it); the client appends one scope flag. The gateway does not ship the CLI: the
+      // host names its launcher, else the `recall` on PATH is meant.
+      mcpCommand: (() => {
+        const args = ['mcp', '--home', ctx.home, ...(ctx.profile === 'default' ? [] : ['--profile', ctx.profile])];
+        return launcher === null ? { command: 'recall', args } : { command: process.execPath, args: [launcher, ...args] };
+      })(),
     })),
     method('rpc.discover', () => ({
       methods: registry.list().map((m) => ({ name: m.name, summary: m.summary, params: z.toJSONSchema(m.params, { io: 'input', unrepresentable: 'any' }) as Record<string, unknown> })),
