@@ -50,7 +50,6 @@ describe('configured while @recall/semantic is not installed', () => {
     expect(answer.semantic.projects).toEqual([expect.objectContaining({ projectId: project.id, status, reason })]);
     for (const method of ['index.project.enable', 'index.project.disable', 'index.run', 'index.rebuild']) {
       const error = await rpcError(gw, method, method === 'index.run' || method === 'index.rebuild' ? {} : { projectId: project.id });
-      expect(error.data?.code, method).toBe(enabled || method !== 'index.run' ? (enabled || method === 'index.project.disable' || method === 'index.project.enable' || method === 'index.rebuild' ? expect.any(String) : '') : expect.any(String));
       expect(['semantic_not_installed', 'semantic_disabled'], `${method}: ${JSON.stringify(error)}`).toContain(error.data?.code);
     }
   });
