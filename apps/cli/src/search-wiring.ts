@@ -23,7 +23,7 @@ import {
   type SemanticConfig,
   type WorkerHealth,
 } from '@recall/semantic';
-import type { SessionSearchExecutor } from '@recall/gateway-rpc';
+import type { SessionSearchExecutor } from '@recall/chat';
 import { ConfigError } from '@recall/gateway-rpc';
 
 export interface SearchWiringOptions {

@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import { startScriptedEmbeddings, type ScriptedEmbeddings } from '@recall/config/scripted-embeddings';
 import { createSessionSearchTool } from '@recall/search-tool';
 import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
-import type { GatewayEvent } from '@recall/gateway-rpc';
+import type { GatewayEvent } from '@recall/rpc-contract';
 import { assertCliBuilt, cleanupTemp, json, runCli, tempDir } from './cli-helpers.js';
 import { cleanup, startTestGateway, tempHome, type TestGateway } from './helpers.js';
 import { semanticPlugin } from '../src/semantic-wiring.js';

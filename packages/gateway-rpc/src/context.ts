@@ -9,6 +9,7 @@ import type { ChatRuns, SearchCallContext, SessionSearchExecutor } from '@recall
 import type { EventHub } from './events.js';
 import type { IndexService } from './index-service.js';
 
+/** The logger the gateway and its handlers write to; `meta` is structured context (never secrets). */
 export interface GatewayLogger {
   info(message: string, meta?: Record<string, unknown>): void;
   warn(message: string, meta?: Record<string, unknown>): void;
@@ -22,17 +23,24 @@ export const consoleLogger: GatewayLogger = {
   error: (message, meta) => console.error(`[recall] error: ${message}${meta ? ` ${JSON.stringify(meta)}` : ''}`),
 };
 
+/** Drops everything (tests, benches, embedders with their own logging). */
 export const silentLogger: GatewayLogger = { info: () => {}, warn: () => {}, error: () => {} };
 
 // The shape the gateway needs from the session_search tool, and its trusted call context, are the
 // chat package's (the chat loop runs the model's tool calls on the same executor).
 export type { SearchCallContext, SessionSearchExecutor };
 
+/** What every method handler can use: built once by `startGateway` (`gateway.context`), or by you to dispatch without a server. */
 export interface GatewayContext {
+  /** The profile's open read-write database. */
   readonly db: RecallDatabase;
+  /** The Recall home folder. */
   readonly home: string;
+  /** The profile `db` belongs to. */
   readonly profile: string;
+  /** Where handlers emit change events after their writes commit. */
   readonly events: EventHub;
+  /** Where handlers log. */
   readonly logger: GatewayLogger;
   /** `null` when the search tool is not wired in: search.session_search then answers `search_unavailable`. */
   readonly searchTool: SessionSearchExecutor | null;
@@ -59,9 +67,11 @@ export interface RecallLauncher {
 /** `recall` found on the PATH: what a host that does not say otherwise advertises. */
 export const DEFAULT_LAUNCHER: RecallLauncher = { command: 'recall', args: [] };
 
+/** How a call arrived: HTTP POST, WebSocket, or in-process (`gateway.call`, `dispatch`). */
 export type Transport = 'http' | 'ws' | 'direct';
 
-/** Per-call view handed to handlers. */
+/** Per-call view handed to handlers: the gateway's context plus the transport of this call. */
 export interface CallContext extends GatewayContext {
+  /** How this call arrived. */
   readonly transport: Transport;
 }

@@ -3,7 +3,7 @@
  * error codes. Every package below us (schema, store, importers, search-tool) throws errors that carry a
  * stable string `code`; only this module turns them into wire errors. The numbers themselves are
  * part of the wire contract (the desktop reads them too), so their table lives in
- * @recall/rpc-contract (re-exported here) and docs/rpc.md lists it. Anything that is not a
+ * @recall/rpc-contract (import it from there) and docs/rpc.md lists it. Anything that is not a
  * recognised domain error becomes -32603 "Internal error" with no message or stack of the original
  * exception on the wire (it goes to the server's logger instead), because internal messages can
  * contain paths, SQL or user data.
@@ -13,10 +13,6 @@ import {
   DOMAIN_ERROR_FALLBACK,
   JSONRPC_INTERNAL_ERROR,
   JSONRPC_INVALID_PARAMS,
-  JSONRPC_INVALID_REQUEST,
-  JSONRPC_METHOD_NOT_FOUND,
-  JSONRPC_PARSE_ERROR,
-  type ChatErrorCode,
   type DomainErrorCode,
 } from '@recall/rpc-contract';
 import { ChatModuleError } from '@recall/chat';
@@ -25,10 +21,12 @@ import { RecallSchemaError } from '@recall/schema';
 import { StoreError } from '@recall/store';
 import { ZodError } from 'zod';
 
-export { DOMAIN_ERROR_CODES, DOMAIN_ERROR_FALLBACK, JSONRPC_INTERNAL_ERROR, JSONRPC_INVALID_PARAMS, JSONRPC_INVALID_REQUEST, JSONRPC_METHOD_NOT_FOUND, JSONRPC_PARSE_ERROR };
-export type { ChatErrorCode, DomainErrorCode };
-
-/** Error thrown by the gateway itself (config, token, transport). */
+/**
+ * Base class of the gateway's own errors (config, token, transport) and of the host's coded errors:
+ * `code` is a stable string (matched by `toJsonRpcError` against rpc-contract's DOMAIN_ERROR_CODES,
+ * else -32000) and `data` holds scalar details sent along on the wire. Extend it, or throw it with
+ * your own code, to answer a JSON-RPC call with a user-facing error.
+ */
 export class GatewayError extends Error {
   readonly code: string;
   readonly data: Record<string, unknown> | undefined;
@@ -40,6 +38,7 @@ export class GatewayError extends Error {
   }
 }
 
+/** Invalid settings (`code` `invalid_config`): chat or semantic configuration, or a config file; `data` says which field. */
 export class ConfigError extends GatewayError {
   constructor(message: string, data?: Record<string, unknown>) {
     super('invalid_config', message, data === undefined ? undefined : { data });
@@ -47,6 +46,7 @@ export class ConfigError extends GatewayError {
   }
 }
 
+/** `<home>/gateway.token` cannot be created or holds no valid token (`code` `invalid_token_file`); delete the file to get a new one. */
 export class TokenFileError extends GatewayError {
   constructor(message: string, cause?: unknown) {
     super('invalid_token_file', message, { cause });
@@ -69,12 +69,14 @@ export class JsonRpcError extends Error {
   }
 }
 
+/** The `error` member of a JSON-RPC response: numeric `code`, message, and `data` (`{ code: <stable string>, … }` for domain errors). */
 export interface JsonRpcErrorObject {
   code: number;
   message: string;
   data?: unknown;
 }
 
+/** Where `toJsonRpcError` reports unexpected exceptions (with their stack); any `GatewayLogger` will do. */
 export interface ErrorLogger {
   error(message: string, meta?: Record<string, unknown>): void;
 }
@@ -105,6 +107,11 @@ export function rpcCodeFor(code: string): number | undefined {
  * them — the gateway never imports stage B.
  */
 const domainErrorClasses: (abstract new (...args: never[]) => Error)[] = [GatewayError, StoreError, RecallSchemaError, ImporterError, ChatModuleError];
+/**
+ * Marks instances of `base` (and its subclasses) as deliberate, user-facing errors: their `message`
+ * and scalar details go on the wire under their `code`, instead of a bare -32603. Call it once for
+ * every error base class of a package you compose into the gateway (e.g. `SemanticError`); idempotent.
+ */
 export function registerDomainErrorClass(base: abstract new (...args: never[]) => Error): void {
   if (!domainErrorClasses.includes(base)) domainErrorClasses.push(base);
 }
@@ -143,8 +150,8 @@ function safeDetails(error: Error): Record<string, unknown> {
 
 /**
  * The single exception → wire error mapping. Domain errors keep their (user-facing) message and
- * get `data.code` plus scalar details; SQLITE_BUSY becomes the retryable `busy` code; everything
- * else is logged and answered with a bare -32603.
+ * get `data.code` plus scalar details; SQLITE_BUSY becomes the retryable `busy` code; zod errors
+ * become -32602; everything else is logged to `logger` and answered with a bare -32603. Never throws.
  */
 export function toJsonRpcError(error: unknown, logger?: ErrorLogger, method?: string): JsonRpcErrorObject {
   if (error instanceof JsonRpcError) {

@@ -8,18 +8,21 @@
  * The one exception are chat run events (`chat.*`, built by @recall/chat), emitted with
  * `emitChat()`: a streamed partial answer is not persisted, so it can only travel in the event.
  */
-import { EVENT_TYPES, type ChatEvent, type GatewayEvent, type GatewayEventType } from '@recall/rpc-contract';
-
 // Event names and payload shapes are part of the wire contract (the desktop types its event bus
-// with them), so they live in @recall/rpc-contract.
-export { EVENT_TYPES };
-export type { GatewayEvent, GatewayEventType };
+// with them), so they live in @recall/rpc-contract: import EVENT_TYPES and GatewayEvent from there.
+import type { ChatEvent, GatewayEvent, GatewayEventType } from '@recall/rpc-contract';
 
 /** Everything a listener can receive: change events (ids only) and chat run events. */
 export type HubEvent = GatewayEvent | ChatEvent;
+/** A hub subscriber; called synchronously after the write committed. Exceptions are caught and logged. */
 export type EventListener = (event: HubEvent) => void;
 
+/**
+ * What a method handler passes to {@link EventHub.emit}: the event type and the ids it touched
+ * (null/undefined entries are dropped, duplicates merged; a `null` project id means "unassigned").
+ */
 export interface EventInput {
+  /** One of rpc-contract's EVENT_TYPES, e.g. `messages.changed`. */
   type: GatewayEventType;
   projectIds?: readonly (string | null | undefined)[];
   sessionIds?: readonly (string | null | undefined)[];
@@ -33,6 +36,11 @@ function uniq<T>(values: readonly (T | null | undefined)[] | undefined): T[] | u
   return out.length === 0 ? undefined : out;
 }
 
+/**
+ * In-process publish/subscribe of change events (ids only) and chat run events. The gateway creates
+ * one per server (`gateway.events`); every WebSocket client receives each event as an `event`
+ * notification. `onListenerError` receives what a listener threw (default: ignored).
+ */
 export class EventHub {
   readonly #listeners = new Set<EventListener>();
   readonly #onListenerError: (error: unknown) => void;
@@ -49,6 +57,7 @@ export class EventHub {
     };
   }
 
+  /** How many listeners are subscribed. */
   get listenerCount(): number {
     return this.#listeners.size;
   }

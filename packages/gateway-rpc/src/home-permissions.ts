@@ -9,7 +9,9 @@ import { chmodSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { PRIVATE_DIR_MODE } from '@recall/schema';
 
+/** A folder {@link tightenHome} changed to 0700. */
 export interface TightenedPath {
+  /** The folder. */
   path: string;
   /** The mode found (permission bits only), e.g. 0o755. */
   was: number;

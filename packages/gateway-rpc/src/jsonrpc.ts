@@ -13,31 +13,25 @@
  * is answered `batch_limit` so the client knows exactly which ones to send again.
  */
 import { z } from 'zod';
-import {
-  DOMAIN_ERROR_CODES,
-  invalidParams,
-  JSONRPC_INVALID_PARAMS,
-  JSONRPC_INVALID_REQUEST,
-  JSONRPC_METHOD_NOT_FOUND,
-  JSONRPC_PARSE_ERROR,
-  JsonRpcError,
-  toJsonRpcError,
-  type ErrorLogger,
-  type JsonRpcErrorObject,
-} from './errors.js';
+import { DOMAIN_ERROR_CODES, JSONRPC_INVALID_PARAMS, JSONRPC_INVALID_REQUEST, JSONRPC_METHOD_NOT_FOUND, JSONRPC_PARSE_ERROR } from '@recall/rpc-contract';
+import { invalidParams, toJsonRpcError, type ErrorLogger, type JsonRpcErrorObject } from './errors.js';
 
+/** A JSON-RPC request id as echoed in its response (`null` when the request's id was unusable). */
 export type JsonRpcId = string | number | null;
 
+/** A successful JSON-RPC response (`result` is `null` when the handler returned nothing). */
 export interface JsonRpcSuccess {
   jsonrpc: '2.0';
   id: JsonRpcId;
   result: unknown;
 }
+/** A failed JSON-RPC response; `error.data.code` is the stable string code when there is one. */
 export interface JsonRpcFailure {
   jsonrpc: '2.0';
   id: JsonRpcId;
   error: JsonRpcErrorObject;
 }
+/** One JSON-RPC response, as {@link dispatch} returns it (an array of them for a batch). */
 export type JsonRpcResponse = JsonRpcSuccess | JsonRpcFailure;
 
 export interface JsonRpcNotification {
@@ -65,19 +59,29 @@ const MAX_METHOD_NAME_LENGTH = 128;
 // ---------------------------------------------------------------------------------------------
 // Method registry
 
+/**
+ * A method's implementation: receives the parsed, validated params and the per-call context (for
+ * the gateway's registry a `CallContext`). Its result must be JSON-serialisable; a thrown coded
+ * error (e.g. `GatewayError`) becomes a domain error on the wire, anything else -32603.
+ */
 export type MethodHandler<P, R, C> = (params: P, ctx: C) => R | Promise<R>;
 
+/** A method as {@link defineMethod} builds it and {@link MethodRegistry} holds it. */
 export interface MethodDefinition<S extends z.ZodType = z.ZodType, R = unknown, C = unknown> {
+  /** The JSON-RPC method name (1–128 characters), e.g. `acme.stats`. */
   readonly name: string;
   /** One line for docs and `rpc.discover`. */
   readonly summary: string;
+  /** The zod schema `params` are validated with before the handler runs (failures answer -32602). */
   readonly params: S;
+  /** Runs with the parsed params. */
   readonly handler: MethodHandler<z.output<S>, R, C>;
 }
 
 /**
  * Declares a method. The params schema should be a (strict) zod object whose fields are all
- * `.describe()`d and bounded; the handler receives the parsed output (defaults applied).
+ * `.describe()`d and bounded; the handler receives the parsed output (defaults applied). `summary`
+ * defaults to the schema's description. Throws `Error` for an empty or over-long (> 128) name.
  */
 export function defineMethod<S extends z.ZodType, R, C>(
   name: string,
@@ -89,11 +93,16 @@ export function defineMethod<S extends z.ZodType, R, C>(
   return { name, params, handler, summary: options.summary ?? params.description ?? '' };
 }
 
+/**
+ * A table of methods by name, for {@link dispatch} and {@link handleRpcText}. `register()` throws
+ * `Error` when a name is already registered (the gateway's own methods cannot be replaced).
+ */
 export class MethodRegistry<C> {
   // A Map, not an object literal: method names come from the network and must never reach
   // Object.prototype ("__proto__", "constructor", "toString").
   readonly #methods = new Map<string, MethodDefinition<z.ZodType, unknown, C>>();
 
+  /** Adds methods; throws `Error` on a duplicate name. Returns the registry for chaining. */
   register(...definitions: MethodDefinition<z.ZodType, unknown, C>[]): this {
     for (const definition of definitions) {
       if (this.#methods.has(definition.name)) throw new Error(`Method ${definition.name} is registered twice`);
@@ -102,14 +111,17 @@ export class MethodRegistry<C> {
     return this;
   }
 
+  /** The method registered under `name`, or undefined. */
   get(name: string): MethodDefinition<z.ZodType, unknown, C> | undefined {
     return this.#methods.get(name);
   }
 
+  /** Registered method names, sorted. */
   names(): string[] {
     return [...this.#methods.keys()].sort();
   }
 
+  /** Registered methods, sorted by name. */
   list(): MethodDefinition<z.ZodType, unknown, C>[] {
     return this.names().map((n) => this.#methods.get(n)!);
   }
@@ -156,7 +168,9 @@ function validateEnvelope(value: unknown): ValidRequest | JsonRpcFailure {
 // ---------------------------------------------------------------------------------------------
 // Dispatch
 
+/** Options of {@link dispatch} and {@link handleRpcText}. */
 export interface DispatchOptions {
+  /** Where unexpected handler exceptions are logged (they answer -32603 without details). */
   logger?: ErrorLogger;
   /** Called around every handler invocation; the server uses it to track in-flight work for a clean close(). */
   track?: <T>(work: () => Promise<T>) => Promise<T>;
@@ -181,7 +195,11 @@ async function invoke<C>(registry: MethodRegistry<C>, request: ValidRequest, ctx
   }
 }
 
-/** Dispatches one parsed JSON value (a request or a batch). Returns `null` when nothing must be sent back. */
+/**
+ * Dispatches one parsed JSON value (a request or a batch of at most 100) against `registry` with
+ * `ctx` as every handler's context. Returns `null` when nothing must be sent back (notifications
+ * only). Never throws: every failure is an error response.
+ */
 export async function dispatch<C>(registry: MethodRegistry<C>, payload: unknown, ctx: C, options: DispatchOptions = {}): Promise<JsonRpcResponse | JsonRpcResponse[] | null> {
   if (Array.isArray(payload)) {
     if (payload.length === 0) return failure(null, { code: JSONRPC_INVALID_REQUEST, message: 'Invalid Request: empty batch' });
@@ -251,7 +269,11 @@ export function serializeResponse(response: JsonRpcResponse | JsonRpcResponse[],
   return Array.isArray(response) ? `[${response.map(one).join(',')}]` : one(response);
 }
 
-/** Parses a text frame and dispatches it. Returns the serialised response, or `null` for notification-only input. */
+/**
+ * Parses a text frame (an HTTP body or a WebSocket message) and dispatches it: what the gateway's
+ * transports run, for carrying the same protocol over your own. Returns the serialised response, or
+ * `null` for notification-only input; never throws (invalid JSON answers -32700).
+ */
 export async function handleRpcText<C>(registry: MethodRegistry<C>, text: string, ctx: C, options: DispatchOptions = {}): Promise<string | null> {
   let payload: unknown;
   try {
@@ -271,5 +293,3 @@ export function notification(method: string, params: unknown): string {
   const message: JsonRpcNotification = { jsonrpc: '2.0', method, params };
   return JSON.stringify(message);
 }
-
-export { JsonRpcError };

@@ -8,6 +8,11 @@ import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { assertProfileName, openDatabase, profileDatabasePath, type RecallDatabase } from '@recall/schema';
 
+/**
+ * Opens (creating and migrating when needed) the profile's database `<home>/profiles/<profile>/recall.db`
+ * read-write, as the gateway does. Throws the schema package's `RecallSchemaError`s (e.g.
+ * `invalid_profile` for a bad name, `migration_failed`). Close it with `db.close()`.
+ */
 export function openProfileDatabase(home: string, profile: string): RecallDatabase {
   return openDatabase(profileDatabasePath(home, profile), { profile });
 }

@@ -16,7 +16,8 @@ import type { RecallDatabase } from '@recall/schema';
 import { createSessionSearchTool } from '@recall/search-tool';
 import { WebSocketServer, type WebSocket } from 'ws';
 import { consoleLogger, DEFAULT_LAUNCHER, type CallContext, type GatewayContext, type GatewayLogger, type RecallLauncher, type SessionSearchExecutor } from './context.js';
-import { DOMAIN_ERROR_CODES, JSONRPC_INTERNAL_ERROR, JSONRPC_INVALID_REQUEST, type JsonRpcErrorObject } from './errors.js';
+import { DOMAIN_ERROR_CODES, JSONRPC_INTERNAL_ERROR, JSONRPC_INVALID_REQUEST } from '@recall/rpc-contract';
+import type { JsonRpcErrorObject } from './errors.js';
 import { EventHub, type HubEvent } from './events.js';
 import { handleRpcText, notification, type MethodRegistry } from './jsonrpc.js';
 import { createMethodRegistry } from './methods/index.js';
@@ -33,9 +34,11 @@ import type { IndexService, SemanticPlugin, SemanticSearchBinding } from './inde
 export const DEFAULT_PORT = 7821;
 /** The profile a gateway serves when none is given. */
 export const DEFAULT_PROFILE = 'default';
+/** Largest JSON-RPC body / WebSocket message accepted when `bodyLimitBytes` is not given: 1 MiB. */
 export const DEFAULT_BODY_LIMIT_BYTES = 1024 * 1024;
 /** Idle sockets cost a file descriptor each and nothing stops a local process opening thousands. */
 export const DEFAULT_FIRST_REQUEST_TIMEOUT_MS = 10_000;
+/** Open connections (HTTP and WebSocket) a gateway accepts at most when `maxConnections` is not given. */
 export const DEFAULT_MAX_CONNECTIONS = 256;
 /**
  * Unsent bytes (answers and events) a WebSocket may have before we stop reading its requests; an
@@ -46,8 +49,12 @@ export const MAX_WS_BUFFERED_BYTES = 16 * 1024 * 1024;
 export const MAX_WS_IN_FLIGHT = 8;
 const LOOPBACK = '127.0.0.1';
 
+/**
+ * Options of {@link startGateway}. Only `home` is required; everything else has a default suitable
+ * for a local desktop install. Pass `port: 0` for any free port and `uiDir: null` for JSON-RPC only.
+ */
 export interface StartGatewayOptions {
-  /** Recall home (holds gateway.token and profiles/). Required: the CLI resolves it via loadConfig(). */
+  /** Recall home folder (holds `gateway.token` and `profiles/<name>/recall.db`); created private (0700) when missing. */
   home: string;
   /** Profile name (default "default"). */
   profile?: string;
@@ -59,6 +66,7 @@ export interface StartGatewayOptions {
   bodyLimitBytes?: number;
   /** Extra browser origins allowed to call /rpc (e.g. a vite dev server `http://localhost:5173`). */
   allowedOrigins?: readonly string[];
+  /** Where the gateway logs (default {@link consoleLogger}, i.e. stderr; {@link silentLogger} for none). */
   logger?: GatewayLogger;
   /**
    * The session_search tool. `undefined` = build it from @recall/search-tool with this profile's
@@ -88,22 +96,37 @@ export interface StartGatewayOptions {
   launcher?: RecallLauncher;
 }
 
+/**
+ * A running gateway, as {@link startGateway} resolves it. Clients authenticate with
+ * `Authorization: Bearer <token>` (or `?token=` on the WebSocket). Call `close()` before the process
+ * exits so in-flight writes finish and the database is closed cleanly.
+ */
 export interface Gateway {
-  /** `http://127.0.0.1:PORT/` — the desktop UI. */
+  /** `http://127.0.0.1:PORT/` — the desktop UI (404 when started with `uiDir: null`). */
   readonly url: string;
   /** `http://127.0.0.1:PORT/rpc` */
   readonly rpcUrl: string;
   /** `ws://127.0.0.1:PORT/rpc` */
   readonly wsUrl: string;
+  /** The TCP port actually bound on 127.0.0.1 (the chosen one when started with `port: 0`). */
   readonly port: number;
+  /** The install's bearer token (the content of `<home>/gateway.token`). Secret: do not log it. */
   readonly token: string;
+  /** The Recall home this gateway serves. */
   readonly home: string;
+  /** The profile this gateway serves (one SQLite database). */
   readonly profile: string;
   /** Shared with in-process components (index worker, CLI) so they reuse the one DB handle and emit events. */
   readonly context: GatewayContext;
+  /** Change and chat events; subscribe to see what WebSocket clients receive as `event` notifications. */
   readonly events: EventHub;
+  /** The live method table: `registry.register(defineMethod(…))` adds a method to every transport (and to `rpc.discover`). */
   readonly registry: MethodRegistry<CallContext>;
-  /** In-process JSON-RPC call (same validation and error mapping as the wire); rejects with the JSON-RPC error object. */
+  /**
+   * In-process JSON-RPC call (same params validation and error mapping as the wire). Resolves with
+   * the method's result; rejects with an `Error` whose `rpcError` property is the JSON-RPC error object
+   * (`{ code, message, data: { code } }`).
+   */
   call(method: string, params?: unknown): Promise<unknown>;
   /** Stops accepting, waits for in-flight calls, closes sockets, then the database. Idempotent. */
   close(): Promise<void>;
@@ -113,6 +136,14 @@ function rpcErrorBody(error: JsonRpcErrorObject): string {
   return JSON.stringify({ jsonrpc: '2.0', id: null, error });
 }
 
+/**
+ * Starts a gateway on 127.0.0.1: tightens the home's permissions, creates or reads the token, opens
+ * the profile database once, starts the search tool (worker threads by default) and the plugged-in
+ * semantic index, then listens. Rejects with `ConfigError` (`invalid_config`) for invalid chat or
+ * semantic settings, `TokenFileError` (`invalid_token_file`) for an unusable token file, the schema
+ * package's errors for a database it cannot open, and the listen error (e.g. `EADDRINUSE`) when the
+ * port is taken; nothing stays open when it rejects.
+ */
 export async function startGateway(options: StartGatewayOptions): Promise<Gateway> {
   const home = options.home;
   const profile = options.profile ?? DEFAULT_PROFILE;

@@ -10,14 +10,17 @@ import { chmodSync, linkSync, mkdirSync, readFileSync, rmSync, statSync, writeFi
 import { join } from 'node:path';
 import { TokenFileError } from './errors.js';
 
+/** The token file's name inside the Recall home. */
 export const TOKEN_FILE_NAME = 'gateway.token';
 /** A token we accept from the file: printable, no whitespace, long enough to not be guessable. */
 const TOKEN_RE = /^[A-Za-z0-9._~+/=-]{32,512}$/;
 
+/** `<home>/gateway.token`: where {@link ensureToken} keeps the install's bearer token. */
 export function tokenPath(home: string): string {
   return join(home, TOKEN_FILE_NAME);
 }
 
+/** A new random token (32 bytes, base64url). */
 export function generateToken(): string {
   return randomBytes(32).toString('base64url');
 }
@@ -33,6 +36,8 @@ function readToken(path: string): string {
 /**
  * Returns the install's token, creating `<home>/gateway.token` (0600) if it does not exist. An
  * existing file with looser permissions is tightened to 0600 rather than rejected: it is ours.
+ * Safe when several processes start at once (they agree on one token). Throws `TokenFileError`
+ * (`invalid_token_file`) when the file cannot be created or does not hold a valid token.
  */
 export function ensureToken(home: string): string {
   mkdirSync(home, { recursive: true, mode: 0o700 });

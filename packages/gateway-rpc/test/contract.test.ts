@@ -6,7 +6,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { afterEach, beforeEach, describe, expect, test } from 'vitest';
-import { DOMAIN_ERROR_CODES } from '../src/index.js';
+import { DOMAIN_ERROR_CODES } from '@recall/rpc-contract';
 import { cleanup, postRpc, rawRequest, rowCounts, rpc, rpcError, startTestGateway, type TestGateway } from './helpers.js';
 
 afterEach(cleanup);

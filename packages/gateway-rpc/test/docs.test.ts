@@ -5,7 +5,8 @@
  */
 import { readFileSync } from 'node:fs';
 import { describe, expect, test } from 'vitest';
-import { createMethodRegistry, DOMAIN_ERROR_CODES } from '../src/index.js';
+import { DOMAIN_ERROR_CODES } from '@recall/rpc-contract';
+import { createMethodRegistry } from '../src/index.js';
 
 const doc = readFileSync(new URL('../../../docs/rpc.md', import.meta.url), 'utf8');
 

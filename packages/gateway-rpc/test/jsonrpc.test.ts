@@ -5,7 +5,8 @@
  */
 import { describe, expect, test } from 'vitest';
 import { z } from 'zod';
-import { defineMethod, GatewayError, handleRpcText, MAX_BATCH_SIZE, MethodRegistry, type MethodHandler } from '../src/index.js';
+import { defineMethod, GatewayError, handleRpcText, MethodRegistry, type MethodHandler } from '../src/index.js';
+import { MAX_BATCH_SIZE } from '../src/jsonrpc.js';
 import { StoreError } from '@recall/store';
 import { collectingLogger } from './helpers.js';
 

@@ -5,7 +5,7 @@
  * an anchor and before/after a cursor, and refuses ambiguous positions and foreign cursors.
  */
 import { afterEach, describe, expect, test } from 'vitest';
-import { DOMAIN_ERROR_CODES } from '../src/index.js';
+import { DOMAIN_ERROR_CODES } from '@recall/rpc-contract';
 import { cleanup, rpc, rpcError, startTestGateway } from './helpers.js';
 
 afterEach(cleanup);

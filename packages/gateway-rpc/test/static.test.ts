@@ -7,7 +7,7 @@ import { existsSync, mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, beforeEach, describe, expect, test } from 'vitest';
-import { injectToken } from '../src/index.js';
+import { injectToken } from '../src/static.js';
 import { cleanup, rawRequest, startTestGateway, tempHome, type TestGateway } from './helpers.js';
 
 afterEach(cleanup);

@@ -178,8 +178,10 @@ describe('a stage-A-only install with plain npm, outside the workspace', () => {
   beforeAll(() => {
     mkdirSync(project, { recursive: true });
     writeFileSync(join(project, 'package.json'), JSON.stringify({ name: 'recall-consumer', version: '1.0.0', private: true, type: 'module' }, null, 2));
+    // The documented keyword-only install: without the semantic tarball and with --omit=optional (a
+    // published @recall/cli lists @recall/semantic as an optional dependency).
     const stageA = packages.filter((p) => p.name !== '@recall/semantic').map((p) => p.tarball);
-    run('npm', ['install', ...NPM_FLAGS, ...stageA], project);
+    run('npm', ['install', ...NPM_FLAGS, '--omit=optional', ...stageA], project);
     sizes['stage A (gateway + cli, no semantic)'] = { bytes: folderBytes(join(project, 'node_modules')), packages: countPackages(join(project, 'node_modules')) };
     run('npm', ['install', ...NPM_FLAGS, '--save-dev', ...CONSUMER_DEV], project);
     cpSync(join(HERE, 'consumer'), join(project, 'src'), { recursive: true });

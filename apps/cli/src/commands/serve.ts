@@ -6,6 +6,7 @@
  * `--sync` also runs live sync of agent transcripts (@recall/importers' LiveSync) until then.
  */
 import { resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { LiveSync, syncStatePath } from '@recall/importers';
 import { openProfileDatabase } from '@recall/gateway-rpc';
 import { GatewayError } from '@recall/gateway-rpc';
@@ -40,6 +41,7 @@ async function startSync(ctx: CliContext): Promise<{ stop(): Promise<void> }> {
   };
 }
 
+
 export const serveCommand = defineCommand<{ port?: string; 'host-ui'?: string; 'no-ui'?: boolean; sync?: boolean }>({
   name: 'serve',
   createsData: true,
@@ -67,6 +69,7 @@ export const serveCommand = defineCommand<{ port?: string; 'host-ui'?: string; '
         uiDir,
         chat: ctx.config.chat,
         semantic: await semanticPluginFor({ config: ctx.config.semantic, keys: ctx.config.semanticKeys }),
+        // gateway.info tells MCP clients to start exactly this installation's `recall mcp`.
         launcher: RECALL_LAUNCHER,
       });
     } catch (error) {

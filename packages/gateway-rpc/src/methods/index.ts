@@ -18,9 +18,16 @@ import { projectMethods } from './projects.js';
 import { searchMethods } from './search.js';
 import { sessionMethods } from './sessions.js';
 
-
+/** Every domain method of the gateway (all but the introspection ones). */
 export const DOMAIN_METHODS: readonly GatewayMethod[] = [...projectMethods, ...sessionMethods, ...pageMethods, ...searchMethods, ...indexMethods, ...importMethods, ...chatMethods];
 
+/**
+ * A new registry with every gateway method (projects.*, sessions.*, search.*, index.*, import.*,
+ * chat.*, `gateway.info`, `rpc.discover`). `startGateway` uses one per server; use it with
+ * {@link dispatch} and a `CallContext` to run the gateway's methods in-process without a server.
+ * `gateway.info.mcpCommand` is built from the call context's `launcher` (see
+ * `StartGatewayOptions.launcher`).
+ */
 export function createMethodRegistry(): MethodRegistry<CallContext> {
   const registry = new MethodRegistry<CallContext>();
   registry.register(...DOMAIN_METHODS);
