@@ -74,7 +74,7 @@ export interface IndexOverview {
  * backfill, `enable()`/`disable()` record per-project consent, `status()`/`overview()` report counts,
  * `rebuild()` deletes derived vectors, `close()` stops the worker and the provider it created.
  * Throws `SemanticDisabledError` (`semantic_disabled`) for `enable`/`run`/`rebuild` while semantic is
- * off, `SemanticProjectNotFoundError` (`semantic_project_not_found`) for an unknown project id.
+ * off, `SemanticProjectNotFoundError` (`project_not_found`) for an unknown project id.
  */
 export class SemanticIndex {
   readonly db: RecallDatabase;
