@@ -9,7 +9,7 @@
  * semantic section the tool is keyword-only and reports `semantic_status: "disabled"`.
  */
 import { openDatabase, type RecallDatabase } from '@recall/schema';
-import { createSessionSearchTool, type SessionSearchTool } from '@recall/search-tool';
+import { createSessionSearchTool, type SessionSearchExecutor, type SessionSearchTool } from '@recall/search-tool';
 import {
   createConfiguredSemanticSource,
   createProvider,
@@ -23,7 +23,6 @@ import {
   type SemanticConfig,
   type WorkerHealth,
 } from '@recall/semantic';
-import type { SessionSearchExecutor } from '@recall/chat';
 import { ConfigError } from '@recall/gateway-rpc';
 
 export interface SearchWiringOptions {

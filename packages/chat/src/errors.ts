@@ -8,7 +8,6 @@
  */
 import type { ChatErrorCode } from '@recall/rpc-contract';
 
-export type { ChatErrorCode };
 
 /** Base of every error this package throws on purpose: a stable `code` and optional scalar details. */
 export class ChatModuleError extends Error {

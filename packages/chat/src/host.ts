@@ -1,8 +1,9 @@
 /**
  * What the chat loop needs from its host (the gateway, or a test), typed structurally so any object
  * of the right shape fits: a sink for the events a run emits, a logger, and the `session_search`
- * executor the model's tool calls run on. The chat package owns these shapes; gateway-rpc passes
- * its event hub (through a small adapter), its logger and its search tool in.
+ * executor the model's tool calls run on. The chat package owns the sink and logger shapes; the
+ * executor's (`SessionSearchExecutor`, `SearchCallContext`) are @recall/search-tool's. gateway-rpc
+ * passes its event hub (through a small adapter), its logger and its search tool in.
  */
 import type { ChatEvent, GatewayEvent } from '@recall/rpc-contract';
 
@@ -24,17 +25,3 @@ export interface ChatLogger {
   error(message: string, meta?: Record<string, unknown>): void;
 }
 
-/** The trusted call context of `session_search` (a current session, or a project for a host without one): never taken from tool arguments. */
-export type SearchCallContext = { profile: string } & (
-  | { currentSessionId: string; projectId?: undefined }
-  | { currentSessionId?: undefined; projectId: string }
-);
-
-/**
- * The shape a host's session_search tool must have (@recall/search-tool's tool fits, so does a
- * worker pool or a stand-in). If it also carries `description` / `parameters` (the tool's own
- * metadata), the model is offered those instead of the package defaults.
- */
-export interface SessionSearchExecutor {
-  execute(args: Record<string, unknown>, context: SearchCallContext): unknown;
-}

@@ -19,8 +19,6 @@ export { resolveChatSettings } from './config.js';
 export { publicChatSettings } from './config.js';
 /** The endpoint as safe to show (scheme, host, port, path; no user-info or query string). */
 export { displayBaseUrl } from './config.js';
-/** Removes every occurrence of the API key from text that came back from the endpoint. */
-export { redactSecret } from './config.js';
 /** The zod schema of the raw chat settings (bounds and defaults of the limits). */
 export { chatSettingsInputSchema } from './config.js';
 /** The human hint of how to configure a chat model (shown by `chat.status` and `chat_not_configured`). */
@@ -61,8 +59,6 @@ export type { AbortReason } from './classify.js';
 
 /** The package's errors: the base class, chat_* refusals/failures, invalid settings, and send during shutdown. */
 export { ChatModuleError, ChatError, ChatConfigError, ChatShuttingDownError } from './errors.js';
-/** The `chat_*` codes of the error table (from @recall/rpc-contract). */
-export type { ChatErrorCode } from './errors.js';
 
-/** What the host provides: an event sink, a logger and the session_search executor with its trusted call context. */
-export type { ChatEventSink, ChatSinkEvent, ChatMessagesChangedEvent, ChatLogger, SessionSearchExecutor, SearchCallContext } from './host.js';
+/** What the host provides besides the search executor (typed by @recall/search-tool's `SessionSearchExecutor`): an event sink and a logger. */
+export type { ChatEventSink, ChatSinkEvent, ChatMessagesChangedEvent, ChatLogger } from './host.js';

@@ -16,7 +16,7 @@ import { randomBytes } from 'node:crypto';
 import type { Message, NewMessage } from '@recall/store';
 import { ChatError } from './errors.js';
 import { serializeToolCalls } from './history.js';
-import type { SessionSearchExecutor } from './host.js';
+import type { SessionSearchExecutor } from '@recall/search-tool';
 import { executeToolCall, skippedToolOutcome, type ModelToolCall, type ToolOutcome } from './tools.js';
 
 /** Tool calls executed per round; more in one response are answered with an error result. */

@@ -17,7 +17,8 @@ import { abortError, classifyChatError, type AbortReason } from './classify.js';
 import { publicChatSettings, type ChatSettings } from './config.js';
 import { ChatError, ChatShuttingDownError } from './errors.js';
 import { loadLiveHistory, toModelMessages } from './history.js';
-import type { ChatEventSink, ChatLogger, SessionSearchExecutor } from './host.js';
+import type { SessionSearchExecutor } from '@recall/search-tool';
+import type { ChatEventSink, ChatLogger } from './host.js';
 import { runChatTurn } from './loop.js';
 import { chatToolDefinitions } from './tools.js';
 

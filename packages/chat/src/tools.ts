@@ -7,11 +7,10 @@
  * `invalid_arguments` result, not a wider search). Tool failures are results the model can read
  * and recover from, never exceptions that end the turn.
  */
-import { openAiToolDefinition, SESSION_SEARCH_DESCRIPTION, SESSION_SEARCH_TOOL_NAME, sessionSearchJsonSchema } from '@recall/search-tool';
+import { openAiToolDefinition, SESSION_SEARCH_DESCRIPTION, SESSION_SEARCH_TOOL_NAME, sessionSearchJsonSchema, type SessionSearchExecutor } from '@recall/search-tool';
 import type { ChatCompletionTool } from 'openai/resources/chat/completions';
 import { MAX_MESSAGE_CHARS } from '@recall/store';
 import type { ChatToolAnchor } from './events.js';
-import type { SessionSearchExecutor } from './host.js';
 
 /** A tool call as accumulated from the stream. */
 export interface ModelToolCall {

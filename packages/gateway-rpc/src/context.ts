@@ -5,7 +5,8 @@
  * same handlers run under the HTTP server, the WebSocket server and direct in-process calls.
  */
 import type { RecallDatabase } from '@recall/schema';
-import type { ChatRuns, SearchCallContext, SessionSearchExecutor } from '@recall/chat';
+import type { ChatRuns } from '@recall/chat';
+import type { SearchCallContext, SessionSearchExecutor } from '@recall/search-tool';
 import type { EventHub } from './events.js';
 import type { IndexService } from './index-service.js';
 

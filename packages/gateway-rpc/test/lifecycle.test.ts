@@ -5,7 +5,7 @@
  */
 import { Agent, request } from 'node:http';
 import { afterEach, describe, expect, test } from 'vitest';
-import type { SessionSearchExecutor } from '../src/context.js';
+import type { SessionSearchExecutor } from '@recall/search-tool';
 import { startGateway } from '../src/index.js';
 import { cleanup, collectingLogger, rpc, startTestGateway, tempHome, wsConnect } from './helpers.js';
 

@@ -6,7 +6,7 @@
  */
 import { afterEach, beforeEach, describe, expect, test } from 'vitest';
 import { sessionProjectId } from '@recall/store';
-import type { SessionSearchExecutor } from '../src/context.js';
+import type { SessionSearchExecutor } from '@recall/search-tool';
 import { cleanup, rowCounts, rpc, startTestGateway, type TestGateway } from './helpers.js';
 
 afterEach(cleanup);

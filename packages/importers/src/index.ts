@@ -4,7 +4,8 @@
  * history — Claude Code transcripts, Codex rollouts and Hermes state.db files (docs/importers.md),
  * imported once or kept in step by live sync. Every importer is idempotent (re-running writes only
  * what is new), reports refused lines in its summary with stable codes instead of throwing, and
- * writes only through @recall/store.
+ * writes only through @recall/store. A recall-jsonl import resolves to the wire object
+ * `ImportSummary` of @recall/rpc-contract.
  */
 
 // ---------------------------------------------------------------------------------------------
@@ -33,8 +34,6 @@ export {
   MAX_REPORTED_ERRORS,
 } from './recall-jsonl.js';
 export type {
-  /** What a recall-jsonl import did: rows created, sessions updated, records skipped, line errors. */
-  ImportSummary,
   /** Batch size and a progress callback for a recall-jsonl import. */
   ImportOptions,
   /** Progress after each committed batch of a recall-jsonl import. */

@@ -22,6 +22,7 @@
 import { createReadStream, statSync } from 'node:fs';
 import { createInterface } from 'node:readline';
 import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
+import type { ImportSummary } from '@recall/rpc-contract';
 import { RecallSchemaError, type RecallDatabase } from '@recall/schema';
 import {
   archiveProject,
@@ -137,22 +138,9 @@ export interface ImportLineError {
   message: string;
 }
 
-export interface ImportSummary {
-  /** Non-blank lines read. */
-  lines: number;
-  /** Rows created. */
-  projects: number;
-  sessions: number;
-  messages: number;
-  /** Existing sessions whose fields in the file differed and were updated (project never changed). */
-  sessionsUpdated: number;
-  /** Valid records that already existed unchanged, so nothing was written for them. */
-  skipped: number;
-  /** Line errors, at most MAX_REPORTED_ERRORS of them, in line order. */
-  errors: ImportLineError[];
-  /** Number of lines rejected (can exceed errors.length). */
-  errorCount: number;
-}
+// The summary is the wire object `import.jsonl` returns, so its type is @recall/rpc-contract's
+// `ImportSummary` (same fields: lines, projects, sessions, messages, sessionsUpdated, skipped,
+// errors — at most MAX_REPORTED_ERRORS, in line order — and errorCount, which can exceed errors.length).
 
 export interface ImportProgress {
   lines: number;

@@ -9,10 +9,14 @@
 import { z } from 'zod';
 import { sessionSearchArgsSchema } from '@recall/rpc-contract';
 
-export { sessionSearchArgsSchema, SEARCH_MODES, SORTS } from '@recall/rpc-contract';
-export type { SearchMode, SessionSearchArgs, SessionSearchArgsInput } from '@recall/rpc-contract';
+export type { SearchMode, SessionSearchArgs } from '@recall/rpc-contract';
+export { sessionSearchArgsSchema };
 
-/** JSON Schema (draft 2020-12 subset) of the arguments, for OpenAI tools and MCP. */
+/**
+ * JSON Schema (draft-7 subset, no `$schema` key) of the `session_search` arguments, as OpenAI tool
+ * definitions and MCP `inputSchema` take it. A fresh object on every call. The zod form is
+ * `sessionSearchArgsSchema` of `@recall/rpc-contract`.
+ */
 export function sessionSearchJsonSchema(): Record<string, unknown> {
   const schema = z.toJSONSchema(sessionSearchArgsSchema, { io: 'input', target: 'draft-7' }) as Record<string, unknown>;
   delete schema.$schema;

@@ -20,6 +20,7 @@ const WINDOW_STEPS = [WINDOW_TEXT_CHARS / 2, WINDOW_TEXT_CHARS / 4] as const;
 /** read/scroll message texts are shortened to these lengths, in turn. */
 const READ_STEPS = [1_000, 500, 250] as const;
 
+/** Estimated tokens of a text: ASCII characters / 4 (rounded up) + 1 per other character (a surrogate pair counts once). */
 export function estimateTokens(text: string): number {
   let ascii = 0;
   let other = 0;

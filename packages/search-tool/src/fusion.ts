@@ -19,8 +19,10 @@
  */
 import type { MatchSource } from './result.js';
 
+/** `weighted-rrf` or `keyword-first` (see the module header). */
 export type FusionForm = 'weighted-rrf' | 'keyword-first';
 
+/** The parameters of one fusion: form, RRF rank constant, list weights and the semantic similarity floor. */
 export interface FusionParams {
   form: FusionForm;
   /** RRF rank constant. */
@@ -50,6 +52,7 @@ export const FUSION_DEFAULTS: Readonly<FusionParams> = Object.freeze({
   similarityFloor: 0,
 });
 
+/** One fused entry: its key, fused score (higher first), which lists found it, and its ranks there. */
 export interface FusionCandidate<K> {
   key: K;
   score: number;

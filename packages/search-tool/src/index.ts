@@ -1,20 +1,18 @@
 /**
- * Public surface of @recall/search-tool: the `session_search` tool (factory, argument schema,
- * result contract, OpenAI/MCP definitions), the semantic-source seam for stage B, and RRF.
+ * Public surface of @recall/search-tool: the `session_search` tool (factory, OpenAI/MCP
+ * definitions, JSON Schemas, result types), the executor seam hosts type their tool with, and the
+ * semantic-source seam for stage B. The wire vocabulary the tool speaks (SEARCH_MODES, SORTS,
+ * TOOL_ERROR_CODES, the argument and result zod schemas and their types) is exported by
+ * @recall/rpc-contract, not here.
  */
 export { createSessionSearchTool, openAiToolDefinition, SESSION_SEARCH_TOOL_NAME, SESSION_SEARCH_DESCRIPTION } from './tool.js';
 export type { SessionSearchTool, SessionSearchToolOptions, SessionSearchContext } from './tool.js';
-export { sessionSearchArgsSchema, sessionSearchJsonSchema, SEARCH_MODES, SORTS } from './arguments.js';
-export type { SessionSearchArgs, SessionSearchArgsInput, SearchMode } from './arguments.js';
+export type { SessionSearchExecutor, SearchCallContext } from './executor.js';
+export { sessionSearchJsonSchema } from './arguments.js';
+export { sessionSearchOutputJsonSchema } from './result-schema.js';
 export { messageLink } from './result.js';
-export { sessionSearchResultSchema, sessionSearchOutputJsonSchema } from './result-schema.js';
-export { estimateTokens, RESULT_TOKEN_BUDGET } from './budget.js';
 export type { SessionSearchResult, SearchResultItem, WindowMessage, MatchSource, MatchField, UsedMode, Shape } from './result.js';
+export { estimateTokens, RESULT_TOKEN_BUDGET } from './budget.js';
 export type { SemanticSource, SemanticStatus, SemanticCoverage, SemanticHit } from './semantic-source.js';
 export type { ToolScope } from './scope.js';
-export { reciprocalRankFusion, RRF_K } from './rrf.js';
-export { fuseRankings, fusionParamsFor, FUSION_DEFAULTS } from './fusion.js';
-export type { FusionCandidate, FusionForm, FusionParams } from './fusion.js';
-export type { FusedItem } from './rrf.js';
-export { TOOL_ERROR_CODES, ToolError } from './errors.js';
-export type { ToolErrorCode } from './errors.js';
+export { ToolError } from './errors.js';

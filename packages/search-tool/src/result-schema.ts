@@ -7,9 +7,11 @@
 import { z } from 'zod';
 import { sessionSearchResultSchema } from '@recall/rpc-contract';
 
-export { sessionSearchResultSchema } from '@recall/rpc-contract';
-
-/** JSON Schema (draft-7 subset) of the result, e.g. for an MCP tool's `outputSchema`. */
+/**
+ * JSON Schema (draft-7 subset, no `$schema` key) of a `session_search` result, e.g. for an MCP
+ * tool's `outputSchema`. A fresh object on every call. The zod form is `sessionSearchResultSchema`
+ * of `@recall/rpc-contract`.
+ */
 export function sessionSearchOutputJsonSchema(): Record<string, unknown> {
   const schema = z.toJSONSchema(sessionSearchResultSchema, { io: 'output', target: 'draft-7' }) as Record<string, unknown>;
   delete schema.$schema;

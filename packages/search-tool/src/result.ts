@@ -7,10 +7,12 @@
 import type { MessageRole } from '@recall/schema';
 import type { Message, SessionHeader } from '@recall/store';
 import type { SearchMode } from './arguments.js';
-import type { ToolErrorCode } from './errors.js';
+import type { ToolErrorCode } from '@recall/rpc-contract';
 import type { SemanticCoverage, SemanticStatus } from './semantic-source.js';
 
+/** Which of the four shapes a call ran: find (`discover`), list recent (`browse`), `read` a conversation, `scroll` around a message. */
 export type Shape = 'discover' | 'browse' | 'read' | 'scroll';
+/** What actually ran: a search mode (`keyword`, `semantic`, `hybrid`), a direct read (`direct`), or nothing because of an error (`none`). */
 export type UsedMode = SearchMode | 'direct' | 'none';
 /** How a result was found: by keyword, by meaning, by both (fused), or read directly (browse/read/scroll). */
 export type MatchSource = 'keyword' | 'semantic' | 'both' | 'direct';
@@ -31,6 +33,7 @@ export interface WindowMessage {
   session_id?: string;
 }
 
+/** One result, anchored by `session_id` + `message_id`; `snippet` is original text (clipped), `window` its neighbours. */
 export interface SearchResultItem {
   session_id: string;
   message_id: number;
@@ -64,6 +67,10 @@ export interface SearchResultItem {
   total_chars?: number;
 }
 
+/**
+ * What `execute()` resolves to, for every shape and for errors: the envelope described in the
+ * module header, validated by `sessionSearchResultSchema` of @recall/rpc-contract.
+ */
 export interface SessionSearchResult {
   shape: Shape | null;
   requested_mode: SearchMode;
@@ -87,6 +94,7 @@ export interface SessionSearchResult {
 export const SNIPPET_CHARS = 300;
 export const WINDOW_TEXT_CHARS = 400;
 
+/** The `recall://session/<id>#m<messageId>` link of a message, as results carry it in `link`. */
 export function messageLink(sessionId: string, messageId: number): string {
   return `recall://session/${encodeURIComponent(sessionId)}#m${messageId}`;
 }

@@ -11,6 +11,8 @@ import { findSessionHeader, ownHistorySessionIds, projectExists, type SessionHea
 import { ToolError } from './errors.js';
 
 /**
+ * The resolved scope of a call: a project (`kind: 'project'`) or, for a conversation without a
+ * project, its own compression history (`kind: 'own'`, `sessionIds`). A SemanticSource receives it.
  * `currentSessionId` is null only for a project-wide caller (an external agent started with
  * `recall mcp --project/--cwd`, whose own transcript Recall does not know): it then has no live
  * messages to exclude.

@@ -6,22 +6,34 @@
  */
 import type { ToolScope } from './scope.js';
 
+/** The semantic index's state for the caller's scope, as reported in `semantic_status`. */
 export type SemanticStatus = 'disabled' | 'ready' | 'partial' | 'unavailable';
 
+/** How much of the scope the semantic index covers, in messages. */
 export interface SemanticCoverage {
+  /** Messages with vectors. */
   indexed: number;
+  /** Messages that should have them. */
   total: number;
 }
 
+/** One semantic match: the best chunk of a message, scored by cosine similarity (−1…1, higher is closer). */
 export interface SemanticHit {
   messageId: number;
   sessionId: string;
+  /** Cosine similarity of the query and the chunk. */
   score: number;
   /** UTF-16 code unit range of the matching chunk in the message content. */
   start?: number;
   end?: number;
 }
 
+/**
+ * Stage B as the tool sees it: `status(scope)` says whether semantic search can serve the caller
+ * (and its coverage), `search()` returns hits inside the scope only, best first, and must honour
+ * `signal` (the call's deadline) — a rejection makes the call fall back to keyword search.
+ * `createConfiguredSemanticSource()` of @recall/semantic implements it.
+ */
 export interface SemanticSource {
   /** Per-model fusion hints from the semantic config (see fusion.ts); absent = the measured defaults. */
   readonly fusion?: { semanticWeight?: number; similarityFloor?: number };

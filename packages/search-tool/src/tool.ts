@@ -16,8 +16,10 @@ import type { SessionSearchResult, Shape } from './result.js';
 import { resolveProjectScope, resolveScope, type ToolScope } from './scope.js';
 import type { SemanticSource, SemanticStatus } from './semantic-source.js';
 
+/** The tool's name as a model sees it in tool definitions and tool calls: `session_search`. */
 export const SESSION_SEARCH_TOOL_NAME = 'session_search';
 
+/** The tool description offered to models (what the tool recalls, when to call it, the four shapes). */
 export const SESSION_SEARCH_DESCRIPTION = [
   'Recall the original text of earlier conversations in the current project (never other projects).',
   'Use it when the user refers to something discussed before ("last time", "上次", "as we decided"), or when earlier decisions, code, errors or facts would help.',
@@ -48,7 +50,9 @@ export type SessionSearchContext =
       profile?: string;
     };
 
+/** What `createSessionSearchTool()` needs: the profile database and, for stage B, a semantic source. */
 export interface SessionSearchToolOptions {
+  /** The open profile database (read-only connections work: the tool never writes). */
   db: RecallDatabase;
   /** Stage B: omitted (or null) means keyword-only, reported as semantic_status "disabled". */
   semantic?: SemanticSource | null;
@@ -58,12 +62,24 @@ export interface SessionSearchToolOptions {
   resultTokenBudget?: number;
 }
 
+/**
+ * The `session_search` tool: its metadata for tool definitions and `execute()`. It fits
+ * {@link SessionSearchExecutor}, so chat and the gateway can run it directly.
+ */
 export interface SessionSearchTool {
+  /** Always `session_search`. */
   readonly name: typeof SESSION_SEARCH_TOOL_NAME;
+  /** {@link SESSION_SEARCH_DESCRIPTION}. */
   readonly description: string;
   /** JSON Schema of the arguments. */
   readonly parameters: Record<string, unknown>;
+  /** The zod schema the arguments are validated with (`sessionSearchArgsSchema` of @recall/rpc-contract). */
   readonly argsSchema: typeof sessionSearchArgsSchema;
+  /**
+   * Runs one call under the tool's deadline. Never rejects: invalid arguments, an unknown or
+   * out-of-scope target, a profile mismatch, semantic search being unavailable in `semantic` mode
+   * and internal failures all resolve to a result with `error: { code, message }`.
+   */
   execute(args: unknown, context: SessionSearchContext): Promise<SessionSearchResult>;
 }
 
@@ -95,6 +111,11 @@ function disabledReasonText(reason: string | undefined): string {
   }
 }
 
+/**
+ * Creates the `session_search` tool over one profile database. Keyword search always works; pass
+ * `semantic` (e.g. `createConfiguredSemanticSource()` of @recall/semantic) for hybrid search.
+ * Does not throw; the JSON Schema of the arguments is computed once here.
+ */
 export function createSessionSearchTool(options: SessionSearchToolOptions): SessionSearchTool {
   const { db } = options;
   const semanticSource = options.semantic ?? null;
@@ -233,7 +254,7 @@ export function createSessionSearchTool(options: SessionSearchToolOptions): Sess
   };
 }
 
-/** The tool in OpenAI chat-completions `tools` format. */
+/** The tool in OpenAI chat-completions `tools` format: `{ type: 'function', function: { name, description, parameters } }`. */
 export function openAiToolDefinition(tool: Pick<SessionSearchTool, 'name' | 'description' | 'parameters'>): {
   type: 'function';
   function: { name: string; description: string; parameters: Record<string, unknown> };

@@ -1,5 +1,6 @@
 import { describe, expect, test } from 'vitest';
-import { openAiToolDefinition, sessionSearchArgsSchema, sessionSearchJsonSchema } from '../src/index.js';
+import { sessionSearchArgsSchema } from '@recall/rpc-contract';
+import { openAiToolDefinition, sessionSearchJsonSchema } from '../src/index.js';
 
 describe('session_search arguments', () => {
   test('defaults are applied', () => {

@@ -3,7 +3,7 @@
  * keyword-first form, match sources, per-model hints and their bounds.
  */
 import { describe, expect, test } from 'vitest';
-import { FUSION_DEFAULTS, fuseRankings, fusionParamsFor, type FusionParams } from '../src/index.js';
+import { FUSION_DEFAULTS, fuseRankings, fusionParamsFor, type FusionParams } from '../src/fusion.js';
 
 const rrf = (k: number, keywordWeight: number, semanticWeight = 1, similarityFloor = 0): FusionParams => ({ form: 'weighted-rrf', k, keywordWeight, semanticWeight, similarityFloor });
 const sem = (...pairs: Array<[number, number]>) => pairs.map(([key, score]) => ({ key, score }));

@@ -8,7 +8,8 @@
 import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
 import { appendMessages, createDelegation, createProject, createSession } from '@recall/store';
-import { createSessionSearchTool, sessionSearchOutputJsonSchema, sessionSearchResultSchema, type SessionSearchResult } from '../src/index.js';
+import { sessionSearchResultSchema } from '@recall/rpc-contract';
+import { createSessionSearchTool, sessionSearchOutputJsonSchema, type SessionSearchResult } from '../src/index.js';
 import { tempDb } from './support/temp-db.js';
 
 function world() {

@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import { reciprocalRankFusion, RRF_K } from '../src/index.js';
+import { reciprocalRankFusion, RRF_K } from '../src/rrf.js';
 
 describe('reciprocalRankFusion', () => {
   test.each([

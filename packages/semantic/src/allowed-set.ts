@@ -17,6 +17,7 @@ export type SemanticScope =
   | { kind: 'project'; projectId: string; currentSessionId: string | null }
   | { kind: 'own'; projectId: null; currentSessionId: string; sessionIds: readonly string[] };
 
+/** The vectors of one role in an allowed set, with their message ids, ranges and live flags. */
 export interface AllowedSegment {
   role: MessageRole;
   matrix: VectorMatrix;
@@ -29,6 +30,9 @@ export interface AllowedSegment {
   live: Uint8Array;
 }
 
+/**
+ * Everything a scope may be matched against for one fingerprint: per-role vector matrices of visible messages.
+ */
 export interface AllowedSet {
   fingerprintId: number;
   dims: number;

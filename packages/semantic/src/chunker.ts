@@ -24,6 +24,7 @@ export const PAYLOAD_MIN_RUN = 200;
 const RESERVED_TOKENS = 8;
 const MAX_OVERLAP_TOKENS = 48;
 
+/** The provider's input limits the chunker cuts to. */
 export interface ChunkerOptions {
   /** The provider's input limit in tokens. */
   maxInputTokens: number;
@@ -31,6 +32,7 @@ export interface ChunkerOptions {
   charsPerToken: number;
 }
 
+/** One chunk of a message: its index, UTF-16 range [start, end) and text. */
 export interface Chunk {
   index: number;
   /** UTF-16 code units, [start, end). */

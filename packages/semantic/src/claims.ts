@@ -17,6 +17,9 @@ import { contentHash } from './chunker.js';
 import type { Fingerprint } from './fingerprint.js';
 import { vectorToBlob } from './provider.js';
 
+/**
+ * A chunk leased to one worker for embedding, with the text to embed and the hash re-checked on write.
+ */
 export interface ClaimedChunk {
   id: number;
   messageId: number;
@@ -28,6 +31,7 @@ export interface ClaimedChunk {
   text: string;
 }
 
+/** Which chunks to lease: fingerprint, owner, how many, lease length and attempt limit. */
 export interface ClaimOptions {
   fingerprint: Fingerprint;
   owner: string;
@@ -114,6 +118,9 @@ export function stillConsented(db: RecallDatabase, chunks: readonly ClaimedChunk
   return out;
 }
 
+/**
+ * What a re-checked write did: vectors written, and results dropped because the message changed or the lease was lost.
+ */
 export interface CompleteResult {
   written: number;
   /** Results dropped because the message changed, vanished or became invisible, or the lease was lost. */

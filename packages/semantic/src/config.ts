@@ -60,9 +60,13 @@ export const semanticConfigSchema = z
   })
   .describe('semantic index settings (config.json "semantic" section); the API key comes only from RECALL_EMBEDDING_API_KEY');
 
+/** The `semantic` section of config.json as a user writes it (before validation and defaults). */
 export type SemanticConfigInput = z.input<typeof semanticConfigSchema>;
 type Parsed = z.output<typeof semanticConfigSchema>;
 
+/**
+ * Worker budgets of a validated config: batch sizes, provider call limits and backoff (see `docs/semantic.md`).
+ */
 export type SemanticBudgets = Parsed['budgets'];
 
 /** A validated, complete configuration (provider-specific fields resolved). */

@@ -8,6 +8,9 @@
 import type { RecallDatabase } from '@recall/schema';
 import { SemanticProjectNotFoundError } from './errors.js';
 
+/**
+ * A project's consent row: whether its text may be embedded, and for which endpoint (times in ms since epoch).
+ */
 export interface ProjectConsent {
   projectId: string;
   enabled: boolean;

@@ -9,6 +9,7 @@ import type { RecallDatabase } from '@recall/schema';
 import { CHUNKER_VERSION } from './chunker.js';
 import type { ProviderInfo } from './provider.js';
 
+/** What identifies a model's vectors: provider, endpoint, model, dims, normalisation, chunker version. */
 export interface FingerprintFields {
   provider: string;
   endpoint: string;
@@ -18,12 +19,14 @@ export interface FingerprintFields {
   chunkerVersion: number;
 }
 
+/** A stored model fingerprint: vectors are only ever compared within one fingerprint (`id`). */
 export interface Fingerprint extends FingerprintFields {
   id: number;
   key: string;
   createdAt: number;
 }
 
+/** The fingerprint fields of a provider (`normalization: 'l2'`, the current `CHUNKER_VERSION`). */
 export function fingerprintFields(info: Pick<ProviderInfo, 'provider' | 'endpoint' | 'model' | 'dims'>): FingerprintFields {
   return { provider: info.provider, endpoint: info.endpoint, model: info.model, dims: info.dims, normalization: 'l2', chunkerVersion: CHUNKER_VERSION };
 }

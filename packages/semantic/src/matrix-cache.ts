@@ -21,6 +21,7 @@ interface Entry {
   set: AllowedSet;
 }
 
+/** Counters of a `MatrixCache`: builds, hits, evictions, bytes held and entries. */
 export interface MatrixCacheStats {
   builds: number;
   hits: number;
@@ -29,6 +30,11 @@ export interface MatrixCacheStats {
   entries: number;
 }
 
+/**
+ * The in-memory copy of projects' vectors that semantic queries scan (see the module header). Share one
+ * per process between the search sources of a profile; `maxBytes` defaults to 2 GiB. Never stale: every
+ * lookup checks the project's generation and rebuilds when it changed.
+ */
 export class MatrixCache {
   private readonly maxBytes: number;
   /** Insertion order = least recently used first. */

@@ -21,10 +21,17 @@ import {
 } from './errors.js';
 import { toUnitVector, type EmbedOptions, type EmbeddingProvider, type ProviderInfo } from './provider.js';
 
+/**
+ * Where a provider reports retries and split batches (`warn`); messages never contain the key or text.
+ */
 export interface ProviderLogger {
   warn(message: string, data?: Record<string, unknown>): void;
 }
 
+/**
+ * Settings of an OpenAI-compatible `/v1/embeddings` provider (normally taken from a validated config by
+ * `createProvider()`): endpoint, model, vector size, batching, timeout and retries, the key.
+ */
 export interface OpenAICompatibleProviderOptions {
   endpoint: string;
   model: string;
@@ -67,6 +74,14 @@ type Classified =
   | { kind: 'retry'; status: number | null; message: string; retryAfterMs: number | null }
   | { kind: 'fatal'; status: number | null; message: string };
 
+/**
+ * A provider for any OpenAI-compatible `/v1/embeddings` server (OpenAI, Ollama, vLLM, LM Studio …):
+ * batches inputs, splits a batch the server calls too large, retries with backoff, checks every vector's
+ * length (`EmbeddingDimensionError`) and L2-normalises. Errors: `EmbeddingUnavailableError` (unreachable,
+ * timed out, kept failing), `EmbeddingRequestError` (auth, unknown model, malformed answer),
+ * `EmbeddingInputTooLargeError`, `EmbeddingAbortedError`, `ProviderClosedError` after `close()`.
+ * Does not contact the server until the first `embed()`.
+ */
 export function createOpenAICompatibleProvider(options: OpenAICompatibleProviderOptions): EmbeddingProvider {
   const secret = options.apiKey;
   const client = new OpenAI({

@@ -22,6 +22,9 @@ import { chunkText, contentHash, type ChunkerOptions } from './chunker.js';
 import { discoverNewMessages } from './discovery.js';
 import type { Fingerprint } from './fingerprint.js';
 
+/**
+ * What `planDirtySessions()` plans for: fingerprint, chunker limits, indexed roles and transaction bounds.
+ */
 export interface PlanOptions {
   fingerprint: Fingerprint;
   chunker: ChunkerOptions;
@@ -35,6 +38,9 @@ export interface PlanOptions {
   now?: number;
 }
 
+/**
+ * What one planning pass did: sessions planned, chunk rows created, reused from a branch origin and removed.
+ */
 export interface PlanResult {
   sessionsPlanned: number;
   chunksCreated: number;

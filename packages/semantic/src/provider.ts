@@ -9,6 +9,10 @@ import { EmbeddingDimensionError, EmbeddingRequestError, type SemanticError } fr
 import { createOpenAICompatibleProvider, type OpenAICompatibleProviderOptions } from './openai-provider.js';
 import { createUseLiteProvider } from './use-lite-provider.js';
 
+/**
+ * What a provider is: kind, endpoint, model, vector size and input limits. Part of the model fingerprint
+ * (provider, endpoint, model, dims), so vectors of another model are never compared.
+ */
 export interface ProviderInfo {
   provider: 'openai-compatible' | 'use-lite';
   /** Normalised base URL, or `local:use-lite` (nothing leaves the machine). */
@@ -27,6 +31,9 @@ export interface ProviderInfo {
   languages: 'english-only' | 'model-dependent';
 }
 
+/**
+ * Per-call options of `embed()`: `signal` aborts the request (it then rejects with `EmbeddingAbortedError`).
+ */
 export interface EmbedOptions {
   signal?: AbortSignal;
 }
@@ -38,6 +45,13 @@ export interface EmbedOptions {
  */
 export type ProviderAvailability = { available: true } | { available: false; error: SemanticError };
 
+/**
+ * An embedding model as the index and the search source use it. Implement it to plug in any model:
+ * `embed()` returns one vector of `info.dims` floats per text, in order (L2-normalise them, e.g. with
+ * `l2normalize`), and throws a typed `SemanticError` (`EmbeddingUnavailableError` when it cannot reach
+ * the model, `EmbeddingAbortedError` on abort); `close()` releases what it holds. `createProvider()`
+ * builds one from the config.
+ */
 export interface EmbeddingProvider {
   readonly info: ProviderInfo;
   /** One L2-normalised vector per input text, in order. Throws a typed SemanticError. */
@@ -88,12 +102,16 @@ export function blobToVector(blob: Uint8Array): Float32Array {
   return out;
 }
 
+/** Options of `createProvider()`: the API key (openai-compatible only) and a logger for retries. */
 export interface CreateProviderOptions extends Pick<OpenAICompatibleProviderOptions, 'logger'> {
   /** From `resolveEmbeddingApiKey()`; only for openai-compatible. */
   apiKey?: string | null;
 }
 
-/** The provider a validated configuration names. */
+/**
+ * The provider a validated configuration names: `use-lite` (built-in, offline; unavailable but constructible
+ * when its optional packages are missing) or `openai-compatible`. Does not call the model.
+ */
 export function createProvider(config: SemanticConfig, options: CreateProviderOptions = {}): EmbeddingProvider {
   if (config.provider === 'use-lite') return createUseLiteProvider({ charsPerToken: config.charsPerToken, maxInputTokens: config.maxInputTokens, batchSize: config.batchSize });
   return createOpenAICompatibleProvider({

@@ -20,12 +20,18 @@ import type { MatrixCache } from './matrix-cache.js';
 import { normalizeL2, type ScanBackend } from './vector-scan.js';
 
 
+/**
+ * What the source says about a scope: status, coverage (messages indexed of total, or `unknown`) and why.
+ */
 export interface SemanticStatusReport {
   status: SemanticStatusName;
   coverage: { indexed: number; total: number } | 'unknown';
   reason?: string;
 }
 
+/**
+ * A semantic match: the best chunk of a message, with its cosine score (−1…1) and UTF-16 range in the text.
+ */
 export interface SourceHit {
   messageId: number;
   sessionId: string;
@@ -40,6 +46,12 @@ export interface SourceFusionHints {
   similarityFloor?: number;
 }
 
+/**
+ * The semantic source `createSessionSearchTool({ semantic })` of @recall/search-tool takes (it fits
+ * that package's `SemanticSource`). `search()` rejects with `SemanticSearchUnavailableError`
+ * (`semantic_search_unavailable`) when the provider is down, the deadline passed or no vectors of the
+ * configured model exist yet; the tool then falls back to keyword search.
+ */
 export interface ScopedSemanticSource {
   status(scope: SemanticScope): SemanticStatusReport;
   search(query: string, scope: SemanticScope, options: { limit: number; roles?: readonly string[]; signal: AbortSignal }): Promise<SourceHit[]>;
@@ -135,6 +147,11 @@ export function createScopedSemanticSource(options: ScopedSemanticSourceOptions)
   };
 }
 
+/**
+ * What `createConfiguredSemanticSource()` needs: the database, the validated config and a provider for
+ * query embeddings (the index's own `index.provider` in-process), optionally the worker's health and a
+ * shared `MatrixCache`.
+ */
 export interface ConfiguredSourceOptions {
   db: RecallDatabase;
   /** The profile's validated `semantic` config (parseSemanticConfig); null = not configured. */
@@ -143,7 +160,9 @@ export interface ConfiguredSourceOptions {
   provider: QueryEmbedder & { readonly info: Pick<ProviderInfo, 'provider' | 'endpoint' | 'model' | 'dims'> } | null;
   /** The in-process worker's health when one runs here (provider down → `unavailable`). */
   health?: () => WorkerHealth | null;
+  /** A cache shared between sources of the process (default: none, every query reads the vectors). */
   cache?: MatrixCache | null;
+  /** Scan kernel override for tests and benches (default: usearch when it loads, else js). */
   backend?: ScanBackend;
 }
 

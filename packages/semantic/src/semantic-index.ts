@@ -16,12 +16,20 @@ import type { ProviderLogger } from './openai-provider.js';
 import { semanticStatus, type ProjectIndexStatus } from './status.js';
 import { SemanticWorker, type BatchReport, type WorkerHealth } from './worker.js';
 
+/**
+ * The throttled change notice of an index (≤ 1 per project per `eventIntervalMs`): re-read `status()`.
+ */
 export interface SemanticIndexEvent {
   type: 'index.changed';
   /** Projects whose counts or state may have changed; empty = worker state / all. */
   projectIds: string[];
 }
 
+/**
+ * What a `SemanticIndex` is built from: the database, the validated config (null = not configured),
+ * the API key, optionally a ready provider (tests, custom models), a logger, an event callback and timings
+ * (`pollMs`: idle poll for other processes' writes, default 5000; `eventIntervalMs`: throttle, default 500).
+ */
 export interface SemanticIndexOptions {
   db: RecallDatabase;
   /** From `parseSemanticConfig()`; null = not configured. */
@@ -36,6 +44,7 @@ export interface SemanticIndexOptions {
   eventIntervalMs?: number;
 }
 
+/** What `enable()` consented to: the endpoint the project's text will be sent to and a notice to show. */
 export interface EnableResult {
   projectId: string;
   enabled: true;
@@ -49,6 +58,7 @@ export interface EnableResult {
   notice: string;
 }
 
+/** Every project's index status plus the provider and worker health (what `index.status` shows). */
 export interface IndexOverview {
   configured: boolean;
   enabled: boolean;
@@ -57,6 +67,15 @@ export interface IndexOverview {
   projects: ProjectIndexStatus[];
 }
 
+/**
+ * The semantic index of one profile database, the one object a host holds for stage B. Constructing it
+ * never calls the model; with no config or `enabled: false` it has no provider and no worker (`active`
+ * is false, status says `disabled`). `start()` runs the background worker, `run()` a resumable
+ * backfill, `enable()`/`disable()` record per-project consent, `status()`/`overview()` report counts,
+ * `rebuild()` deletes derived vectors, `close()` stops the worker and the provider it created.
+ * Throws `SemanticDisabledError` (`semantic_disabled`) for `enable`/`run`/`rebuild` while semantic is
+ * off, `SemanticProjectNotFoundError` (`project_not_found`) for an unknown project id.
+ */
 export class SemanticIndex {
   readonly db: RecallDatabase;
   readonly config: SemanticConfig | null;

@@ -8,14 +8,17 @@
  * is the one function `session_search`'s semantic_status / semantic_coverage and `index.status`
  * read: disabled | ready | partial | unavailable, with a reason.
  */
+import type { SemanticStatusName } from '@recall/rpc-contract';
 import { VISIBLE_VISIBILITIES, type MessageRole, type RecallDatabase } from '@recall/schema';
 import { projectConsent } from './consent.js';
 import { undiscoveredSessions } from './discovery.js';
 import type { Fingerprint } from './fingerprint.js';
 import type { WorkerHealth } from './worker.js';
 
-export type SemanticStatusName = 'disabled' | 'ready' | 'partial' | 'unavailable';
+// SemanticStatusName (disabled | ready | partial | unavailable) is the wire's: @recall/rpc-contract.
+export type { SemanticStatusName };
 
+/** Why a project's status is what it is (e.g. `project_not_enabled`, `indexing`, `complete`). */
 export type SemanticStatusReason =
   | 'not_configured'
   | 'turned_off'
@@ -28,6 +31,9 @@ export type SemanticStatusReason =
   | 'failed_chunks'
   | 'complete';
 
+/**
+ * Chunk counts of a project for the active fingerprint: eligible (or `unknown` while planning), ready, pending, failed.
+ */
 export interface ChunkCounts {
   /** Chunks the project should have for this fingerprint; `unknown` while planning is incomplete. */
   eligible: number | 'unknown';
@@ -36,6 +42,9 @@ export interface ChunkCounts {
   failed: number;
 }
 
+/**
+ * A project's index status: `disabled | ready | partial | unavailable` with its reason, consent and counts.
+ */
 export interface ProjectIndexStatus extends ChunkCounts {
   projectId: string;
   status: SemanticStatusName;

@@ -15,6 +15,9 @@ function worse(aScore: number, aRow: number, bScore: number, bRow: number): bool
   return aScore < bScore || (aScore === bScore && aRow > bRow);
 }
 
+/**
+ * A bounded best-k collector of (row, score): higher score first, lower row first on ties (deterministic).
+ */
 export class TopK {
   readonly k: number;
   private readonly rows: Int32Array;

@@ -26,6 +26,9 @@ export const USE_LITE_PACKAGES = {
   core: '@energetic-ai/core',
 } as const;
 
+/**
+ * Input limits and batch size of the built-in model (defaults fit USE lite); `resolve` is a test seam.
+ */
 export interface UseLiteProviderOptions {
   charsPerToken?: number;
   maxInputTokens?: number;
@@ -112,6 +115,12 @@ interface Pending {
   reject(error: Error): void;
 }
 
+/**
+ * The built-in offline English model (Universal Sentence Encoder lite, 512-d) in a worker thread:
+ * nothing leaves the machine. When its optional packages are not installed it is still created, but
+ * `availability()` and every `embed()` give `EmbeddingUnavailableError` (`details.reason: 'not_installed'`,
+ * `missing`, `install`).
+ */
 export function createUseLiteProvider(options: UseLiteProviderOptions = {}): EmbeddingProvider {
   const require = createRequire(import.meta.url);
   const info: ProviderInfo = {

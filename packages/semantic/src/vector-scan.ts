@@ -25,8 +25,10 @@ import { availableParallelism } from 'node:os';
 import { compareScored, TopK, type ScoredRow } from './topk.js';
 
 export type { ScoredRow } from './topk.js';
+/** The exact-scan kernel: native SIMD `usearch` (optional dependency) or pure `js`; same results. */
 export type ScanBackend = 'usearch' | 'js';
 
+/** Row-major Float32 vectors: `rows` × `dims`. */
 export interface VectorMatrix {
   readonly dims: number;
   readonly rows: number;
@@ -34,12 +36,14 @@ export interface VectorMatrix {
   readonly data: Float32Array;
 }
 
+/** A matrix quantised to int8 (`quantizeInt8`), for an approximate first pass before an exact rescore. */
 export interface Int8Matrix {
   readonly dims: number;
   readonly rows: number;
   readonly data: Int8Array;
 }
 
+/** Options of `scanTopK()`: k, backend, row ranges, excluded rows, threads and an optional int8 first pass. */
 export interface ScanOptions {
   k: number;
   /** Default: usearch when its binary loads, else js. */

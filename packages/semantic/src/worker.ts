@@ -19,8 +19,12 @@ import type { Fingerprint } from './fingerprint.js';
 import { planDirtySessions } from './planner.js';
 import type { EmbeddingProvider } from './provider.js';
 
+/** The background worker's state. */
 export type WorkerStateName = 'stopped' | 'idle' | 'running' | 'paused' | 'backoff';
 
+/**
+ * The worker's health: state, whether the provider works, the last error (code, message, time in ms) and totals.
+ */
 export interface WorkerHealth {
   state: WorkerStateName;
   /**
@@ -39,6 +43,9 @@ export interface WorkerHealth {
   focusProjectId: string | null;
 }
 
+/**
+ * What one worker batch did: sessions planned, chunks claimed, written, dropped (message changed) and failed.
+ */
 export interface BatchReport {
   planned: { sessions: number; created: number; reused: number; removed: number };
   claimed: number;
@@ -75,6 +82,11 @@ export const WRITE_GAP_MS = 10;
 const gap = () => new Promise<void>((r) => setTimeout(r, WRITE_GAP_MS));
 const MAX_BACKOFF_MS = 300_000;
 
+/**
+ * The background indexer `SemanticIndex` creates (`index.worker`): plans, claims, embeds and writes
+ * chunks in small write transactions, backing off while the provider is down. Hosts reach it only
+ * through the index (`index.worker?.health`); it is exported as a type.
+ */
 export class SemanticWorker {
   readonly owner: string;
   readonly #o: SemanticWorkerOptions;

@@ -27,7 +27,9 @@ import {
   setSessionProject,
   updateSession,
 } from '@recall/store';
-import { allowedSetFor, dotAt, MatrixCache, searchAllowedSet, type SemanticScope } from '../src/index.js';
+import { MatrixCache, type SemanticScope } from '../src/index.js';
+import { allowedSetFor, searchAllowedSet } from '../src/exact-search.js';
+import { dotAt } from '../src/vector-scan.js';
 import { createFingerprint, indexMessage, tempDb, testEmbed } from './support/world.js';
 
 const VOCAB = ['backoff', 'retry', 'deploy', 'jitter', 'rust', 'kafka', 'lag', 'timeout', 'cache', 'vector'];

@@ -3,7 +3,8 @@
  * normalisation and which API key may be sent where.
  */
 import { describe, expect, test } from 'vitest';
-import { OPENAI_ENDPOINT, normalizeEndpoint, parseSemanticConfig, resolveEmbeddingApiKey } from '../src/index.js';
+import { OPENAI_ENDPOINT, parseSemanticConfig, resolveEmbeddingApiKey } from '../src/index.js';
+import { normalizeEndpoint } from '../src/config.js';
 
 describe('parseSemanticConfig', () => {
   test('absent section = not configured', () => {

@@ -10,7 +10,8 @@ import { openDatabase, type RecallDatabase } from '@recall/schema';
 import { appendMessage, createProject, createSession, setSessionProject } from '@recall/store';
 import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
-import { discoverNewMessages, messageMark, parseSemanticConfig, SemanticIndex, type SemanticConfig } from '../src/index.js';
+import { parseSemanticConfig, SemanticIndex, type SemanticConfig } from '../src/index.js';
+import { discoverNewMessages, messageMark } from '../src/discovery.js';
 import { openAgain, tempDb, tempDir } from './support/temp-db.js';
 import { testEmbedder, type TestEmbedder } from './support/test-embedder.js';
 

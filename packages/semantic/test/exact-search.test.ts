@@ -22,7 +22,8 @@ import {
   updateSession,
 } from '@recall/store';
 import type { RecallDatabase } from '@recall/schema';
-import { MatrixCache, allowedSetFor, searchAllowedSet, type SemanticScope } from '../src/index.js';
+import { MatrixCache, type SemanticScope } from '../src/index.js';
+import { allowedSetFor, searchAllowedSet } from '../src/exact-search.js';
 import { createFingerprint, indexAll, indexMessage, indexSameVector, tempDb, testEmbed, TEST_DIMS } from './support/world.js';
 
 function scopeOf(db: RecallDatabase, sessionId: string): SemanticScope {

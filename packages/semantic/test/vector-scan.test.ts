@@ -6,7 +6,8 @@
  */
 import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
-import { compareScored, dotAt, loadUsearch, normalizeL2, quantizeInt8, scanTopK, TopK, type ScanBackend, type VectorMatrix } from '../src/index.js';
+import { loadUsearch, normalizeL2, quantizeInt8, scanTopK, TopK, type ScanBackend, type VectorMatrix } from '../src/internal.js';
+import { compareScored, dotAt } from '../src/vector-scan.js';
 
 function rng(seed: number) {
   let s = seed >>> 0 || 1;

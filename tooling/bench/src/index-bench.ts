@@ -20,6 +20,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { openDatabase, type RecallDatabase } from '@recall/schema';
 import { appendMessages, bulkWrite, createProject, createSession } from '@recall/store';
+import { l2normalize, type EmbeddingProvider, type Fingerprint } from '@recall/semantic';
 import {
   chunkText,
   claimChunks,
@@ -27,14 +28,11 @@ import {
   enableProject,
   ensureFingerprint,
   fingerprintFields,
-  l2normalize,
   planDirtySessions,
   releaseDeadLeases,
   vectorToBlob,
   WRITE_GAP_MS,
-  type EmbeddingProvider,
-  type Fingerprint,
-} from '@recall/semantic';
+} from '@recall/semantic/internal';
 import { arg, num } from './bench-args.js';
 import { exitOnHelp, rng } from './util.js';
 

@@ -12,7 +12,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { cpus, loadavg, tmpdir, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { openDatabase } from '@recall/schema';
-import { loadUsearch, normalizeL2, quantizeInt8, scanTopK, TopK, type VectorMatrix } from '@recall/semantic';
+import { loadUsearch, normalizeL2, quantizeInt8, scanTopK, TopK, type VectorMatrix } from '@recall/semantic/internal';
 import { arg, num } from './bench-args.js';
 import { exitOnHelp, rng } from './util.js';
 

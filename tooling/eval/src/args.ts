@@ -7,7 +7,7 @@
  */
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { SEARCH_MODES, type SearchMode } from '@recall/search-tool';
+import { SEARCH_MODES, type SearchMode } from '@recall/rpc-contract';
 import { EvalUsageError } from './errors.js';
 import { DATASETS, DEFAULT_DATA_DIR, REPO_ROOT, type DatasetName, type EvalOptions } from './eval.js';
 import { semanticTools, type SemanticKeys } from './semantic.js';

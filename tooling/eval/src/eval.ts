@@ -11,7 +11,7 @@ import { cpus, loadavg, tmpdir, totalmem } from 'node:os';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { openDatabase, profileDatabasePath, type RecallDatabase } from '@recall/schema';
-import type { SearchMode } from '@recall/search-tool';
+import type { SearchMode } from '@recall/rpc-contract';
 import { EvalDataMissingError } from './errors.js';
 import { loadLocomo, type LocomoConversation } from './locomo.js';
 import { loadMemoryBank, type DevQuery, type MemoryBank, type MemoryBankConverter } from './memorybank.js';

@@ -7,7 +7,7 @@
  * numbers use; adversarial is reported on its own row); MemoryBank per question kind, with the
  * foreign-project kind reported as "results returned / results from the answer's project".
  */
-import type { SearchMode } from '@recall/search-tool';
+import type { SearchMode } from '@recall/rpc-contract';
 import { aggregate, type Aggregate, type QuestionOutcome } from './metrics.js';
 import type { RunResult } from './runner.js';
 import { recallChartSvg, type ChartSeries } from './svg.js';

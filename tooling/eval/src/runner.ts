@@ -13,7 +13,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { importJsonlFile } from '@recall/importers';
 import type { RecallDatabase } from '@recall/schema';
-import type { SearchMode, SessionSearchResult, SessionSearchTool } from '@recall/search-tool';
+import type { SearchMode } from '@recall/rpc-contract';
+import type { SessionSearchResult, SessionSearchTool } from '@recall/search-tool';
 import type { QuestionOutcome, RankedResult } from './metrics.js';
 import type { EvalDataset, EvalQuestion, JsonlRecord } from './types.js';
 

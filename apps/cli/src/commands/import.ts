@@ -25,10 +25,10 @@ import {
   transcriptFiles,
   type ImportFormat,
   type ImportProgressInfo,
-  type ImportSummary,
   type ProjectMapping,
   type SourceImportSummary,
 } from '@recall/importers';
+import type { ImportSummary } from '@recall/rpc-contract';
 import { openProfileDatabase } from '@recall/gateway-rpc';
 import { enumFlag, intFlag } from './args.js';
 import { defineCommand } from './command.js';

@@ -7,8 +7,7 @@
  */
 import type { RecallDatabase } from '@recall/schema';
 import type { RecallConfig } from '../config.js';
-import { SESSION_SEARCH_DESCRIPTION, SESSION_SEARCH_TOOL_NAME, sessionSearchJsonSchema, type SessionSearchResult } from '@recall/search-tool';
-import type { SearchCallContext } from '@recall/chat';
+import { SESSION_SEARCH_DESCRIPTION, SESSION_SEARCH_TOOL_NAME, sessionSearchJsonSchema, type SearchCallContext, type SessionSearchResult } from '@recall/search-tool';
 import { searchToolFor } from '../stage-b.js';
 
 export interface CliSearchTool {

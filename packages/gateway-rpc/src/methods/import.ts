@@ -8,7 +8,8 @@
  * The methods' names, summaries and params schemas are the contract's
  * (@recall/rpc-contract, src/methods/import.ts); this module holds their handlers.
  */
-import { importJsonlText, type ImportSummary } from '@recall/importers';
+import { importJsonlText } from '@recall/importers';
+import type { ImportSummary } from '@recall/rpc-contract';
 import { method, type GatewayMethod } from './common.js';
 
 export const importMethods: GatewayMethod[] = [
