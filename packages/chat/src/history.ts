@@ -8,8 +8,9 @@
  * tool call without its answer (or an answer without its call), which imported or crashed histories
  * can contain, so unpaired halves are left out instead of failing every later turn.
  */
+import type { Message } from '@recall/rpc-contract';
 import type { RecallDatabase } from '@recall/schema';
-import { getMessages, type Message } from '@recall/store';
+import { getMessages } from '@recall/store';
 import type { ChatCompletionMessageParam } from 'openai/resources/chat/completions';
 
 /** One stored tool call, in the chat-completions wire shape. */

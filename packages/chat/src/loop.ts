@@ -13,7 +13,8 @@
 import type OpenAI from 'openai';
 import type { ChatCompletionMessageParam, ChatCompletionTool } from 'openai/resources/chat/completions';
 import { randomBytes } from 'node:crypto';
-import type { Message, NewMessage } from '@recall/store';
+import type { Message } from '@recall/rpc-contract';
+import type { NewMessage } from '@recall/store';
 import { ChatError } from './errors.js';
 import { serializeToolCalls } from './history.js';
 import type { SessionSearchExecutor } from '@recall/search-tool';

@@ -10,9 +10,9 @@
  */
 import { randomBytes } from 'node:crypto';
 import type { RecallDatabase } from '@recall/schema';
-import { appendMessage, getSession, logicalConversation, sessionProjectId, type Message, type NewMessage, type Session } from '@recall/store';
+import { appendMessage, getSession, logicalConversation, sessionProjectId, type NewMessage } from '@recall/store';
 import OpenAI from 'openai';
-import type { ChatRunOutcome, ChatRunStatus, ChatToolReport } from '@recall/rpc-contract';
+import type { ChatRunOutcome, ChatRunStatus, ChatToolReport, Message, Session } from '@recall/rpc-contract';
 import { abortError, classifyChatError, type AbortReason } from './classify.js';
 import { publicChatSettings, type ChatSettings } from './config.js';
 import { ChatError, ChatShuttingDownError } from './errors.js';

@@ -9,7 +9,7 @@
  */
 import { openAiToolDefinition, SESSION_SEARCH_DESCRIPTION, SESSION_SEARCH_TOOL_NAME, sessionSearchJsonSchema, type SessionSearchExecutor } from '@recall/search-tool';
 import type { ChatCompletionTool } from 'openai/resources/chat/completions';
-import { MAX_MESSAGE_CHARS } from '@recall/store';
+import { MAX_MESSAGE_CHARS } from '@recall/rpc-contract';
 import type { ChatToolAnchor } from './events.js';
 
 /** A tool call as accumulated from the stream. */

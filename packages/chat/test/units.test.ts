@@ -5,7 +5,7 @@
  * packages/gateway-rpc/test/chat-config.test.ts.
  */
 import { describe, expect, test } from 'vitest';
-import type { Message } from '@recall/store';
+import type { Message } from '@recall/rpc-contract';
 import { parseToolCalls, publicChatSettings, resolveChatSettings, serializeToolCalls, toModelMessages } from '../src/index.js';
 
 let nextId = 1;

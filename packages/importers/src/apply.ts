@@ -15,6 +15,7 @@
  * delegation children always share their parent's (the store enforces it); an existing session's
  * project is never touched — the user may have moved it since.
  */
+import type { Session } from '@recall/rpc-contract';
 import { RecallSchemaError, type RecallDatabase } from '@recall/schema';
 import {
   appendMessages,
@@ -30,7 +31,6 @@ import {
   updateSession,
   bulkWrite,
   writeTransaction,
-  type Session,
 } from '@recall/store';
 import { toNewMessage, type MessageRecord, type SessionRecord, type SessionUpdateRecord, type SourceRecord } from './records.js';
 

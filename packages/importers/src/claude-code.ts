@@ -22,7 +22,7 @@
  */
 import { statSync } from 'node:fs';
 import { basename } from 'node:path';
-import type { MessageRole } from '@recall/schema';
+import type { MessageRole } from '@recall/rpc-contract';
 import { gitRootOf } from './git-root.js';
 import { readJsonlRecords } from './jsonl-file.js';
 import type { ReadLinesOptions } from './line-reader.js';

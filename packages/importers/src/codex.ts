@@ -17,7 +17,7 @@
  * append-only, so it is stable across re-reads and live sync.
  */
 import { basename } from 'node:path';
-import type { MessageRole } from '@recall/schema';
+import type { MessageRole } from '@recall/rpc-contract';
 import { gitRootOf } from './git-root.js';
 import { readJsonlRecords } from './jsonl-file.js';
 import type { ReadLinesOptions } from './line-reader.js';

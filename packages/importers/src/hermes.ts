@@ -23,8 +23,8 @@
  */
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { openDatabase, type LineageKind, type MessageRole, type RecallDatabase } from '@recall/schema';
-import { MAX_MESSAGE_CHARS } from '@recall/store';
+import { openDatabase, type RecallDatabase } from '@recall/schema';
+import { type LineageKind, MAX_MESSAGE_CHARS, type MessageRole } from '@recall/rpc-contract';
 import { HermesSchemaError } from './errors.js';
 import { clipContent, isObject, safeSessionId, toMs, type SourceRecord } from './records.js';
 

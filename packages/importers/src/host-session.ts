@@ -6,8 +6,9 @@
  * then the ones excluded, and everything before the compaction stays recallable). Sessions of other
  * sources are taken as given.
  */
+import type { Session } from '@recall/rpc-contract';
 import type { RecallDatabase } from '@recall/schema';
-import { getSession, type Session } from '@recall/store';
+import { getSession } from '@recall/store';
 import { IMPORTED_SOURCES } from './records.js';
 
 export function hostSession(db: RecallDatabase, id: string): Session {

@@ -22,7 +22,7 @@
 import { createReadStream, statSync } from 'node:fs';
 import { createInterface } from 'node:readline';
 import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
-import type { ImportSummary } from '@recall/rpc-contract';
+import { MAX_MESSAGE_CHARS, type ImportSummary, type Session } from '@recall/rpc-contract';
 import { RecallSchemaError, type RecallDatabase } from '@recall/schema';
 import {
   archiveProject,
@@ -31,11 +31,9 @@ import {
   createSession,
   findProject,
   findSession,
-  MAX_MESSAGE_CHARS,
   StoreError,
   upsertSession,
   writeTransaction,
-  type Session,
 } from '@recall/store';
 import { z } from 'zod';
 import { toNewMessage, type MessageFields } from './records.js';

@@ -6,8 +6,8 @@
  * (used by apply.ts and by the recall-jsonl importer alike) and the small helpers readers share:
  * clipping a source text to what a message may hold, timestamps, safe session ids.
  */
-import type { LineageKind, MessageRole } from '@recall/schema';
-import { MAX_MESSAGE_CHARS, type NewMessage } from '@recall/store';
+import { type LineageKind, MAX_MESSAGE_CHARS, type MessageRole } from '@recall/rpc-contract';
+import type { NewMessage } from '@recall/store';
 
 export const IMPORT_FORMATS = ['claude-code', 'codex', 'hermes', 'recall-jsonl'] as const;
 export type ImportFormat = (typeof IMPORT_FORMATS)[number];

@@ -6,11 +6,15 @@
  * the table lives here so the desktop UI reads the same numbers it does.
  */
 
-/** Standard JSON-RPC 2.0 codes. */
+/** JSON-RPC 2.0 -32700: the request body is not valid JSON. */
 export const JSONRPC_PARSE_ERROR = -32700;
+/** JSON-RPC 2.0 -32600: valid JSON but not a JSON-RPC request object (or batch). */
 export const JSONRPC_INVALID_REQUEST = -32600;
+/** JSON-RPC 2.0 -32601: no method of that name (see RPC_METHOD_NAMES). */
 export const JSONRPC_METHOD_NOT_FOUND = -32601;
+/** JSON-RPC 2.0 -32602: params failed the method's zod schema (`RPC_METHODS[m].params`). */
 export const JSONRPC_INVALID_PARAMS = -32602;
+/** JSON-RPC 2.0 -32603: an unexpected failure inside the gateway (not a domain error). */
 export const JSONRPC_INTERNAL_ERROR = -32603;
 
 /**
@@ -59,7 +63,9 @@ export const DOMAIN_ERROR_CODES = {
   batch_limit: -32050,
 } as const satisfies Record<string, number>;
 
+/** A stable string code of a domain error (`error.data.code`): a key of DOMAIN_ERROR_CODES. */
 export type DomainErrorCode = keyof typeof DOMAIN_ERROR_CODES;
+/** Numeric code of a recognised domain error whose string code is not in DOMAIN_ERROR_CODES yet. */
 export const DOMAIN_ERROR_FALLBACK = -32000;
 
 /** Stable codes of the chat loop (a subset of DOMAIN_ERROR_CODES): `chat.error` events and chat.send errors. */

@@ -11,6 +11,7 @@ import { chatErrorCodeSchema, chatToolAnchorSchema } from './objects.js';
 const id = z.string().min(1);
 const messageId = z.number().int().positive();
 
+/** zod schema of a change event (GatewayEvent); strict. */
 export const gatewayEventSchema = z.strictObject({
   type: z.enum(EVENT_TYPES),
   /** Projects whose contents or metadata changed (both source and target of a move). Never null: the "No project" group refreshes on any sessions.changed. */
@@ -25,8 +26,11 @@ const run = { sessionId: id, runId: id };
 /** 1-based model request within the turn (a new round starts after tool results). */
 const round = z.number().int().positive();
 
+/** zod schema of `chat.started` (ChatStartedEvent); strict. */
 export const chatStartedEventSchema = z.strictObject({ type: z.literal('chat.started'), ...run, userMessageId: messageId });
+/** zod schema of `chat.delta` (ChatDeltaEvent); strict. */
 export const chatDeltaEventSchema = z.strictObject({ type: z.literal('chat.delta'), ...run, round, text: z.string() });
+/** zod schema of `chat.tool` (ChatToolEvent); strict. */
 export const chatToolEventSchema = z.strictObject({
   type: z.literal('chat.tool'),
   ...run,
@@ -43,8 +47,9 @@ export const chatToolEventSchema = z.strictObject({
   /** The stored tool message holding the full result JSON. */
   messageId,
 });
-/** `messageId`: the final assistant message. */
+/** zod schema of `chat.done` (ChatDoneEvent); strict. `messageId`: the final assistant message. */
 export const chatDoneEventSchema = z.strictObject({ type: z.literal('chat.done'), ...run, messageId, status: z.literal('completed') });
+/** zod schema of `chat.error` (ChatErrorEvent); strict. */
 export const chatErrorEventSchema = z.strictObject({
   type: z.literal('chat.error'),
   ...run,

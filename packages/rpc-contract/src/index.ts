@@ -3,14 +3,12 @@
  * the gateway (which validates params with these exact schemas and types its handlers' results
  * against `RpcResults`) and by the desktop UI (which types its calls and events with them). zod
  * only: no Node built-ins, no SQLite, no other @recall package (a test checks the imports), so Vite
- * bundles it for the browser.
+ * bundles it for the browser. The params schemas are built from field helpers (fields.ts) that are
+ * not exported: validate with `RPC_METHODS[name].params`.
  */
 export { MESSAGE_ROLES, VISIBILITIES, LINEAGE_KINDS, SEARCH_MODES, SORTS, MAX_MESSAGE_CHARS } from './vocabulary.js';
 export type { MessageRole, Visibility, LineageKind, SearchMode, SearchSort } from './vocabulary.js';
-export { projectIdField, sessionIdField, messageIdField, pathField, titleField, contentField, roleField, limitField, offsetField, timestampField, shortText } from './fields.js';
-export { methodGroup } from './method-spec.js';
 export type { MethodSpec } from './method-spec.js';
-export { newMessageFields, newMessageSchema } from './methods/sessions.js';
 export { RPC_METHODS, RPC_METHOD_NAMES, isRpcMethodName } from './method-table.js';
 export type { RpcMethodName, RpcParams, RpcParamsInput } from './method-table.js';
 export { TOOL_ERROR_CODES, sessionSearchArgsSchema, sessionSearchResultSchema } from './session-search.js';

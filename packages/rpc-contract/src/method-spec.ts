@@ -5,6 +5,7 @@
  */
 import type { z } from 'zod';
 
+/** One method of the contract: its one-line summary and the zod schema its params must pass. */
 export interface MethodSpec<S extends z.ZodType = z.ZodType> {
   /** One line for docs and `rpc.discover`. */
   readonly summary: string;

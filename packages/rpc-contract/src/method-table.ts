@@ -14,6 +14,7 @@ import { PROJECT_METHODS } from './methods/projects.js';
 import { SEARCH_METHODS } from './methods/search.js';
 import { SESSION_METHODS } from './methods/sessions.js';
 
+/** Every JSON-RPC method of the gateway: name → `{ summary, params }`, where `params` is the strict zod schema the gateway validates with (`parse()` applies defaults; a `ZodError` becomes -32602). */
 export const RPC_METHODS = {
   ...PROJECT_METHODS,
   ...SESSION_METHODS,
@@ -25,6 +26,7 @@ export const RPC_METHODS = {
   ...GATEWAY_METHODS,
 } as const;
 
+/** A method name of the contract (a key of RPC_METHODS). */
 export type RpcMethodName = keyof typeof RPC_METHODS;
 
 /** Every method name, sorted (the order `rpc.discover` lists them in). */
@@ -35,6 +37,7 @@ export type RpcParamsInput<M extends RpcMethodName> = z.input<(typeof RPC_METHOD
 /** What a handler of method M receives after validation (defaults applied). */
 export type RpcParams<M extends RpcMethodName> = z.output<(typeof RPC_METHODS)[M]['params']>;
 
+/** True when `name` is a method of the contract (narrows it to RpcMethodName). */
 export function isRpcMethodName(name: string): name is RpcMethodName {
   return Object.hasOwn(RPC_METHODS, name);
 }

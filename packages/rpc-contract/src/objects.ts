@@ -1,10 +1,11 @@
 /**
  * The objects methods answer with, as zod schemas, and their TypeScript types inferred from them
  * (so a type and its schema cannot disagree). camelCase, timestamps in integer milliseconds since
- * the epoch. The store's objects (Project, Session, Message) are strict: a field added or renamed
- * in the store fails gateway-rpc's result test until the contract says so, which is the point —
- * the desktop UI is typed against these, not against the store. The semantic index status is
- * strict too, for the same reason.
+ * the epoch. Project, Session, Message and the other shapes @recall/store returns are defined here
+ * once and the store is typed with them, so a field added in the store's SQL mapping fails its
+ * typecheck until the contract says so; the schemas are strict, so gateway-rpc's result test fails
+ * on any key the contract does not name. The semantic index status is strict too, for the same
+ * reason.
  */
 import { z } from 'zod';
 import { DOMAIN_ERROR_CODES, type ChatErrorCode } from './error-codes.js';
@@ -13,9 +14,12 @@ import { LINEAGE_KINDS, MESSAGE_ROLES, VISIBILITIES } from './vocabulary.js';
 const ms = z.number().int().describe('milliseconds since the epoch');
 const count = z.number().int().min(0);
 
+/** A folder attached to a project as metadata (default cwd, repository discovery); never decides membership. `isPrimary`: the project's default folder. */
 export const projectFolderSchema = z.strictObject({ path: z.string(), isPrimary: z.boolean() });
+/** A project folder on the wire (see projectFolderSchema). */
 export type ProjectFolder = z.output<typeof projectFolderSchema>;
 
+/** A project as every `projects.*` method returns it (strict: unknown keys fail). `slug` is unique per profile; timestamps are ms since the epoch. */
 export const projectSchema = z.strictObject({
   id: z.string(),
   name: z.string(),
@@ -30,8 +34,10 @@ export const projectSchema = z.strictObject({
   /** Non-hidden conversations of the project. */
   sessionCount: count,
 });
+/** A project on the wire (see projectSchema); also the store's project type. */
 export type Project = z.output<typeof projectSchema>;
 
+/** A session (one segment of a conversation) as `session.*` methods return it (strict). `projectId` null = "No project"; `messageCount` counts live + compacted messages. */
 export const sessionSchema = z.strictObject({
   id: z.string(),
   /** The only membership rule. null = "No project". */
@@ -55,8 +61,10 @@ export const sessionSchema = z.strictObject({
   messageCount: count,
   lastMessageAt: ms.nullable(),
 });
+/** A session on the wire (see sessionSchema); also the store's session type. */
 export type Session = z.output<typeof sessionSchema>;
 
+/** A stored message as `session.messages` / `session.append` return it (strict). `id` is a positive integer, unique per profile. */
 export const messageSchema = z.strictObject({
   id: z.number().int().positive(),
   sessionId: z.string(),
@@ -71,17 +79,22 @@ export const messageSchema = z.strictObject({
   visibility: z.enum(VISIBILITIES),
   editedAt: ms.nullable(),
 });
+/** A message on the wire (see messageSchema); also the store's message type. */
 export type Message = z.output<typeof messageSchema>;
 
+/** `projects.discovered`: a folder conversations ran in that no project folder covers, with how many non-hidden sessions ran there. */
 export const discoveredFolderSchema = z.strictObject({ path: z.string(), sessionCount: count });
+/** A discovered folder on the wire (see discoveredFolderSchema). */
 export type DiscoveredFolder = z.output<typeof discoveredFolderSchema>;
 
 /** `session.project.set`: exactly what was written. */
 export const moveResultSchema = z.strictObject({ sessionIds: z.array(z.string()), projectId: z.string().nullable(), previousProjectId: z.string().nullable() });
+/** What a move wrote (see moveResultSchema): every session of the logical conversation, and the old and new project (null = none). */
 export type MoveResult = z.output<typeof moveResultSchema>;
 
 /** `session.compress` / `chat.compress`: the ended segment and its continuation. */
 export const continuationSchema = z.strictObject({ previous: sessionSchema, session: sessionSchema });
+/** A compression's result (see continuationSchema): the ended segment and the new continuation. */
 export type ContinuationResult = z.output<typeof continuationSchema>;
 
 /** One logical conversation of a sidebar group (`conversations.list` / `conversations.get`). */
@@ -93,8 +106,10 @@ export const conversationPageItemSchema = z.strictObject({
   /** Listed (not hidden, not archived) members, oldest start first. */
   sessions: z.array(sessionSchema),
 });
+/** One logical conversation of a sidebar page (see conversationPageItemSchema). */
 export type ConversationPageItem = z.output<typeof conversationPageItemSchema>;
 
+/** `conversations.list`: one page of a project's (or "No project"'s) logical conversations, newest activity first. */
 export const conversationPageSchema = z.strictObject({
   conversations: z.array(conversationPageItemSchema),
   /** Pass back as `cursor` for the next page; null when this page is the last. */
@@ -102,6 +117,7 @@ export const conversationPageSchema = z.strictObject({
   /** Conversations in this group (all pages). */
   total: count,
 });
+/** One page of conversations (see conversationPageSchema). */
 export type ConversationPage = z.output<typeof conversationPageSchema>;
 
 /** `session.page`: a session and one page of its visible messages. */
@@ -113,15 +129,21 @@ export const messagePageSchema = z.strictObject({
   /** Only for `aroundMessageId`: false when that message is deleted, rewound or elsewhere. */
   anchorVisible: z.boolean().optional(),
 });
+/** A session with one page of its visible messages (see messagePageSchema). */
 export type MessagePage = z.output<typeof messagePageSchema>;
 
+/** `session.resume`: the session and its visible messages in id order. */
 export const resumeResultSchema = z.strictObject({ session: sessionSchema, messages: z.array(messageSchema) });
+/** A resumed session with its messages (see resumeResultSchema). */
 export type ResumeResult = z.output<typeof resumeResultSchema>;
 
 // --- index.status -------------------------------------------------------------------------------
 
+/** State of the semantic index for a project or the profile: off, complete, still indexing, or its provider unreachable. */
 export const SEMANTIC_STATUSES = ['disabled', 'ready', 'partial', 'unavailable'] as const;
+/** One of SEMANTIC_STATUSES. */
 export type SemanticStatusName = (typeof SEMANTIC_STATUSES)[number];
+/** Why the semantic index is in its status (`index.status`'s `reason`), e.g. `not_configured` or `project_not_enabled`. */
 export const SEMANTIC_STATUS_REASONS = [
   'not_configured',
   'turned_off',
@@ -135,11 +157,14 @@ export const SEMANTIC_STATUS_REASONS = [
   'failed_chunks',
   'complete',
 ] as const;
+/** States of the background embedding worker (`index.status`'s `worker.state`, `index.pause`). */
 export const WORKER_STATES = ['stopped', 'idle', 'running', 'paused', 'backoff'] as const;
+/** One of WORKER_STATES. */
 export type WorkerState = (typeof WORKER_STATES)[number];
 
 const coverageSchema = z.union([z.strictObject({ indexed: count, total: count }), z.literal('unknown')]);
 
+/** `index.status`: one project's semantic index — consent, status and reason, chunk counts (`eligible` is "unknown" while planning) and the last error. */
 export const indexProjectStatusSchema = z.strictObject({
   projectId: z.string(),
   name: z.string(),
@@ -156,6 +181,7 @@ export const indexProjectStatusSchema = z.strictObject({
   queuedSessions: count,
   lastError: z.string().nullable(),
 });
+/** One project's semantic index status (see indexProjectStatusSchema). */
 export type IndexProjectStatus = z.output<typeof indexProjectStatusSchema>;
 
 /** The embedding model the semantic index uses (never a key). */
@@ -172,8 +198,10 @@ export const indexProviderSchema = z.strictObject({
   maxBatch: z.number().int().positive(),
   fingerprintId: z.number().int(),
 });
+/** The embedding provider of the semantic index (see indexProviderSchema). */
 export type IndexProvider = z.output<typeof indexProviderSchema>;
 
+/** `index.status`: the embedding worker's state, whether its provider answers, its last error and success, and how many chunks it embedded. */
 export const indexWorkerSchema = z.strictObject({
   state: z.enum(WORKER_STATES),
   providerAvailable: z.boolean(),
@@ -181,8 +209,10 @@ export const indexWorkerSchema = z.strictObject({
   lastSuccessAt: ms.nullable(),
   embedded: count,
 });
+/** The embedding worker's state (see indexWorkerSchema). */
 export type IndexWorker = z.output<typeof indexWorkerSchema>;
 
+/** `index.status`: the semantic index (status, coverage, provider, worker, per-project rows) and the always-complete keyword index counts. */
 export const indexStatusSchema = z.strictObject({
   semantic: z.strictObject({
     status: z.enum(SEMANTIC_STATUSES),
@@ -203,6 +233,7 @@ export const indexStatusSchema = z.strictObject({
    */
   keyword: z.strictObject({ messages: count, sessions: count, conversations: count }),
 });
+/** The profile's index status (see indexStatusSchema). */
 export type IndexStatus = z.output<typeof indexStatusSchema>;
 
 /** `index.project.enable`: the consent as the gateway recorded it, with the sentence to show. */
@@ -215,8 +246,10 @@ export const indexConsentSchema = z.strictObject({
   includesNewMessages: z.literal(true),
   notice: z.string(),
 });
+/** A recorded consent to send a project's messages to an embedding endpoint (see indexConsentSchema). */
 export type IndexConsent = z.output<typeof indexConsentSchema>;
 
+/** `index.run`: the worker started; with `wait: true` also whether it completed, why it stopped and how many chunks it wrote. */
 export const indexRunResultSchema = z.strictObject({
   started: z.literal(true),
   projectId: z.string().nullable(),
@@ -225,10 +258,14 @@ export const indexRunResultSchema = z.strictObject({
   reason: z.enum(['done', 'aborted', 'paused', 'stopped', 'unavailable']).optional(),
   written: count.optional(),
 });
+/** The result of `index.run` (see indexRunResultSchema). */
 export type IndexRunResult = z.output<typeof indexRunResultSchema>;
 
+/** `index.project.disable`: semantic indexing is off for the project. */
 export const indexDisableResultSchema = z.strictObject({ projectId: z.string(), enabled: z.literal(false) });
+/** `index.pause`: the worker's state after the pause. */
 export const indexPauseResultSchema = z.strictObject({ state: z.enum(WORKER_STATES) });
+/** `index.rebuild`: the project rebuilt (null = every project) and how many chunks were deleted to be embedded again. */
 export const indexRebuildResultSchema = z.strictObject({ projectId: z.string().nullable(), chunksDeleted: count });
 
 // --- import, chat, gateway ----------------------------------------------------------------------
@@ -244,8 +281,10 @@ export const importSummarySchema = z.strictObject({
   errors: z.array(z.strictObject({ line: z.number().int().positive(), code: z.string(), message: z.string() })),
   errorCount: count,
 });
+/** An import's summary (see importSummarySchema); `errors` lists at most the first line errors, `errorCount` counts all. */
 export type ImportSummary = z.output<typeof importSummarySchema>;
 
+/** `chat.status`: whether the chat model is configured (never the key itself), what is missing and how to configure it, limits and the runs in progress. */
 export const chatStatusSchema = z.strictObject({
   configured: z.boolean(),
   model: z.string().optional(),
@@ -257,9 +296,12 @@ export const chatStatusSchema = z.strictObject({
   limits: z.strictObject({ maxToolRounds: z.number().int(), turnTimeoutMs: z.number().int() }).optional(),
   activeRuns: z.array(z.strictObject({ runId: z.string(), sessionId: z.string(), userMessageId: z.number().int(), startedAt: ms })),
 });
+/** The chat configuration and active runs (see chatStatusSchema). */
 export type ChatStatus = z.output<typeof chatStatusSchema>;
 
+/** States of a chat run: still running, or how it ended. */
 export const CHAT_RUN_STATUSES = ['running', 'completed', 'cancelled', 'failed'] as const;
+/** One of CHAT_RUN_STATUSES. */
 export type ChatRunStatus = (typeof CHAT_RUN_STATUSES)[number];
 
 /** A `chat_*` code of the error table. */
@@ -267,6 +309,7 @@ export const chatErrorCodeSchema = z.custom<ChatErrorCode>((v) => typeof v === '
 
 /** A session_search anchor as `chat.tool` reports it: enough to render a link that opens the message. */
 export const chatToolAnchorSchema = z.strictObject({ session_id: z.string(), message_id: z.number().int(), link: z.string() });
+/** A message link a chat tool call found (see chatToolAnchorSchema). */
 export type ChatToolAnchor = z.output<typeof chatToolAnchorSchema>;
 
 /** One tool call of a chat run, as `chat.tool` reported it. */
@@ -282,6 +325,7 @@ export const chatToolReportSchema = z.strictObject({
   /** The stored tool message holding the full result JSON. */
   messageId: z.number().int(),
 });
+/** One tool call of a chat run (see chatToolReportSchema). */
 export type ChatToolReport = z.output<typeof chatToolReportSchema>;
 
 /** The result of a finished chat run (`chat.send` with `wait: true`). */
@@ -302,12 +346,15 @@ export const chatRunOutcomeSchema = z.strictObject({
   startedAt: ms,
   finishedAt: ms,
 });
+/** A finished chat run (see chatRunOutcomeSchema); `error` is set when it was cancelled or failed. */
 export type ChatRunOutcome = z.output<typeof chatRunOutcomeSchema>;
 
 /** `chat.send` without `wait`: the run started; progress comes as chat.* events. */
 export const chatSendStartedSchema = z.strictObject({ runId: z.string(), sessionId: z.string(), userMessageId: z.number().int() });
+/** A started chat run (see chatSendStartedSchema). */
 export type ChatSendStarted = z.output<typeof chatSendStartedSchema>;
 
+/** `chat.cancel`: whether this call cancelled the run, and its status now. */
 export const chatCancelResultSchema = z.strictObject({ runId: z.string(), cancelled: z.boolean(), status: z.enum(CHAT_RUN_STATUSES) });
 
 /** `gateway.info`: the profile served, and how an MCP client starts `recall mcp` on it. */
@@ -318,4 +365,5 @@ export const gatewayInfoSchema = z.strictObject({
   /** Node + this installation's launcher + `mcp --home H [--profile P]`; add one scope flag. */
   mcpCommand: z.strictObject({ command: z.string(), args: z.array(z.string()) }),
 });
+/** The gateway's profile, version and MCP launch command (see gatewayInfoSchema). */
 export type GatewayInfo = z.output<typeof gatewayInfoSchema>;

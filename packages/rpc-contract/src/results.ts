@@ -39,6 +39,7 @@ const count = z.number().int().min(0);
 export const rpcDiscoverResultSchema = z.strictObject({
   methods: z.array(z.strictObject({ name: z.string(), summary: z.string(), params: z.record(z.string(), z.unknown()) })),
 });
+/** The result of `rpc.discover` (see rpcDiscoverResultSchema). */
 export type RpcDiscoverResult = z.output<typeof rpcDiscoverResultSchema>;
 
 /** Method → the schema of its result. */
@@ -91,4 +92,5 @@ export const RPC_RESULT_SCHEMAS = {
 /** Method → result type. */
 export type RpcResults = { [M in RpcMethodName]: z.output<(typeof RPC_RESULT_SCHEMAS)[M]> };
 
+/** What method M answers with (`RpcResults[M]`). */
 export type RpcResult<M extends RpcMethodName> = RpcResults[M];

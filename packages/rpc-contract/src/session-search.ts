@@ -27,8 +27,15 @@ export const TOOL_ERROR_CODES = [
   'semantic_unavailable',
   'internal_error',
 ] as const;
+/** One of TOOL_ERROR_CODES: the `error.code` of a failed session_search result. */
 export type ToolErrorCode = (typeof TOOL_ERROR_CODES)[number];
 
+/**
+ * session_search's arguments as a strict zod object: `parse()` applies the defaults (mode hybrid,
+ * limit 8, sort relevance, window 2) and throws a `ZodError` on unknown keys or out-of-range values.
+ * Which fields are set picks the shape: `query` → discover, nothing → browse, `session_id` → read,
+ * `around_message_id` → scroll.
+ */
 export const sessionSearchArgsSchema = z
   .object({
     query: z
@@ -71,7 +78,9 @@ export const sessionSearchArgsSchema = z
   })
   .strict();
 
+/** session_search's arguments after validation (defaults applied). */
 export type SessionSearchArgs = z.output<typeof sessionSearchArgsSchema>;
+/** What a caller may pass to session_search (optional fields and defaults as optional keys). */
 export type SessionSearchArgsInput = z.input<typeof sessionSearchArgsSchema>;
 
 const windowMessageSchema = z.looseObject({
@@ -108,6 +117,11 @@ const resultItemSchema = z.looseObject({
 
 const coverageSchema = z.looseObject({ indexed: z.number().int(), total: z.number().int() });
 
+/**
+ * session_search's JSON result as a zod schema. Objects are open (unknown keys pass) so a new
+ * optional field never breaks a client; enums are closed. A failed call still parses: `shape` is
+ * null and `error` is set.
+ */
 export const sessionSearchResultSchema = z
   .looseObject({
     shape: z.enum(['discover', 'browse', 'read', 'scroll']).nullable().describe('what the arguments asked for (null when they were invalid)'),

@@ -16,19 +16,29 @@ import { InvalidProfileNameError, MigrationError } from './errors.js';
 import { EMBEDDED_MIGRATIONS } from './migrations.generated.js';
 import * as tables from './tables.js';
 
+/** The better-sqlite3 connection of a RecallDatabase (`db.raw`). */
 export type RawDatabase = Database.Database;
+/** The drizzle wrapper of a RecallDatabase (`db.orm`), typed with this package's tables. */
 export type DrizzleDatabase = BetterSQLite3Database<typeof tables>;
 
+/**
+ * An open, migrated profile database as `openDatabase()` returns it. Every @recall/store function
+ * takes one. Call `close()` when done (closing twice is harmless).
+ */
 export interface RecallDatabase {
   /** better-sqlite3 handle; prefer the store's functions over raw SQL outside packages/store. */
   readonly raw: RawDatabase;
+  /** drizzle over the same connection. */
   readonly orm: DrizzleDatabase;
+  /** The file path it was opened with (or `:memory:`). */
   readonly path: string;
   /** The profile this file belongs to (`null` for ad-hoc paths such as tests). */
   readonly profile: string | null;
+  /** Closes the connection; later calls do nothing. */
   close(): void;
 }
 
+/** Options of `openDatabase()`; every field is optional. */
 export interface OpenDatabaseOptions {
   /** Stop after this migration tag (e.g. "0000_legacy_sessions"); used by upgrade tests. */
   migrateUpTo?: string;
@@ -38,7 +48,9 @@ export interface OpenDatabaseOptions {
    * needs no files at run time.
    */
   migrationsFolder?: string;
+  /** Open read-only: no migrations, no WAL switch, the file must exist (default false). */
   readonly?: boolean;
+  /** The profile name to record as `db.profile` (default null). */
   profile?: string | null;
   /** busy_timeout in ms; writers wait this long for the lock instead of failing with SQLITE_BUSY. */
   busyTimeoutMs?: number;
@@ -46,18 +58,26 @@ export interface OpenDatabaseOptions {
 
 const PROFILE_RE = /^[A-Za-z0-9_-]{1,64}$/;
 
+/**
+ * Returns `name` when it is a valid profile name (1-64 letters, digits, `-` or `_`); throws
+ * InvalidProfileNameError (code `invalid_profile`) otherwise.
+ */
 export function assertProfileName(name: string): string {
   if (!PROFILE_RE.test(name)) throw new InvalidProfileNameError(name);
   return name;
 }
 
-/** `<home>/profiles/<profile>/recall.db` */
+/**
+ * The database file of a profile: `<home>/profiles/<profile>/recall.db`. Throws
+ * InvalidProfileNameError (code `invalid_profile`) for an invalid profile name; creates nothing.
+ */
 export function profileDatabasePath(home: string, profile: string): string {
   return join(home, 'profiles', assertProfileName(profile), 'recall.db');
 }
 
-/** Owner-only modes for what Recall writes: history is private to the user who recorded it. */
+/** Mode (0o700) of every directory Recall creates: history is private to the user who recorded it. */
 export const PRIVATE_DIR_MODE = 0o700;
+/** Mode (0o600) of every file Recall writes (the database, its `-wal`/`-shm`, exports). */
 export const PRIVATE_FILE_MODE = 0o600;
 
 const SQLITE_SIDECARS = ['', '-wal', '-shm', '-journal'] as const;
@@ -100,6 +120,14 @@ function preparePrivateFile(path: string, readonly: boolean): void {
   }
 }
 
+/**
+ * Opens (creating it and its folders, 0700/0600, when missing) the SQLite database at `path`, sets
+ * WAL, foreign keys and a busy timeout (10 s by default), and applies every pending migration
+ * (embedded in the build, so no files are needed at run time). `:memory:` works for throwaway use.
+ * Throws MigrationError (code `migration_failed`) when a migration fails or leaves foreign key
+ * violations, and better-sqlite3's SqliteError when the file cannot be opened; the connection is
+ * closed on failure.
+ */
 export function openDatabase(path: string, options: OpenDatabaseOptions = {}): RecallDatabase {
   if (path !== ':memory:' && path !== '') preparePrivateFile(path, options.readonly ?? false);
   const raw = new Database(path, { readonly: options.readonly ?? false });

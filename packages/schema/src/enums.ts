@@ -1,25 +1,20 @@
 /**
- * The closed vocabularies of the data model (roles, message visibility, session lineage kinds) as
- * `as const` tuples plus zod enums, so the drizzle schema, the store's validation and the tool's
- * argument schema all spell them from one place.
+ * The closed vocabularies of the data model as the database uses them. The tuples themselves
+ * (MESSAGE_ROLES, VISIBILITIES, LINEAGE_KINDS) live in @recall/rpc-contract, the one home of the
+ * wire vocabulary; this module adds the subsets the SQL needs.
  */
-import { z } from 'zod';
+import type { LineageKind, Visibility } from '@recall/rpc-contract';
 
-export const MESSAGE_ROLES = ['user', 'assistant', 'system', 'tool'] as const;
-export type MessageRole = (typeof MESSAGE_ROLES)[number];
-export const messageRoleSchema = z.enum(MESSAGE_ROLES);
+export { LINEAGE_KINDS, MESSAGE_ROLES, VISIBILITIES } from '@recall/rpc-contract';
 
-/** live and compacted rows are visible to recall; rewound and deleted rows never are. */
-export const VISIBILITIES = ['live', 'compacted', 'rewound', 'deleted'] as const;
-export type Visibility = (typeof VISIBILITIES)[number];
+/**
+ * The visibilities readers and search see (`live`, `compacted`); `rewound` and `deleted` rows are
+ * never returned. Use in SQL as `visibility in ('live','compacted')`.
+ */
 export const VISIBLE_VISIBILITIES = ['live', 'compacted'] as const satisfies readonly Visibility[];
 
 /**
- * How a session relates to its parent. compression and delegation children belong to the parent's
- * logical conversation; branch and reset start a new one that only inherits the project at creation.
+ * Lineage edges that stay inside one logical conversation (`compression`, `delegation`): a walk along
+ * them from any session reaches every segment of its conversation. `branch` and `reset` start a new one.
  */
-export const LINEAGE_KINDS = ['root', 'compression', 'branch', 'reset', 'delegation'] as const;
-export type LineageKind = (typeof LINEAGE_KINDS)[number];
-export const lineageKindSchema = z.enum(LINEAGE_KINDS);
-/** Edges that stay inside one logical conversation. */
 export const CONVERSATION_EDGES = ['compression', 'delegation'] as const satisfies readonly LineageKind[];

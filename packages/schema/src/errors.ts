@@ -2,7 +2,9 @@
  * Typed errors of the schema package: opening and migrating a profile database. Every class carries
  * a stable string `code`; only gateway-rpc maps codes to numeric JSON-RPC errors.
  */
+/** Base class of the schema package's errors; `code` is a stable string (`invalid_profile`, `migration_failed`). */
 export class RecallSchemaError extends Error {
+  /** Stable string code; match on this, not on the message. */
   readonly code: string;
   constructor(code: string, message: string, options?: { cause?: unknown }) {
     super(message, options);
@@ -11,6 +13,7 @@ export class RecallSchemaError extends Error {
   }
 }
 
+/** Code `invalid_profile`: a profile name is not 1-64 letters, digits, `-` or `_`. */
 export class InvalidProfileNameError extends RecallSchemaError {
   constructor(name: string) {
     super('invalid_profile', `Invalid profile name ${JSON.stringify(name)}: use 1-64 letters, digits, "-" or "_".`);
@@ -18,6 +21,7 @@ export class InvalidProfileNameError extends RecallSchemaError {
   }
 }
 
+/** Code `migration_failed`: a migration failed (the cause is attached), left foreign key violations, or `migrateUpTo` named no migration. */
 export class MigrationError extends RecallSchemaError {
   constructor(message: string, cause?: unknown) {
     super('migration_failed', message, { cause });

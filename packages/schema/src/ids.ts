@@ -13,10 +13,12 @@ function randomToken(length: number): string {
   return out;
 }
 
+/** A new random project id: `p_` + 12 random lowercase letters and digits (60 bits). */
 export function newProjectId(): string {
   return `p_${randomToken(12)}`;
 }
 
+/** A new random session id: `s_` + 16 random lowercase letters and digits (80 bits). */
 export function newSessionId(): string {
   return `s_${randomToken(16)}`;
 }

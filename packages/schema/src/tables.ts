@@ -11,6 +11,7 @@ import { LINEAGE_KINDS, MESSAGE_ROLES, VISIBILITIES } from './enums.js';
 
 const nowMs = sql`(cast(unixepoch('subsec') * 1000 as integer))`;
 
+/** `projects`: one row per project (id `p_…`, unique `slug`, `archived` flag, ms timestamps). */
 export const projects = sqliteTable(
   'projects',
   {
@@ -42,6 +43,10 @@ export const projectFolders = sqliteTable(
   (t) => [uniqueIndex('project_folders_path_uq').on(t.path), index('project_folders_project_idx').on(t.projectId)],
 );
 
+/**
+ * `sessions`: one row per conversation segment. `projectId` (NULL = no project) is the only
+ * membership rule; `parentSessionId` + `lineage` link continuations, branches, resets and delegations.
+ */
 export const sessions = sqliteTable(
   'sessions',
   {
@@ -67,6 +72,11 @@ export const sessions = sqliteTable(
   (t) => [index('sessions_parent_idx').on(t.parentSessionId), index('sessions_project_idx').on(t.projectId, t.startedAt)],
 );
 
+/**
+ * `messages`: the stored messages of a session, integer ids in insertion order. `visibility` says
+ * whether readers see a row (live/compacted) or not (rewound/deleted); a rewind or a delete only
+ * changes it, the row stays. The FTS5 keyword index over `content` is custom SQL (0002_keyword_index.sql).
+ */
 export const messages = sqliteTable(
   'messages',
   {

@@ -5,8 +5,9 @@
  * both searches (in SQL, before any limit); this module never widens it and never fills up results
  * from elsewhere.
  */
+import type { Message } from '@recall/rpc-contract';
 import type { RecallDatabase } from '@recall/schema';
-import { findMessage, messageWindow, segmentsHeadTail, type Message, type SessionHeader } from '@recall/store';
+import { findMessage, messageWindow, segmentsHeadTail, type SessionHeader } from '@recall/store';
 import type { SessionSearchArgs } from './arguments.js';
 import { lineageCache, type LineageOf } from './conversation-lineage.js';
 import { ownLiveMatchCount, runKeyword, type KeywordMessageHit } from './keyword-source.js';

@@ -5,7 +5,7 @@
  * and title hits separately.
  */
 import type { RecallDatabase } from '@recall/schema';
-import type { MessageRole } from '@recall/schema';
+import type { MessageRole } from '@recall/rpc-contract';
 import { findMessage, keywordSearch, type KeywordScope } from '@recall/store';
 import type { ToolScope } from './scope.js';
 

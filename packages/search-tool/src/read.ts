@@ -9,8 +9,9 @@
  * `role_filter` limits the messages returned (a scroll anchor is always shown). Long messages are
  * shown READ_TEXT_CHARS at a time: `next_offset` + scroll's `offset` page through the rest.
  */
+import type { Message } from '@recall/rpc-contract';
 import type { RecallDatabase } from '@recall/schema';
-import { findMessage, segmentsHeadTail, segmentWindow, type Message, type SessionHeader } from '@recall/store';
+import { findMessage, segmentsHeadTail, segmentWindow, type SessionHeader } from '@recall/store';
 import type { SessionSearchArgs } from './arguments.js';
 import { ToolError } from './errors.js';
 import { lineageCache, type LineageOf } from './conversation-lineage.js';

@@ -4,8 +4,8 @@
  * state, human-readable notes (fallbacks, truncation, timeouts) and `results`, best first, each
  * anchored by `session_id` + `message_id` with a `link` the desktop can open.
  */
-import type { MessageRole } from '@recall/schema';
-import type { Message, SessionHeader } from '@recall/store';
+import type { Message, MessageRole } from '@recall/rpc-contract';
+import type { SessionHeader } from '@recall/store';
 import type { SearchMode } from './arguments.js';
 import type { ToolErrorCode } from '@recall/rpc-contract';
 import type { SemanticCoverage, SemanticStatus } from './semantic-source.js';

@@ -6,7 +6,8 @@
  * per-call budget that trims windows before results). Real SQLite files, no mocks.
  */
 import { describe, expect, test } from 'vitest';
-import { appendMessage, appendMessages, createContinuation, createProject, createSession, SUBSTRING_SCAN_MESSAGES } from '@recall/store';
+import { SUBSTRING_SCAN_MESSAGES } from '@recall/store/internal';
+import { appendMessage, appendMessages, createContinuation, createProject, createSession } from '@recall/store';
 import { createSessionSearchTool, type SessionSearchResult } from '../src/index.js';
 import { estimateTokens, RESULT_TOKEN_BUDGET, resultTokens } from '../src/budget.js';
 import { tempDb } from './support/temp-db.js';

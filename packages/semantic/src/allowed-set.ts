@@ -9,7 +9,7 @@
  * Role filters and the caller's own live messages are applied per query on these rows, by the scan.
  */
 import type { RecallDatabase } from '@recall/schema';
-import { MESSAGE_ROLES, type MessageRole } from '@recall/schema';
+import { MESSAGE_ROLES, type MessageRole } from '@recall/rpc-contract';
 import type { VectorMatrix } from './vector-scan.js';
 
 /** The caller's resolved scope; structurally the same as search-tool's ToolScope. */

@@ -6,7 +6,7 @@
  * `RECALL_EMBEDDING_API_KEY` (or `OPENAI_API_KEY`, for OpenAI's own endpoint only) from the
  * environment and hands it to `resolveEmbeddingApiKey()`.
  */
-import { MESSAGE_ROLES, type MessageRole } from '@recall/schema';
+import { MESSAGE_ROLES, type MessageRole } from '@recall/rpc-contract';
 import { z } from 'zod';
 import { SemanticConfigError } from './errors.js';
 

@@ -6,7 +6,7 @@
  * the best one, which anchors the hit with its [start, end) range.
  */
 import type { RecallDatabase } from '@recall/schema';
-import type { MessageRole } from '@recall/schema';
+import type { MessageRole } from '@recall/rpc-contract';
 import { loadAllowedSet, type AllowedSet, type SemanticScope } from './allowed-set.js';
 import type { MatrixCache } from './matrix-cache.js';
 import { TopK } from './topk.js';

@@ -17,7 +17,8 @@
  * A fingerprint switch (or rebuild) re-queues every session of each enabled project once, recorded
  * in semantic_projects.planned_fingerprint_id; coverage is `unknown` until that queue is drained.
  */
-import { VISIBLE_VISIBILITIES, type MessageRole, type RecallDatabase } from '@recall/schema';
+import type { MessageRole } from '@recall/rpc-contract';
+import { VISIBLE_VISIBILITIES, type RecallDatabase } from '@recall/schema';
 import { chunkText, contentHash, type ChunkerOptions } from './chunker.js';
 import { discoverNewMessages } from './discovery.js';
 import type { Fingerprint } from './fingerprint.js';

@@ -7,7 +7,8 @@
  * — vectors of another fingerprint are never compared — and returns the best chunk per message.
  * Browse/read/scroll never reach this module, so they never call the provider.
  */
-import type { MessageRole, RecallDatabase } from '@recall/schema';
+import type { MessageRole } from '@recall/rpc-contract';
+import type { RecallDatabase } from '@recall/schema';
 import type { SemanticScope } from './allowed-set.js';
 import type { SemanticConfig } from './config.js';
 import { findFingerprint, fingerprintFields, type Fingerprint } from './fingerprint.js';

@@ -8,8 +8,8 @@
  * is the one function `session_search`'s semantic_status / semantic_coverage and `index.status`
  * read: disabled | ready | partial | unavailable, with a reason.
  */
-import type { SemanticStatusName } from '@recall/rpc-contract';
-import { VISIBLE_VISIBILITIES, type MessageRole, type RecallDatabase } from '@recall/schema';
+import type { MessageRole, SemanticStatusName } from '@recall/rpc-contract';
+import { VISIBLE_VISIBILITIES, type RecallDatabase } from '@recall/schema';
 import { projectConsent } from './consent.js';
 import { undiscoveredSessions } from './discovery.js';
 import type { Fingerprint } from './fingerprint.js';

@@ -11,7 +11,8 @@
  * `run({projectId})` is the on-request backfill: it focuses the cycles on one project and resolves
  * when that project has nothing left to do (or is interrupted), reporting progress on the way.
  */
-import type { MessageRole, RecallDatabase } from '@recall/schema';
+import type { MessageRole } from '@recall/rpc-contract';
+import type { RecallDatabase } from '@recall/schema';
 import type { ChunkerOptions } from './chunker.js';
 import { claimChunks, completeChunks, failChunks, newWorkerId, releaseDeadLeases, releaseLeases, stillConsented, type ClaimedChunk } from './claims.js';
 import { EmbeddingAbortedError, EmbeddingInputTooLargeError, EmbeddingUnavailableError, SemanticError } from './errors.js';

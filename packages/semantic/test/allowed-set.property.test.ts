@@ -10,7 +10,8 @@
  */
 import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
-import { MESSAGE_ROLES, type MessageRole, type RecallDatabase } from '@recall/schema';
+import { MESSAGE_ROLES, type MessageRole } from '@recall/rpc-contract';
+import type { RecallDatabase } from '@recall/schema';
 import {
   appendMessages,
   compactMessages,

@@ -13,7 +13,10 @@ const EDGE_LIST = CONVERSATION_EDGES.map((k) => `'${k}'`).join(',');
 /** Lineage chains deeper than this are corrupt data (or a cycle), not conversations. */
 const MAX_DEPTH = 10_000;
 
-/** The session where this session's logical conversation starts. */
+/**
+ * The session where `sessionId`'s logical conversation starts (following compression and delegation
+ * edges up; the session itself when it is a root, branch or reset). Throws SessionNotFoundError.
+ */
 export function conversationRootId(db: RecallDatabase, sessionId: string): string {
   const parentOf = prepared(db, 'select parent_session_id as parent, lineage from sessions where id = ?');
   let current = sessionId;
@@ -30,6 +33,7 @@ export function conversationRootId(db: RecallDatabase, sessionId: string): strin
   return current;
 }
 
+/** One session of a logical conversation: its id, lineage, parent and depth below the root (root = 0). */
 export interface ConversationMember {
   id: string;
   lineage: string;
@@ -37,7 +41,10 @@ export interface ConversationMember {
   depth: number;
 }
 
-/** Every session of the logical conversation `sessionId` belongs to, root first. */
+/**
+ * Every session of the logical conversation `sessionId` belongs to (root, compression continuations
+ * and delegation children, recursively), root first then by depth. Throws SessionNotFoundError.
+ */
 export function logicalConversation(db: RecallDatabase, sessionId: string): ConversationMember[] {
   const root = conversationRootId(db, sessionId);
   const rows = prepared(
@@ -53,13 +60,15 @@ export function logicalConversation(db: RecallDatabase, sessionId: string): Conv
   return rows.map((r) => ({ id: r.id, lineage: r.lineage, parentSessionId: r.parent, depth: r.depth }));
 }
 
+/** The ids of logicalConversation(): the sessions a move updates together. Throws SessionNotFoundError. */
 export function logicalConversationIds(db: RecallDatabase, sessionId: string): string[] {
   return logicalConversation(db, sessionId).map((m) => m.id);
 }
 
 /**
- * The sessions a project-less session may recall from: its own conversation's compression chain
- * (root and continuations), without delegation children (hidden) and without branches/resets.
+ * The sessions a project-less session may recall from: its own conversation's compression chain (root
+ * and continuations), without delegation children (hidden) and without branches/resets. Throws
+ * SessionNotFoundError.
  */
 export function ownHistorySessionIds(db: RecallDatabase, sessionId: string): string[] {
   const members = logicalConversation(db, sessionId);
@@ -90,11 +99,10 @@ function compressionChainStart(db: RecallDatabase, sessionId: string): string {
 }
 
 /**
- * The compression segments `sessionId` is one of, in conversation order (the first segment, then
- * each continuation). For a conversation's main line the first segment is its root; a delegation
- * child that was itself compressed has its own chain. Branches/resets and delegation children are
- * not segments. A session compresses once, so the chain is linear; imported data with forks is
- * ordered by depth, then start time.
+ * The compression segments `sessionId` is one of, in conversation order (the first segment, then each
+ * continuation). For a conversation's main line the first segment is its root; a delegation child that
+ * was itself compressed has its own chain. Branches/resets and delegation children are not segments.
+ * Imported data with forks is ordered by depth, then start time. Empty for an unknown session id.
  */
 export function conversationSegments(db: RecallDatabase, sessionId: string): string[] {
   const root = compressionChainStart(db, sessionId);

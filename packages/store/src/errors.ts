@@ -1,7 +1,7 @@
 /**
- * Typed errors of the store. Each class has a stable string `code` that callers (the tool, the
- * gateway) can switch on; only gateway-rpc maps codes to numeric JSON-RPC errors. Every store write
- * validates before it writes, so an error always means nothing was changed.
+ * Base class of every error the store throws. `code` is a stable string to switch on (the subclasses
+ * below; match on `code`, not on the message), `details` the ids involved. Nothing was written when
+ * a store function throws one.
  */
 export class StoreError extends Error {
   readonly code: string;
@@ -14,30 +14,41 @@ export class StoreError extends Error {
   }
 }
 
+/**
+ * Code `invalid_input`: an argument failed validation (empty or too long name, bad id, oversized
+ * content, bad cursor, …); `details.issues` holds the zod issues when zod found them.
+ */
 export class ValidationError extends StoreError {
   constructor(message: string, details: Record<string, unknown> = {}) {
     super('invalid_input', message, details);
   }
 }
 
+/** Code `project_not_found`: no project with that id in this profile (`details.projectId`). */
 export class ProjectNotFoundError extends StoreError {
   constructor(projectId: string) {
     super('project_not_found', `No project ${JSON.stringify(projectId)} in this profile.`, { projectId });
   }
 }
 
+/** Code `session_not_found`: no session with that id in this profile (`details.sessionId`). */
 export class SessionNotFoundError extends StoreError {
   constructor(sessionId: string) {
     super('session_not_found', `No session ${JSON.stringify(sessionId)} in this profile.`, { sessionId });
   }
 }
 
+/** Code `message_not_found`: no message with that id in this profile (`details.messageId`). */
 export class MessageNotFoundError extends StoreError {
   constructor(messageId: number) {
     super('message_not_found', `No message ${messageId} in this profile.`, { messageId });
   }
 }
 
+/**
+ * Code `project_has_sessions`: `deleteProject` refused because sessions (hidden ones included) still
+ * belong to the project (`details.sessionCount`); move them first, or archive the project.
+ */
 export class ProjectHasSessionsError extends StoreError {
   constructor(projectId: string, sessionCount: number) {
     super(
@@ -48,6 +59,10 @@ export class ProjectHasSessionsError extends StoreError {
   }
 }
 
+/**
+ * Code `project_archived`: an archived project cannot receive new or moved conversations; unarchive
+ * it first (`archiveProject(db, id, false)`).
+ */
 export class ProjectArchivedError extends StoreError {
   constructor(projectId: string, name?: string) {
     const label = name ? `${JSON.stringify(name)} (${projectId})` : projectId;
@@ -55,18 +70,27 @@ export class ProjectArchivedError extends StoreError {
   }
 }
 
+/** Code `folder_in_use`: the normalised folder already belongs to another project (`details.projectId`). */
 export class FolderInUseError extends StoreError {
   constructor(path: string, projectId: string) {
     super('folder_in_use', `Folder ${path} already belongs to project ${projectId}.`, { path, projectId });
   }
 }
 
+/**
+ * Code `session_exists`: `createSession` was given an id that is already taken (`upsertSession` updates instead).
+ */
 export class SessionExistsError extends StoreError {
   constructor(sessionId: string) {
     super('session_exists', `Session ${JSON.stringify(sessionId)} already exists.`, { sessionId });
   }
 }
 
+/**
+ * Code `invalid_lineage`: a parent/lineage combination the store refuses — a non-root session without
+ * a parent, a root with one, a compression or delegation child put in another project than its
+ * parent, or an upsert that would change a session's lineage or parent.
+ */
 export class LineageError extends StoreError {
   constructor(message: string, details: Record<string, unknown> = {}) {
     super('invalid_lineage', message, details);
@@ -74,8 +98,9 @@ export class LineageError extends StoreError {
 }
 
 /**
- * A session that already continues in a compression continuation cannot be compressed again: a
- * second continuation would fork one logical conversation into two live ends.
+ * Code `session_already_compressed`: the session already continues in a compression continuation
+ * (`details.continuationId`), which is the one to compress next; a second continuation would fork
+ * one logical conversation into two live ends.
  */
 export class SessionAlreadyCompressedError extends StoreError {
   constructor(sessionId: string, continuationId: string) {

@@ -5,9 +5,14 @@
  * help the user find or create the explicit project a conversation should belong to.
  */
 import { posix, win32 } from 'node:path';
+import type { DiscoveredFolder } from '@recall/rpc-contract';
 import type { RecallDatabase } from '@recall/schema';
 import { folderPathSchema, parseInput } from './validation.js';
 
+/**
+ * A folder path in its one stored form (`/repo/`, `/repo/.` and `/repo` are one folder; Windows paths
+ * keep their separators). Throws ValidationError for an empty, over-long (4096) or control-character path.
+ */
 export function normalizeFolderPath(input: string): string {
   const raw = parseInput(folderPathSchema, input, 'folder path');
   const isWindows = /^[A-Za-z]:[\\/]/.test(raw) || raw.startsWith('\\\\');
@@ -24,14 +29,10 @@ export function isUnderFolder(path: string, folder: string): boolean {
   return path.startsWith(base);
 }
 
-export interface DiscoveredFolder {
-  path: string;
-  sessionCount: number;
-}
-
 /**
- * Folders that conversations ran in (git root preferred over cwd) which no project folder covers.
- * Offered as suggestions; choosing one goes through projectForFolder() to get a stable project id.
+ * Folders that conversations ran in (git root preferred over cwd) which no project folder covers, most
+ * sessions first (at most `limit`, default 50). Suggestions only: choosing one goes through
+ * projectForFolder() to get a stable project id.
  */
 export function discoveredFolders(db: RecallDatabase, options: { limit?: number } = {}): DiscoveredFolder[] {
   const rows = db.raw

@@ -29,6 +29,7 @@ export const MAX_LIKE_NEEDLE_CHARS = 200;
 
 export type QueryTermKind = 'word' | 'cjk' | 'phrase';
 
+/** One searched term of a parsed query: a word, a CJK word or a quoted phrase, with its FTS5 expression. */
 export interface QueryTerm {
   /** The term as normalised text (`busy_timeout`, `蒸鱼`, `retry backoff` for a phrase). */
   text: string;
@@ -44,6 +45,7 @@ export interface QueryTerm {
   pieces: string[];
 }
 
+/** A user query as the keyword index runs it (see parseQuery). */
 export interface ParsedQuery {
   /** The input as received (not truncated), for notes. */
   input: string;
@@ -79,7 +81,7 @@ function q(text: string): string {
  * Broader backoff finds more but makes common characters match a large share of a project, which
  * costs latency; keywordSearch therefore leaves characters that are common in the index out of
  * `unigram` backoff (`skipCharacters`) unless that under-fills the list (measured in
- * docs/benchmarks.md).
+ * docs/benchmarks.md). `keywordSearch`'s `cjkBackoff` option takes one of these or `auto` (default).
  */
 export type CjkBackoff = 'unigram' | 'bigram' | 'none';
 export const DEFAULT_CJK_BACKOFF: CjkBackoff = 'bigram';

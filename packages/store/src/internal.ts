@@ -1,7 +1,9 @@
 /**
- * `@recall/store/internal`: the keyword index's text-processing steps, for the repository's own
- * tooling (the keyword and CJK benches in tooling/bench compare them with their alternatives).
- * Not a stable API: these follow the index's needs and may change with KEYWORD_INDEX_VERSION.
+ * `@recall/store/internal`: the keyword index's building blocks and tuning constants, for the
+ * repository's own tooling and tests (the keyword and CJK benches in tooling/bench compare them
+ * with their alternatives; search-tool's tests size their corpora by them). No compatibility
+ * promise: these follow the index's needs and may change in any release, e.g. with
+ * KEYWORD_INDEX_VERSION. Applications use `@recall/store`.
  */
 
 /** Overlapping CJK bigrams of a run of CJK characters, as the index stores them. */
@@ -16,5 +18,29 @@ export { segmentWords } from './search-text.js';
 export { splitRuns } from './search-text.js';
 /** A CJK word without its leading/trailing grammatical particles. */
 export { stripParticles } from './search-text.js';
+/** NFKC and lower case: the form both the index and the query parser compare text in. */
+export { normalizeForSearch } from './search-text.js';
 /** One run of splitRuns and one unit of latinUnits. */
 export type { TextRun, LatinUnit } from './search-text.js';
+/** Parses a query into FTS5 terms and a MATCH expression, the first step of keywordSearch (never throws). */
+export { parseQuery } from './fts-query.js';
+/** A parsed query and one of its terms (see parseQuery). */
+export type { ParsedQuery, QueryTerm } from './fts-query.js';
+/**
+ * Adds the index rows of messages already written to `messages` (the raw connection, inside the
+ * caller's write transaction); the store's append path does this itself. Indexing an id twice
+ * counts its words twice.
+ */
+export { indexMessages } from './fts-index.js';
+/** Version of the index's tokenisation; a database built by another version is rebuilt on first search. */
+export { KEYWORD_INDEX_VERSION } from './fts-index.js';
+/** Tuning: the most recent matching messages BM25 ranks per query (above it, keywordSearch notes the bound). */
+export { RANK_WINDOW } from './keyword-search.js';
+/** Tuning: share of a query's CJK words a top hit must contain whole, else the answer is noted as a paraphrase. */
+export { PARAPHRASE_COVERAGE } from './keyword-search.js';
+/** Tuning: CJK characters in more than this share of the messages are left out of character relaxation. */
+export { COMMON_CHARACTER_SHARE } from './keyword-search.js';
+/** Tuning: …and only when they occur in at least this many messages (see COMMON_CHARACTER_SHARE). */
+export { COMMON_CHARACTER_MIN_DOCS } from './keyword-search.js';
+/** Tuning: messages (most recent sessions first) the substring fallback reads at most per call. */
+export { SUBSTRING_SCAN_MESSAGES } from './keyword-search.js';

@@ -9,33 +9,43 @@
  * Snippets are cut in JS from the original text with matches marked «like this». Deduplication per
  * logical conversation is the caller's (the session_search tool's) job.
  */
-import { MESSAGE_ROLES, VISIBLE_VISIBILITIES, type MessageRole, type RecallDatabase } from '@recall/schema';
+import { MESSAGE_ROLES, type MessageRole } from '@recall/rpc-contract';
+import { VISIBLE_VISIBILITIES, type RecallDatabase } from '@recall/schema';
 import type { Statement } from 'better-sqlite3';
 import { ensureKeywordIndex, FTS_TABLE, refreshScopeTokens, scopeToken } from './fts-index.js';
 import { DEFAULT_CJK_BACKOFF, findTermSpans, parseQuery, termNeedles, type CjkBackoff, type ParsedQuery, type QueryTerm, type TermSpan } from './fts-query.js';
 import { hasCjk, MAX_INDEXED_CHARS, normalizeForSearch } from './search-text.js';
 
 /**
- * `excludeSessionIds`: sessions whose *live* messages (and titles) are skipped — the caller's own
- * live context, which it already has. Their compacted messages have left the live context and stay
+ * Where a keyword search looks: one project's sessions, or an explicit list of sessions (for a caller
+ * whose session has no project, e.g. its own history from ownHistorySessionIds). Hidden sessions are
+ * never searched. `excludeSessionIds`: sessions whose *live* messages (and titles) are skipped — the
+ * caller's own live context, which it already has. Their compacted messages have left the live context and stay
  * findable, so in-place compaction never makes history unreachable for the conversation itself.
  */
 export type KeywordScope =
   | { kind: 'project'; projectId: string; excludeSessionIds?: readonly string[] }
   | { kind: 'sessions'; sessionIds: readonly string[]; excludeSessionIds?: readonly string[] };
 
+/** Order of keyword hits: best match first, or the best matches re-ordered newest or oldest first. */
 export type KeywordSort = 'relevance' | 'newest' | 'oldest';
 
 /** `sessions.source` values that mark unattended runs; their hits rank below interactive ones. */
 export const AUTOMATED_SOURCES: readonly string[] = ['cron', 'automation', 'automated', 'scheduler', 'schedule'];
 
+/** Message hits `keywordSearch` returns when `limit` is not given. */
 export const DEFAULT_KEYWORD_LIMIT = 20;
+/** Largest `limit` of `keywordSearch`; larger values are clamped to it. */
 export const MAX_KEYWORD_LIMIT = 500;
+/** Title hits returned when `titleLimit` (keywordSearch) or `limit` (searchTitles) is not given. */
 export const DEFAULT_TITLE_LIMIT = 5;
+/** Largest title limit; larger values are clamped to it. */
 export const MAX_TITLE_LIMIT = 50;
+/** Approximate snippet length in characters when `snippetChars` is not given. */
 export const DEFAULT_SNIPPET_CHARS = 240;
-/** The pair that marks a matched term inside a snippet. Stored text containing them is not escaped. */
+/** Opens a matched term inside a snippet (`«term»`). Stored text containing it is not escaped. */
 export const HIGHLIGHT_OPEN = '«';
+/** Closes a matched term inside a snippet (see HIGHLIGHT_OPEN). */
 export const HIGHLIGHT_CLOSE = '»';
 
 /**
@@ -46,6 +56,10 @@ export const HIGHLIGHT_CLOSE = '»';
  */
 export const BM25_WEIGHTS = { body: 1.0, cjk: 0.5, scope: 0.0 } as const;
 
+/**
+ * Options of `keywordSearch`; every field is optional. Fields marked as tuning knobs are for the
+ * repository's benchmarks and may change without notice.
+ */
 export interface KeywordSearchOptions {
   /** Message hits to return (1..500, default 20). */
   limit?: number;
@@ -79,6 +93,7 @@ export interface KeywordSearchOptions {
   topFirst?: boolean;
 }
 
+/** One message found by `keywordSearch`. */
 export interface KeywordHit {
   messageId: number;
   sessionId: string;
@@ -96,6 +111,7 @@ export interface KeywordHit {
   matchedBy: 'index' | 'literal' | 'substring';
 }
 
+/** One conversation whose title matched. */
 export interface TitleHit {
   sessionId: string;
   title: string;
@@ -121,6 +137,10 @@ export interface QuerySummary {
   notes: string[];
 }
 
+/**
+ * What `keywordSearch` returns: the parsed query, title hits, message hits and notes (fallbacks,
+ * truncation, ranking bounds) to show to the user or model.
+ */
 export interface KeywordSearchResult {
   query: QuerySummary;
   /** Conversation titles in scope that match, best first (the tool shows them before messages). */
@@ -490,8 +510,10 @@ function commonCharacters(db: RecallDatabase, query: string, share: number): Set
 }
 
 /**
- * Searches messages and titles in `scope`. Never throws for any query string; an empty or
- * unsearchable query returns no hits with a note.
+ * Searches the visible messages and the titles of the sessions in `scope` for `query` (any language;
+ * quotes mark required phrases; FTS syntax is treated as text) and returns the best hits with
+ * highlighted snippets. The scope is applied inside the SQL, so nothing outside it is ever read. Never
+ * throws for any query string: an empty or unsearchable query returns no hits with a note.
  */
 export function keywordSearch(db: RecallDatabase, scope: KeywordScope, query: string, options: KeywordSearchOptions = {}): KeywordSearchResult {
   const backoff = options.cjkBackoff ?? 'auto';
@@ -606,12 +628,16 @@ export function keywordSearch(db: RecallDatabase, scope: KeywordScope, query: st
   return { query: summary, titleHits, hits, notes };
 }
 
+/** Options of `searchTitles`: `limit` (1-50, default 5) and the sources that count as automated. */
 export interface TitleSearchOptions {
   limit?: number;
   automatedSources?: readonly string[];
 }
 
-/** Matches conversation titles in scope (also part of keywordSearch's result). */
+/**
+ * Conversation titles in `scope` matching `query`, best first (also part of keywordSearch's result).
+ * Never throws for any query string.
+ */
 export function searchTitles(db: RecallDatabase, scope: KeywordScope, query: string, options: TitleSearchOptions = {}): TitleHit[] {
   const parsed = parseQuery(query);
   const sp = scopeParams(db, scope);

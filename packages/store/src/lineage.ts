@@ -5,6 +5,7 @@
  * conversation that inherits the project once and does not follow later moves) and delegation
  * children (hidden, part of the parent's conversation).
  */
+import type { ContinuationResult } from '@recall/rpc-contract';
 import type { RecallDatabase } from '@recall/schema';
 import { nowMs } from './clock.js';
 import { ValidationError } from './errors.js';
@@ -13,17 +14,11 @@ import type { Session } from './rows.js';
 import { assertNotCompressed, createSession, getSession } from './sessions.js';
 import { prepared, writeTransaction } from './transaction.js';
 
-export interface ContinuationResult {
-  previous: Session;
-  session: Session;
-}
-
 /**
- * Ends `sourceId` with end_reason=compression and continues in a new session of the same logical
- * conversation. `note` becomes the continuation's first (system) message, e.g. a short summary
- * written by the host; the compressed history stays recallable by the conversation itself. A
- * session compresses once (`session_already_compressed` otherwise): the conversation goes on in
- * its continuation, which is the one to compress next.
+ * Ends `sourceId` with end reason `compression` and continues in a new session of the same logical
+ * conversation (same project, read inside the transaction). `note` becomes the continuation's first
+ * (system) message, e.g. a summary; the compressed history stays recallable. A session compresses once.
+ * Throws SessionNotFoundError and SessionAlreadyCompressedError (compress its continuation instead).
  */
 export function createContinuation(db: RecallDatabase, sourceId: string, options: { title?: string | null; note?: string; id?: string } = {}): ContinuationResult {
   return writeTransaction(db, () => {
@@ -47,7 +42,12 @@ export function createContinuation(db: RecallDatabase, sourceId: string, options
   });
 }
 
-/** A branch starts a new conversation with a copy of the visible history up to `fromMessageId`. */
+/**
+ * A branch: a new conversation with a copy of `sourceId`'s visible history (up to and including
+ * `fromMessageId`, default all), in the source's project at creation; afterwards it moves on its own.
+ * Throws SessionNotFoundError, ValidationError (message not visible in the source) and
+ * ProjectArchivedError.
+ */
 export function createBranch(db: RecallDatabase, sourceId: string, options: { fromMessageId?: number; title?: string | null; id?: string } = {}): Session {
   return writeTransaction(db, () => {
     const source = getSession(db, sourceId);
@@ -82,7 +82,11 @@ export function createBranch(db: RecallDatabase, sourceId: string, options: { fr
   });
 }
 
-/** /new or /reset: a fresh conversation that starts in the same project, then lives on its own. */
+/**
+ * A reset (/new): a fresh, empty conversation that starts in the source's project and then lives on its
+ * own. Throws SessionNotFoundError and ProjectArchivedError (an archived project takes no new
+ * conversations).
+ */
 export function createReset(db: RecallDatabase, sourceId: string, options: { title?: string | null; id?: string } = {}): Session {
   return writeTransaction(db, () => {
     const source = getSession(db, sourceId);
@@ -100,7 +104,10 @@ export function createReset(db: RecallDatabase, sourceId: string, options: { tit
   });
 }
 
-/** A sub-agent's session: hidden from lists and recall, moves with the parent's conversation. */
+/**
+ * A sub-agent's session: hidden from lists and recall, part of the parent's logical conversation (so it
+ * moves with it). Throws SessionNotFoundError.
+ */
 export function createDelegation(db: RecallDatabase, parentId: string, options: { title?: string | null; id?: string; source?: string } = {}): Session {
   return writeTransaction(db, () => {
     const parent = getSession(db, parentId);

@@ -4,6 +4,7 @@
  * sees a message without its index row or an index row for an edited text. Visibility decides
  * recall: live and compacted rows are findable; rewound and deleted rows never are.
  */
+import { MAX_MESSAGE_CHARS } from '@recall/rpc-contract';
 import type { RecallDatabase } from '@recall/schema';
 import { z } from 'zod';
 import { nowMs } from './clock.js';
@@ -11,8 +12,12 @@ import { MessageNotFoundError, SessionNotFoundError, ValidationError } from './e
 import { indexMessages, unindexMessages } from './fts-index.js';
 import { toMessage, type Message, type MessageRow } from './rows.js';
 import { prepared, readTransaction, writeTransaction } from './transaction.js';
-import { MAX_MESSAGE_CHARS, newMessageSchema, parseInput, type NewMessage } from './validation.js';
+import { newMessageSchema, parseInput, type NewMessage } from './validation.js';
 
+/**
+ * What `appendMessages` stored: every message in input order (a repeated `externalId` gives the stored
+ * one) and how many were new.
+ */
 export interface AppendResult {
   /** Messages in input order: newly inserted or, for a repeated external_id, the stored one. */
   messages: Message[];
@@ -82,6 +87,12 @@ export function insertMessages(db: RecallDatabase, sessionId: string, inputs: re
 
 const appendManySchema = z.array(newMessageSchema).max(100_000);
 
+/**
+ * Appends messages to a session in one transaction and indexes them for keyword search. A message whose
+ * `externalId` the session already has is not stored again (the stored one is returned). Throws
+ * ValidationError (content over MAX_MESSAGE_CHARS, bad role, …) and SessionNotFoundError; nothing is
+ * stored then.
+ */
 export function appendMessages(db: RecallDatabase, sessionId: string, inputs: readonly NewMessage[]): AppendResult {
   const data = parseInput(appendManySchema, inputs, 'messages');
   return writeTransaction(db, () => {
@@ -90,6 +101,10 @@ export function appendMessages(db: RecallDatabase, sessionId: string, inputs: re
   });
 }
 
+/**
+ * Appends one message (see appendMessages) and returns it as stored. Throws ValidationError and
+ * SessionNotFoundError.
+ */
 export function appendMessage(db: RecallDatabase, sessionId: string, input: NewMessage): Message {
   const result = appendMessages(db, sessionId, [input]);
   const message = result.messages[0];
@@ -97,11 +112,16 @@ export function appendMessage(db: RecallDatabase, sessionId: string, input: NewM
   return message;
 }
 
+/** The message with this id (any visibility), or undefined. */
 export function findMessage(db: RecallDatabase, messageId: number): Message | undefined {
   const row = prepared(db, 'select * from messages where id = ?').get(messageId) as MessageRow | undefined;
   return row ? toMessage(row) : undefined;
 }
 
+/**
+ * The message with this id (any visibility). Throws ValidationError for a non-positive id and
+ * MessageNotFoundError.
+ */
 export function getMessage(db: RecallDatabase, messageId: number): Message {
   if (!Number.isSafeInteger(messageId) || messageId <= 0) throw new ValidationError('message id must be a positive integer', { messageId });
   const message = findMessage(db, messageId);
@@ -111,7 +131,11 @@ export function getMessage(db: RecallDatabase, messageId: number): Message {
 
 const editSchema = z.string().max(MAX_MESSAGE_CHARS, `content must be at most ${MAX_MESSAGE_CHARS} characters`);
 
-/** Edits replace the text and re-index it; a deleted or rewound message cannot be edited. */
+/**
+ * Replaces a message's text (≤ MAX_MESSAGE_CHARS), sets `editedAt` and re-indexes it; returns the
+ * message. Throws ValidationError (too long, or the message is deleted or rewound) and
+ * MessageNotFoundError.
+ */
 export function editMessage(db: RecallDatabase, messageId: number, content: string): Message {
   const text = parseInput(editSchema, content, 'message content');
   return writeTransaction(db, () => {
@@ -128,7 +152,10 @@ export function editMessage(db: RecallDatabase, messageId: number, content: stri
   });
 }
 
-/** Soft delete: the row stays for audit/undo, but leaves the keyword index and every recall path. */
+/**
+ * Soft delete: the message becomes `deleted` and leaves the keyword index and every reader, but the row
+ * stays. Deleting twice is a no-op. Returns the message; throws MessageNotFoundError.
+ */
 export function deleteMessage(db: RecallDatabase, messageId: number): Message {
   return writeTransaction(db, () => {
     const current = getMessage(db, messageId);
@@ -140,7 +167,11 @@ export function deleteMessage(db: RecallDatabase, messageId: number): Message {
   });
 }
 
-/** Messages after `toMessageId` in the session become rewound (no longer part of the history). */
+/**
+ * Rewinds a session to `toMessageId`: its visible messages after that one become `rewound` (no longer
+ * part of the history). Returns how many changed. Throws SessionNotFoundError, MessageNotFoundError, and
+ * ValidationError when the message is in another session.
+ */
 export function rewindSession(db: RecallDatabase, sessionId: string, toMessageId: number): number {
   return writeTransaction(db, () => {
     assertSession(db, sessionId);
@@ -152,8 +183,8 @@ export function rewindSession(db: RecallDatabase, sessionId: string, toMessageId
 }
 
 /**
- * In-place compaction: live messages up to `upToMessageId` leave the model's live context but stay
- * recallable (visibility `compacted`).
+ * In-place compaction: live messages up to `upToMessageId` become `compacted` — out of the model's live
+ * context but still readable and searchable. Returns how many changed; throws SessionNotFoundError.
  */
 export function compactMessages(db: RecallDatabase, sessionId: string, upToMessageId: number): number {
   return writeTransaction(db, () => {
@@ -163,6 +194,10 @@ export function compactMessages(db: RecallDatabase, sessionId: string, upToMessa
   });
 }
 
+/**
+ * Options of `getMessages`: messages after `afterId` (default 0), at most `limit` (1-10,000, default
+ * 1000).
+ */
 export interface GetMessagesOptions {
   afterId?: number;
   limit?: number;
@@ -170,6 +205,10 @@ export interface GetMessagesOptions {
   includeHidden?: boolean;
 }
 
+/**
+ * A session's visible messages in id order (rewound and deleted ones too with `includeHidden`). Throws
+ * SessionNotFoundError.
+ */
 export function getMessages(db: RecallDatabase, sessionId: string, options: GetMessagesOptions = {}): Message[] {
   const limit = Math.min(Math.max(Math.floor(options.limit ?? 1000), 1), 10_000);
   return readTransaction(db, () => {

@@ -5,6 +5,7 @@
  * the new project), validates the target in this profile's database, and never touches messages,
  * cwd (the keyword index's derived scope token is refreshed in the same transaction).
  */
+import type { MoveResult } from '@recall/rpc-contract';
 import type { RecallDatabase } from '@recall/schema';
 import { nowMs } from './clock.js';
 import { logicalConversationIds } from './conversation.js';
@@ -14,13 +15,12 @@ import { assertProjectAcceptsSessions } from './projects.js';
 import { prepared, writeTransaction } from './transaction.js';
 import { idSchema, parseInput } from './validation.js';
 
-export interface MoveResult {
-  /** Every session whose project_id was written (the whole logical conversation). */
-  sessionIds: string[];
-  projectId: string | null;
-  previousProjectId: string | null;
-}
-
+/**
+ * Moves the whole logical conversation of `sessionId` to `projectId` (null = "No project") in one
+ * transaction — the only write that changes ownership. Messages and cwd are untouched; the keyword
+ * index follows in the same transaction. Returns what was written. Throws ValidationError,
+ * SessionNotFoundError, ProjectNotFoundError and ProjectArchivedError.
+ */
 export function setSessionProject(db: RecallDatabase, sessionId: string, projectId: string | null): MoveResult {
   parseInput(idSchema, sessionId, 'session id');
   if (projectId !== null) parseInput(idSchema, projectId, 'project id');

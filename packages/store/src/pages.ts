@@ -8,6 +8,7 @@
  * and continuations past the cut looked like separate conversations. Only live and compacted
  * messages are returned; hidden and archived sessions are not listed (same rule as `listSessions`).
  */
+import type { ConversationPage, ConversationPageItem } from '@recall/rpc-contract';
 import { CONVERSATION_EDGES, type RecallDatabase } from '@recall/schema';
 import { SessionNotFoundError, ValidationError } from './errors.js';
 import { SESSION_COLUMNS, toMessage, toSession, type Message, type MessageRow, type Session, type SessionRow } from './rows.js';
@@ -16,23 +17,10 @@ import { prepared, readTransaction } from './transaction.js';
 const EDGE_LIST = CONVERSATION_EDGES.map((k) => `'${k}'`).join(',');
 const VISIBLE = "visibility in ('live','compacted')";
 
-export interface ConversationPageItem {
-  /** The conversation's root session id (its stable key). */
-  rootId: string;
-  /** Newest visible message (else start) over all listed members, ms since the epoch. */
-  lastActivity: number;
-  /** Listed (not hidden, not archived) members, oldest start first. */
-  sessions: Session[];
-}
-
-export interface ConversationPage {
-  conversations: ConversationPageItem[];
-  /** Pass back as `cursor` for the next page; null when this page is the last. */
-  nextCursor: string | null;
-  /** Conversations in this group (all pages). */
-  total: number;
-}
-
+/**
+ * Options of `listConversations`: the group (`projectId`, null = "No project"), page size `limit`
+ * (1-500, default 50) and the `cursor` a previous page returned as `nextCursor`.
+ */
 export interface ListConversationsOptions {
   /** A project id, or null for the conversations without a project. */
   projectId: string | null;
@@ -89,7 +77,11 @@ const projectFilter = (projectId: string | null) => (a: string) => {
   return projectId === null ? `${column} is null` : `${column} = @project`;
 };
 
-/** One page of a project's (or "No project"'s) logical conversations, most recently active first. */
+/**
+ * One page of a project's (or "No project"'s) logical conversations, most recently active first, with
+ * a keyset cursor; hidden and archived sessions are not listed. Throws ValidationError for a cursor this
+ * function did not return.
+ */
 export function listConversations(db: RecallDatabase, options: ListConversationsOptions): ConversationPage {
   const limit = Math.min(Math.max(Math.floor(options.limit ?? 50), 1), 500);
   const cursor = options.cursor ? decodeCursor(options.cursor) : null;
@@ -127,8 +119,8 @@ export function listConversations(db: RecallDatabase, options: ListConversations
 }
 
 /**
- * The listed conversation that contains `sessionId` — for a conversation opened by link that is not
- * on a loaded page yet. A session that is itself hidden or archived comes back alone.
+ * The logical conversation (as a sidebar item) that `sessionId` is listed under; a hidden or archived
+ * session comes back alone. Throws SessionNotFoundError.
  */
 export function conversationContaining(db: RecallDatabase, sessionId: string): ConversationPageItem {
   return readTransaction(db, () => {
@@ -150,13 +142,21 @@ export function conversationContaining(db: RecallDatabase, sessionId: string): C
   });
 }
 
+/**
+ * Where `messagePage` reads: the oldest or newest end, centred on a message, or before/after a message id
+ * (the cursors of a previous page).
+ */
 export type MessagePagePosition =
   | { at: 'oldest' | 'newest' }
   | { aroundMessageId: number }
   | { beforeId: number }
   | { afterId: number };
 
-export interface MessagePage {
+/**
+ * One page of a session's visible messages (the wire's `MessagePage` without the session). Named
+ * apart from @recall/rpc-contract's MessagePage, which adds the session.
+ */
+export interface SessionMessagePage {
   /** Visible messages in id order. */
   messages: Message[];
   /** More visible messages exist before the first / after the last one returned. */
@@ -166,8 +166,11 @@ export interface MessagePage {
   anchorVisible?: boolean;
 }
 
-/** One page (at most `limit`) of a session's visible messages at the given position. */
-export function messagePage(db: RecallDatabase, sessionId: string, position: MessagePagePosition, limit: number): MessagePage {
+/**
+ * One page (at most `limit`, 1-10,000) of a session's visible messages at `position`, in id order, with
+ * whether more exist on either side. Throws SessionNotFoundError.
+ */
+export function messagePage(db: RecallDatabase, sessionId: string, position: MessagePagePosition, limit: number): SessionMessagePage {
   const n = Math.min(Math.max(Math.floor(limit), 1), 10_000);
   return readTransaction(db, () => {
     if (!prepared(db, 'select 1 from sessions where id = ?').get(sessionId)) throw new SessionNotFoundError(sessionId);

@@ -41,6 +41,11 @@ const createProjectSchema = z.object({
   icon: optionalText(64),
   folders: z.array(z.string()).max(50).optional(),
 });
+/**
+ * Input of `createProject`: `name` (trimmed, 1-120 characters, no control characters) is required;
+ * `id` (`p_…`, default a new id), `description` (≤ 2000), `color` (#hex or a colour name), `icon`
+ * (≤ 64) and `folders` (≤ 50 paths, the first becomes primary) are optional.
+ */
 export type CreateProjectInput = z.input<typeof createProjectSchema>;
 
 const updateProjectSchema = z.object({
@@ -49,6 +54,10 @@ const updateProjectSchema = z.object({
   color: colorSchema,
   icon: optionalText(64),
 });
+/**
+ * Input of `updateProject`: the fields to change (`name`, `description`, `color`, `icon`); omitted
+ * fields keep their value, `null` clears an optional one. A new name gets a new unique slug.
+ */
 export type UpdateProjectInput = z.input<typeof updateProjectSchema>;
 
 export function slugify(name: string): string {
@@ -97,11 +106,13 @@ function toProject(db: RecallDatabase, row: ProjectRow): Project {
   };
 }
 
+/** The project with this id (folders and session count included), or undefined. */
 export function findProject(db: RecallDatabase, projectId: string): Project | undefined {
   const row = prepared(db, `${PROJECT_SELECT} where p.id = ?`).get(projectId) as ProjectRow | undefined;
   return row ? toProject(db, row) : undefined;
 }
 
+/** The project with this id; throws ProjectNotFoundError when there is none. */
 export function getProject(db: RecallDatabase, projectId: string): Project {
   const project = findProject(db, projectId);
   if (!project) throw new ProjectNotFoundError(projectId);
@@ -115,6 +126,10 @@ export function assertProjectAcceptsSessions(db: RecallDatabase, projectId: stri
   if (row.archived === 1) throw new ProjectArchivedError(projectId, row.name);
 }
 
+/**
+ * Every project, unarchived first then by name (case-insensitive); archived ones only with
+ * `includeArchived: true`.
+ */
 export function listProjects(db: RecallDatabase, options: { includeArchived?: boolean } = {}): Project[] {
   const where = options.includeArchived ? '' : ' where p.archived = 0';
   const rows = db.raw.prepare(`${PROJECT_SELECT}${where} order by p.archived, lower(p.name), p.created_at`).all() as ProjectRow[];
@@ -132,6 +147,10 @@ function insertFolder(db: RecallDatabase, projectId: string, rawPath: string, pr
   prepared(db, 'insert into project_folders (project_id, path, is_primary, created_at) values (?, ?, ?, ?)').run(projectId, path, primary ? 1 : 0, nowMs());
 }
 
+/**
+ * Creates a project with a unique slug derived from its name and returns it. Throws ValidationError
+ * (bad input, or an `id` already taken) and FolderInUseError when a folder belongs to another project.
+ */
 export function createProject(db: RecallDatabase, input: CreateProjectInput): Project {
   const data = parseInput(createProjectSchema, input, 'project');
   return writeTransaction(db, () => {
@@ -153,6 +172,10 @@ export function createProject(db: RecallDatabase, input: CreateProjectInput): Pr
   });
 }
 
+/**
+ * Updates a project's name, description, color or icon and returns it. Throws ValidationError and
+ * ProjectNotFoundError.
+ */
 export function updateProject(db: RecallDatabase, projectId: string, input: UpdateProjectInput): Project {
   parseInput(idSchema, projectId, 'project id');
   const data = parseInput(updateProjectSchema, input, 'project update');
@@ -172,7 +195,11 @@ export function updateProject(db: RecallDatabase, projectId: string, input: Upda
   });
 }
 
-/** Archiving hides a project from the default list; its conversations keep their project_id. */
+/**
+ * Archives (or with `archived = false` unarchives) a project: archived projects leave the default
+ * list and accept no new conversations, but their conversations keep their project. Throws
+ * ProjectNotFoundError.
+ */
 export function archiveProject(db: RecallDatabase, projectId: string, archived = true): Project {
   parseInput(idSchema, projectId, 'project id');
   return writeTransaction(db, () => {
@@ -182,7 +209,10 @@ export function archiveProject(db: RecallDatabase, projectId: string, archived =
   });
 }
 
-/** Hard delete, refused while any session (hidden ones included) still belongs to the project. */
+/**
+ * Deletes a project and its folders. Refused with ProjectHasSessionsError while any session (hidden ones
+ * included) still belongs to it; throws ProjectNotFoundError when there is none.
+ */
 export function deleteProject(db: RecallDatabase, projectId: string): void {
   parseInput(idSchema, projectId, 'project id');
   writeTransaction(db, () => {
@@ -193,6 +223,11 @@ export function deleteProject(db: RecallDatabase, projectId: string): void {
   });
 }
 
+/**
+ * Attaches a folder (normalised) to a project and returns the project; the first folder becomes primary
+ * unless `primary` says otherwise. Adding a folder the project already has is a no-op. Throws
+ * ProjectNotFoundError, ValidationError (bad path) and FolderInUseError.
+ */
 export function addProjectFolder(db: RecallDatabase, projectId: string, path: string, options: { primary?: boolean } = {}): Project {
   return writeTransaction(db, () => {
     const project = getProject(db, projectId);
@@ -202,6 +237,10 @@ export function addProjectFolder(db: RecallDatabase, projectId: string, path: st
   });
 }
 
+/**
+ * Detaches a folder from a project (a folder it does not have is a no-op) and returns the project.
+ * Throws ProjectNotFoundError and ValidationError (bad path).
+ */
 export function removeProjectFolder(db: RecallDatabase, projectId: string, path: string): Project {
   const normalized = normalizeFolderPath(path);
   return writeTransaction(db, () => {
@@ -212,7 +251,10 @@ export function removeProjectFolder(db: RecallDatabase, projectId: string, path:
   });
 }
 
-/** The project that owns exactly this (normalised) folder, if any. */
+/**
+ * The project that owns exactly this folder (after normalisation), or undefined. Throws ValidationError
+ * for an invalid path.
+ */
 export function findProjectByFolder(db: RecallDatabase, path: string): Project | undefined {
   const normalized = normalizeFolderPath(path);
   const id = prepared(db, 'select project_id from project_folders where path = ?').pluck().get(normalized) as string | undefined;
@@ -220,9 +262,9 @@ export function findProjectByFolder(db: RecallDatabase, path: string): Project |
 }
 
 /**
- * A discovered folder (a repo root or cwd) becomes an explicit project before it is used to start
- * a conversation or as a move target: returns the project that owns the folder, or creates one
- * named after it, deduplicated by normalised path. The path itself never becomes a project id.
+ * A discovered folder (a repo root or cwd) as an explicit project: the project that owns the folder,
+ * or a new one named after it (`created: true`), deduplicated by normalised path. The path never
+ * becomes a project id. Throws ValidationError for an invalid path.
  */
 export function projectForFolder(db: RecallDatabase, path: string, options: { name?: string } = {}): { project: Project; created: boolean } {
   const normalized = normalizeFolderPath(path);
@@ -234,11 +276,15 @@ export function projectForFolder(db: RecallDatabase, path: string, options: { na
   });
 }
 
+/** True when a project with this id exists (archived ones included); one primary-key read. */
 export function projectExists(db: RecallDatabase, projectId: string): boolean {
   return readTransaction(db, () => prepared(db, 'select 1 from projects where id = ?').get(projectId) !== undefined);
 }
 
-/** A project named by its id or its slug (ids win), e.g. for `--project ID|SLUG` on the command line. */
+/**
+ * A project named by its id or its slug (an id wins), e.g. for `--project ID|SLUG` on a command line;
+ * undefined when neither matches.
+ */
 export function findProjectByRef(db: RecallDatabase, ref: string): Project | undefined {
   const byId = findProject(db, ref);
   if (byId) return byId;
@@ -247,9 +293,10 @@ export function findProjectByRef(db: RecallDatabase, ref: string): Project | und
 }
 
 /**
- * The project whose folder is `path` or the nearest folder above it (the deepest covering folder
- * wins, so a nested repo mapped to its own project beats its parent's). Folders are metadata: this
- * answers "which project did the user map this directory to", e.g. for `recall mcp --cwd`.
+ * The project whose folder is `path` or the nearest folder above it (the deepest covering folder wins,
+ * so a nested repo mapped to its own project beats its parent's); undefined when none covers it.
+ * Folders are metadata: this answers "which project did the user map this directory to". Throws
+ * ValidationError for an invalid path.
  */
 export function projectCoveringFolder(db: RecallDatabase, path: string): Project | undefined {
   const normalized = normalizeFolderPath(path);

@@ -7,18 +7,27 @@
  * no messages except those of the conversations it returns. A bounded scan (MAX_SCANNED_SESSIONS)
  * protects against projects made mostly of empty sessions; hitting it is reported.
  */
-import type { MessageRole, RecallDatabase } from '@recall/schema';
+import type { MessageRole } from '@recall/rpc-contract';
+import type { RecallDatabase } from '@recall/schema';
 import { conversationRootId, conversationSegments } from './conversation.js';
 import type { Message } from './rows.js';
 import { prepared } from './transaction.js';
 import { segmentsHeadTail } from './windows.js';
 
-/** Sessions examined per call at most (empty or already-seen sessions included). */
+/**
+ * Sessions `recentConversations` examines per call at most (empty or already-seen sessions included);
+ * reaching it sets `scanBounded`.
+ */
 export const MAX_SCANNED_SESSIONS = 2_000;
 const BATCH = 100;
 
+/** Where `recentConversations` looks: a project's sessions, or an explicit list of session ids. */
 export type RecentConversationScope = { kind: 'project'; projectId: string } | { kind: 'sessions'; sessionIds: readonly string[] };
 
+/**
+ * Options of `recentConversations`: how many conversations (`limit`, at least 1), in which `order`, and
+ * optionally only messages of some `roles`.
+ */
 export interface RecentConversationOptions {
   limit: number;
   /** newest: by the most recently started segment; oldest: by the conversation's start. */
@@ -26,6 +35,10 @@ export interface RecentConversationOptions {
   roles?: readonly MessageRole[];
 }
 
+/**
+ * One recent logical conversation: its root, its compression segments and its first and last visible
+ * messages (of the requested roles).
+ */
 export interface RecentConversation {
   rootId: string;
   /** Compression segments in conversation order; the last one is where the conversation goes on. */
@@ -36,6 +49,7 @@ export interface RecentConversation {
   last: Message;
 }
 
+/** A page of recent conversations. */
 export interface RecentConversationPage {
   conversations: RecentConversation[];
   /** More conversations exist beyond `limit` (or the scan bound was reached). */
@@ -63,6 +77,11 @@ export function recentSessionsBatchSql(order: 'newest' | 'oldest', withCursor: b
     order by started_at ${dir}, id ${dir} limit ${BATCH}`;
 }
 
+/**
+ * Recent logical conversations in `scope` (the session_search browse shape), one entry per conversation
+ * root, skipping conversations with no visible message of the requested roles. Its cost follows the
+ * page size, not the project's size; at most MAX_SCANNED_SESSIONS sessions are examined.
+ */
 export function recentConversations(db: RecallDatabase, scope: RecentConversationScope, options: RecentConversationOptions): RecentConversationPage {
   const limit = Math.max(1, Math.floor(options.limit));
   const seen = new Set<string>();

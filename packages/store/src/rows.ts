@@ -1,70 +1,19 @@
 /**
- * The store's public row shapes (camelCase, integer-ms timestamps) and the mappers from raw SQLite
- * rows. Raw SQL is used on hot paths (bulk append, recursive lineage queries), so mapping lives here
- * once instead of beside every query.
+ * The store's row shapes — the wire objects of @recall/rpc-contract (camelCase, integer-ms
+ * timestamps) — and the mappers from raw SQLite rows. Raw SQL is used on hot paths (bulk append,
+ * recursive lineage queries), so mapping lives here once instead of beside every query.
  */
-import type { LineageKind, MessageRole, Visibility } from '@recall/schema';
+import type { LineageKind, Message, MessageRole, Session, Visibility } from '@recall/rpc-contract';
 
-export interface ProjectFolder {
-  path: string;
-  isPrimary: boolean;
-}
-
-export interface Project {
-  id: string;
-  name: string;
-  slug: string;
-  description: string | null;
-  color: string | null;
-  icon: string | null;
-  archived: boolean;
-  createdAt: number;
-  updatedAt: number;
-  folders: ProjectFolder[];
-  sessionCount: number;
-}
-
-export interface Session {
-  id: string;
-  projectId: string | null;
-  parentSessionId: string | null;
-  lineage: LineageKind;
-  source: string;
-  title: string | null;
-  cwd: string | null;
-  gitRepoRoot: string | null;
-  gitBranch: string | null;
-  model: string | null;
-  startedAt: number;
-  endedAt: number | null;
-  endReason: string | null;
-  archived: boolean;
-  hidden: boolean;
-  createdAt: number;
-  updatedAt: number;
-  messageCount: number;
-  lastMessageAt: number | null;
-}
+/** The store returns the wire objects of @recall/rpc-contract: one definition of each shape. */
+export type { Message, Project, ProjectFolder, Session } from '@recall/rpc-contract';
 
 /**
- * A session's own row without the visible-message aggregates of `Session`, which cost a scan of the
- * session's messages: what scope checks and existence checks need, at one primary-key read.
+ * A session's own row without the visible-message aggregates of `Session` (`messageCount`,
+ * `lastMessageAt`), which cost a scan of the session's messages: what scope and existence checks
+ * need, at one primary-key read (`getSessionHeader`, `findSessionHeader`).
  */
 export type SessionHeader = Omit<Session, 'messageCount' | 'lastMessageAt'>;
-
-export interface Message {
-  id: number;
-  sessionId: string;
-  role: MessageRole;
-  content: string;
-  toolName: string | null;
-  toolCalls: string | null;
-  toolCallId: string | null;
-  externalId: string | null;
-  createdAt: number;
-  visibility: Visibility;
-  editedAt: number | null;
-}
 
 export interface SessionRow {
   id: string;

@@ -7,7 +7,8 @@
  * transaction); branch and reset inherit at creation only. An archived project keeps its
  * conversations and their continuations but accepts no brand-new conversation.
  */
-import { CONVERSATION_EDGES, lineageKindSchema, newSessionId, type LineageKind, type RecallDatabase } from '@recall/schema';
+import { LINEAGE_KINDS, type LineageKind } from '@recall/rpc-contract';
+import { CONVERSATION_EDGES, newSessionId, type RecallDatabase } from '@recall/schema';
 import { z } from 'zod';
 import { nowMs } from './clock.js';
 import { LineageError, SessionAlreadyCompressedError, SessionExistsError, SessionNotFoundError, ValidationError } from './errors.js';
@@ -35,44 +36,66 @@ const sessionFieldsSchema = z.object({
   hidden: z.boolean().optional(),
 });
 
+/**
+ * The session fields `updateSession` can change (title ≤ 500, cwd/gitRepoRoot ≤ 4096, gitBranch, model,
+ * source, startedAt/endedAt in ms, endReason, archived, hidden); omitted fields keep their value, `null`
+ * clears a nullable one. The project is changed only by `setSessionProject`.
+ */
+export type UpdateSessionFields = z.input<typeof sessionFieldsSchema>;
+
 const createSessionSchema = sessionFieldsSchema.extend({
   id: sessionIdSchema.optional(),
   projectId: idSchema.nullish(),
   parentSessionId: idSchema.nullish(),
-  lineage: lineageKindSchema.optional(),
+  lineage: z.enum(LINEAGE_KINDS).optional(),
   messages: z.array(newMessageSchema).max(100_000).optional(),
 });
+/**
+ * Input of `createSession`: every UpdateSessionFields field plus `id` (1-128 letters, digits, `. _ : -`;
+ * default a new `s_…` id), `projectId` (null/omitted = no project), `parentSessionId` + `lineage`
+ * (default `root`) and up to 100,000 first `messages` stored in the same transaction.
+ */
 export type CreateSessionInput = z.input<typeof createSessionSchema>;
 
 const upsertSessionSchema = createSessionSchema.extend({ id: sessionIdSchema });
+/** Input of `upsertSession`: CreateSessionInput with a required `id`. */
 export type UpsertSessionInput = z.input<typeof upsertSessionSchema>;
 
 const SESSION_SELECT = `select ${SESSION_COLUMNS} from sessions s`;
 
+/** The session with this id (with its visible-message count and last message time), or undefined. */
 export function findSession(db: RecallDatabase, sessionId: string): Session | undefined {
   const row = prepared(db, `${SESSION_SELECT} where s.id = ?`).get(sessionId) as SessionRow | undefined;
   return row ? toSession(row) : undefined;
 }
 
-/** The session's own row only (no message aggregates): one primary-key read whatever its length. */
+/**
+ * The session's own row only (no message aggregates): one primary-key read whatever its length; undefined
+ * when there is no such session.
+ */
 export function findSessionHeader(db: RecallDatabase, sessionId: string): SessionHeader | undefined {
   const row = prepared(db, 'select s.* from sessions s where s.id = ?').get(sessionId) as SessionRow | undefined;
   return row ? toSessionHeader(row) : undefined;
 }
 
+/** Like findSessionHeader, but throws SessionNotFoundError when there is no such session. */
 export function getSessionHeader(db: RecallDatabase, sessionId: string): SessionHeader {
   const session = findSessionHeader(db, sessionId);
   if (!session) throw new SessionNotFoundError(sessionId);
   return session;
 }
 
+/** The session with this id; throws SessionNotFoundError when there is none. */
 export function getSession(db: RecallDatabase, sessionId: string): Session {
   const session = findSession(db, sessionId);
   if (!session) throw new SessionNotFoundError(sessionId);
   return session;
 }
 
-/** The stored project of a session, read fresh from the database (never cached). */
+/**
+ * The stored project of a session (null = no project), read fresh from the database (never cached).
+ * Throws SessionNotFoundError.
+ */
 export function sessionProjectId(db: RecallDatabase, sessionId: string): string | null {
   const row = prepared(db, 'select project_id from sessions where id = ?').get(sessionId) as { project_id: string | null } | undefined;
   if (!row) throw new SessionNotFoundError(sessionId);
@@ -129,6 +152,13 @@ export function assertNotCompressed(db: RecallDatabase, sessionId: string): void
   if (existing !== undefined) throw new SessionAlreadyCompressedError(sessionId, existing);
 }
 
+/**
+ * Creates a session (optionally with its first messages, in one transaction) and returns it. Compression
+ * and delegation children take their parent's project; branch and reset inherit it unless `projectId`
+ * is given; delegation children are hidden. Throws ValidationError, SessionExistsError, LineageError,
+ * SessionNotFoundError (parent), ProjectNotFoundError, ProjectArchivedError and
+ * SessionAlreadyCompressedError.
+ */
 export function createSession(db: RecallDatabase, input: CreateSessionInput = {}): Session {
   const data = parseInput(createSessionSchema, input, 'session');
   const hasProjectKey = Object.prototype.hasOwnProperty.call(input, 'projectId') && input.projectId !== undefined;
@@ -173,10 +203,11 @@ export function createSession(db: RecallDatabase, input: CreateSessionInput = {}
 }
 
 /**
- * Create-or-update by id. Fields that are absent are kept. `projectId` absent keeps the stored
- * project (resume and re-save never clear it); `projectId: null` removes the whole logical
- * conversation from its project; a new id moves it (through setSessionProject, so continuations
- * follow).
+ * Create-or-update by id. Absent fields are kept. `projectId` absent keeps the stored project (resume and
+ * re-save never clear it); `projectId: null` removes the whole logical conversation from its project; a
+ * new id moves it (through setSessionProject, so continuations follow). Messages are appended
+ * (idempotent per `externalId`). Throws what createSession and setSessionProject throw, and LineageError
+ * when the lineage or parent would change.
  */
 export function upsertSession(db: RecallDatabase, input: UpsertSessionInput): Session {
   const data = parseInput(upsertSessionSchema, input, 'session');
@@ -223,7 +254,11 @@ function updateSessionFields(db: RecallDatabase, sessionId: string, fields: z.ou
   db.raw.prepare(`update sessions set ${sets.join(', ')} where id = ?`).run(...values, sessionId);
 }
 
-export function updateSession(db: RecallDatabase, sessionId: string, fields: z.input<typeof sessionFieldsSchema>): Session {
+/**
+ * Updates a session's fields (not its project) and returns it. Throws ValidationError and
+ * SessionNotFoundError.
+ */
+export function updateSession(db: RecallDatabase, sessionId: string, fields: UpdateSessionFields): Session {
   const data = parseInput(sessionFieldsSchema, fields, 'session update');
   return writeTransaction(db, () => {
     getSession(db, sessionId);
@@ -233,9 +268,14 @@ export function updateSession(db: RecallDatabase, sessionId: string, fields: z.i
 }
 
 const cwdSchema = z.object({ cwd: z.string().min(1).max(4096), gitRepoRoot: pathField, gitBranch: z.string().max(500).nullish() });
+/** Input of `setSessionCwd`: the new `cwd` (1-4096 characters) and optionally its git root and branch (null or omitted = none). */
+export type SetSessionCwdInput = z.input<typeof cwdSchema>;
 
-/** Directory change: cwd and git metadata only. The project is never touched here. */
-export function setSessionCwd(db: RecallDatabase, sessionId: string, input: z.input<typeof cwdSchema>): Session {
+/**
+ * Directory change: sets cwd and git metadata only; the project is never touched here. Throws
+ * ValidationError and SessionNotFoundError.
+ */
+export function setSessionCwd(db: RecallDatabase, sessionId: string, input: SetSessionCwdInput): Session {
   const data = parseInput(cwdSchema, input, 'working directory');
   return writeTransaction(db, () => {
     getSession(db, sessionId);
@@ -250,14 +290,23 @@ export function setSessionCwd(db: RecallDatabase, sessionId: string, input: z.in
   });
 }
 
+/**
+ * Sets (or with null clears) a session's title (≤ 500 characters). Throws ValidationError and
+ * SessionNotFoundError.
+ */
 export function setSessionTitle(db: RecallDatabase, sessionId: string, title: string | null): Session {
   return updateSession(db, sessionId, { title });
 }
 
+/**
+ * Marks a session ended now with `reason` as its end reason (≤ 200 characters). Throws ValidationError and
+ * SessionNotFoundError.
+ */
 export function endSession(db: RecallDatabase, sessionId: string, reason: string): Session {
   return updateSession(db, sessionId, { endedAt: nowMs(), endReason: reason });
 }
 
+/** Options of `listSessions`. */
 export interface ListSessionsOptions {
   /** undefined = every project; null = only sessions without a project; string = that project. */
   projectId?: string | null;
@@ -267,6 +316,11 @@ export interface ListSessionsOptions {
   offset?: number;
 }
 
+/**
+ * Sessions newest activity first (last visible message, else start), paged by `limit` (1-5000, default
+ * 200) and `offset`; archived and hidden sessions only when asked. Throws ValidationError for a
+ * non-integer limit or offset.
+ */
 export function listSessions(db: RecallDatabase, options: ListSessionsOptions = {}): Session[] {
   const where: string[] = [];
   const params: unknown[] = [];

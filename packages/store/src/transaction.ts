@@ -12,14 +12,21 @@ import type { Statement } from 'better-sqlite3';
 
 const bulkConnections = new WeakSet<object>();
 
+/**
+ * Runs `fn` in a write transaction (BEGIN IMMEDIATE: the write lock is taken before anything is read)
+ * and returns its result; a throw rolls back and rethrows. Nested inside another transaction it
+ * becomes a savepoint, so a caller may catch a refused store write and go on. Waits up to the
+ * database's busy timeout for the lock, then throws SQLITE_BUSY.
+ */
 export function writeTransaction<T>(db: RecallDatabase, fn: () => T): T {
   if (db.raw.inTransaction) return bulkConnections.has(db.raw) ? fn() : db.raw.transaction(fn)();
   return db.raw.transaction(fn).immediate();
 }
 
 /**
- * Runs `fn` as one atomic batch: any error rolls the whole batch back. Store calls inside it take no
- * savepoints, so do not catch a store error inside the batch and continue — rethrow it.
+ * Runs `fn` as one atomic batch for ingest (many appends): any error rolls the whole batch back.
+ * Store calls inside it take no savepoints (faster: FTS5 flushes at every savepoint), so do not catch
+ * a store error inside the batch and continue — rethrow it.
  */
 export function bulkWrite<T>(db: RecallDatabase, fn: () => T): T {
   if (db.raw.inTransaction) return writeTransaction(db, fn);
@@ -31,6 +38,10 @@ export function bulkWrite<T>(db: RecallDatabase, fn: () => T): T {
   }
 }
 
+/**
+ * Runs `fn` in a read transaction (BEGIN DEFERRED) so several reads see one snapshot; inside another
+ * transaction it just calls `fn`.
+ */
 export function readTransaction<T>(db: RecallDatabase, fn: () => T): T {
   if (db.raw.inTransaction) return fn();
   return db.raw.transaction(fn).deferred();

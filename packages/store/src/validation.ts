@@ -4,7 +4,7 @@
  * ValidationError (code `invalid_input`) before anything is written.
  */
 import { z } from 'zod';
-import { messageRoleSchema } from '@recall/schema';
+import { MAX_MESSAGE_CHARS, MESSAGE_ROLES } from '@recall/rpc-contract';
 import { ValidationError } from './errors.js';
 
 /** Rejects C0 control characters except tab/newline, which have no place in names. */
@@ -26,11 +26,8 @@ export const folderPathSchema = z
 
 export const titleSchema = z.string().max(500).refine(noControl, 'title must not contain control characters');
 
-/** 1 MiB of UTF-16 per message: larger bodies are attachments, not conversation text. */
-export const MAX_MESSAGE_CHARS = 1_048_576;
-
 export const newMessageSchema = z.object({
-  role: messageRoleSchema,
+  role: z.enum(MESSAGE_ROLES),
   content: z.string().max(MAX_MESSAGE_CHARS, `content must be at most ${MAX_MESSAGE_CHARS} characters`),
   toolName: z.string().max(200).nullish(),
   toolCalls: z.string().max(MAX_MESSAGE_CHARS).nullish(),
@@ -43,6 +40,11 @@ export const newMessageSchema = z.object({
    */
   visibility: z.enum(['live', 'compacted', 'rewound']).optional(),
 });
+/**
+ * A message to append (`appendMessage` / `appendMessages`): `role` and `content` (at most
+ * MAX_MESSAGE_CHARS UTF-16 code units) are required. `externalId` makes the append idempotent per
+ * session; `createdAt` defaults to now (ms since the epoch); `visibility` is for imported history only.
+ */
 export type NewMessage = z.input<typeof newMessageSchema>;
 
 export function parseInput<S extends z.ZodType>(schema: S, value: unknown, what: string): z.output<S> {

@@ -1,16 +1,22 @@
 /**
  * Reading around an anchor: a window of visible messages before/after a message id, and a
  * session's head + tail with a truncation flag — within one session, or across the ordered
- * compression segments of a logical conversation (optionally only some roles). Only live and compacted messages are ever returned;
- * scoping (which sessions a caller may read) is the search tool's job and happens before these run.
+ * compression segments of a logical conversation (optionally only some roles). Only live and
+ * compacted messages are ever returned; scoping (which sessions a caller may read) is the search
+ * tool's job and happens before these run.
  */
-import type { MessageRole, RecallDatabase } from '@recall/schema';
+import type { MessageRole } from '@recall/rpc-contract';
+import type { RecallDatabase } from '@recall/schema';
 import { MessageNotFoundError } from './errors.js';
 import { toMessage, type Message, type MessageRow } from './rows.js';
 import { prepared } from './transaction.js';
 
 const VISIBLE = "visibility in ('live','compacted')";
 
+/**
+ * Visible messages around an anchor, in id order (the anchor included), and whether more exist beyond
+ * either end.
+ */
 export interface MessageWindow {
   messages: Message[];
   anchorId: number;
@@ -19,6 +25,10 @@ export interface MessageWindow {
   moreAfter: boolean;
 }
 
+/**
+ * Up to `before` visible messages before and `after` after the visible message `anchorId` of
+ * `sessionId`. Throws MessageNotFoundError when the anchor is not a visible message of that session.
+ */
 export function messageWindow(db: RecallDatabase, sessionId: string, anchorId: number, before: number, after: number): MessageWindow {
   const anchor = prepared(db, `select * from messages where id = ? and session_id = ? and ${VISIBLE}`).get(anchorId, sessionId) as MessageRow | undefined;
   if (!anchor) throw new MessageNotFoundError(anchorId);
@@ -32,6 +42,10 @@ export function messageWindow(db: RecallDatabase, sessionId: string, anchorId: n
   };
 }
 
+/**
+ * The first and last visible messages of a session: `total` visible messages, `truncated` when some lie
+ * between `head` and `tail` (then `tail` is non-empty; otherwise every message is in `head`).
+ */
 export interface HeadTail {
   head: Message[];
   tail: Message[];
@@ -39,6 +53,10 @@ export interface HeadTail {
   truncated: boolean;
 }
 
+/**
+ * The first `head` and last `tail` visible messages of a session (all of them in `head` when they fit).
+ * An unknown session has no messages (total 0).
+ */
 export function sessionHeadTail(db: RecallDatabase, sessionId: string, head: number, tail: number): HeadTail {
   const total = prepared(db, `select count(*) from messages where session_id = ? and ${VISIBLE}`).pluck().get(sessionId) as number;
   const first = prepared(db, `select * from messages where session_id = ? and ${VISIBLE} order by id limit ?`).all(sessionId, head) as MessageRow[];
@@ -71,6 +89,7 @@ export function lastVisibleMessage(db: RecallDatabase, sessionId: string): Messa
 // order), optionally only some roles. Each step is one indexed query per segment
 // (messages_session_idx), so the cost follows the window asked for, not the conversation's size.
 
+/** Options of the segment readers (segmentWindow, segmentsHeadTail). */
 export interface SegmentReadOptions {
   /** Only messages of these roles (undefined or empty = every role). */
   roles?: readonly MessageRole[];
@@ -96,10 +115,11 @@ function walk(db: RecallDatabase, segments: readonly string[], from: { segment: 
 }
 
 /**
- * The window around `anchorId` over the conversation's `segments` (ordered session ids that contain
- * the anchor's session): neighbours may come from the previous or next segment, so a model reading
- * the start of a continuation sees the end of the segment before it. The anchor itself is always
- * included, whatever `roles` says.
+ * The window around `anchorId` over a conversation's `segments` (ordered session ids, e.g. from
+ * conversationSegments, containing the anchor's session): neighbours may come from the previous or next
+ * segment, so a reader of a continuation's start sees the end of the segment before it. The anchor is
+ * always included, whatever `roles` says. Throws MessageNotFoundError when the anchor is not visible or
+ * not in `segments`.
  */
 export function segmentWindow(db: RecallDatabase, segments: readonly string[], anchorId: number, before: number, after: number, options: SegmentReadOptions = {}): MessageWindow {
   const anchor = prepared(db, `select * from messages where id = ? and ${VISIBLE}`).get(anchorId) as MessageRow | undefined;
@@ -116,8 +136,8 @@ export function segmentWindow(db: RecallDatabase, segments: readonly string[], a
 }
 
 /**
- * Head and tail of the conversation's `segments` read as one sequence, without counting its
- * messages: `truncated` means messages exist between head and tail.
+ * Head and tail of the conversation's `segments` read as one sequence, without counting its messages:
+ * `truncated` means messages exist between head and tail.
  */
 export function segmentsHeadTail(db: RecallDatabase, segments: readonly string[], head: number, tail: number, options: SegmentReadOptions = {}): Omit<HeadTail, 'total'> {
   const first = walk(db, segments, { segment: 0, id: null }, head + tail + 1, 'forward', options.roles);

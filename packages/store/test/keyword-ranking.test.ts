@@ -7,7 +7,8 @@
  */
 import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
-import { appendMessages, bulkWrite, COMMON_CHARACTER_MIN_DOCS, createProject, createSession, deleteMessage, keywordSearch, RANK_WINDOW } from '../src/index.js';
+import { appendMessages, bulkWrite, createProject, createSession, deleteMessage, keywordSearch } from '../src/index.js';
+import { COMMON_CHARACTER_MIN_DOCS, RANK_WINDOW } from '../src/internal.js';
 import { tempDb } from './support/temp-db.js';
 
 describe('paraphrase relaxation', () => {

@@ -10,8 +10,8 @@ import {
   messageWindow,
   rewindSession,
   sessionHeadTail,
-  MAX_MESSAGE_CHARS,
 } from '../src/index.js';
+import { MAX_MESSAGE_CHARS } from '@recall/rpc-contract';
 import { countRows, tempDb } from './support/temp-db.js';
 
 describe('messages', () => {

@@ -16,8 +16,8 @@ import {
   listConversations,
   messagePage,
   rewindSession,
-  type ConversationPageItem,
 } from '../src/index.js';
+import type { ConversationPageItem } from '@recall/rpc-contract';
 import { tempDb } from './support/temp-db.js';
 
 function manySessions() {

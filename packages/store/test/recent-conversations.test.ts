@@ -5,7 +5,8 @@
  * no per-session message counts), so the cost follows the page, not the project.
  */
 import { describe, expect, test } from 'vitest';
-import { appendMessage, createContinuation, createProject, createSession, recentConversations, recentSessionsBatchSql } from '../src/index.js';
+import { appendMessage, createContinuation, createProject, createSession, recentConversations } from '../src/index.js';
+import { recentSessionsBatchSql } from '../src/recent-conversations.js';
 import { tempDb } from './support/temp-db.js';
 
 const T0 = 1_700_000_000_000;

@@ -19,8 +19,8 @@ import { mkdtempSync, rmSync, statSync, existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { openDatabase, type RawDatabase, type RecallDatabase } from '@recall/schema';
-import { indexMessages, keywordSearch, normalizeForSearch, parseQuery } from '@recall/store';
-import { cjkBigrams, isStopword, latinUnits, segmentWords, splitRuns, stripParticles } from '@recall/store/internal';
+import { keywordSearch } from '@recall/store';
+import { cjkBigrams, indexMessages, isStopword, latinUnits, normalizeForSearch, parseQuery, segmentWords, splitRuns, stripParticles } from '@recall/store/internal';
 import { argNumber, exitOnHelp, machine, mib, ms, readJsonIfExists, sharedDataPath, stats, STORE_ROOT } from './util.js';
 
 const USAGE = `Usage: pnpm bench:cjk [options]   (node tooling/bench/dist/cjk-bench.js [options])

@@ -4,8 +4,9 @@
  * listed rather than guessed, since moving a conversation to the wrong project changes what it can
  * recall.
  */
+import type { Project } from '@recall/rpc-contract';
 import type { RecallDatabase } from '@recall/schema';
-import { findProject, listProjects, type Project } from '@recall/store';
+import { findProject, listProjects } from '@recall/store';
 import { GatewayError } from '@recall/gateway-rpc';
 
 export function resolveProjectRef(db: RecallDatabase, ref: string): Project {

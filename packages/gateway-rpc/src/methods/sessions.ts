@@ -9,6 +9,7 @@
  * The methods' names, summaries and params schemas are the contract's
  * (@recall/rpc-contract, src/methods/sessions.ts); this module holds their handlers.
  */
+import type { Session } from '@recall/rpc-contract';
 import {
   appendMessage,
   compactMessages,
@@ -27,7 +28,6 @@ import {
   setSessionCwd,
   setSessionProject,
   setSessionTitle,
-  type Session,
 } from '@recall/store';
 import type { CallContext } from '../context.js';
 import { definedOnly, method, type GatewayMethod } from './common.js';
