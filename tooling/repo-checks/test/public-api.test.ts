@@ -49,10 +49,12 @@ function hasDoc(symbol: ts.Symbol): boolean {
   for (const decl of symbol.declarations ?? []) {
     let node: ts.Node | undefined = decl;
     while (node && !ts.isExportDeclaration(node) && !ts.isSourceFile(node)) node = node.parent;
-    if (node && ts.isExportDeclaration(node) && ts.getJSDocCommentsAndTags(node).length > 0) return true;
     const full = decl.getSourceFile().getFullText();
-    const ranges = ts.getLeadingCommentRanges(full, (node && ts.isExportDeclaration(node) ? node : decl).getFullStart()) ?? [];
-    if (ranges.some((r) => full.slice(r.pos, r.pos + 3) === '/**')) return true;
+    const target = node && ts.isExportDeclaration(node) ? node : decl;
+    const ranges = ts.getLeadingCommentRanges(full, target.getFullStart()) ?? [];
+    // Only a comment right above the line counts: a file's header comment (a blank line after it) does not.
+    const start = target.getStart();
+    if (ranges.some((r) => full.slice(r.pos, r.pos + 3) === '/**' && /^[ \t]*\r?\n?[ \t]*$/.test(full.slice(r.end, start)))) return true;
   }
   const target = symbol.flags & ts.SymbolFlags.Alias ? checker.getAliasedSymbol(symbol) : symbol;
   return target !== symbol && target.getDocumentationComment(checker).length > 0;
