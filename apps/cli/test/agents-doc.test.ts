@@ -17,7 +17,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { afterEach, beforeAll, describe, expect, test } from 'vitest';
 import { assertCliBuilt, childEnv, cleanupTemp, REPO_ROOT, runCli, tempDir } from './cli-helpers.js';
-import { CC_ALPHA, CC_BETA, copyFixture } from './support/source-fixtures.js';
+import { CC_ALPHA, CC_BETA, copyFixture } from '@recall/config/source-fixtures';
 
 const DOC = readFileSync(new URL('../../../docs/agents.md', import.meta.url), 'utf8');
 

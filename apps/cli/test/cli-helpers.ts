@@ -5,6 +5,7 @@
  * task depends on build; a missing dist fails with a message saying so).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
+import { childEnv, runNode as runChild } from '@recall/config/child-process';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -22,12 +23,7 @@ export function assertCliBuilt(): void {
   }
 }
 
-/** The environment for child processes: ours minus RECALL_* (tests always pass --home). */
-export function childEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
-  const env: NodeJS.ProcessEnv = {};
-  for (const [key, value] of Object.entries(process.env)) if (!key.startsWith('RECALL_') && value !== undefined) env[key] = value;
-  return { ...env, ...extra };
-}
+export { childEnv };
 
 const cleanups: (() => void)[] = [];
 
@@ -54,22 +50,7 @@ export function runCli(args: readonly string[], options: { timeoutMs?: number; e
 }
 
 export function runNode(args: readonly string[], options: { timeoutMs?: number; env?: Record<string, string>; cwd?: string } = {}): Promise<CliResult> {
-  return new Promise((resolveRun, rejectRun) => {
-    const child = spawn(process.execPath, [...args], { env: childEnv(options.env), cwd: options.cwd ?? REPO_ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.setEncoding('utf8').on('data', (d: string) => (stdout += d));
-    child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d));
-    const timer = setTimeout(() => child.kill('SIGKILL'), options.timeoutMs ?? 60_000);
-    child.on('error', (error) => {
-      clearTimeout(timer);
-      rejectRun(error);
-    });
-    child.on('close', (code, signal) => {
-      clearTimeout(timer);
-      resolveRun({ code, signal, stdout, stderr });
-    });
-  });
+  return runChild(args, { ...options, cwd: options.cwd ?? REPO_ROOT });
 }
 
 /** Parses stdout as JSON with a helpful failure message. */

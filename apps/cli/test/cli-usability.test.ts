@@ -9,7 +9,7 @@ import { existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeAll, describe, expect, test } from 'vitest';
 import { assertCliBuilt, cleanupTemp, FIXTURES, json, runCli, tempDir } from './cli-helpers.js';
-import { CC_ALPHA, copyFixture } from './support/source-fixtures.js';
+import { CC_ALPHA, copyFixture } from '@recall/config/source-fixtures';
 
 beforeAll(() => assertCliBuilt());
 afterEach(() => cleanupTemp());

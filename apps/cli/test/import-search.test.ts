@@ -10,7 +10,7 @@ import { createSessionSearchTool } from '@recall/search-tool';
 import { createProject } from '@recall/store';
 import { afterEach, describe, expect, test } from 'vitest';
 import { cleanupTemp, tempDir } from './cli-helpers.js';
-import { hermesDb } from './support/source-fixtures.js';
+import { hermesDb } from '@recall/config/source-fixtures';
 
 const opened: RecallDatabase[] = [];
 afterEach(() => {

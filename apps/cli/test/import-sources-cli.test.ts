@@ -13,7 +13,7 @@ import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import { openDatabase, profileDatabasePath } from '@recall/schema';
 import { afterEach, beforeAll, describe, expect, test } from 'vitest';
 import { assertCliBuilt, childEnv, CLI_PATH, cleanupTemp, json, REPO_ROOT, runCli, tempDir } from './cli-helpers.js';
-import { CC_ALPHA, copyFixture, generateClaudeCodeFolder, hermesDb } from './support/source-fixtures.js';
+import { CC_ALPHA, copyFixture, generateClaudeCodeFolder, hermesDb } from '@recall/config/source-fixtures';
 
 beforeAll(() => assertCliBuilt());
 const clients: Client[] = [];

@@ -12,7 +12,7 @@ import { openDatabase, profileDatabasePath } from '@recall/schema';
 import { createSessionSearchTool } from '@recall/search-tool';
 import { afterEach, beforeAll, describe, expect, test } from 'vitest';
 import { assertCliBuilt, childEnv, CLI_PATH, cleanupTemp, runCli, tempDir } from './cli-helpers.js';
-import { ccLine, hermesDb, hermesExec } from './support/source-fixtures.js';
+import { ccLine, hermesDb, hermesExec } from '@recall/config/source-fixtures';
 
 beforeAll(() => assertCliBuilt());
 const children: ChildProcess[] = [];

@@ -11,7 +11,7 @@ import { openDatabase } from '@recall/schema';
 import { getMessages } from '@recall/store';
 import { describe, expect, test } from 'vitest';
 import { LiveSync, loadSyncState, syncStatePath } from '../src/index.js';
-import { ccLine, hermesDb, hermesExec } from './support/source-fixtures.js';
+import { ccLine, hermesDb, hermesExec } from '@recall/config/source-fixtures';
 
 const { tempDir, tempDb } = tempDatabases((path) => openDatabase(path), 'recall-live-sync-');
 const SID = '7d000000-0000-4000-8000-0000000000a1';

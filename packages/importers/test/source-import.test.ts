@@ -16,7 +16,7 @@ import { openDatabase, type RecallDatabase } from '@recall/schema';
 import { createProject, findSession, getMessages, listProjects } from '@recall/store';
 import { describe, expect, test } from 'vitest';
 import { importHermes, importTranscripts, transcriptFiles, type ProjectMapping } from '../src/index.js';
-import { bigToolOutputFile, CC_ALPHA, CC_BETA, ccLine, CODEX_NEW, CODEX_OLD, copyFixture, hermesDb, hermesExec } from './support/source-fixtures.js';
+import { bigToolOutputFile, CC_ALPHA, CC_BETA, ccLine, CODEX_NEW, CODEX_OLD, copyFixture, hermesDb, hermesExec } from '@recall/config/source-fixtures';
 
 const { tempDir, tempDb: recallDb } = tempDatabases((path) => openDatabase(path), 'recall-import-src-');
 

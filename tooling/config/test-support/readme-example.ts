@@ -7,7 +7,8 @@
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { pathToFileURL } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { describe, expect, test } from 'vitest';
 
 /** One README example: the file it names, the code shown, and the output shown (if any). */
 export interface ReadmeExample {
@@ -42,4 +43,21 @@ export async function runExample(file: string): Promise<string> {
     console.log = original;
   }
   return lines.join('\n');
+}
+
+/**
+ * The README test of a package, in one call from its test/readme.test.ts:
+ * `describeReadmeExamples(import.meta.url)` — there is at least one example, each is shown exactly
+ * as its file, runs, and prints what the README shows.
+ */
+export function describeReadmeExamples(testFileUrl: string): void {
+  const examples = readmeExamples(fileURLToPath(new URL('..', testFileUrl)));
+  describe('README example', () => {
+    test('there is one', () => expect(examples.length).toBeGreaterThan(0));
+    test.each(examples.map((e) => [e.file, e] as const))('%s is shown exactly and runs', async (_file, example) => {
+      expect(example.shownCode).toBe(example.fileCode);
+      const out = await runExample(example.file);
+      if (example.shownOutput !== null) expect(out).toBe(example.shownOutput);
+    });
+  });
 }

@@ -1,16 +1,18 @@
 /**
- * Test support for the importers: copies of the committed fixtures (test/fixtures/claude-code,
- * codex, hermes/state.sql) in a temp folder, a Hermes state.db built from the SQL (with
- * better-sqlite3 directly — test code only; the product opens SQLite only through openDatabase) and
- * a 20 MB tool output generated on the fly. (gateway-rpc's CLI tests keep their own small copy.)
+ * Agent-history fixtures for the importer tests (packages/importers) and the CLI's `recall import
+ * --from` / `recall sync` tests (apps/cli): copies of the committed fixtures in
+ * packages/importers/test/fixtures (claude-code, codex, hermes/state.sql) in a temp folder, a Hermes
+ * state.db built from the SQL (with better-sqlite3 directly — test code only; the product opens
+ * SQLite only through openDatabase), a 20 MB tool output and Claude Code folders of any size,
+ * generated on the fly.
  */
 import { appendFileSync, cpSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import Database from 'better-sqlite3';
 
-/** The committed fixtures of this package (gateway-rpc's CLI tests read them too). */
-export const FIXTURES = fileURLToPath(new URL('../fixtures/', import.meta.url));
+/** The committed fixture files (read by path: test data of @recall/importers, used by the CLI's tests too). */
+export const FIXTURES = fileURLToPath(new URL('../../../packages/importers/test/fixtures/', import.meta.url));
 
 export const CC_ALPHA = '5b0c1c2e-0000-4000-8000-00000000a001';
 export const CC_BETA = '5b0c1c2e-0000-4000-8000-00000000b001';
@@ -69,4 +71,20 @@ export function bigToolOutputFile(dir: string, bytes: number): { path: string; s
   );
   appendFileSync(path, `${ccLine(sessionId, 'u-big-3', 'assistant', 'The log ends normally.')}\n`);
   return { path: join(dir, 'big'), sessionId };
+}
+
+/** `sessions` files of `perSession` messages each under one Claude Code project folder. */
+export function generateClaudeCodeFolder(dir: string, sessions: number, perSession: number): string {
+  const folder = join(dir, 'generated', '-work-gen');
+  mkdirSync(folder, { recursive: true });
+  for (let s = 0; s < sessions; s++) {
+    const sessionId = `6c0d0000-0000-4000-8000-${String(s).padStart(12, '0')}`;
+    const lines: string[] = [];
+    for (let m = 0; m < perSession; m++) {
+      const role = m % 2 === 0 ? 'user' : 'assistant';
+      lines.push(ccLine(sessionId, `g${s}-${m}`, role, `${role} message ${m} of session ${s} about topic${m % 97} and the retry budget ${s * 7 + m}`));
+    }
+    writeFileSync(join(folder, `${sessionId}.jsonl`), `${lines.join('\n')}\n`);
+  }
+  return join(dir, 'generated');
 }
