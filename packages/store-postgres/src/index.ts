@@ -34,6 +34,8 @@ export type { PostgresKeywordSearch, PostgresKeywordHit, PostgresKeywordResult }
 
 /** A message's document text (weight A body, weight B CJK unigrams) from the shared tokenizer. */
 export { documentText } from './keyword-text.js';
+/** The tsvector literal of a document (lexemes, positions, weights), as message_keywords stores it. */
+export { tsvectorLiteral } from './keyword-text.js';
 /** A user query as a tsquery literal over the same lexemes. */
 export { keywordQuery } from './keyword-text.js';
 /** One token as the index stores it (lower case, Latin diacritics removed, Porter stem; CJK unchanged). */

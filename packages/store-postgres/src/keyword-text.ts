@@ -4,9 +4,10 @@
  * `indexColumns()` on the write side and the same `parseQuery()` (stop-words, ICU segmentation of
  * CJK, quoted phrases, term cap) on the read side. What FTS5's `porter unicode61 remove_diacritics 2`
  * tokenizer does inside SQLite is done here in TypeScript (split into token characters, lower case,
- * Latin diacritics removed, Porter stem), so PostgreSQL only sees ready lexemes separated by spaces:
- * `to_tsvector('simple', …)` keeps them as they are (a test checks this on random text), and the
- * query is a tsquery literal of the same lexemes, never parsed from user input.
+ * Latin diacritics removed, Porter stem), so PostgreSQL only sees ready lexemes: the document is a
+ * tsvector literal of them (what the `simple` configuration would store for those tokens, minus
+ * its parser: see tsvectorLiteral) and the query a tsquery literal of the same lexemes, never
+ * parsed from user input. Both are therefore independent of the server's locale.
  *
  * FTS5's two columns become two weights: A = `body` (Latin words and CJK bigrams; a CJK word of n ≥ 2
  * characters is the phrase of its bigrams `番茄 <-> 茄炒 <-> 炒蛋`), B = `cjk` (CJK unigrams, for
@@ -53,14 +54,51 @@ export function documentText(content: string): DocumentText {
   return { body: lexemes(columns.body).join(' '), cjk: columns.cjk };
 }
 
-/** The SQL that builds a message's tsvector from its document text (two bound parameters). */
+/** tsvector positions run 1..16383 (larger ones are clamped by PostgreSQL); at most 256 are kept per lexeme. */
+const MAX_POSITION = 16_383;
+const MAX_POSITIONS_PER_LEXEME = 256;
+
+function quoteLexeme(lex: string): string {
+  return `'${lex.replace(/\\/g, '\\\\').replace(/'/g, "''")}'`;
+}
+
+/**
+ * The tsvector literal of a document: every lexeme with its positions and weight (A for `body`,
+ * B for `cjk`, whose positions follow the body's as `||` would place them). Exactly what
+ * `setweight(to_tsvector('simple', body), 'A') || setweight(to_tsvector('simple', cjk), 'B')` gives
+ * for these lexemes, but without PostgreSQL's parser, which would split some of them again
+ * (`1e5hello` → `1e5`, `hello`) and whose idea of a letter follows the server's locale.
+ */
+export function tsvectorLiteral(text: DocumentText): string {
+  const positions = new Map<string, string[]>();
+  let pos = 0;
+  const add = (tokens: string, weight: 'A' | 'B'): void => {
+    for (const lex of tokens.split(' ')) {
+      if (lex === '') continue;
+      pos++;
+      let list = positions.get(lex);
+      if (!list) positions.set(lex, (list = []));
+      const at = Math.min(pos, MAX_POSITION);
+      const last = list[list.length - 1];
+      // Positions only grow; past MAX_POSITION they all clamp to it, kept once (as PostgreSQL does).
+      if (list.length < MAX_POSITIONS_PER_LEXEME && (last === undefined || Number.parseInt(last, 10) !== at)) list.push(`${at}${weight}`);
+    }
+  };
+  add(text.body, 'A');
+  add(text.cjk, 'B');
+  const out: string[] = [];
+  for (const [lex, list] of positions) out.push(`${quoteLexeme(lex)}:${list.join(',')}`);
+  return out.join(' ');
+}
+
+/** The SQL value of a message's tsvector (one bound parameter cast to tsvector). */
 export function documentSql(text: DocumentText): SQL {
-  return sql`setweight(to_tsvector('simple', ${text.body}), 'A') || setweight(to_tsvector('simple', ${text.cjk}), 'B')`;
+  return sql`${tsvectorLiteral(text)}::tsvector`;
 }
 
 /** A tsquery operand: the lexeme quoted for the tsquery input syntax, with a weight filter. */
 function operand(lex: string, weight: 'A' | 'B'): string {
-  return `'${lex.replace(/\\/g, '\\\\').replace(/'/g, "''")}':${weight}`;
+  return `${quoteLexeme(lex)}:${weight}`;
 }
 
 function phrase(lexes: readonly string[], weight: 'A' | 'B'): string {
