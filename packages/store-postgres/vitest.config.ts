@@ -5,6 +5,6 @@ import { recallVitestConfig } from '@recall/config/vitest';
 // and fails ("Class extends value [object Module]"). Vite adds import/require per importer anyway.
 const config = recallVitestConfig();
 const ssrResolve = config.ssr?.resolve;
-if (ssrResolve?.conditions) ssrResolve.conditions = ssrResolve.conditions.filter((c) => c !== 'import');
+if (ssrResolve?.conditions) ssrResolve.conditions = ssrResolve.conditions.filter((c: string) => c !== 'import');
 
 export default config;

@@ -13,17 +13,16 @@ export { MIGRATION_LOCK_KEY } from './database.js';
 /** An open team database, its drizzle type and openPostgres's options. */
 export type { RecallPostgres, PostgresOrm, OpenPostgresOptions } from './database.js';
 
-/** The drizzle pg-core tables (projects, project_folders, sessions, messages, message_keywords). */
-export { projects, projectFolders, sessions, messages, messageKeywords } from './tables.js';
-/** The closed vocabularies (identical to @recall/schema's). */
-export { MESSAGE_ROLES, VISIBILITIES, VISIBLE_VISIBILITIES, LINEAGE_KINDS } from './enums.js';
-/** Types of the closed vocabularies. */
-export type { MessageRole, Visibility, LineageKind } from './enums.js';
+/**
+ * The drizzle pg-core tables (`pgTables.projects`, `.projectFolders`, `.sessions`, `.messages`,
+ * `.messageKeywords`): one namespace, so the names do not collide with @recall/schema's SQLite tables.
+ */
+export * as pgTables from './tables.js';
 
 /** Appends messages to a session and writes their keyword-index rows in the same transaction. */
 export { insertMessages } from './messages.js';
 /** One message for insertMessages. */
-export type { NewMessage } from './messages.js';
+export type { NewPostgresMessage } from './messages.js';
 
 /** Keyword search inside one project, ranked with ts_rank, project filter before LIMIT. */
 export { searchKeyword } from './keyword-search.js';
@@ -44,8 +43,6 @@ export { lexeme } from './keyword-text.js';
 export { PG_KEYWORD_TOKENIZER_VERSION, PG_MAX_INDEXED_CHARS } from './keyword-text.js';
 /** documentText's and keywordQuery's results. */
 export type { DocumentText, KeywordQuery } from './keyword-text.js';
-/** The marks around matched terms in snippets. */
-export { HIGHLIGHT_OPEN, HIGHLIGHT_CLOSE } from './snippet.js';
 
 /** Typed errors with stable codes. */
 export { RecallPostgresError, InvalidPostgresUrlError, PostgresMigrationError, InvalidKeywordSearchError } from './errors.js';

@@ -11,7 +11,7 @@ import { documentSql, documentText, PG_KEYWORD_TOKENIZER_VERSION } from './keywo
 import { messageKeywords, messages } from './tables.js';
 
 /** One message to append to a session. */
-export interface NewMessage {
+export interface NewPostgresMessage {
   role: MessageRole;
   content: string;
   visibility?: Visibility;
@@ -20,7 +20,7 @@ export interface NewMessage {
 }
 
 /** Appends messages to a session (which must exist) and indexes them; returns their ids in order. */
-export async function insertMessages(db: RecallPostgres, sessionId: string, rows: readonly NewMessage[]): Promise<number[]> {
+export async function insertMessages(db: RecallPostgres, sessionId: string, rows: readonly NewPostgresMessage[]): Promise<number[]> {
   if (rows.length === 0) return [];
   return db.orm.transaction(async (tx) => {
     const inserted = await tx

@@ -8,8 +8,8 @@ import { findTermSpans, normalizeForSearch, type QueryTerm } from '@recall/store
 import { PG_MAX_INDEXED_CHARS } from './keyword-text.js';
 
 /** The pair that marks a matched term inside a snippet (as in @recall/store). */
-export const HIGHLIGHT_OPEN = '«';
-export const HIGHLIGHT_CLOSE = '»';
+const HIGHLIGHT_OPEN = '«';
+const HIGHLIGHT_CLOSE = '»';
 
 const collapse = (s: string): string => s.replace(/\s+/g, ' ');
 

@@ -6,7 +6,9 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { insertMessages, projects, searchKeyword, sessions, VISIBILITIES } from '../src/index.js';
+import { VISIBILITIES } from '../src/enums.js';
+import { insertMessages, searchKeyword } from '../src/index.js';
+import { projects, sessions } from '../src/tables.js';
 import { useCluster } from './cluster.js';
 
 const cluster = useCluster();

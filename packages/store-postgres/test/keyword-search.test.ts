@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { documentText, insertMessages, tsvectorLiteral, InvalidKeywordSearchError, keywordQuery, projects, searchKeyword, sessions, type RecallPostgres } from '../src/index.js';
+import { documentText, insertMessages, tsvectorLiteral, InvalidKeywordSearchError, keywordQuery, searchKeyword, type RecallPostgres } from '../src/index.js';
+import { projects, sessions } from '../src/tables.js';
 import { useCluster } from './cluster.js';
 
 const cluster = useCluster();

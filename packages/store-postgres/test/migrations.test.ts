@@ -6,7 +6,8 @@ import { execFileSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import * as tables from '../src/tables.js';
-import { InvalidPostgresUrlError, LINEAGE_KINDS, MESSAGE_ROLES, openPostgres, VISIBILITIES, VISIBLE_VISIBILITIES } from '../src/index.js';
+import { LINEAGE_KINDS, MESSAGE_ROLES, VISIBILITIES, VISIBLE_VISIBILITIES } from '../src/enums.js';
+import { InvalidPostgresUrlError, openPostgres, pgTables } from '../src/index.js';
 import { EMBEDDED_MIGRATIONS } from '../src/migrations.generated.js';
 import { useCluster } from './cluster.js';
 
@@ -90,6 +91,7 @@ describe('parity with @recall/schema', () => {
     expect(VISIBILITIES).toEqual(sqlite.VISIBILITIES);
     expect(VISIBLE_VISIBILITIES).toEqual(sqlite.VISIBLE_VISIBILITIES);
     expect(LINEAGE_KINDS).toEqual(sqlite.LINEAGE_KINDS);
+    expect(pgTables.messages).toBe(tables.messages);
   });
 
   it('the cluster offers pgvector (CREATE EXTENSION vector works in a new database)', async () => {
