@@ -22,10 +22,25 @@ export { stripParticles } from './search-text.js';
 export { normalizeForSearch } from './search-text.js';
 /** One run of splitRuns and one unit of latinUnits. */
 export type { TextRun, LatinUnit } from './search-text.js';
-/** Parses a query into FTS5 terms and a MATCH expression, the first step of keywordSearch (never throws). */
+/**
+ * The index columns of one message (`body`: Latin text + CJK bigrams, `cjk`: CJK unigrams), as the
+ * keyword index stores them; @recall/store-postgres builds its tsvector from the same text.
+ */
+export { indexColumns } from './search-text.js';
+/** The shape indexColumns returns. */
+export type { IndexColumns } from './search-text.js';
+/** Porter stemming as FTS5's `porter` tokenizer does it (tokens of [a-z0-9] only, 3..64 characters). */
+export { porterStem } from './search-text.js';
+/** Whether a text contains a CJK character. */
+export { hasCjk } from './search-text.js';
+/** Content past this many UTF-16 code units is not indexed. */
+export { MAX_INDEXED_CHARS } from './search-text.js';
+/** A user query parsed into terms (stop-words, CJK segmentation, quoted phrases); never throws. */
 export { parseQuery } from './fts-query.js';
-/** A parsed query and one of its terms (see parseQuery). */
-export type { ParsedQuery, QueryTerm } from './fts-query.js';
+/** Where the terms of a parsed query occur in normalised text (for snippets). */
+export { findTermSpans } from './fts-query.js';
+/** A parsed query, one of its terms, and one term occurrence. */
+export type { ParsedQuery, QueryTerm, TermSpan } from './fts-query.js';
 /**
  * Adds the index rows of messages already written to `messages` (the raw connection, inside the
  * caller's write transaction); the store's append path does this itself. Indexing an id twice

@@ -1,0 +1,48 @@
+/**
+ * @recall/store-postgres: Recall's team-mode storage on PostgreSQL (issue 19, foundations). Tables
+ * mirroring @recall/schema, embedded migrations, a pg Pool, the message write path with its keyword
+ * index, and project-scoped keyword search. Not yet behind the async storage ports (README).
+ */
+
+/** Opens a team database (pg Pool + drizzle) and applies pending migrations under an advisory lock. */
+export { openPostgres } from './database.js';
+/** Applies the embedded migrations to a pool (idempotent; openPostgres calls it). */
+export { migratePostgres } from './database.js';
+/** Advisory-lock key held while migrating. */
+export { MIGRATION_LOCK_KEY } from './database.js';
+/** An open team database, its drizzle type and openPostgres's options. */
+export type { RecallPostgres, PostgresOrm, OpenPostgresOptions } from './database.js';
+
+/**
+ * The drizzle pg-core tables (`pgTables.projects`, `.projectFolders`, `.sessions`, `.messages`,
+ * `.messageKeywords`): one namespace, so the names do not collide with @recall/schema's SQLite tables.
+ */
+export * as pgTables from './tables.js';
+
+/** Appends messages to a session and writes their keyword-index rows in the same transaction. */
+export { insertMessages } from './messages.js';
+/** One message for insertMessages. */
+export type { NewPostgresMessage } from './messages.js';
+
+/** Keyword search inside one project, ranked with ts_rank, project filter before LIMIT. */
+export { searchKeyword } from './keyword-search.js';
+/** Defaults and bounds of searchKeyword. */
+export { DEFAULT_PG_KEYWORD_LIMIT, MAX_PG_KEYWORD_LIMIT, DEFAULT_PG_SNIPPET_CHARS } from './keyword-search.js';
+/** searchKeyword's arguments, hits and result. */
+export type { PostgresKeywordSearch, PostgresKeywordHit, PostgresKeywordResult } from './keyword-search.js';
+
+/** A message's document text (weight A body, weight B CJK unigrams) from the shared tokenizer. */
+export { documentText } from './keyword-text.js';
+/** The tsvector literal of a document (lexemes, positions, weights), as message_keywords stores it. */
+export { tsvectorLiteral } from './keyword-text.js';
+/** A user query as a tsquery literal over the same lexemes. */
+export { keywordQuery } from './keyword-text.js';
+/** One token as the index stores it (lower case, Latin diacritics removed, Porter stem; CJK unchanged). */
+export { lexeme } from './keyword-text.js';
+/** Tokenizer version written to message_keywords.tokenizer_version, and the indexed-length cap. */
+export { PG_KEYWORD_TOKENIZER_VERSION, PG_MAX_INDEXED_CHARS } from './keyword-text.js';
+/** documentText's and keywordQuery's results. */
+export type { DocumentText, KeywordQuery } from './keyword-text.js';
+
+/** Typed errors with stable codes. */
+export { RecallPostgresError, InvalidPostgresUrlError, PostgresMigrationError, InvalidKeywordSearchError } from './errors.js';

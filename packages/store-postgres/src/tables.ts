@@ -1,0 +1,115 @@
+/**
+ * The drizzle pg-core schema of a team database: the same tables and columns as the SQLite profile
+ * database (packages/schema/src/tables.ts — a test compares the column names), plus the keyword
+ * index. drizzle-kit generates drizzle/ from this file (`pnpm --filter @recall/store-postgres
+ * db:generate`). Timestamps stay integer milliseconds since the epoch (bigint), so rows move
+ * between the two stores unchanged. The semantic tables (pgvector) are not here yet.
+ */
+import { sql } from 'drizzle-orm';
+import { bigint, boolean, customType, index, integer, pgTable, text, uniqueIndex } from 'drizzle-orm/pg-core';
+import { LINEAGE_KINDS, MESSAGE_ROLES, VISIBILITIES } from './enums.js';
+
+const nowMs = sql`((extract(epoch from clock_timestamp()) * 1000)::bigint)`;
+const ms = (name: string) => bigint(name, { mode: 'number' });
+
+/** PostgreSQL's full-text document type; drizzle has no built-in column for it. */
+const tsvector = customType<{ data: string; driverData: string }>({ dataType: () => 'tsvector' });
+
+export const projects = pgTable(
+  'projects',
+  {
+    id: text('id').primaryKey(),
+    name: text('name').notNull(),
+    slug: text('slug').notNull(),
+    description: text('description'),
+    color: text('color'),
+    icon: text('icon'),
+    archived: boolean('archived').notNull().default(false),
+    createdAt: ms('created_at').notNull().default(nowMs),
+    updatedAt: ms('updated_at').notNull().default(nowMs),
+  },
+  (t) => [uniqueIndex('projects_slug_uq').on(t.slug)],
+);
+
+/** Folders are metadata (default cwd, repo discovery), never the membership rule. */
+export const projectFolders = pgTable(
+  'project_folders',
+  {
+    projectId: text('project_id')
+      .notNull()
+      .references(() => projects.id, { onDelete: 'cascade' }),
+    path: text('path').notNull(),
+    isPrimary: boolean('is_primary').notNull().default(false),
+    createdAt: ms('created_at').notNull().default(nowMs),
+  },
+  (t) => [uniqueIndex('project_folders_path_uq').on(t.path), index('project_folders_project_idx').on(t.projectId)],
+);
+
+export const sessions = pgTable(
+  'sessions',
+  {
+    id: text('id').primaryKey(),
+    /** NULL = no project. The only membership rule; a project with sessions cannot be deleted. */
+    projectId: text('project_id').references(() => projects.id, { onDelete: 'restrict' }),
+    parentSessionId: text('parent_session_id'),
+    lineage: text('lineage', { enum: LINEAGE_KINDS }).notNull().default('root'),
+    source: text('source').notNull().default('desktop'),
+    title: text('title'),
+    cwd: text('cwd'),
+    gitRepoRoot: text('git_repo_root'),
+    gitBranch: text('git_branch'),
+    model: text('model'),
+    startedAt: ms('started_at').notNull().default(nowMs),
+    endedAt: ms('ended_at'),
+    endReason: text('end_reason'),
+    archived: boolean('archived').notNull().default(false),
+    hidden: boolean('hidden').notNull().default(false),
+    createdAt: ms('created_at').notNull().default(nowMs),
+    updatedAt: ms('updated_at').notNull().default(nowMs),
+  },
+  (t) => [index('sessions_parent_idx').on(t.parentSessionId), index('sessions_project_idx').on(t.projectId, t.startedAt)],
+);
+
+export const messages = pgTable(
+  'messages',
+  {
+    /** An identity column: like SQLite's AUTOINCREMENT, ids only grow and are never reused. */
+    id: bigint('id', { mode: 'number' }).primaryKey().generatedAlwaysAsIdentity(),
+    sessionId: text('session_id')
+      .notNull()
+      .references(() => sessions.id, { onDelete: 'cascade' }),
+    role: text('role', { enum: MESSAGE_ROLES }).notNull(),
+    content: text('content').notNull().default(''),
+    toolName: text('tool_name'),
+    toolCalls: text('tool_calls'),
+    toolCallId: text('tool_call_id'),
+    externalId: text('external_id'),
+    createdAt: ms('created_at').notNull().default(nowMs),
+    visibility: text('visibility', { enum: VISIBILITIES }).notNull().default('live'),
+    editedAt: ms('edited_at'),
+    /** For a copy made by a branch: the message it was copied from (no FK, as in SQLite). */
+    originMessageId: bigint('origin_message_id', { mode: 'number' }),
+  },
+  (t) => [index('messages_session_idx').on(t.sessionId, t.id), uniqueIndex('messages_session_external_uq').on(t.sessionId, t.externalId)],
+);
+
+/**
+ * The keyword index: one tsvector per message, built by keyword-text.ts from the SAME tokenizer
+ * output as SQLite's FTS5 index (packages/store/src/search-text.ts indexColumns): weight A = `body`
+ * (Latin words, Porter-stemmed, and CJK bigrams), weight B = `cjk` (CJK unigrams), each run through
+ * `to_tsvector('simple', …)`. Derived data: `tokenizer_version` records which tokenizer wrote the
+ * row, so a tokenizer change can re-index only stale rows. No project column: the search JOINs
+ * sessions.project_id, the one membership rule, so moving a session needs no index write.
+ */
+export const messageKeywords = pgTable(
+  'message_keywords',
+  {
+    messageId: bigint('message_id', { mode: 'number' })
+      .primaryKey()
+      .references(() => messages.id, { onDelete: 'cascade' }),
+    document: tsvector('document').notNull(),
+    tokenizerVersion: integer('tokenizer_version').notNull(),
+  },
+  (t) => [index('message_keywords_document_gin').using('gin', t.document)],
+);
+
