@@ -1,3 +1,4 @@
+import * as contract from '@recall/rpc-contract';
 import * as sqlite from '@recall/schema';
 import { getTableConfig as pgConfig } from 'drizzle-orm/pg-core';
 import { getTableConfig as sqliteConfig } from 'drizzle-orm/sqlite-core';
@@ -87,10 +88,10 @@ describe('parity with @recall/schema', () => {
       expect(b.columns.map((c) => c.name).sort()).toEqual(a.columns.map((c) => c.name).sort());
       expect(b.indexes.map((i) => i.config.name).sort()).toEqual(a.indexes.map((i) => i.config.name).sort());
     }
-    expect(MESSAGE_ROLES).toEqual(sqlite.MESSAGE_ROLES);
-    expect(VISIBILITIES).toEqual(sqlite.VISIBILITIES);
+    expect(MESSAGE_ROLES).toEqual(contract.MESSAGE_ROLES);
+    expect(VISIBILITIES).toEqual(contract.VISIBILITIES);
     expect(VISIBLE_VISIBILITIES).toEqual(sqlite.VISIBLE_VISIBILITIES);
-    expect(LINEAGE_KINDS).toEqual(sqlite.LINEAGE_KINDS);
+    expect(LINEAGE_KINDS).toEqual(contract.LINEAGE_KINDS);
     expect(pgTables.messages).toBe(tables.messages);
   });
 
