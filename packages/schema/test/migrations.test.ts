@@ -1,6 +1,6 @@
 /**
  * Migrations are embedded in the build (src/migrations.generated.ts, made from drizzle/ by
- * scripts/embed-migrations.mjs): the embedded set must equal what drizzle reads from the folder,
+ * tooling/scripts/embed-migrations.mjs): the embedded set must equal what drizzle reads from the folder,
  * a bundled copy of the package must migrate a new database with no drizzle/ folder anywhere near
  * it, and `migrationsFolder` still reads a folder when asked.
  */
@@ -41,7 +41,7 @@ describe('embedded migrations', () => {
     const journal = JSON.parse(readFileSync(join(FOLDER, 'meta', '_journal.json'), 'utf8')) as { entries: { tag: string }[] };
     const fromFolder = readMigrationFiles({ migrationsFolder: FOLDER }).map((m, i) => ({ tag: journal.entries[i]!.tag, ...m }));
     expect(EMBEDDED_MIGRATIONS).toEqual(fromFolder);
-    expect(execFileSync(process.execPath, [join(PACKAGE_DIR, 'scripts', 'embed-migrations.mjs'), '--check'], { encoding: 'utf8' })).toBe('');
+    expect(execFileSync(process.execPath, [join(PACKAGE_DIR, '..', '..', 'tooling', 'scripts', 'embed-migrations.mjs'), '--check'], { encoding: 'utf8', cwd: PACKAGE_DIR })).toBe('');
   });
 
   test.each([

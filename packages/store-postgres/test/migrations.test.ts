@@ -38,9 +38,9 @@ describe('migrations', () => {
     for (const db of dbs) expect(await applied(db)).toBe(EMBEDDED_MIGRATIONS.length);
   });
 
-  it('embedded migrations match drizzle/ (scripts/embed-migrations.mjs --check)', () => {
-    const script = fileURLToPath(new URL('../scripts/embed-migrations.mjs', import.meta.url));
-    expect(() => execFileSync(process.execPath, [script, '--check'], { stdio: 'pipe' })).not.toThrow();
+  it('embedded migrations match drizzle/ (tooling/scripts/embed-migrations.mjs --check)', () => {
+    const script = fileURLToPath(new URL('../../../tooling/scripts/embed-migrations.mjs', import.meta.url));
+    expect(() => execFileSync(process.execPath, [script, '--check'], { stdio: 'pipe', cwd: fileURLToPath(new URL('..', import.meta.url)) })).not.toThrow();
   });
 
   it('rejects a URL that is not postgres:// before connecting', async () => {
