@@ -28,11 +28,13 @@ export {
   messageLineSchema,
   /** Lines applied per write transaction unless `batchLines` says otherwise. */
   DEFAULT_IMPORT_BATCH_LINES,
-  /** A line longer than this many characters is refused (`line_too_long`) without being parsed. */
-  MAX_LINE_CHARS,
   /** At most this many line errors are kept in a summary's `errors`; `errorCount` has the full number. */
   MAX_REPORTED_ERRORS,
 } from './recall-jsonl.js';
+export {
+  /** The longest line any importer reads (8 MiB of UTF-8, newline excluded); a longer one is skipped as `line_too_long`, never read into memory. */
+  MAX_LINE_BYTES,
+} from './line-reader.js';
 export type {
   /** Batch size and a progress callback for a recall-jsonl import. */
   ImportOptions,
