@@ -134,18 +134,22 @@ export {
   LiveSync,
   /** The sync-state.json path of a profile under a Recall home. */
   syncStatePath,
-  /** Reads a saved sync state (sources, mapping, checkpoints), or null when there is none. */
+  /** Reads a saved sync state (sources, mapping, checkpoints, recent errors), or null when there is none. */
   loadSyncState,
+  /** At most this many recent sync errors are kept in the saved state. */
+  MAX_SYNC_ERRORS,
 } from './live-sync.js';
 export type {
   /** Database, state file, sources, mapping, interval and callbacks of a LiveSync. */
   LiveSyncOptions,
   /** One watched source: a format and a path. */
   SyncSource,
-  /** The persisted sync state: sources, mapping and per-file / per-store checkpoints. */
+  /** The persisted sync state: sources, mapping, per-file / per-store checkpoints and recent errors. */
   SyncState,
-  /** What one sync pass imported (messages, sessions, errors, files read). */
+  /** What one sync pass imported (messages, sessions, files read) and refused (its errors). */
   SyncPassResult,
+  /** A sync error as saved in the state: a refused line (passed) or a failed file (retried), with when it was seen. */
+  SyncError,
 } from './live-sync.js';
 
 // ---------------------------------------------------------------------------------------------
