@@ -3,7 +3,8 @@
  * to a watched transcript are searchable within 5 s; a line written in two parts is imported once
  * it is complete; a restart resumes from the saved offsets without duplicates; a rewritten
  * (rotated) file is re-read and only its new lines are added. Plus `--once` on a Hermes store
- * resuming from its message cursor.
+ * resuming from its message cursor, and `--once` passing a line over the line cap: printed, saved in
+ * sync-state.json, the other file synced, not read again by the next run.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { appendFileSync, mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
@@ -13,6 +14,7 @@ import { createSessionSearchTool } from '@recall/search-tool';
 import { afterEach, beforeAll, describe, expect, test } from 'vitest';
 import { assertCliBuilt, childEnv, CLI_PATH, cleanupTemp, runCli, tempDir } from './cli-helpers.js';
 import { ccLine, hermesDb, hermesExec } from '@recall/config/source-fixtures';
+import { MAX_LINE_BYTES } from '@recall/importers';
 
 beforeAll(() => assertCliBuilt());
 const children: ChildProcess[] = [];
@@ -154,5 +156,28 @@ describe('recall sync', () => {
     appendFileSync(file, `${ccLine(SID, 's2', 'assistant', 'the narwhal flag ships in serve mode')}\n`);
     expect(await searchableWithin(home, 'narwhal', 5_000), stderr).not.toBeNull();
     expect(await stopSync(serve)).toBe(0);
+  }, 60_000);
+
+  test('--once: a line over the cap is printed, saved in the sync state and passed; the other file syncs', async () => {
+    const home = tempDir('recall-sync-cap-');
+    const dir = join(tempDir('recall-sync-src-'), 'projects');
+    mkdirSync(join(dir, '-work-a'), { recursive: true });
+    mkdirSync(join(dir, '-work-b'), { recursive: true });
+    const SB = '7d000000-0000-4000-8000-000000000002';
+    const fileA = join(dir, '-work-a', `${SID}.jsonl`);
+    const fileB = join(dir, '-work-b', `${SB}.jsonl`);
+    writeFileSync(fileA, `${ccLine(SID, 'a1', 'user', 'a first')}\n${ccLine(SID, 'a2', 'user', 'x'.repeat(MAX_LINE_BYTES))}\n${ccLine(SID, 'a3', 'assistant', 'a after')}\n`);
+    writeFileSync(fileB, `${ccLine(SB, 'b1', 'user', 'b first')}\n`);
+    const first = await runCli(['sync', '--once', '--claude-code', dir, '--home', home]);
+    expect(first.code, first.stderr).toBe(0);
+    expect(JSON.parse(first.stdout)).toMatchObject({ messages: 3, errors: 1, filesRead: 2, errorList: [{ file: fileA, line: 2, code: 'line_too_long' }] });
+    expect(first.stderr).toContain(`${fileA}:2: [line_too_long] Line is `);
+    const state = JSON.parse(readFileSync(join(home, 'profiles', 'default', 'sync-state.json'), 'utf8')) as { errors: { file: string; line: number; code: string }[] };
+    expect(state.errors).toEqual([expect.objectContaining({ file: fileA, line: 2, code: 'line_too_long' })]);
+
+    appendFileSync(fileB, `${ccLine(SB, 'b2', 'assistant', 'b second')}\n`);
+    const second = await runCli(['sync', '--once', '--home', home]);
+    expect(JSON.parse(second.stdout)).toMatchObject({ messages: 1, errors: 0, filesRead: 1, errorList: [] });
+    expect(messageCount(home)).toBe(4);
   }, 60_000);
 });

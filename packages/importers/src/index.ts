@@ -28,11 +28,13 @@ export {
   messageLineSchema,
   /** Lines applied per write transaction unless `batchLines` says otherwise. */
   DEFAULT_IMPORT_BATCH_LINES,
-  /** A line longer than this many characters is refused (`line_too_long`) without being parsed. */
-  MAX_LINE_CHARS,
   /** At most this many line errors are kept in a summary's `errors`; `errorCount` has the full number. */
   MAX_REPORTED_ERRORS,
 } from './recall-jsonl.js';
+export {
+  /** The longest line any importer reads (8 MiB of UTF-8, newline excluded); a longer one is skipped as `line_too_long`, never read into memory. */
+  MAX_LINE_BYTES,
+} from './line-reader.js';
 export type {
   /** Batch size and a progress callback for a recall-jsonl import. */
   ImportOptions,
@@ -132,18 +134,22 @@ export {
   LiveSync,
   /** The sync-state.json path of a profile under a Recall home. */
   syncStatePath,
-  /** Reads a saved sync state (sources, mapping, checkpoints), or null when there is none. */
+  /** Reads a saved sync state (sources, mapping, checkpoints, recent errors), or null when there is none. */
   loadSyncState,
+  /** At most this many recent sync errors are kept in the saved state. */
+  MAX_SYNC_ERRORS,
 } from './live-sync.js';
 export type {
   /** Database, state file, sources, mapping, interval and callbacks of a LiveSync. */
   LiveSyncOptions,
   /** One watched source: a format and a path. */
   SyncSource,
-  /** The persisted sync state: sources, mapping and per-file / per-store checkpoints. */
+  /** The persisted sync state: sources, mapping, per-file / per-store checkpoints and recent errors. */
   SyncState,
-  /** What one sync pass imported (messages, sessions, errors, files read). */
+  /** What one sync pass imported (messages, sessions, files read) and refused (its errors). */
   SyncPassResult,
+  /** A sync error as saved in the state: a refused line (passed) or a failed file (retried), with when it was seen. */
+  SyncError,
 } from './live-sync.js';
 
 // ---------------------------------------------------------------------------------------------

@@ -13,14 +13,14 @@
  * their session (the store's own rule). Re-importing the same file therefore writes nothing.
  *
  * Line error codes (stable): `invalid_json` (not JSON / not an object), `unknown_kind`,
- * `invalid_line` (fields fail the schema), `line_too_long`, plus the store's own codes when it
+ * `invalid_line` (fields fail the schema), `line_too_long` (over MAX_LINE_BYTES of UTF-8: a file's
+ * line that long is skipped as it streams past, never read into memory), plus the store's own codes when it
  * refuses a valid-looking line (`session_not_found` for a message or child whose session is not
  * imported, `project_not_found`, `project_archived`, `invalid_lineage`, `session_already_compressed` for a
  * second compression child of one session, `folder_in_use`,
  * `invalid_input`, …).
  */
-import { createReadStream, statSync } from 'node:fs';
-import { createInterface } from 'node:readline';
+import { statSync } from 'node:fs';
 import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
 import { MAX_MESSAGE_CHARS, type ImportSummary, type Session } from '@recall/rpc-contract';
 import { RecallSchemaError, type RecallDatabase } from '@recall/schema';
@@ -36,12 +36,11 @@ import {
   writeTransaction,
 } from '@recall/store';
 import { z } from 'zod';
+import { lineTooLongMessage, MAX_LINE_BYTES, readLineBatches } from './line-reader.js';
 import { toNewMessage, type MessageFields } from './records.js';
 
 /** Lines applied per write transaction: large enough to amortise the commit, small enough to keep the write lock short. */
 export const DEFAULT_IMPORT_BATCH_LINES = 500;
-/** A line longer than this is refused without parsing (a message body is at most 1 MiB of UTF-16). */
-export const MAX_LINE_CHARS = 4 * MAX_MESSAGE_CHARS;
 /** At most this many line errors are kept in the summary; `errorCount` has the full number. */
 export const MAX_REPORTED_ERRORS = 1000;
 
@@ -195,7 +194,11 @@ function zodMessage(error: z.ZodError, schema: z.ZodObject, line: object): strin
 
 /** Validates one line of text. Never throws. */
 export function parseLine(text: string, line: number): ParsedLine {
-  if (text.length > MAX_LINE_CHARS) return { ok: false, error: { line, code: 'line_too_long', message: `Line is longer than ${MAX_LINE_CHARS} characters.` } };
+  // A character is 1-3 UTF-8 bytes (a surrogate pair: 2 characters, 4 bytes): count only when it matters.
+  if (text.length * 3 > MAX_LINE_BYTES) {
+    const bytes = text.length > MAX_LINE_BYTES ? text.length : Buffer.byteLength(text, 'utf8');
+    if (bytes > MAX_LINE_BYTES) return { ok: false, error: { line, code: 'line_too_long', message: lineTooLongMessage(bytes) } };
+  }
   let value: unknown;
   try {
     value = JSON.parse(text);
@@ -387,19 +390,23 @@ function applyBatch(db: RecallDatabase, batch: ParsedLine[], summary: ImportSumm
 // ---------------------------------------------------------------------------------------------
 // Drivers
 
-/**
- * Imports lines from any (async) iterable of text lines. Yields to the event loop between batches
- * so a gateway serving other clients stays responsive during a large import.
- */
-export async function importJsonlLines(
+/** One line as a driver sees it: its text (null when over the cap and never read), its byte length, where it ends. */
+interface RawLine {
+  line: number;
+  text: string | null;
+  bytes: number;
+  /** Bytes consumed after this line (progress). */
+  endOffset: number;
+}
+
+async function importRawLines(
   db: RecallDatabase,
-  lines: AsyncIterable<string> | Iterable<string>,
-  options: ImportOptions & { totalBytes?: number | null } = {},
+  batches: AsyncIterable<readonly RawLine[]> | Iterable<readonly RawLine[]>,
+  options: ImportOptions & { totalBytes?: number | null },
 ): Promise<ImportSummary> {
   const batchLines = Math.max(1, Math.floor(options.batchLines ?? DEFAULT_IMPORT_BATCH_LINES));
   const summary = emptySummary();
   let batch: ParsedLine[] = [];
-  let lineNo = 0;
   let bytes = 0;
   const flush = async (): Promise<void> => {
     if (batch.length > 0) applyBatch(db, batch, summary);
@@ -407,18 +414,48 @@ export async function importJsonlLines(
     options.onProgress?.({ lines: summary.lines, bytes, totalBytes: options.totalBytes ?? null, summary });
     await yieldToEventLoop();
   };
-  for await (const raw of lines) {
-    lineNo++;
-    bytes += Buffer.byteLength(raw, 'utf8') + 1;
-    // A UTF-8 BOM may precede the first line of files written by some editors.
-    const text = lineNo === 1 && raw.charCodeAt(0) === 0xfeff ? raw.slice(1) : raw;
-    if (text.trim() === '') continue;
-    summary.lines++;
-    batch.push(parseLine(text, lineNo));
-    if (batch.length >= batchLines) await flush();
+  for await (const lines of batches) {
+    for (const raw of lines) {
+      bytes = raw.endOffset;
+      if (raw.text === null) {
+        summary.lines++;
+        batch.push({ ok: false, error: { line: raw.line, code: 'line_too_long', message: lineTooLongMessage(raw.bytes) } });
+      } else {
+        // A UTF-8 BOM may precede the first line of files written by some editors.
+        const text = raw.line === 1 && raw.text.charCodeAt(0) === 0xfeff ? raw.text.slice(1) : raw.text;
+        if (text.trim() === '') continue;
+        summary.lines++;
+        batch.push(parseLine(text, raw.line));
+      }
+      if (batch.length >= batchLines) await flush();
+    }
   }
   await flush();
   return summary;
+}
+
+/** Text lines as raw lines, one per batch (offsets counted in UTF-8 bytes, for progress). */
+async function* textLines(lines: AsyncIterable<string> | Iterable<string>): AsyncGenerator<RawLine[]> {
+  let line = 0;
+  let offset = 0;
+  for await (const text of lines) {
+    line++;
+    const bytes = Buffer.byteLength(text, 'utf8');
+    offset += bytes + 1;
+    yield [{ line, text, bytes, endOffset: offset }];
+  }
+}
+
+/**
+ * Imports lines from any (async) iterable of text lines. Yields to the event loop between batches
+ * so a gateway serving other clients stays responsive during a large import.
+ */
+export function importJsonlLines(
+  db: RecallDatabase,
+  lines: AsyncIterable<string> | Iterable<string>,
+  options: ImportOptions & { totalBytes?: number | null } = {},
+): Promise<ImportSummary> {
+  return importRawLines(db, textLines(lines), options);
 }
 
 /** Splits on \n (tolerating \r\n) without copying the whole text into an array of lines first. */
@@ -439,14 +476,11 @@ export function importJsonlText(db: RecallDatabase, text: string, options: Impor
 }
 
 /** Streams a recall-jsonl file from disk (the CLI's `recall import`). */
-export async function importJsonlFile(db: RecallDatabase, path: string, options: ImportOptions = {}): Promise<ImportSummary> {
+/**
+ * Streams a recall-jsonl file from disk (the CLI's `recall import`) through the byte-level line
+ * reader: memory stays bounded by MAX_LINE_BYTES whatever the file holds.
+ */
+export function importJsonlFile(db: RecallDatabase, path: string, options: ImportOptions = {}): Promise<ImportSummary> {
   const totalBytes = statSync(path).size;
-  const stream = createReadStream(path, { encoding: 'utf8' });
-  const reader = createInterface({ input: stream, crlfDelay: Infinity });
-  try {
-    return await importJsonlLines(db, reader, { ...options, totalBytes });
-  } finally {
-    reader.close();
-    stream.destroy();
-  }
+  return importRawLines(db, readLineBatches(path, { partialLast: 'yield' }), { ...options, totalBytes });
 }

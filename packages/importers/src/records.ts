@@ -109,7 +109,7 @@ export function toNewMessage(m: MessageFields): NewMessage {
   };
 }
 
-/** Text longer than a message may hold is cut, saying how much was left out (a 20 MB tool output). */
+/** Text longer than a message may hold is cut, saying how much was left out (a 6 MB tool output). */
 export function clipContent(text: string, max = MAX_MESSAGE_CHARS): string {
   if (text.length <= max) return text;
   const note = `\n[… ${text.length - max + 200} characters not imported]`;

@@ -88,7 +88,10 @@ export async function importTranscripts(
     const file = files[i]!;
     const stat = statSync(file, { throwIfNoEntry: false });
     if (!stat) continue;
-    const checkpoint: FileCheckpoint = options.checkpoints?.get(file) ?? { offset: 0, line: 1, size: 0, ino: stat.ino, state: newFileState(format) };
+    // A copy: the reader moves it line by line, and it must reach `checkpoints` only once the file's
+    // records are committed (an import that fails midway leaves the old checkpoint, never skips lines).
+    const saved = options.checkpoints?.get(file);
+    const checkpoint: FileCheckpoint = saved ? structuredClone(saved) : { offset: 0, line: 1, size: 0, ino: stat.ino, state: newFileState(format) };
     let n = 0;
     for await (const records of readFile(format, file, checkpoint, options.partialLast ?? 'yield')) {
       for (const record of records) importer.add(record);

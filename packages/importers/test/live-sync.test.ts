@@ -2,9 +2,12 @@
  * LiveSync in-process (the child-process `recall sync` tests are gateway-rpc's live-sync.test.ts):
  * one pass imports a transcript folder, a line written in two parts is imported only once it is
  * complete, a new LiveSync on the same state file resumes from the saved offsets without re-reading
- * or duplicating, and a Hermes store resumes from its message cursor.
+ * or duplicating, a Hermes store resumes from its message cursor, and a transcript with a line far
+ * over the line cap (600 MB, more than V8 can hold as a string) is passed: its error is recorded in
+ * the saved state, the other file's new lines are imported in the same pass, and a later pass does
+ * not read the bad line again.
  */
-import { appendFileSync, existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { appendFileSync, closeSync, existsSync, mkdirSync, openSync, statSync, writeFileSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import { tempDatabases } from '@recall/config/temp-databases';
 import { openDatabase } from '@recall/schema';
@@ -57,4 +60,43 @@ describe('LiveSync.syncOnce', () => {
     expect(await new LiveSync(options).syncOnce()).toMatchObject({ messages: 1, sessions: 0 });
     expect(loadSyncState(statePath)!.hermes[path]!.lastMessageId).toBe(cursor + 1);
   });
+
+  test('a 600 MB line does not wedge sync: recorded, passed, the other file keeps syncing', async () => {
+    const db = tempDb();
+    const statePath = syncStatePath(tempDir(), 'default');
+    const source = join(tempDir(), 'claude');
+    mkdirSync(join(source, '-work-a'), { recursive: true });
+    mkdirSync(join(source, '-work-b'), { recursive: true });
+    const SA = '7d000000-0000-4000-8000-0000000000b1';
+    const SB = '7d000000-0000-4000-8000-0000000000b2';
+    const fileA = join(source, '-work-a', `${SA}.jsonl`);
+    const fileB = join(source, '-work-b', `${SB}.jsonl`);
+    writeFileSync(fileA, `${ccLine(SA, 'a1', 'user', 'a first')}\n`);
+    writeFileSync(fileB, `${ccLine(SB, 'b1', 'user', 'b first')}\n`);
+    const sync = new LiveSync({ db, statePath, sources: [{ format: 'claude-code', path: source }], mapping: { kind: 'none' } });
+    expect(await sync.syncOnce()).toMatchObject({ messages: 2, errors: 0, filesRead: 2 });
+
+    // A's transcript gets a 600 MB tool result (written in 4 MiB chunks), then a normal line; B grows too.
+    const fd = openSync(fileA, 'a');
+    writeSync(fd, '{"type":"user","sessionId":"' + SA + '","uuid":"a2","message":{"role":"user","content":"');
+    const chunk = Buffer.alloc(4 * 1024 * 1024, 'x');
+    for (let i = 0; i < 150; i++) writeSync(fd, chunk);
+    writeSync(fd, `"}}\n${ccLine(SA, 'a3', 'assistant', 'a after the huge line')}\n`);
+    closeSync(fd);
+    appendFileSync(fileB, `${ccLine(SB, 'b2', 'assistant', 'b second')}\n`);
+
+    expect(await sync.syncOnce()).toMatchObject({ messages: 2, errors: 1, filesRead: 2 });
+    expect(getMessages(db, SB).map((m) => m.externalId)).toEqual(['b1', 'b2']);
+    expect(getMessages(db, SA).map((m) => m.externalId)).toEqual(['a1', 'a3']);
+    const saved = loadSyncState(statePath)!;
+    expect(saved.files[fileA]!.offset).toBe(statSync(fileA).size);
+    expect(saved.errors).toEqual([expect.objectContaining({ file: fileA, line: 2, code: 'line_too_long', message: expect.stringMatching(/^Line is \d{9} bytes/) })]);
+
+    // The next passes (this LiveSync, and one restarted from the saved state) only read what is new.
+    appendFileSync(fileB, `${ccLine(SB, 'b3', 'user', 'b third')}\n`);
+    expect(await sync.syncOnce()).toMatchObject({ messages: 1, errors: 0, filesRead: 1 });
+    appendFileSync(fileB, `${ccLine(SB, 'b4', 'assistant', 'b fourth')}\n`);
+    expect(await new LiveSync({ db, statePath, sources: [{ format: 'claude-code', path: source }], mapping: { kind: 'none' } }).syncOnce()).toMatchObject({ messages: 1, errors: 0, filesRead: 1 });
+    expect(loadSyncState(statePath)!.errors).toHaveLength(1); // the recorded error stays visible
+  }, 60_000);
 });

@@ -1,7 +1,8 @@
 /**
  * The recall-jsonl importer over real SQLite files: counts, line errors (by line number with
  * stable codes), idempotent re-import, re-import never moving a conversation back, batch atomicity,
- * lineage, and the text entry point used by the `import.jsonl` RPC method.
+ * lineage, the line cap (`line_too_long`, counted in UTF-8 bytes, from a file and from text), and the
+ * text entry point used by the `import.jsonl` RPC method.
  */
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -10,7 +11,7 @@ import { fileURLToPath } from 'node:url';
 import { openDatabase, type RecallDatabase } from '@recall/schema';
 import { createContinuation, createProject, createSession, getMessages, getSession, listProjects, listSessions, setSessionProject } from '@recall/store';
 import { afterEach, describe, expect, it } from 'vitest';
-import { importJsonlFile, importJsonlText, parseLine } from '../src/index.js';
+import { importJsonlFile, importJsonlText, MAX_LINE_BYTES, parseLine } from '../src/index.js';
 
 const FIXTURES = fileURLToPath(new URL('./fixtures/', import.meta.url));
 const dirs: string[] = [];
@@ -114,6 +115,31 @@ describe('importJsonlFile', () => {
     const summary = await importJsonlText(db, text);
     expect(summary).toMatchObject({ sessions: 0, sessionsUpdated: 1, messages: 0, errorCount: 0 });
     expect(getSession(db, 's-alpha-2')).toMatchObject({ title: 'Alpha: weekly report', projectId: 'p_beta' });
+  });
+});
+
+describe('line cap', () => {
+  const session = JSON.stringify({ kind: 'session', id: 's-cap' });
+  const message = (id: string, content: string) => JSON.stringify({ kind: 'message', session_id: 's-cap', external_id: id, role: 'user', content });
+
+  it('a file line over MAX_LINE_BYTES is line_too_long with its line number and bytes; CRLF, a BOM and the lines after it are read', async () => {
+    const db = tempDb();
+    const dir = mkdtempSync(join(tmpdir(), 'recall-cap-'));
+    dirs.push(dir);
+    const file = join(dir, 'cap.jsonl');
+    const huge = message('m-huge', 'x'.repeat(MAX_LINE_BYTES));
+    writeFileSync(file, `\ufeff${session}\r\n${message('m1', 'before')}\r\n${huge}\r\n\r\n${message('m2', 'after')}`);
+    const summary = await importJsonlFile(db, file);
+    expect(summary).toMatchObject({ lines: 4, sessions: 1, messages: 2, errorCount: 1 });
+    expect(summary.errors).toEqual([{ line: 3, code: 'line_too_long', message: `Line is ${huge.length} bytes, over the 8 MiB limit (${MAX_LINE_BYTES} bytes); skipped.` }]);
+    expect(getMessages(db, 's-cap').map((m) => m.content)).toEqual(['before', 'after']);
+  });
+
+  it('text lines are measured in UTF-8 bytes, not characters', () => {
+    const cjk = message('m-cjk', '周'.repeat(Math.ceil(MAX_LINE_BYTES / 3))); // fewer characters than the cap, more bytes
+    expect(cjk.length).toBeLessThan(MAX_LINE_BYTES);
+    expect(parseLine(cjk, 7)).toMatchObject({ ok: false, error: { line: 7, code: 'line_too_long', message: expect.stringContaining(`${Buffer.byteLength(cjk)} bytes`) } });
+    expect(parseLine(message('m-ok', '周'.repeat(100_000)), 8)).toMatchObject({ ok: true });
   });
 });
 

@@ -3,7 +3,8 @@
  * folders): sessions, lineage kinds, visibility, metadata and roles as mapped; project mapping
  * (explicit, per folder, none); idempotency (a re-run imports nothing, a grown transcript only its
  * new lines, a Hermes compaction after the import updates visibility); the truncated last line and
- * the non-UTF-8 byte; a 20 MB tool output clipped, not refused; the Hermes db opened read-only and
+ * the non-UTF-8 byte; a 6 MiB tool output clipped, not refused; a line over the 8 MiB line cap
+ * refused as `line_too_long` with the lines around it imported; the Hermes db opened read-only and
  * left byte-identical; the dry run writes nothing. (Searching the imported history goes through
  * @recall/search-tool, which this package does not depend on: gateway-rpc's import-search.test.ts.)
  */
@@ -15,7 +16,7 @@ import { MAX_MESSAGE_CHARS } from '@recall/rpc-contract';
 import { openDatabase, type RecallDatabase } from '@recall/schema';
 import { createProject, findSession, getMessages, listProjects } from '@recall/store';
 import { describe, expect, test } from 'vitest';
-import { importHermes, importTranscripts, transcriptFiles, type ProjectMapping } from '../src/index.js';
+import { importHermes, importTranscripts, MAX_LINE_BYTES, transcriptFiles, type ProjectMapping } from '../src/index.js';
 import { bigToolOutputFile, CC_ALPHA, CC_BETA, ccLine, CODEX_NEW, CODEX_OLD, copyFixture, hermesDb, hermesExec } from '@recall/config/source-fixtures';
 
 const { tempDir, tempDb: recallDb } = tempDatabases((path) => openDatabase(path), 'recall-import-src-');
@@ -118,15 +119,23 @@ describe('claude-code', () => {
     expect(findSession(db, CC_ALPHA)!.projectId).toBeNull();
   });
 
-  test('a 20 MB tool output is imported clipped to what a message holds, and stays searchable', async () => {
+  test('a 6 MiB tool output (under the line cap) is imported clipped to what a message holds', async () => {
     const db = recallDb();
-    const { path, sessionId } = bigToolOutputFile(tempDir(), 20 * 1024 * 1024);
+    const { path, sessionId } = bigToolOutputFile(tempDir(), 6 * 1024 * 1024);
     const summary = await runCC(db, path, { kind: 'none' });
     expect(summary.errorCount).toBe(0);
     expect(summary.messages).toBe(3);
     const tool = all(db, sessionId).find((m) => m.role === 'tool')!;
     expect(tool.content.length).toBeLessThanOrEqual(MAX_MESSAGE_CHARS);
     expect(tool.content).toMatch(/characters not imported\]$/);
+  });
+
+  test('a line over MAX_LINE_BYTES is refused as line_too_long (line, bytes); the lines around it are imported', async () => {
+    const db = recallDb();
+    const { path, sessionId } = bigToolOutputFile(tempDir(), MAX_LINE_BYTES + 1024);
+    const summary = await runCC(db, path, { kind: 'none' });
+    expect(summary.errors).toEqual([expect.objectContaining({ line: 2, code: 'line_too_long', message: expect.stringMatching(/^Line is \d+ bytes, over the 8 MiB limit/) })]);
+    expect(all(db, sessionId).map((m) => m.externalId)).toEqual(['u-big-1', 'u-big-3']);
   });
 
   test('dry run: per-project counts, nothing written', async () => {

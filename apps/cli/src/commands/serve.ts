@@ -18,7 +18,7 @@ import { defineCommand } from './command.js';
 import { defaultUiDir, RECALL_LAUNCHER } from '../install-paths.js';
 import type { CliContext } from './context.js';
 import { waitForStop } from './signals.js';
-import { syncConfig } from './sync.js';
+import { syncConfig, syncPassText } from './sync.js';
 
 async function startSync(ctx: CliContext): Promise<{ stop(): Promise<void> }> {
   const db = openProfileDatabase(ctx.config.home, ctx.config.profile);
@@ -28,8 +28,8 @@ async function startSync(ctx: CliContext): Promise<{ stop(): Promise<void> }> {
     statePath: syncStatePath(ctx.config.home, ctx.config.profile),
     sources,
     mapping,
-    onPass: (r) => ctx.err.write(`recall serve: sync +${r.messages} messages, +${r.sessions} sessions${r.errors ? `, ${r.errors} line errors` : ''}\n`),
-    onError: (error) => ctx.err.write(`recall serve: sync pass failed: ${(error as Error).message}\n`),
+    onPass: (r) => ctx.err.write(syncPassText('recall serve: sync', r)),
+    onError: (error) => ctx.err.write(`recall serve: sync failed: ${(error as Error).message}\n`),
   });
   ctx.err.write(`recall serve: syncing ${sources.length === 0 ? 'nothing (no transcript folders found)' : sources.map((s) => `${s.format} ${s.path}`).join(', ')} (${origin})\n`);
   await sync.start();

@@ -12,7 +12,7 @@ import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { resolveProjectRef } from './project-ref.js';
 import type { RecallDatabase } from '@recall/schema';
-import { LiveSync, loadSyncState, syncStatePath, type ProjectMapping, type SyncSource } from '@recall/importers';
+import { LiveSync, loadSyncState, syncStatePath, type ProjectMapping, type SyncPassResult, type SyncSource } from '@recall/importers';
 import { intFlag } from './args.js';
 import { defineCommand } from './command.js';
 import type { CliContext } from './context.js';
@@ -27,6 +27,17 @@ export interface SyncFlags {
   'project-per-folder'?: boolean;
   interval?: string;
   once?: boolean;
+}
+
+/** Sync errors printed per pass; the rest are counted (all of them are in the saved state's `errors`). */
+const SHOWN_SYNC_ERRORS = 10;
+
+/** What a sync pass did, for stderr: the counts, then each refused line or failed file (`file:line [code] message`). */
+export function syncPassText(prefix: string, r: SyncPassResult): string {
+  let text = `${prefix} +${r.messages} messages, +${r.sessions} sessions${r.errors ? `, ${r.errors} errors (passed: refused lines; retried: failed files)` : ''}\n`;
+  for (const e of r.errorList.slice(0, SHOWN_SYNC_ERRORS)) text += `  ${e.file}${e.line > 0 ? `:${e.line}` : ''}: [${e.code}] ${e.message}\n`;
+  if (r.errors > SHOWN_SYNC_ERRORS) text += `  … and ${r.errors - SHOWN_SYNC_ERRORS} more (the recent ones are in sync-state.json)\n`;
+  return text;
 }
 
 export function defaultSyncSources(): SyncSource[] {
@@ -95,8 +106,8 @@ export const syncCommand = defineCommand<SyncFlags>({
       sources,
       mapping,
       intervalMs: intFlag('sync', 'interval', values.interval, 100, 600_000) ?? 2000,
-      onPass: (r) => ctx.err.write(`recall sync: +${r.messages} messages, +${r.sessions} sessions${r.errors ? `, ${r.errors} line errors` : ''}\n`),
-      onError: (error) => ctx.err.write(`recall sync: pass failed: ${(error as Error).message}\n`),
+      onPass: (r) => ctx.err.write(syncPassText('recall sync:', r)),
+      onError: (error) => ctx.err.write(`recall sync: failed: ${(error as Error).message}\n`),
     });
     const mappingText = mapping.kind === 'project' ? `project ${mapping.projectId}` : mapping.kind === 'per-folder' ? 'one project per folder' : 'no project';
     ctx.err.write(`recall sync: following ${sources.map((s) => `${s.format} ${s.path}`).join(', ')} (${origin}; ${mappingText})\n`);
