@@ -1,39 +1,16 @@
 // Vite build and dev server for the desktop UI. The build goes to dist/ with a relative base so the
-// gateway can serve it from any path; in dev, /rpc (HTTP + WebSocket) is proxied to a running gateway
-// and the gateway token is injected the same way the gateway does it (a <meta name="recall-token">).
-import { readFileSync } from 'node:fs';
-import { homedir } from 'node:os';
-import { join } from 'node:path';
+// gateway can serve it from any path; in dev, /rpc (HTTP + WebSocket) is proxied to a running gateway.
+// The dev page holds no token either: open the gateway's launch URL (the line `recall serve` prints)
+// once in the same browser, then the dev server at http://127.0.0.1:5173 — cookies are not
+// port-scoped, so the browser sends the gateway's session cookie here too and the proxy passes it on.
 import react from '@vitejs/plugin-react';
-import { defineConfig, type Plugin } from 'vite';
+import { defineConfig } from 'vite';
 
 const gatewayTarget = process.env.RECALL_GATEWAY_URL ?? 'http://127.0.0.1:7821';
 
-/** Dev only: read the per-install token so `vite` against a local gateway works without copy-paste. */
-function devToken(): Plugin {
-  return {
-    name: 'recall-dev-token',
-    apply: 'serve',
-    transformIndexHtml(html) {
-      let token = process.env.RECALL_TOKEN ?? '';
-      if (!token) {
-        const home = process.env.RECALL_HOME ?? join(homedir(), '.recall');
-        try {
-          token = readFileSync(join(home, 'gateway.token'), 'utf8').trim();
-        } catch {
-          token = '';
-        }
-      }
-      if (!token) return html;
-      const safe = token.replace(/[^A-Za-z0-9._~+/=-]/g, '');
-      return html.replace('</head>', `  <meta name="recall-token" content="${safe}">\n  </head>`);
-    },
-  };
-}
-
 export default defineConfig({
   base: './',
-  plugins: [react(), devToken()],
+  plugins: [react()],
   build: { outDir: 'dist', emptyOutDir: true, sourcemap: false },
   server: {
     host: '127.0.0.1',

@@ -11,7 +11,7 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, assert, beforeAll, describe, it } from 'vitest';
 import { DESKTOP, launchBrowser, openPage, PHONE, type AppPage } from './support/browser.js';
 import { Cleanup } from './support/cleanup.js';
-import { startRecallServer, type RecallServer } from './support/gateway.js';
+import { entryUrl, startRecallServer, type RecallServer } from './support/gateway.js';
 import type { Project, Session } from './support/rpc.js';
 import { conversationPane, group, indexPanel, openApp, openHit, openMoveMenu, searchInPanel, searchPanel, sidebar, waitForOpenSession } from './support/ui.js';
 
@@ -49,7 +49,7 @@ describe('Content-Security-Policy without inline style', () => {
 
   it('the page arrives with the exact policy: no unsafe-inline, no nonce or hash', async () => {
     const app = await openPage(browser, cleanup, DESKTOP);
-    const response = await app.page.goto(server.url);
+    const response = await app.page.goto(await entryUrl(app.context, server.url));
     assert.ok(response, 'a navigation response');
     const policy = response.headers()['content-security-policy'];
     assert.equal(policy, EXPECTED_POLICY);

@@ -224,7 +224,7 @@ describe('search', () => {
 
 describe('serve', () => {
   async function rpc(url: string, token: string, method: string, params: unknown): Promise<{ status: number; body: { result?: unknown; error?: unknown } | null }> {
-    const response = await fetch(`${url}rpc`, {
+    const response = await fetch(new URL('/rpc', url), {
       method: 'POST',
       headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' },
       body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }),
@@ -233,12 +233,18 @@ describe('serve', () => {
     return { status: response.status, body: text ? (JSON.parse(text) as { result?: unknown; error?: unknown }) : null };
   }
 
-  it.each(['SIGTERM', 'SIGINT'] as const)('prints the URL and token location, serves RPC, and on %s finishes acknowledged writes and exits 0', async (signal) => {
+  it.each(['SIGTERM', 'SIGINT'] as const)('prints a one-time launch URL and the token location, serves RPC, and on %s finishes acknowledged writes and exits 0', async (signal) => {
     const home = await seededHome();
     const server = startCli(['serve', '--home', home, '--port', '0', '--no-ui']);
     const url = await server.firstLine;
-    expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/$/);
+    expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/\?launch=[A-Za-z0-9_-]{43}$/);
     const token = readFileSync(join(home, 'gateway.token'), 'utf8').trim();
+    expect(url).not.toContain(token);
+    // The printed link is a working launch code, once.
+    const visit = await fetch(url, { redirect: 'manual' });
+    expect(visit.status).toBe(303);
+    expect(visit.headers.get('set-cookie')).toMatch(/^recall_session_\d+=[^;]+; HttpOnly; SameSite=Strict; Path=\/$/);
+    expect((await fetch(url, { redirect: 'manual' })).status).toBe(403);
     const info = await rpc(url, token, 'gateway.info', {});
     expect(info.body?.result).toMatchObject({ profile: 'default' });
     // MCP clients are told to start this very installation: node and the CLI's own bin, which exists.

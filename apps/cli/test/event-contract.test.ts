@@ -34,7 +34,7 @@ test('every event a real gateway sends passes the contract, and every event type
         pollMs: 60_000,
       }),
     });
-    const ws = await wsConnect(`${gw.wsUrl}?token=${encodeURIComponent(gw.token)}`);
+    const ws = await wsConnect(gw.wsUrl, { headers: { authorization: `Bearer ${gw.token}` } });
     try {
       const project = await rpc(gw, 'projects.create', { name: 'Zoo' });
       await rpc(gw, 'session.create', { projectId: project.id, title: 'earlier', messages: [{ role: 'user', content: 'the quokka lives on Rottnest' }] });

@@ -26,7 +26,7 @@ async function seededGateway() {
   const imported = await runCli(['import', join(FIXTURES, 'small.jsonl'), '--home', home]);
   expect(imported.code, imported.stderr).toBe(0);
   const gw = await startTestGateway({ home, externalWritePollMs: 100 });
-  const client = await wsConnect(`${gw.wsUrl}?token=${gw.token}`);
+  const client = await wsConnect(gw.wsUrl, { headers: { authorization: `Bearer ${gw.token}` } });
   return { home, gw, client };
 }
 

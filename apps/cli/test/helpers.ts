@@ -32,7 +32,7 @@ export async function startChatGateway(options: { script?: ScriptEntry[]; chat?:
     searchTool: (db) => createSessionSearchTool({ db }),
     chat: { baseUrl: openai.url, model: 'scripted-model', apiKey: 'sk-test-SECRET-4f1c9a', maxRetries: 0, ...options.chat },
   });
-  const ws = await wsConnect(`${gw.wsUrl}?token=${encodeURIComponent(gw.token)}`);
+  const ws = await wsConnect(gw.wsUrl, { headers: { authorization: `Bearer ${gw.token}` } });
   onTestFinished(() => ws.close());
   return { gw, openai, ws };
 }

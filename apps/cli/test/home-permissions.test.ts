@@ -70,7 +70,7 @@ describe.skipIf(process.platform === 'win32')('file modes', () => {
     const server = startCli(['serve', '--home', home, '--port', '0', '--no-ui'], { umask: '000' });
     const url = await server.firstLine;
     const token = readFileSync(join(home, 'gateway.token'), 'utf8').trim();
-    const response = await fetch(`${url}rpc`, {
+    const response = await fetch(new URL('/rpc', url), {
       method: 'POST',
       headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' },
       body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'projects.create', params: { name: 'P' } }),

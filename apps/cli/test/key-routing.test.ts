@@ -49,7 +49,7 @@ async function serve(config: Record<string, unknown>, env: Record<string, string
   const url = await server.firstLine;
   const token = readFileSync(join(home, 'gateway.token'), 'utf8').trim();
   const call = async (method: string, params: unknown): Promise<any> => {
-    const response = await fetch(`${url}rpc`, {
+    const response = await fetch(new URL('/rpc', url), {
       method: 'POST',
       headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' },
       body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }),

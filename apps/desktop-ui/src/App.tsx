@@ -66,7 +66,7 @@ function useMediaQuery(q: string): boolean {
   return match;
 }
 
-export function App({ token }: { token: string }) {
+export function App() {
   const { rpc } = useRpc();
   const api = useProjects();
   const { route, navigate, replace } = useHashRoute();
@@ -86,7 +86,7 @@ export function App({ token }: { token: string }) {
   const search = useSearch(searchable?.id ?? null, searchable?.projectId ?? null);
   const ready = api.load === 'ready';
   const index = useIndexStatus(ready);
-  const live = useEventStream(token, ready);
+  const live = useEventStream(ready);
   const saveDraft = useSaveDraft();
   const chat = useChat(ready);
   const [compressing, setCompressing] = useState<string | null>(null);

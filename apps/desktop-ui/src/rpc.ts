@@ -1,8 +1,9 @@
 /**
- * The UI's only line to the gateway: a typed JSON-RPC 2.0 client over HTTP POST `/rpc`
- * (Authorization: Bearer <token>, the token read from `<meta name="recall-token">` that the gateway
- * injects into index.html) and an event WebSocket at `/rpc?token=…` that delivers `event`
- * notifications and reconnects with bounded exponential backoff. Errors are `RpcError`s that keep
+ * The UI's only line to the gateway: a typed JSON-RPC 2.0 client over HTTP POST `/rpc` and an event
+ * WebSocket at `/rpc` that delivers `event` notifications and reconnects with bounded exponential
+ * backoff. The page holds no secret: both authenticate with the HttpOnly session cookie the browser
+ * got from the launch URL `recall serve` printed (same origin, so the browser sends it; the page
+ * cannot read it). Errors are `RpcError`s that keep
  * the numeric JSON-RPC code and the stable `data.code` string so the UI can show both.
  */
 import { CHAT_EVENT_TYPES, EVENT_NOTIFICATION_METHOD, EVENT_TYPES, JSONRPC_METHOD_NOT_FOUND, type WireEvent } from '@recall/rpc-contract';
@@ -51,17 +52,6 @@ export function isMethodNotFound(err: unknown): boolean {
   return err instanceof RpcError && err.code === JSONRPC_METHOD_NOT_FOUND;
 }
 
-/** First non-empty `<meta name="recall-token">` of the document (the gateway may append its own). */
-export function readToken(doc: Document | undefined = globalThis.document): string {
-  if (!doc) return '';
-  const metas = doc.querySelectorAll<HTMLMetaElement>('meta[name="recall-token"]');
-  for (const m of Array.from(metas)) {
-    const v = m.content.trim();
-    if (v) return v;
-  }
-  return '';
-}
-
 interface JsonRpcResponse {
   jsonrpc: '2.0';
   id?: number | string | null;
@@ -71,14 +61,7 @@ interface JsonRpcResponse {
 
 export class RpcClient {
   private nextId = 1;
-  constructor(
-    private readonly token: string,
-    private readonly endpoint: string = RPC_PATH,
-  ) {}
-
-  get hasToken(): boolean {
-    return this.token.length > 0;
-  }
+  constructor(private readonly endpoint: string = RPC_PATH) {}
 
   async call<M extends RpcMethod>(method: M, params: RpcMethods[M]['params']): Promise<RpcMethods[M]['result']> {
     const id = this.nextId++;
@@ -86,10 +69,9 @@ export class RpcClient {
     try {
       res = await fetch(this.endpoint, {
         method: 'POST',
-        headers: {
-          'Content-Type': 'application/json',
-          ...(this.token ? { Authorization: `Bearer ${this.token}` } : {}),
-        },
+        headers: { 'Content-Type': 'application/json' },
+        // The session cookie goes with same-origin requests only; never to another origin.
+        credentials: 'same-origin',
         body: JSON.stringify({ jsonrpc: '2.0', id, method, params }),
       });
     } catch (err) {
@@ -99,7 +81,7 @@ export class RpcClient {
       throw new RpcError(
         method,
         'unauthorized',
-        'The gateway refused the request: open Recall from the address `recall serve` prints so the page carries its token',
+        'The gateway refused the request: this browser has no Recall session (or the gateway restarted). Open the one-time link `recall serve` prints',
       );
     }
     if (res.status === 413) throw new RpcError(method, 'payload_too_large', 'The request is too large for the gateway');
@@ -157,7 +139,6 @@ export class EventStream {
   private everOpened = false;
 
   constructor(
-    private readonly token: string,
     private readonly handlers: {
       onEvent: (e: WireEvent) => void;
       onState: (s: ConnectionState, retryInMs?: number) => void;
@@ -191,7 +172,8 @@ export class EventStream {
   private url(): string {
     const loc = globalThis.location;
     const scheme = loc.protocol === 'https:' ? 'wss:' : 'ws:';
-    return `${scheme}//${loc.host}${this.path}?token=${encodeURIComponent(this.token)}`;
+    // No credential in the URL: the browser sends the session cookie with the upgrade.
+    return `${scheme}//${loc.host}${this.path}`;
   }
 
   private open(): void {

@@ -49,10 +49,10 @@ describe('RpcClient (against a loopback HTTP server)', () => {
   });
   afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
 
-  it('posts JSON-RPC with the bearer token and returns the result', async () => {
+  it('posts JSON-RPC without any token (the session cookie authenticates) and returns the result', async () => {
     reply = (b) => ({ status: 200, json: { jsonrpc: '2.0', id: b.id, result: { projects: [] } } });
-    await expect(new RpcClient('tok', base).call('projects.list', {})).resolves.toEqual({ projects: [] });
-    expect(last?.auth).toBe('Bearer tok');
+    await expect(new RpcClient(base).call('projects.list', {})).resolves.toEqual({ projects: [] });
+    expect(last?.auth).toBeUndefined();
     expect(last?.body).toMatchObject({ jsonrpc: '2.0', method: 'projects.list', params: {} });
   });
 
@@ -61,7 +61,7 @@ describe('RpcClient (against a loopback HTTP server)', () => {
       status: 200,
       json: { jsonrpc: '2.0', id: b.id, error: { code: -32001, message: 'Project not found', data: { code: 'project_not_found' } } },
     });
-    const err = await new RpcClient('t', base).call('session.project.set', { sessionId: 's', projectId: 'p' }).catch((e: unknown) => e);
+    const err = await new RpcClient(base).call('session.project.set', { sessionId: 's', projectId: 'p' }).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(RpcError);
     expect((err as RpcError).code).toBe(-32001);
     expect((err as RpcError).dataCode).toBe('project_not_found');
@@ -70,9 +70,9 @@ describe('RpcClient (against a loopback HTTP server)', () => {
 
   it('reports 401 as unauthorized and an unreachable gateway as such', async () => {
     reply = () => ({ status: 401, json: 'no' });
-    const err = (await new RpcClient('', base).call('projects.list', {}).catch((e: unknown) => e)) as RpcError;
+    const err = (await new RpcClient(base).call('projects.list', {}).catch((e: unknown) => e)) as RpcError;
     expect(err.code).toBe('unauthorized');
-    const down = (await new RpcClient('', 'http://127.0.0.1:1/rpc').call('projects.list', {}).catch((e: unknown) => e)) as RpcError;
+    const down = (await new RpcClient('http://127.0.0.1:1/rpc').call('projects.list', {}).catch((e: unknown) => e)) as RpcError;
     expect(down.code).toBe('gateway_unreachable');
   });
 });

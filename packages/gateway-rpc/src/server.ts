@@ -2,9 +2,10 @@
  * The gateway process surface: one node:http server bound to 127.0.0.1 only, carrying JSON-RPC at
  * `/rpc` (HTTP POST, and WebSocket upgrade via the `ws` package) and the built desktop UI at `/`.
  * Every request passes, in order: Host check (127.0.0.1/localhost with our port — the DNS-rebinding
- * guard), Origin check (browsers only; our own origin plus explicit extras), then for /rpc the
- * Bearer token (header, or `?token=` for WebSocket) before a single byte of the body is read, so an
- * unauthenticated request runs nothing. Bodies are capped (413 / -32600; WebSocket close 1009).
+ * guard), Origin check (browsers only; our own origin plus explicit extras — so a foreign page cannot
+ * ride on the session cookie), then for /rpc the Bearer token header or the browser session cookie
+ * (never a URL parameter) before a single byte of the body is read, so an unauthenticated request
+ * runs nothing. Browsers get that cookie from a one-time launch URL (browser-sessions.ts). Bodies are capped (413 / -32600; WebSocket close 1009).
  * `startGateway()` opens the profile database once, and `close()` stops accepting, lets in-flight
  * calls finish, closes sockets and then the database, so a shutdown loses no acknowledged write.
  */
@@ -22,7 +23,8 @@ import { EventHub, type HubEvent } from './events.js';
 import { handleRpcText, notification, type MethodRegistry } from './jsonrpc.js';
 import { createMethodRegistry } from './methods/index.js';
 import { openProfileDatabase } from './profiles.js';
-import { createStaticHandler } from './static.js';
+import { createStaticHandler, SECURITY_HEADERS } from './static.js';
+import { BrowserSessions, DEFAULT_LAUNCH_CODE_TTL_MS, handleLaunchVisit, sessionCookieName } from './browser-sessions.js';
 import { bearerToken, ensureToken, tokenMatches } from './token.js';
 import { defaultSearchWorkers, startSearchPool, type SearchPool } from './search-pool.js';
 import { tightenHome } from './home-permissions.js';
@@ -94,12 +96,14 @@ export interface StartGatewayOptions {
   semantic?: SemanticPlugin | null;
   /** How MCP clients start this installation's `recall` (shown by `gateway.info`); default `recall` on the PATH. */
   launcher?: RecallLauncher;
+  /** How long a launch code (see `Gateway.launchUrl`) stays redeemable, in ms (default 5 minutes). */
+  launchCodeTtlMs?: number;
 }
 
 /**
  * A running gateway, as {@link startGateway} resolves it. Clients authenticate with
- * `Authorization: Bearer <token>` (or `?token=` on the WebSocket). Call `close()` before the process
- * exits so in-flight writes finish and the database is closed cleanly.
+ * `Authorization: Bearer <token>`; browsers with the session cookie a launch URL sets. Call `close()`
+ * before the process exits so in-flight writes finish and the database is closed cleanly.
  */
 export interface Gateway {
   /** `http://127.0.0.1:PORT/` — the desktop UI (404 when started with `uiDir: null`). */
@@ -110,6 +114,11 @@ export interface Gateway {
   readonly wsUrl: string;
   /** The TCP port actually bound on 127.0.0.1 (the chosen one when started with `port: 0`). */
   readonly port: number;
+  /**
+   * A fresh one-time launch URL `http://127.0.0.1:PORT/?launch=CODE` (single use, expires after
+   * `launchCodeTtlMs`): opening it gives that browser a session cookie for the UI. Secret until used.
+   */
+  launchUrl(): string;
   /** The install's bearer token (the content of `<home>/gateway.token`). Secret: do not log it. */
   readonly token: string;
   /** The Recall home this gateway serves. */
@@ -241,7 +250,11 @@ export async function startGateway(options: StartGatewayOptions): Promise<Gatewa
     return origin === undefined || allowedOrigins().has(origin.toLowerCase());
   };
 
-  const staticHandler = createStaticHandler({ root: uiDir, token });
+  const sessions = new BrowserSessions(() => sessionCookieName(port), options.launchCodeTtlMs ?? DEFAULT_LAUNCH_CODE_TTL_MS);
+  const launchUrl = (): string => `http://${LOOPBACK}:${port}/?launch=${sessions.issueCode()}`;
+  /** The CLI and scripts send the token; the UI (same origin, Origin already checked) sends its session cookie. */
+  const authenticated = (req: IncomingMessage): boolean => tokenMatches(token, bearerToken(req.headers.authorization)) || sessions.hasSession(req);
+  const staticHandler = createStaticHandler({ root: uiDir, hasSession: (req) => sessions.hasSession(req) });
 
   const sendJson = (res: ServerResponse, status: number, body: string, extra: Record<string, string> = {}): void => {
     res.writeHead(status, {
@@ -294,8 +307,8 @@ export async function startGateway(options: StartGatewayOptions): Promise<Gatewa
       refuse(res, 405, 'forbidden', 'Use POST for JSON-RPC over HTTP, or a WebSocket upgrade.', { Allow: 'POST' });
       return;
     }
-    if (!tokenMatches(token, bearerToken(req.headers.authorization))) {
-      refuse(res, 401, 'unauthorized', 'Missing or invalid token: send Authorization: Bearer <token from gateway.token>.', {
+    if (!authenticated(req)) {
+      refuse(res, 401, 'unauthorized', 'Missing or invalid token: send Authorization: Bearer <token from gateway.token> (browsers: open the launch URL `recall serve` printed).', {
         'WWW-Authenticate': 'Bearer realm="recall"',
       });
       return;
@@ -346,6 +359,19 @@ export async function startGateway(options: StartGatewayOptions): Promise<Gatewa
         await handleRpcPost(req, res);
         return;
       }
+      if (path === '/launch') {
+        // A fresh launch URL for whoever holds the token (scripts, tests, a second browser).
+        if (!originAllowed(req)) return refuse(res, 403, 'forbidden', 'Origin not allowed.');
+        if (req.method !== 'GET') return refuse(res, 405, 'forbidden', 'Use GET /launch.', { Allow: 'GET' });
+        if (!tokenMatches(token, bearerToken(req.headers.authorization))) {
+          return refuse(res, 401, 'unauthorized', 'Send Authorization: Bearer <token from gateway.token>.', { 'WWW-Authenticate': 'Bearer realm="recall"' });
+        }
+        const body = `${launchUrl()}\n`;
+        res.writeHead(200, { 'Content-Type': 'text/plain; charset=utf-8', 'Content-Length': String(Buffer.byteLength(body)), 'Cache-Control': 'no-store', 'X-Content-Type-Options': 'nosniff' });
+        res.end(body);
+        return;
+      }
+      if (handleLaunchVisit(req, res, sessions, SECURITY_HEADERS)) return;
       staticHandler(req, res);
     })().catch((error: unknown) => {
       logger.error('HTTP request failed', { error: error instanceof Error ? (error.stack ?? error.message) : String(error) });
@@ -401,9 +427,9 @@ export async function startGateway(options: StartGatewayOptions): Promise<Gatewa
     }
     if (url.pathname !== '/rpc') return rejectUpgrade(socket, 404, 'Not Found');
     if (!originAllowed(req)) return rejectUpgrade(socket, 403, 'Forbidden');
-    // Browsers cannot set headers on a WebSocket, hence the query parameter alternative.
-    const presented = bearerToken(req.headers.authorization) ?? url.searchParams.get('token');
-    if (!tokenMatches(token, presented)) return rejectUpgrade(socket, 401, 'Unauthorized');
+    // Browsers cannot set headers on a WebSocket but send the session cookie; a token in the URL
+    // (it ends up in logs and console errors) is never accepted.
+    if (!authenticated(req)) return rejectUpgrade(socket, 401, 'Unauthorized');
     wss.handleUpgrade(req, socket, head, (ws) => onConnection(ws));
   });
 
@@ -544,6 +570,7 @@ export async function startGateway(options: StartGatewayOptions): Promise<Gatewa
     rpcUrl: `http://${LOOPBACK}:${port}/rpc`,
     wsUrl: `ws://${LOOPBACK}:${port}/rpc`,
     port,
+    launchUrl,
     token,
     home,
     profile,

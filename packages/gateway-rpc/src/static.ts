@@ -1,8 +1,10 @@
 /**
  * Serving a built desktop UI (the folder `startGateway({ uiDir })` names; the CLI ships one) from the gateway's own
- * origin. index.html gets the install token injected as `<meta name="recall-token" content="…">`
- * so the page can call /rpc; a cross-origin page cannot read it (no CORS headers are ever sent) and
- * the server's Host check defeats DNS rebinding. Paths are decoded, normalised and then checked —
+ * origin. The page carries no secret: index.html (and the SPA fallback) is only served to a browser
+ * with a session cookie (see browser-sessions.ts; the page then calls /rpc with that cookie), anyone
+ * else gets a short page saying to open the launch link `recall serve` printed. Assets hold no data
+ * and are served to anyone. No CORS headers are ever sent and the server's Host check defeats DNS
+ * rebinding. Paths are decoded, normalised and then checked —
  * after resolving symlinks — to stay inside the UI folder; unknown extension-less paths fall back
  * to index.html (client-side routing). The gateway never imports desktop-ui code and never looks
  * for it: the folder is passed in.
@@ -10,6 +12,7 @@
 import { readFileSync, realpathSync, statSync } from 'node:fs';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { extname, join, resolve, sep } from 'node:path';
+import { NO_SESSION_HTML } from './browser-sessions.js';
 
 const CONTENT_TYPES: Readonly<Record<string, string>> = {
   '.html': 'text/html; charset=utf-8',
@@ -58,7 +61,7 @@ export const CONTENT_SECURITY_POLICY = [
 ].join('; ');
 
 /** Headers on every UI response: the CSP, no sniffing, no framing by other sites, no referrer leaking the URL. */
-const SECURITY_HEADERS: Readonly<Record<string, string>> = {
+export const SECURITY_HEADERS: Readonly<Record<string, string>> = {
   'X-Content-Type-Options': 'nosniff',
   'X-Frame-Options': 'DENY',
   'Content-Security-Policy': CONTENT_SECURITY_POLICY,
@@ -66,24 +69,11 @@ const SECURITY_HEADERS: Readonly<Record<string, string>> = {
   'Cross-Origin-Resource-Policy': 'same-origin',
 };
 
-export function escapeHtmlAttribute(value: string): string {
-  return value.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/'/g, '&#39;');
-}
-
-/** Inserts the token meta right after `<head …>` (or at the top when the document has no head tag); drops any stale token meta first. */
-export function injectToken(html: string, token: string): string {
-  const meta = `<meta name="recall-token" content="${escapeHtmlAttribute(token)}">`;
-  const cleaned = html.replace(/<meta\s+name=["']recall-token["'][^>]*>/gi, '');
-  const head = /<head(\s[^>]*)?>/i.exec(cleaned);
-  if (!head) return meta + cleaned;
-  const at = head.index + head[0].length;
-  return cleaned.slice(0, at) + meta + cleaned.slice(at);
-}
-
 export interface StaticHandlerOptions {
   /** UI folder (must contain index.html), or null to serve only a hint page. */
   root: string | null;
-  token: string;
+  /** Whether the request carries a live browser session (only then is index.html served). */
+  hasSession: (req: IncomingMessage) => boolean;
 }
 
 function send(res: ServerResponse, req: IncomingMessage, status: number, headers: Record<string, string>, body: string | Buffer): void {
@@ -137,8 +127,12 @@ export function createStaticHandler(options: StaticHandlerOptions): (req: Incomi
       sendText(res, req, 404, 'This Recall gateway serves no desktop UI (started without one, or `recall serve --no-ui`).\nThe JSON-RPC endpoint is at /rpc.\n');
       return;
     }
-    // no-store: the page carries the token; it must not sit in a shared or disk cache.
-    send(res, req, 200, { 'Content-Type': 'text/html; charset=utf-8', 'Cache-Control': 'no-store' }, injectToken(html, options.token));
+    // no-store either way: whether the page opens depends on the session, so no cache may answer for it.
+    if (!options.hasSession(req)) {
+      send(res, req, 403, { 'Content-Type': 'text/html; charset=utf-8', 'Cache-Control': 'no-store' }, NO_SESSION_HTML);
+      return;
+    }
+    send(res, req, 200, { 'Content-Type': 'text/html; charset=utf-8', 'Cache-Control': 'no-store' }, html);
   };
 
   return (req, res) => {

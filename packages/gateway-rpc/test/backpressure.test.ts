@@ -32,7 +32,7 @@ test('a paused client issuing many session.resume calls does not grow server mem
     Array.from({ length: MESSAGES }, (_, i) => ({ role: 'user' as const, content: `${i} ${'x'.repeat(MESSAGE_CHARS)}` })),
   );
 
-  const ws = new WebSocket(`${gw.wsUrl}?token=${gw.token}`);
+  const ws = new WebSocket(gw.wsUrl, { headers: { authorization: `Bearer ${gw.token}` } });
   await new Promise<void>((res, rej) => {
     ws.once('open', () => res());
     ws.once('error', rej);
@@ -77,7 +77,7 @@ test('while over the cap the gateway stops taking requests off the socket: a wri
   );
   const marker = () => gw.context.db.raw.prepare("select count(*) from messages where content = 'written after the big answers'").pluck().get() as number;
 
-  const ws = new WebSocket(`${gw.wsUrl}?token=${gw.token}`);
+  const ws = new WebSocket(gw.wsUrl, { headers: { authorization: `Bearer ${gw.token}` } });
   await new Promise<void>((res, rej) => {
     ws.once('open', () => res());
     ws.once('error', rej);

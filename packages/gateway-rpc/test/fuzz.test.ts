@@ -28,7 +28,7 @@ beforeAll(async () => {
     ids.sessions.push(s.id);
     for (const m of (await rpc(gw, 'session.messages', { sessionId: s.id })).messages) ids.messages.push(m.id);
   }
-  ws = await wsConnect(`${gw.wsUrl}?token=${gw.token}`);
+  ws = await wsConnect(gw.wsUrl, { headers: { authorization: `Bearer ${gw.token}` } });
 });
 
 afterAll(async () => {

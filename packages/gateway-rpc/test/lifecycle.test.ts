@@ -135,7 +135,7 @@ describe('close()', () => {
 
   test('WebSocket clients are closed with 1001 (going away)', async () => {
     const gw = await startGateway({ home: tempHome(), port: 0, uiDir: null, searchTool: null, logger: collectingLogger() });
-    const c = await wsConnect(`${gw.wsUrl}?token=${gw.token}`);
+    const c = await wsConnect(gw.wsUrl, { headers: { authorization: `Bearer ${gw.token}` } });
     const code = new Promise<number>((resolve) => c.ws.once('close', (closeCode) => resolve(closeCode)));
     await gw.close();
     expect(await code).toBe(1001);

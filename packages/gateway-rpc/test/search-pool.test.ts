@@ -107,7 +107,7 @@ describe('the real tool through the pool', () => {
 describe('in-flight requests per WebSocket', () => {
   test(`at most MAX_WS_IN_FLIGHT (${MAX_WS_IN_FLIGHT}) of one socket run at once: a frame behind them waits until one finishes`, async () => {
     const { gw, session } = await scriptedGateway(2);
-    const client = await wsConnect(`${gw.wsUrl}?token=${encodeURIComponent(gw.token)}`);
+    const client = await wsConnect(gw.wsUrl, { headers: { authorization: `Bearer ${gw.token}` } });
     try {
       const searches = Array.from({ length: MAX_WS_IN_FLIGHT + 2 }, () => client.call<{ endedAt: number }>('search.session_search', { sessionId: session, query: 'busy 300' }));
       const created = client.call('projects.create', { name: 'behind the searches' }).then((r) => ({ ...r, at: Date.now() }));

@@ -1,14 +1,14 @@
 /**
- * The desktop UI served by the gateway from a real folder: index.html with the token meta injected
- * and uncached, assets with correct types, SPA fallback for client routes, and every traversal
+ * The desktop UI served by the gateway from a real folder: index.html (only with a browser session,
+ * never carrying the token) uncached, assets with correct types, SPA fallback for client routes, and every traversal
  * trick (dot segments raw and encoded, backslashes, NUL, symlinks out of the folder) refused.
  */
 import { existsSync, mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, beforeEach, describe, expect, test } from 'vitest';
-import { injectToken } from '../src/static.js';
 import { cleanup, rawRequest, startTestGateway, tempHome, type TestGateway } from './helpers.js';
+import { sessionCookie } from './support/browser-session.js';
 
 afterEach(cleanup);
 
@@ -34,17 +34,20 @@ function makeUi(): string {
 
 describe('serving the UI', () => {
   let gw: TestGateway;
+  let cookie: string;
   beforeEach(async () => {
     gw = await startTestGateway({ uiDir: makeUi() });
+    cookie = await sessionCookie(gw.port, gw.launchUrl());
   });
 
-  test.each(['/', '/index.html', '/projects/p_1/sessions/s_2', '/settings'])('%s serves index.html with the token meta, uncached', async (path) => {
-    const res = await rawRequest(gw.port, { path });
+  test.each(['/', '/index.html', '/projects/p_1/sessions/s_2', '/settings'])('%s serves index.html as built (no token) to a session, uncached', async (path) => {
+    const res = await rawRequest(gw.port, { path, headers: { cookie } });
     expect(res.status).toBe(200);
     expect(res.headers['content-type']).toBe('text/html; charset=utf-8');
     expect(res.headers['cache-control']).toBe('no-store');
     expect(res.headers['x-frame-options']).toBe('DENY');
-    expect(res.text).toContain(`<head lang="en"><meta name="recall-token" content="${gw.token}"><title>`);
+    expect(res.text).toBe('<!doctype html><html><head lang="en"><title>Recall</title></head><body><div id="root"></div></body></html>');
+    expect(res.text).not.toContain(gw.token);
     expect(res.headers['access-control-allow-origin']).toBeUndefined();
   });
 
@@ -81,18 +84,18 @@ describe('serving the UI', () => {
     '/%',
     '//secret.txt',
   ])('traversal attempt %s is refused and leaks nothing', async (path) => {
-    const res = await rawRequest(gw.port, { path });
+    const res = await rawRequest(gw.port, { path, headers: { cookie } });
     expect(res.text).not.toContain(SECRET);
     if (res.status === 200) {
       // Only the SPA fallback may answer 200 (extension-less unknown paths).
-      expect(res.text).toContain('recall-token');
+      expect(res.text).toContain('<div id="root">');
     } else {
       expect([400, 403, 404]).toContain(res.status);
     }
   });
 
   test('HEAD answers headers only; other methods are 405', async () => {
-    const head = await rawRequest(gw.port, { method: 'HEAD', path: '/' });
+    const head = await rawRequest(gw.port, { method: 'HEAD', path: '/', headers: { cookie } });
     expect(head.status).toBe(200);
     expect(head.text).toBe('');
     const post = await rawRequest(gw.port, { method: 'POST', path: '/', body: 'x' });
@@ -100,7 +103,7 @@ describe('serving the UI', () => {
   });
 
   test('the UI is refused for a foreign Host (DNS rebinding would otherwise read the token)', async () => {
-    const res = await rawRequest(gw.port, { path: '/', headers: { host: 'evil.example' } });
+    const res = await rawRequest(gw.port, { path: '/', headers: { host: 'evil.example', cookie } });
     expect(res.status).toBe(403);
     expect(res.text).not.toContain(gw.token);
   });
@@ -113,21 +116,5 @@ describe('without a built UI', () => {
     expect(res.status).toBe(404);
     expect(res.text).toMatch(/no desktop UI/);
     expect(res.text).not.toContain(gw.token);
-  });
-});
-
-describe('injectToken', () => {
-  test.each([
-    ['<html><head><title>x</title></head></html>', '<html><head><meta name="recall-token" content="T"><title>x</title></head></html>'],
-    ['<HTML><HEAD data-x="1"></HEAD></HTML>', '<HTML><HEAD data-x="1"><meta name="recall-token" content="T"></HEAD></HTML>'],
-    ['<div>no head</div>', '<meta name="recall-token" content="T"><div>no head</div>'],
-    ['<head><meta name="recall-token" content="stale"></head>', '<head><meta name="recall-token" content="T"></head>'],
-    ['<header>not a head</header><head></head>', '<header>not a head</header><head><meta name="recall-token" content="T"></head>'],
-  ])('%s', (html, expected) => {
-    expect(injectToken(html, 'T')).toBe(expected);
-  });
-
-  test('escapes the attribute value', () => {
-    expect(injectToken('<head></head>', '"><script>')).toBe('<head><meta name="recall-token" content="&quot;&gt;&lt;script&gt;"></head>');
   });
 });

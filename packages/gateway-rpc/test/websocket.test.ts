@@ -1,5 +1,5 @@
 /**
- * JSON-RPC over WebSocket on a real gateway: the upgrade is authenticated (header or `?token=`) and
+ * JSON-RPC over WebSocket on a real gateway: the upgrade is authenticated (Bearer header, or a browser's session cookie — never `?token=`) and
  * guarded like HTTP (Host, Origin, path), requests and batches work, oversized frames close the
  * socket with 1009 without hurting the server, and mutations made by anyone (HTTP here) reach every
  * WebSocket client as `event` notifications carrying the affected ids.
@@ -7,6 +7,7 @@
 import { afterEach, describe, expect, test } from 'vitest';
 import { WebSocket } from 'ws';
 import { cleanup, rowCounts, rpc, startTestGateway, wsConnect, type WsClient } from './helpers.js';
+import { sessionCookie } from './support/browser-session.js';
 
 afterEach(cleanup);
 
@@ -37,41 +38,51 @@ describe('upgrade', () => {
     await client.close();
   });
 
-  test('authenticates with ?token= (browsers cannot set headers on a WebSocket)', async () => {
+  test('authenticates a browser by its session cookie (browsers cannot set headers on a WebSocket)', async () => {
     const gw = await startTestGateway();
-    const client = await wsConnect(`${gw.wsUrl}?token=${encodeURIComponent(gw.token)}`);
+    const cookie = await sessionCookie(gw.port, gw.launchUrl());
+    const client = await wsConnect(gw.wsUrl, { headers: { cookie, origin: `http://127.0.0.1:${gw.port}` } });
     expect((await client.call('projects.list')).result).toEqual({ projects: [] });
     await client.close();
   });
 
-  test.each([
-    ['no token', '', {}, 401],
-    ['wrong token in query', '?token=wrong-wrong-wrong-wrong-wrong-wrong', {}, 401],
-    ['wrong bearer', '', { authorization: 'Bearer nope' }, 401],
-    ['foreign Origin', '?token=TOKEN', { origin: 'http://evil.example' }, 403],
-    ['foreign Host', '?token=TOKEN', { host: 'evil.example' }, 403],
-  ])('refuses the upgrade with %s', async (_name, query, headers, status) => {
+  test('refuses the right token in the URL: ?token= is no credential (it would leak into logs and console errors)', async () => {
     const gw = await startTestGateway();
+    expect(await upgradeStatus(`${gw.wsUrl}?token=${encodeURIComponent(gw.token)}`)).toBe(401);
+    expect(await upgradeStatus(`${gw.wsUrl}?token=${encodeURIComponent(gw.token)}`, { origin: `http://127.0.0.1:${gw.port}` })).toBe(401);
+  });
+
+  test.each([
+    ['no token', {}, 401],
+    ['wrong bearer', { authorization: 'Bearer nope' }, 401],
+    ['an unknown session cookie', { cookie: 'recall_session_PORT=made-up' }, 401],
+    ['foreign Origin', { authorization: 'Bearer TOKEN', origin: 'http://evil.example' }, 403],
+    ['foreign Origin with the session cookie', { cookie: 'COOKIE', origin: 'http://evil.example' }, 403],
+    ['foreign Host', { authorization: 'Bearer TOKEN', host: 'evil.example' }, 403],
+  ])('refuses the upgrade with %s', async (_name, headers: Record<string, string>, status) => {
+    const gw = await startTestGateway();
+    const cookie = await sessionCookie(gw.port, gw.launchUrl());
     const before = rowCounts(gw);
-    expect(await upgradeStatus(`${gw.wsUrl}${query.replace('TOKEN', gw.token)}`, headers)).toBe(status);
+    const filled = Object.fromEntries(Object.entries(headers).map(([k, v]) => [k, v === 'COOKIE' ? cookie : v.replace('TOKEN', gw.token).replace('PORT', String(gw.port))]));
+    expect(await upgradeStatus(gw.wsUrl, filled)).toBe(status);
     expect(rowCounts(gw)).toEqual(before);
   });
 
   test('refuses upgrades on other paths', async () => {
     const gw = await startTestGateway();
-    expect(await upgradeStatus(`ws://127.0.0.1:${gw.port}/other?token=${gw.token}`)).toBe(404);
+    expect(await upgradeStatus(`ws://127.0.0.1:${gw.port}/other`, { authorization: `Bearer ${gw.token}` })).toBe(404);
   });
 
   test('accepts an extra allowed origin (e.g. the vite dev server)', async () => {
     const gw = await startTestGateway({ allowedOrigins: ['http://localhost:5173'] });
-    expect(await upgradeStatus(`${gw.wsUrl}?token=${gw.token}`, { origin: 'http://localhost:5173' })).toBe(101);
+    expect(await upgradeStatus(gw.wsUrl, { authorization: `Bearer ${gw.token}`, origin: 'http://localhost:5173' })).toBe(101);
   });
 });
 
 describe('requests over WebSocket', () => {
   test('calls, errors, batches and parse errors', async () => {
     const gw = await startTestGateway();
-    const c = await wsConnect(`${gw.wsUrl}?token=${gw.token}`);
+    const c = await wsConnect(gw.wsUrl, { headers: { authorization: `Bearer ${gw.token}` } });
     const project = (await c.call('projects.create', { name: 'Over WS' })).result;
     expect(project).toMatchObject({ name: 'Over WS' });
     expect((await c.call('session.get', { sessionId: 's_missing' })).error).toMatchObject({ code: -32002, data: { code: 'session_not_found' } });
@@ -90,7 +101,7 @@ describe('requests over WebSocket', () => {
 
   test('a frame over the size limit closes that socket with 1009; the server keeps serving', async () => {
     const gw = await startTestGateway({ bodyLimitBytes: 2048 });
-    const c = await wsConnect(`${gw.wsUrl}?token=${gw.token}`);
+    const c = await wsConnect(gw.wsUrl, { headers: { authorization: `Bearer ${gw.token}` } });
     const closed = new Promise<number>((resolve) => c.ws.once('close', (code) => resolve(code)));
     c.ws.send(JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'projects.create', params: { name: 'x', description: 'y'.repeat(4000) } }));
     expect(await closed).toBe(1009);
@@ -101,7 +112,7 @@ describe('requests over WebSocket', () => {
 
 describe('event notifications', () => {
   async function subscriber(gw: { wsUrl: string; token: string }): Promise<WsClient> {
-    return wsConnect(`${gw.wsUrl}?token=${gw.token}`);
+    return wsConnect(gw.wsUrl, { headers: { authorization: `Bearer ${gw.token}` } });
   }
 
   test('projects.changed, sessions.changed and messages.changed reach every client after the write', async () => {

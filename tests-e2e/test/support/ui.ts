@@ -6,6 +6,7 @@
  */
 import type { Locator, Page, Response } from 'playwright-core';
 import { assert } from 'vitest';
+import { entryUrl } from './gateway.js';
 import type { SearchHit, SearchResult } from './rpc.js';
 import { eventually } from './wait.js';
 
@@ -23,7 +24,8 @@ export const indexPanel = (page: Page): Locator => page.locator('section[aria-la
 
 /** Opens the UI and waits until projects are loaded and the event socket is live. */
 export async function openApp(page: Page, url: string, hash = ''): Promise<void> {
-  await page.goto(url + hash);
+  // A new browser context has no session yet: it enters through a launch URL, like a user.
+  await page.goto(await entryUrl(page.context(), url, hash));
   await sidebar(page).getByRole('heading', { name: 'Projects', includeHidden: true }).waitFor({ state: 'attached' });
   await page.locator('.live.live-open').waitFor({ state: 'attached', timeout: 15_000 });
   await eventually('the sidebar to finish loading', async () => {

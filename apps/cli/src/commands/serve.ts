@@ -1,7 +1,8 @@
 /**
  * `recall serve`: runs the gateway (JSON-RPC over HTTP + WebSocket on 127.0.0.1) and the built
- * desktop UI until SIGINT/SIGTERM. Prints the UI URL on stdout (first line, so scripts can read it)
- * and where the token is; on a signal it closes the gateway, which stops accepting, waits for every
+ * desktop UI until SIGINT/SIGTERM. Prints a one-time launch URL for the UI on stdout (first line,
+ * so scripts can read it: `http://127.0.0.1:PORT/?launch=CODE`, single use, valid for 5 minutes —
+ * opening it gives that browser its session cookie) and, on stderr, where the token is; on a signal it closes the gateway, which stops accepting, waits for every
  * in-flight call (so no acknowledged write is lost) and closes the database, then exits 0.
  * `--sync` also runs live sync of agent transcripts (@recall/importers' LiveSync) until then.
  */
@@ -10,7 +11,7 @@ import { fileURLToPath } from 'node:url';
 import { LiveSync, syncStatePath } from '@recall/importers';
 import { openProfileDatabase } from '@recall/gateway-rpc';
 import { GatewayError } from '@recall/gateway-rpc';
-import { startGateway } from '@recall/gateway-rpc';
+import { DEFAULT_LAUNCH_CODE_TTL_MS, startGateway } from '@recall/gateway-rpc';
 import { semanticPluginFor } from '../stage-b.js';
 import { tokenPath } from '@recall/gateway-rpc';
 import { intFlag } from './args.js';
@@ -79,10 +80,13 @@ export const serveCommand = defineCommand<{ port?: string; 'host-ui'?: string; '
       }
       throw error;
     }
-    ctx.out.write(`${gateway.url}\n`);
+    // Only the owner sees this line (their terminal, or the script that started us): the link is the key to the UI.
+    ctx.out.write(`${gateway.launchUrl()}\n`);
     ctx.err.write(
       [
         `Recall gateway for profile "${gateway.profile}" is listening on ${gateway.url}`,
+        `  Open the UI with the one-time link above (works once, for ${Math.round(DEFAULT_LAUNCH_CODE_TTL_MS / 60_000)} minutes). A fresh link:`,
+        `            curl -H "Authorization: Bearer $(cat ${tokenPath(ctx.config.home)})" ${gateway.url}launch`,
         `  JSON-RPC: POST ${gateway.rpcUrl} or WebSocket ${gateway.wsUrl}`,
         `  Token:    ${tokenPath(ctx.config.home)} (send as Authorization: Bearer <token>)`,
         '  Press Ctrl-C to stop.',

@@ -34,12 +34,12 @@ export interface LiveState {
 }
 
 /** Runs the event WebSocket while `enabled` (after the first successful call). */
-export function useEventStream(token: string, enabled: boolean): LiveState {
+export function useEventStream(enabled: boolean): LiveState {
   const { events } = useRpc();
   const [live, setLive] = useState<LiveState>({ state: 'off' });
   useEffect(() => {
-    if (!enabled || !token) return;
-    const stream = new EventStream(token, {
+    if (!enabled) return;
+    const stream = new EventStream({
       onEvent: (e) => events.emit(e),
       onState: (state, retryInMs) => setLive(retryInMs === undefined ? { state } : { state, retryInMs }),
       onResync: () => {
@@ -49,7 +49,7 @@ export function useEventStream(token: string, enabled: boolean): LiveState {
     });
     stream.start();
     return () => stream.stop();
-  }, [token, enabled, events]);
+  }, [enabled, events]);
   return live;
 }
 

@@ -1,6 +1,6 @@
 /**
- * React context carrying the one RpcClient of the page (created in main.tsx from the injected
- * token) and the event bus fed by the gateway's WebSocket, so hooks can call methods and subscribe
+ * React context carrying the one RpcClient of the page (created in main.tsx; the browser's session
+ * cookie authenticates it) and the event bus fed by the gateway's WebSocket, so hooks can call methods and subscribe
  * without prop drilling.
  */
 import { createContext, useContext } from 'react';

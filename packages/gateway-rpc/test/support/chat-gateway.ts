@@ -27,7 +27,7 @@ export async function startChatGateway(options: { script?: ScriptEntry[]; chat?:
     searchTool: (db) => createSessionSearchTool({ db }),
     chat: { baseUrl: openai.url, model: 'scripted-model', apiKey: TEST_API_KEY, maxRetries: 0, ...options.chat },
   });
-  const ws = await wsConnect(`${gw.wsUrl}?token=${encodeURIComponent(gw.token)}`);
+  const ws = await wsConnect(gw.wsUrl, { headers: { authorization: `Bearer ${gw.token}` } });
   onTestFinished(() => ws.close());
   return { gw, openai, ws };
 }
