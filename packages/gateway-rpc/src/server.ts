@@ -19,8 +19,10 @@ import { WebSocketServer, type WebSocket } from 'ws';
 import { consoleLogger, DEFAULT_LAUNCHER, type CallContext, type GatewayContext, type GatewayLogger, type RecallLauncher, type SessionSearchExecutor } from './context.js';
 import { DOMAIN_ERROR_CODES, JSONRPC_INTERNAL_ERROR, JSONRPC_INVALID_REQUEST } from '@recall/rpc-contract';
 import type { JsonRpcErrorObject } from './errors.js';
-import { EventHub, type HubEvent } from './events.js';
-import { handleRpcText, notification, type MethodRegistry } from './jsonrpc.js';
+import { EventHub } from './events.js';
+import { readBody } from './http-body.js';
+import { serveWebSocket } from './ws-connection.js';
+import { handleRpcText, type MethodRegistry } from './jsonrpc.js';
 import { createMethodRegistry } from './methods/index.js';
 import { openProfileDatabase } from './profiles.js';
 import { createStaticHandler, SECURITY_HEADERS } from './static.js';
@@ -42,13 +44,7 @@ export const DEFAULT_BODY_LIMIT_BYTES = 1024 * 1024;
 export const DEFAULT_FIRST_REQUEST_TIMEOUT_MS = 10_000;
 /** Open connections (HTTP and WebSocket) a gateway accepts at most when `maxConnections` is not given. */
 export const DEFAULT_MAX_CONNECTIONS = 256;
-/**
- * Unsent bytes (answers and events) a WebSocket may have before we stop reading its requests; an
- * event due while over it drops the client, which is evidently not reading.
- */
-export const MAX_WS_BUFFERED_BYTES = 16 * 1024 * 1024;
-/** Requests of one WebSocket that may run at once; further frames wait unread. */
-export const MAX_WS_IN_FLIGHT = 8;
+export { MAX_WS_BUFFERED_BYTES, MAX_WS_IN_FLIGHT } from './ws-connection.js';
 const LOOPBACK = '127.0.0.1';
 
 /**
@@ -272,36 +268,6 @@ export async function startGateway(options: StartGatewayOptions): Promise<Gatewa
     sendJson(res, status, rpcErrorBody({ code: rpcCode, message, data: { code } }), { Connection: 'close', ...extra });
   };
 
-  const readBody = (req: IncomingMessage): Promise<Buffer | 'too_large'> =>
-    new Promise((resolveBody, reject) => {
-      const chunks: Buffer[] = [];
-      let size = 0;
-      let done = false;
-      req.on('data', (chunk: Buffer) => {
-        if (done) return;
-        size += chunk.length;
-        if (size > bodyLimit) {
-          done = true;
-          chunks.length = 0;
-          resolveBody('too_large');
-          return;
-        }
-        chunks.push(chunk);
-      });
-      req.on('end', () => {
-        if (!done) {
-          done = true;
-          resolveBody(Buffer.concat(chunks, size));
-        }
-      });
-      req.on('error', (error) => {
-        if (!done) {
-          done = true;
-          reject(error);
-        }
-      });
-    });
-
   const handleRpcPost = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
     if (req.method !== 'POST') {
       refuse(res, 405, 'forbidden', 'Use POST for JSON-RPC over HTTP, or a WebSocket upgrade.', { Allow: 'POST' });
@@ -318,7 +284,7 @@ export async function startGateway(options: StartGatewayOptions): Promise<Gatewa
       refuse(res, 413, 'payload_too_large', `Request body larger than ${bodyLimit} bytes.`);
       return;
     }
-    const body = await readBody(req);
+    const body = await readBody(req, bodyLimit);
     if (body === 'too_large') {
       refuse(res, 413, 'payload_too_large', `Request body larger than ${bodyLimit} bytes.`);
       return;
@@ -433,75 +399,15 @@ export async function startGateway(options: StartGatewayOptions): Promise<Gatewa
     wss.handleUpgrade(req, socket, head, (ws) => onConnection(ws));
   });
 
-  /**
-   * One socket's flow control. A client that sends requests but does not read the answers must not
-   * grow our memory: at most MAX_WS_IN_FLIGHT requests of a socket run at once, and while that many
-   * run or more than MAX_WS_BUFFERED_BYTES of answers/events wait unsent, the socket is paused (no
-   * more frames are read; the client's own TCP window then stops it from sending). Frames already
-   * parsed when the pause took effect wait in a short queue. Sends report back when flushed, which
-   * is when reading resumes. Events are not requests the client asked for: a client already over
-   * the limit when one is due is dropped, as before.
-   */
-  const onConnection = (ws: WebSocket): void => {
-    clients.add(ws);
-    const queue: string[] = [];
-    let running = 0;
-    const busy = (): boolean => running >= MAX_WS_IN_FLIGHT || ws.bufferedAmount > MAX_WS_BUFFERED_BYTES;
-    const pump = (): void => {
-      while (queue.length > 0 && !busy() && ws.readyState === ws.OPEN) run(queue.shift()!);
-      const shouldPause = busy() || queue.length > 0;
-      if (shouldPause && !ws.isPaused) ws.pause();
-      else if (!shouldPause && ws.isPaused && ws.readyState === ws.OPEN) ws.resume();
-    };
-    const send = (text: string): void => {
-      if (ws.readyState !== ws.OPEN) return;
-      ws.send(text, () => pump());
-    };
-    const run = (text: string): void => {
-      if (closing) {
-        send(rpcErrorBody({ code: DOMAIN_ERROR_CODES.shutting_down, message: 'The gateway is shutting down.', data: { code: 'shutting_down' } }));
-        return;
-      }
-      running++;
-      const callCtx: CallContext = { ...context, transport: 'ws' };
-      void track(() => handleRpcText(registry, text, callCtx, { logger }))
-        .then(
-          (response) => {
-            if (response !== null) send(response);
-          },
-          (error: unknown) => logger.error('WebSocket dispatch failed', { error: String(error) }),
-        )
-        .finally(() => {
-          running--;
-          pump();
-        });
-    };
-    const unsubscribe = events.subscribe((event: HubEvent) => {
-      if (ws.readyState !== ws.OPEN) return;
-      if (ws.bufferedAmount > MAX_WS_BUFFERED_BYTES) {
-        ws.terminate();
-        return;
-      }
-      send(notification('event', event));
+  const onConnection = (ws: WebSocket): void =>
+    serveWebSocket(ws, {
+      clients,
+      events,
+      logger,
+      isClosing: () => closing,
+      run: (text) => track(() => handleRpcText(registry, text, { ...context, transport: 'ws' }, { logger })),
     });
-    ws.on('message', (data) => {
-      const buffer = Array.isArray(data) ? Buffer.concat(data) : Buffer.from(data as ArrayBuffer);
-      let text: string;
-      try {
-        text = new TextDecoder('utf-8', { fatal: true }).decode(buffer);
-      } catch {
-        text = '\u0000invalid-utf8';
-      }
-      queue.push(text);
-      pump();
-    });
-    ws.on('error', (error) => logger.warn('WebSocket client error', { error: error.message }));
-    ws.on('close', () => {
-      queue.length = 0;
-      unsubscribe();
-      clients.delete(ws);
-    });
-  };
+
 
   // ---- listen -------------------------------------------------------------------------------
   try {
