@@ -234,7 +234,12 @@ describe('a stage-A-only install with plain npm, outside the workspace', () => {
         });
         child.once('exit', (code) => reject(new Error(`recall serve exited ${code}: ${stderr}`)));
       });
-      const page = await fetch(url);
+      // The first line is the one-time launch URL: it sets the session cookie and redirects to /.
+      const launch = await fetch(url, { redirect: 'manual' });
+      expect(launch.status).toBe(303);
+      const cookie = (launch.headers.get('set-cookie') ?? '').split(';')[0]!;
+      expect(cookie).toMatch(/^recall_session_\d+=/);
+      const page = await fetch(new URL('/', url), { headers: { cookie } });
       expect(page.status).toBe(200);
       expect(await page.text()).toContain('<div id="root">');
       const token = readFileSync(join(home, 'gateway.token'), 'utf8').trim();
