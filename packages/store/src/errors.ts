@@ -80,7 +80,8 @@ export class FolderInUseError extends StoreError {
 /**
  * Code `invalid_folder`: the path cannot be a project folder (`details.path`, `details.reason`):
  * `relative` (only absolute paths), `root` (`/`, a drive or share root would cover every folder) or
- * `home` (the user's home folder, accepted only with `confirmHome: true`).
+ * `home` (the user's home folder, accepted only with `confirmHome: true`). Thrown before anything is
+ * written, so a bulk import may catch it and map the conversation to no project.
  */
 export class FolderPathError extends StoreError {
   constructor(path: string, reason: 'relative' | 'root' | 'home') {

@@ -156,6 +156,8 @@ function insertFolder(db: RecallDatabase, projectId: string, rawPath: string, pr
  */
 export function createProject(db: RecallDatabase, input: CreateProjectInput): Project {
   const data = parseInput(createProjectSchema, input, 'project');
+  // Before anything is written (inside an outer bulk transaction there is no savepoint to roll back to).
+  for (const folder of data.folders ?? []) projectFolderPath(folder, { confirmHome: data.confirmHome });
   return writeTransaction(db, () => {
     const id = data.id ?? newProjectId();
     if (prepared(db, 'select 1 from projects where id = ?').get(id)) throw new ValidationError(`Project id ${id} already exists.`, { projectId: id });

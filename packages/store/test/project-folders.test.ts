@@ -6,7 +6,7 @@
  */
 import { homedir } from 'node:os';
 import { describe, expect, test } from 'vitest';
-import { addProjectFolder, createProject, projectCoveringFolder, projectForFolder } from '../src/index.js';
+import { addProjectFolder, bulkWrite, createProject, projectCoveringFolder, projectForFolder } from '../src/index.js';
 import { countRows, tempDb } from './support/temp-db.js';
 
 const refused = (reason: string) => expect.objectContaining({ code: 'invalid_folder', details: expect.objectContaining({ reason }) });
@@ -43,6 +43,16 @@ describe('project folder paths', () => {
     expect(projectForFolder(db, home).project.id).toBe(project.id);
     const other = createProject(db, { name: 'Other', folders: [`${home}/repos/x`] });
     expect(other.folders[0]?.path).toBe(`${home}/repos/x`);
+  });
+
+  test('refused before anything is written, even inside a bulk batch (no savepoint there)', () => {
+    const db = tempDb();
+    bulkWrite(db, () => {
+      expect(() => createProject(db, { name: 'P', folders: ['/ok', '/'] })).toThrow(refused('root'));
+      expect(() => projectForFolder(db, homedir())).toThrow(refused('home'));
+    });
+    expect(countRows(db, 'projects')).toBe(0);
+    expect(countRows(db, 'project_folders')).toBe(0);
   });
 
   test('a root folder stored before the rule never covers a cwd', () => {
