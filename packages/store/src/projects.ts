@@ -11,7 +11,7 @@ import { FolderInUseError, ProjectArchivedError, ProjectHasSessionsError, Projec
 import { isFilesystemRoot, isUnderFolder, normalizeFolderPath, projectFolderPath } from './folders.js';
 import type { Project, ProjectFolder } from './rows.js';
 import { prepared, readTransaction, writeTransaction } from './transaction.js';
-import { idSchema, parseInput, projectNameSchema } from './validation.js';
+import { idSchema, parseInput, projectNameSchema, text } from './validation.js';
 import { z } from 'zod';
 
 interface ProjectRow {
@@ -27,7 +27,7 @@ interface ProjectRow {
   session_count: number;
 }
 
-const optionalText = (max: number) => z.string().max(max).nullish();
+const optionalText = (max: number) => text(max).nullish();
 const colorSchema = z
   .string()
   .regex(/^#[0-9a-fA-F]{3,8}$|^[a-z-]{1,30}$/, 'color must be #rgb[a] hex or a colour name')
