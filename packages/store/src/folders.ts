@@ -70,7 +70,7 @@ export function isUnderFolder(path: string, folder: string): boolean {
 
 /**
  * Folders that conversations ran in (git root preferred over cwd) which no project folder covers, most
- * sessions first (at most `limit`, default 50). Suggestions only: choosing one goes through
+ * sessions first (at most `limit`, default 50); a filesystem root or a relative cwd is never suggested. Suggestions only: choosing one goes through
  * projectForFolder() to get a stable project id.
  */
 export function discoveredFolders(db: RecallDatabase, options: { limit?: number } = {}): DiscoveredFolder[] {
@@ -87,7 +87,8 @@ export function discoveredFolders(db: RecallDatabase, options: { limit?: number 
   for (const row of rows) {
     let path: string;
     try {
-      path = normalizeFolderPath(row.path);
+      // Only paths that can become a project folder (the home folder can, once confirmed).
+      path = projectFolderPath(row.path, { confirmHome: true });
     } catch {
       continue;
     }

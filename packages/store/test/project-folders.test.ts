@@ -6,7 +6,7 @@
  */
 import { homedir } from 'node:os';
 import { describe, expect, test } from 'vitest';
-import { addProjectFolder, bulkWrite, createProject, projectCoveringFolder, projectForFolder } from '../src/index.js';
+import { addProjectFolder, bulkWrite, createProject, createSession, discoveredFolders, projectCoveringFolder, projectForFolder } from '../src/index.js';
 import { countRows, tempDb } from './support/temp-db.js';
 
 const refused = (reason: string) => expect.objectContaining({ code: 'invalid_folder', details: expect.objectContaining({ reason }) });
@@ -60,5 +60,13 @@ describe('project folder paths', () => {
     const p = createProject(db, { name: 'P' });
     db.raw.prepare('insert into project_folders (project_id, path, is_primary, created_at) values (?, ?, 1, 0)').run(p.id, '/');
     expect(projectCoveringFolder(db, '/some/unmapped/folder')).toBeUndefined();
+  });
+
+  test('discovered folders never suggest a path that cannot become a project folder (a root, a relative cwd)', () => {
+    const db = tempDb();
+    createSession(db, { cwd: '/' });
+    createSession(db, { cwd: 'relative/dir' });
+    createSession(db, { cwd: '/repo/q' });
+    expect(discoveredFolders(db)).toEqual([{ path: '/repo/q', sessionCount: 1 }]);
   });
 });
