@@ -6,7 +6,7 @@
  * digests so neither the token's content nor its length leaks through timing.
  */
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
-import { chmodSync, linkSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, linkSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { TokenFileError } from './errors.js';
 
@@ -35,13 +35,15 @@ function readToken(path: string): string {
 
 /**
  * Returns the install's token, creating `<home>/gateway.token` (0600) if it does not exist. An
- * existing file with looser permissions is tightened to 0600 rather than rejected: it is ours.
+ * existing valid file is only read, never rewritten (so a gateway starts on a full or read-only disk
+ * once the token exists); one with looser permissions is tightened to 0600 rather than rejected: it is ours.
  * Safe when several processes start at once (they agree on one token). Throws `TokenFileError`
  * (`invalid_token_file`) when the file cannot be created or does not hold a valid token.
  */
 export function ensureToken(home: string): string {
   mkdirSync(home, { recursive: true, mode: 0o700 });
   const path = tokenPath(home);
+  if (existsSync(path)) return existingToken(path);
   // Write a private temp file completely, then link() it into place: link fails with EEXIST if
   // another process won the race, so a reader never sees a half-written token file.
   const tmp = `${path}.${process.pid}.${randomBytes(6).toString('hex')}.tmp`;
@@ -61,6 +63,11 @@ export function ensureToken(home: string): string {
   } finally {
     rmSync(tmp, { force: true });
   }
+  return existingToken(path);
+}
+
+/** Reads an existing token file, tightening a loosened mode (the only write it may do). */
+function existingToken(path: string): string {
   if (process.platform !== 'win32' && (statSync(path).mode & 0o077) !== 0) chmodSync(path, 0o600);
   return readToken(path);
 }

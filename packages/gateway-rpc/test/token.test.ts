@@ -4,7 +4,7 @@
  * the Bearer parsing / constant-time comparison used by both transports.
  */
 import { execFile } from 'node:child_process';
-import { chmodSync, existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, readdirSync, readFileSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { join } from 'node:path';
 import { afterEach, describe, expect, test } from 'vitest';
@@ -29,6 +29,40 @@ describe('ensureToken', () => {
     chmodSync(tokenPath(home), 0o644);
     expect(ensureToken(home)).toBe(token);
     expect(statSync(tokenPath(home)).mode & 0o777).toBe(0o600);
+  });
+
+  // A full disk: no stand-in works for root (it ignores modes), so assert that nothing is written at
+  // all — the token file keeps its inode and mtime and the home directory (whose mtime any temp file
+  // created and removed would bump) is untouched. Non-root also runs it on a read-only (0500) home.
+  test('an existing valid token file is read, not rewritten (a full disk still starts the gateway)', async () => {
+    const home = tempHome();
+    const token = ensureToken(home);
+    const past = new Date(Date.now() - 60_000);
+    utimesSync(tokenPath(home), past, past);
+    utimesSync(home, past, past);
+    const before = statSync(tokenPath(home));
+    const homeBefore = statSync(home);
+    expect(ensureToken(home)).toBe(token);
+    const after = statSync(tokenPath(home));
+    expect(after.ino).toBe(before.ino);
+    expect(after.mtimeMs).toBe(before.mtimeMs);
+    expect(statSync(home).mtimeMs).toBe(homeBefore.mtimeMs);
+    expect(readdirSync(home).filter((name) => name.endsWith('.tmp'))).toEqual([]);
+    const gw = await startTestGateway({ home });
+    expect(gw.token).toBe(token);
+    expect(statSync(tokenPath(home)).ino).toBe(before.ino);
+    expect(statSync(tokenPath(home)).mtimeMs).toBe(before.mtimeMs);
+  });
+
+  test.skipIf(process.getuid?.() === 0 || process.platform === 'win32')('a read-only home with a valid token file still yields the token', () => {
+    const home = tempHome();
+    const token = ensureToken(home);
+    chmodSync(home, 0o500);
+    try {
+      expect(ensureToken(home)).toBe(token);
+    } finally {
+      chmodSync(home, 0o700);
+    }
   });
 
   test.each(['', 'short', 'has whitespace inside it but is otherwise long enough'])('a corrupt token file (%j) is a TokenFileError', (content) => {

@@ -1,7 +1,8 @@
 /**
  * Writes normalised source records (records.ts) into a profile database: the one writer behind
  * `recall import --from …` and live sync. It owns the project mapping (an explicit project, one
- * project per folder through the store's projectForFolder, or none), idempotency (sessions by id,
+ * project per folder through the store's projectForFolder — none for a folder it refuses, such as the
+ * home folder or `/` — or none), idempotency (sessions by id,
  * messages by session + external id — a re-run or a grown transcript writes only what is new),
  * batching, the per-line error report and the dry run.
  *
@@ -22,6 +23,7 @@ import {
   createSession,
   findProjectByFolder,
   findSession,
+  FolderPathError,
   getProject,
   normalizeFolderPath,
   projectForFolder,
@@ -234,9 +236,16 @@ export class SourceImporter {
     if (this.mapping.kind === 'project') return { projectId: this.mapping.projectId };
     const folder = rec.gitRepoRoot ?? rec.cwd ?? null;
     if (folder === null || folder.trim() === '') return { projectId: null };
-    const { project, created } = projectForFolder(this.db, folder);
-    if (created && counts) counts.projectsCreated++;
-    return { projectId: project.id };
+    let mapped: ReturnType<typeof projectForFolder>;
+    try {
+      mapped = projectForFolder(this.db, folder);
+    } catch (error) {
+      // The home folder, `/` or a relative cwd cannot own a project: such a conversation has none.
+      if (error instanceof FolderPathError) return { projectId: null };
+      throw error;
+    }
+    if (mapped.created && counts) counts.projectsCreated++;
+    return { projectId: mapped.project.id };
   }
 
   private applySessionRecord(rec: SessionRecord | SessionUpdateRecord, counts: Counts): void {

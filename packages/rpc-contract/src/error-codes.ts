@@ -59,6 +59,8 @@ export const DOMAIN_ERROR_CODES = {
   session_already_compressed: -32032,
   // semantic index (@recall/semantic): index.project.enable / index.run while semantic is not configured or off
   semantic_disabled: -32033,
+  // store: a path that cannot be a project folder (relative, a filesystem root, the home folder unconfirmed)
+  invalid_folder: -32034,
   // transport bounds (jsonrpc.ts): a batch entry not run because the batch hit its cost or size bound
   batch_limit: -32050,
 } as const satisfies Record<string, number>;

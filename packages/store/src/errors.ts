@@ -78,6 +78,23 @@ export class FolderInUseError extends StoreError {
 }
 
 /**
+ * Code `invalid_folder`: the path cannot be a project folder (`details.path`, `details.reason`):
+ * `relative` (only absolute paths), `root` (`/`, a drive or share root would cover every folder) or
+ * `home` (the user's home folder, accepted only with `confirmHome: true`). Thrown before anything is
+ * written, so a bulk import may catch it and map the conversation to no project.
+ */
+export class FolderPathError extends StoreError {
+  constructor(path: string, reason: 'relative' | 'root' | 'home') {
+    const why = {
+      relative: 'a project folder must be an absolute path',
+      root: 'a filesystem root cannot be a project folder (it would cover every folder)',
+      home: 'this is your home folder, which would cover every folder below it: confirm it explicitly (confirmHome: true) to use it as a project folder',
+    }[reason];
+    super('invalid_folder', `Folder ${JSON.stringify(path)} refused: ${why}.`, { path, reason });
+  }
+}
+
+/**
  * Code `session_exists`: `createSession` was given an id that is already taken (`upsertSession` updates instead).
  */
 export class SessionExistsError extends StoreError {

@@ -4,9 +4,11 @@
  * roots of conversations that no project folder covers). Folders never decide membership; they only
  * help the user find or create the explicit project a conversation should belong to.
  */
+import { homedir } from 'node:os';
 import { posix, win32 } from 'node:path';
 import type { DiscoveredFolder } from '@recall/rpc-contract';
 import type { RecallDatabase } from '@recall/schema';
+import { FolderPathError } from './errors.js';
 import { folderPathSchema, parseInput } from './validation.js';
 
 /**
@@ -21,6 +23,43 @@ export function normalizeFolderPath(input: string): string {
   return trimmed === '' ? (isWindows ? '\\' : '/') : trimmed;
 }
 
+/** True when a normalised path is a filesystem root: `/`, `\\`, a drive root (`C:\\`, stored as `C:`) or a UNC share root. */
+export function isFilesystemRoot(normalized: string): boolean {
+  if (normalized === '/' || normalized === '\\' || /^[A-Za-z]:$/.test(normalized)) return true;
+  if (!/^[A-Za-z]:[\\/]|^\\\\/.test(normalized)) return false;
+  const root = win32.parse(normalized).root;
+  return normalized === root || `${normalized}\\` === root;
+}
+
+/** Options of {@link projectFolderPath}: `confirmHome` accepts the user's home folder. */
+export interface ProjectFolderOptions {
+  confirmHome?: boolean;
+}
+
+/**
+ * A path that may become a project folder, normalised: absolute, not a filesystem root, and not the
+ * user's home folder unless `confirmHome` is true. Throws ValidationError for a malformed path and
+ * FolderPathError (`invalid_folder`, `details.reason` `relative` / `root` / `home`) otherwise.
+ */
+export function projectFolderPath(input: string, options: ProjectFolderOptions = {}): string {
+  const path = normalizeFolderPath(input);
+  const absolute = posix.isAbsolute(path) || /^[A-Za-z]:\\/.test(path) || path.startsWith('\\\\');
+  if (isFilesystemRoot(path)) throw new FolderPathError(input, 'root');
+  if (!absolute) throw new FolderPathError(input, 'relative');
+  if (options.confirmHome !== true && isHomeFolder(path)) throw new FolderPathError(input, 'home');
+  return path;
+}
+
+function isHomeFolder(path: string): boolean {
+  let home: string;
+  try {
+    home = normalizeFolderPath(homedir());
+  } catch {
+    return false;
+  }
+  return home.includes('\\') ? path.toLowerCase() === home.toLowerCase() : path === home;
+}
+
 /** True when `path` is `folder` or lies below it. */
 export function isUnderFolder(path: string, folder: string): boolean {
   if (path === folder) return true;
@@ -31,7 +70,7 @@ export function isUnderFolder(path: string, folder: string): boolean {
 
 /**
  * Folders that conversations ran in (git root preferred over cwd) which no project folder covers, most
- * sessions first (at most `limit`, default 50). Suggestions only: choosing one goes through
+ * sessions first (at most `limit`, default 50); a filesystem root or a relative cwd is never suggested. Suggestions only: choosing one goes through
  * projectForFolder() to get a stable project id.
  */
 export function discoveredFolders(db: RecallDatabase, options: { limit?: number } = {}): DiscoveredFolder[] {
@@ -48,7 +87,8 @@ export function discoveredFolders(db: RecallDatabase, options: { limit?: number 
   for (const row of rows) {
     let path: string;
     try {
-      path = normalizeFolderPath(row.path);
+      // Only paths that can become a project folder (the home folder can, once confirmed).
+      path = projectFolderPath(row.path, { confirmHome: true });
     } catch {
       continue;
     }

@@ -16,6 +16,7 @@ export {
   ProjectHasSessionsError,
   ProjectArchivedError,
   FolderInUseError,
+  FolderPathError,
   SessionExistsError,
   LineageError,
   SessionAlreadyCompressedError,
@@ -38,7 +39,8 @@ export {
   projectExists,
 } from './projects.js';
 export type { CreateProjectInput, UpdateProjectInput } from './projects.js';
-export { normalizeFolderPath, discoveredFolders } from './folders.js';
+export { normalizeFolderPath, projectFolderPath, discoveredFolders } from './folders.js';
+export type { ProjectFolderOptions } from './folders.js';
 // --- sessions, lineage, moves ---
 export type { SessionHeader } from './rows.js';
 export {

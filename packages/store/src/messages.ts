@@ -12,7 +12,7 @@ import { MessageNotFoundError, SessionNotFoundError, ValidationError } from './e
 import { indexMessages, unindexMessages } from './fts-index.js';
 import { toMessage, type Message, type MessageRow } from './rows.js';
 import { prepared, readTransaction, writeTransaction } from './transaction.js';
-import { newMessageSchema, parseInput, type NewMessage } from './validation.js';
+import { newMessageSchema, parseInput, text, type NewMessage } from './validation.js';
 
 /**
  * What `appendMessages` stored: every message in input order (a repeated `externalId` gives the stored
@@ -129,7 +129,7 @@ export function getMessage(db: RecallDatabase, messageId: number): Message {
   return message;
 }
 
-const editSchema = z.string().max(MAX_MESSAGE_CHARS, `content must be at most ${MAX_MESSAGE_CHARS} characters`);
+const editSchema = text(MAX_MESSAGE_CHARS, `content must be at most ${MAX_MESSAGE_CHARS} characters`);
 
 /**
  * Replaces a message's text (≤ MAX_MESSAGE_CHARS), sets `editedAt` and re-indexes it; returns the

@@ -8,10 +8,10 @@ import { basename } from 'node:path';
 import { newProjectId, type RecallDatabase } from '@recall/schema';
 import { nowMs } from './clock.js';
 import { FolderInUseError, ProjectArchivedError, ProjectHasSessionsError, ProjectNotFoundError, ValidationError } from './errors.js';
-import { isUnderFolder, normalizeFolderPath } from './folders.js';
+import { isFilesystemRoot, isUnderFolder, normalizeFolderPath, projectFolderPath } from './folders.js';
 import type { Project, ProjectFolder } from './rows.js';
 import { prepared, readTransaction, writeTransaction } from './transaction.js';
-import { idSchema, parseInput, projectNameSchema } from './validation.js';
+import { idSchema, parseInput, projectNameSchema, text } from './validation.js';
 import { z } from 'zod';
 
 interface ProjectRow {
@@ -27,7 +27,7 @@ interface ProjectRow {
   session_count: number;
 }
 
-const optionalText = (max: number) => z.string().max(max).nullish();
+const optionalText = (max: number) => text(max).nullish();
 const colorSchema = z
   .string()
   .regex(/^#[0-9a-fA-F]{3,8}$|^[a-z-]{1,30}$/, 'color must be #rgb[a] hex or a colour name')
@@ -40,11 +40,13 @@ const createProjectSchema = z.object({
   color: colorSchema,
   icon: optionalText(64),
   folders: z.array(z.string()).max(50).optional(),
+  confirmHome: z.boolean().optional(),
 });
 /**
  * Input of `createProject`: `name` (trimmed, 1-120 characters, no control characters) is required;
  * `id` (`p_…`, default a new id), `description` (≤ 2000), `color` (#hex or a colour name), `icon`
- * (≤ 64) and `folders` (≤ 50 paths, the first becomes primary) are optional.
+ * (≤ 64) and `folders` (≤ 50 absolute paths, the first becomes primary; no filesystem root, the home
+ * folder only with `confirmHome: true`) are optional.
  */
 export type CreateProjectInput = z.input<typeof createProjectSchema>;
 
@@ -136,8 +138,8 @@ export function listProjects(db: RecallDatabase, options: { includeArchived?: bo
   return rows.map((r) => toProject(db, r));
 }
 
-function insertFolder(db: RecallDatabase, projectId: string, rawPath: string, primary: boolean): void {
-  const path = normalizeFolderPath(rawPath);
+function insertFolder(db: RecallDatabase, projectId: string, rawPath: string, primary: boolean, confirmHome: boolean | undefined): void {
+  const path = projectFolderPath(rawPath, { confirmHome });
   const owner = prepared(db, 'select project_id from project_folders where path = ?').pluck().get(path) as string | undefined;
   if (owner !== undefined) {
     if (owner === projectId) return;
@@ -149,10 +151,13 @@ function insertFolder(db: RecallDatabase, projectId: string, rawPath: string, pr
 
 /**
  * Creates a project with a unique slug derived from its name and returns it. Throws ValidationError
- * (bad input, or an `id` already taken) and FolderInUseError when a folder belongs to another project.
+ * (bad input, or an `id` already taken), FolderPathError (`invalid_folder`: a relative path, a filesystem
+ * root, or the home folder without `confirmHome`) and FolderInUseError when a folder belongs to another project.
  */
 export function createProject(db: RecallDatabase, input: CreateProjectInput): Project {
   const data = parseInput(createProjectSchema, input, 'project');
+  // Before anything is written (inside an outer bulk transaction there is no savepoint to roll back to).
+  for (const folder of data.folders ?? []) projectFolderPath(folder, { confirmHome: data.confirmHome });
   return writeTransaction(db, () => {
     const id = data.id ?? newProjectId();
     if (prepared(db, 'select 1 from projects where id = ?').get(id)) throw new ValidationError(`Project id ${id} already exists.`, { projectId: id });
@@ -167,7 +172,7 @@ export function createProject(db: RecallDatabase, input: CreateProjectInput): Pr
       now,
       now,
     );
-    (data.folders ?? []).forEach((folder, i) => insertFolder(db, id, folder, i === 0));
+    (data.folders ?? []).forEach((folder, i) => insertFolder(db, id, folder, i === 0, data.confirmHome));
     return getProject(db, id);
   });
 }
@@ -226,12 +231,13 @@ export function deleteProject(db: RecallDatabase, projectId: string): void {
 /**
  * Attaches a folder (normalised) to a project and returns the project; the first folder becomes primary
  * unless `primary` says otherwise. Adding a folder the project already has is a no-op. Throws
- * ProjectNotFoundError, ValidationError (bad path) and FolderInUseError.
+ * ProjectNotFoundError, ValidationError (bad path), FolderPathError (see createProject; `confirmHome`
+ * accepts the home folder) and FolderInUseError.
  */
-export function addProjectFolder(db: RecallDatabase, projectId: string, path: string, options: { primary?: boolean } = {}): Project {
+export function addProjectFolder(db: RecallDatabase, projectId: string, path: string, options: { primary?: boolean; confirmHome?: boolean } = {}): Project {
   return writeTransaction(db, () => {
     const project = getProject(db, projectId);
-    insertFolder(db, projectId, path, options.primary ?? project.folders.length === 0);
+    insertFolder(db, projectId, path, options.primary ?? project.folders.length === 0, options.confirmHome);
     prepared(db, 'update projects set updated_at = ? where id = ?').run(nowMs(), projectId);
     return getProject(db, projectId);
   });
@@ -264,15 +270,17 @@ export function findProjectByFolder(db: RecallDatabase, path: string): Project |
 /**
  * A discovered folder (a repo root or cwd) as an explicit project: the project that owns the folder,
  * or a new one named after it (`created: true`), deduplicated by normalised path. The path never
- * becomes a project id. Throws ValidationError for an invalid path.
+ * becomes a project id. Throws ValidationError for an invalid path and FolderPathError (`invalid_folder`)
+ * for a relative path or a filesystem root, and for the home folder unless `confirmHome` is true or a
+ * project already owns it.
  */
-export function projectForFolder(db: RecallDatabase, path: string, options: { name?: string } = {}): { project: Project; created: boolean } {
-  const normalized = normalizeFolderPath(path);
+export function projectForFolder(db: RecallDatabase, path: string, options: { name?: string; confirmHome?: boolean } = {}): { project: Project; created: boolean } {
+  const normalized = projectFolderPath(path, { confirmHome: true });
   return writeTransaction(db, () => {
     const existing = findProjectByFolder(db, normalized);
     if (existing) return { project: existing, created: false };
     const name = options.name ?? (basename(normalized.replace(/\\/g, '/')) || normalized);
-    return { project: createProject(db, { name, folders: [normalized] }), created: true };
+    return { project: createProject(db, { name, folders: [normalized], confirmHome: options.confirmHome }), created: true };
   });
 }
 
@@ -295,7 +303,8 @@ export function findProjectByRef(db: RecallDatabase, ref: string): Project | und
 /**
  * The project whose folder is `path` or the nearest folder above it (the deepest covering folder wins,
  * so a nested repo mapped to its own project beats its parent's); undefined when none covers it.
- * Folders are metadata: this answers "which project did the user map this directory to". Throws
+ * Folders are metadata: this answers "which project did the user map this directory to". A filesystem
+ * root stored by an older version covers nothing. Throws
  * ValidationError for an invalid path.
  */
 export function projectCoveringFolder(db: RecallDatabase, path: string): Project | undefined {
@@ -303,6 +312,7 @@ export function projectCoveringFolder(db: RecallDatabase, path: string): Project
   const folders = prepared(db, 'select project_id, path from project_folders').all() as { project_id: string; path: string }[];
   let best: { project_id: string; path: string } | undefined;
   for (const folder of folders) {
+    if (isFilesystemRoot(folder.path)) continue; // stored before roots were refused: it must not cover everything
     if (isUnderFolder(normalized, folder.path) && (best === undefined || folder.path.length > best.path.length)) best = folder;
   }
   return best === undefined ? undefined : getProject(db, best.project_id);

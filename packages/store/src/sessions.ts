@@ -17,21 +17,21 @@ import { setSessionProject } from './moves.js';
 import { assertProjectAcceptsSessions } from './projects.js';
 import { SESSION_COLUMNS, toSession, toSessionHeader, type Session, type SessionHeader, type SessionRow } from './rows.js';
 import { prepared, writeTransaction } from './transaction.js';
-import { idSchema, newMessageSchema, parseInput, titleSchema } from './validation.js';
+import { idSchema, newMessageSchema, parseInput, text, titleSchema, toWellFormed } from './validation.js';
 
 const sessionIdSchema = z.string().regex(/^[A-Za-z0-9][A-Za-z0-9._:-]{0,127}$/, 'session ids are 1-128 characters of letters, digits, . _ : -');
-const pathField = z.string().max(4096).nullish();
+const pathField = text(4096).nullish();
 
 const sessionFieldsSchema = z.object({
   title: titleSchema.nullish(),
   cwd: pathField,
   gitRepoRoot: pathField,
-  gitBranch: z.string().max(500).nullish(),
-  model: z.string().max(200).nullish(),
-  source: z.string().min(1).max(64).optional(),
+  gitBranch: text(500).nullish(),
+  model: text(200).nullish(),
+  source: z.string().min(1).max(64).transform(toWellFormed).optional(),
   startedAt: z.number().int().nonnegative().optional(),
   endedAt: z.number().int().nonnegative().nullish(),
-  endReason: z.string().max(200).nullish(),
+  endReason: text(200).nullish(),
   archived: z.boolean().optional(),
   hidden: z.boolean().optional(),
 });
@@ -267,7 +267,7 @@ export function updateSession(db: RecallDatabase, sessionId: string, fields: Upd
   });
 }
 
-const cwdSchema = z.object({ cwd: z.string().min(1).max(4096), gitRepoRoot: pathField, gitBranch: z.string().max(500).nullish() });
+const cwdSchema = z.object({ cwd: text(4096).pipe(z.string().min(1)), gitRepoRoot: pathField, gitBranch: text(500).nullish() });
 /** Input of `setSessionCwd`: the new `cwd` (1-4096 characters) and optionally its git root and branch (null or omitted = none). */
 export type SetSessionCwdInput = z.input<typeof cwdSchema>;
 

@@ -49,7 +49,7 @@ export const projectMethods: GatewayMethod[] = [
   }),
 
   method('projects.folders.add', (p, ctx) => {
-    const project = addProjectFolder(ctx.db, p.projectId, p.path, definedOnly({ primary: p.primary }));
+    const project = addProjectFolder(ctx.db, p.projectId, p.path, definedOnly({ primary: p.primary, confirmHome: p.confirmHome }));
     ctx.events.emit({ type: 'projects.changed', projectIds: [project.id] });
     return project;
   }),
@@ -61,7 +61,7 @@ export const projectMethods: GatewayMethod[] = [
   }),
 
   method('projects.for_folder', (p, ctx) => {
-    const result = projectForFolder(ctx.db, p.path, definedOnly({ name: p.name }));
+    const result = projectForFolder(ctx.db, p.path, definedOnly({ name: p.name, confirmHome: p.confirmHome }));
     if (result.created) ctx.events.emit({ type: 'projects.changed', projectIds: [result.project.id] });
     return result;
   }),

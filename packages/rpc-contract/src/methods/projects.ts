@@ -11,6 +11,7 @@ const nameField = z.string().min(1).max(120).describe('Project name (1-120 chara
 const descriptionField = z.string().max(2000).describe('Free-text description (at most 2000 characters)');
 const colorField = z.string().max(32).describe('Colour: #rgb/#rrggbb[aa] hex or a colour name');
 const iconField = z.string().max(64).describe('Icon name or emoji (at most 64 characters)');
+const confirmHomeField = z.boolean().optional().describe('Accept the home folder as a project folder (refused with invalid_folder otherwise)');
 
 export const PROJECT_METHODS = methodGroup({
   'projects.list': {
@@ -24,7 +25,8 @@ export const PROJECT_METHODS = methodGroup({
       description: descriptionField.optional(),
       color: colorField.optional(),
       icon: iconField.optional(),
-      folders: z.array(pathField).max(50).optional().describe('Folders of the project (at most 50); the first is primary'),
+      folders: z.array(pathField).max(50).optional().describe('Folders of the project (at most 50 absolute paths, no filesystem root); the first is primary'),
+      confirmHome: confirmHomeField,
     }),
   },
   'projects.update': {
@@ -54,6 +56,7 @@ export const PROJECT_METHODS = methodGroup({
       projectId: projectIdField,
       path: pathField,
       primary: z.boolean().optional().describe('Make it the primary folder (default: only if the project has none)'),
+      confirmHome: confirmHomeField,
     }),
   },
   'projects.folders.remove': {
@@ -65,6 +68,7 @@ export const PROJECT_METHODS = methodGroup({
     params: z.strictObject({
       path: pathField,
       name: nameField.optional().describe('Name for a newly created project (default: the folder name)'),
+      confirmHome: confirmHomeField,
     }),
   },
   'projects.discovered': {
