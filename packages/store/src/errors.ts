@@ -88,7 +88,7 @@ export class FolderPathError extends StoreError {
     const why = {
       relative: 'a project folder must be an absolute path',
       root: 'a filesystem root cannot be a project folder (it would cover every folder)',
-      home: 'this is your home folder, which would cover every folder below it: confirm it explicitly (confirmHome: true) to use it as a project folder',
+      home: 'this is your home folder, which would cover every folder below it; it can be a project folder only when you confirm that explicitly',
     }[reason];
     super('invalid_folder', `Folder ${JSON.stringify(path)} refused: ${why}.`, { path, reason });
   }
