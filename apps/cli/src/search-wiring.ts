@@ -4,12 +4,12 @@
  * `createSearchComposition()` takes the database and the profile's `semantic` config section (raw,
  * validated here by parseSemanticConfig) and returns the tool plus a `close()` that stops a
  * provider it created. It needs nothing from the server, so the gateway, the CLI (`recall search`,
- * `recall mcp`), the chat loop and the eval all run the same composition (`openSearchComposition()`
+ * `recall mcp`) and the gateway's stage-B plugin all run the same composition (`openSearchComposition()`
  * opens a read-only connection for it). Without a configured and switched-on
  * semantic section the tool is keyword-only and reports `semantic_status: "disabled"`.
  */
 import { openDatabase, type RecallDatabase } from '@recall/schema';
-import { createSessionSearchTool, type SessionSearchExecutor, type SessionSearchTool } from '@recall/search-tool';
+import { createSessionSearchTool, type SessionSearchTool } from '@recall/search-tool';
 import {
   createConfiguredSemanticSource,
   createProvider,
@@ -17,7 +17,7 @@ import {
   parseSemanticConfig,
   resolveEmbeddingApiKey,
   SemanticConfigError,
-  SemanticIndex,
+  type SemanticIndex,
   type EmbeddingProvider,
   type ScopedSemanticSource,
   type SemanticConfig,
@@ -111,14 +111,4 @@ export function openSearchComposition(dbPath: string, profile: string | null, op
 /** The wiring options for a running index: its validated config, its provider (shared) and its worker's health. */
 export function searchOptionsForIndex(index: SemanticIndex): SearchWiringOptions {
   return { semantic: index.config, provider: index.provider, health: () => index.worker?.health ?? null };
-}
-
-/**
- * For callers that only need `execute`: keyword-only without a second argument; with the
- * profile's `SemanticIndex` (as the gateway and the eval hold it) or explicit wiring options, the
- * semantic source is attached.
- */
-export function createDefaultSearchTool(db: RecallDatabase, semantic: SemanticIndex | SearchWiringOptions | null = null): SessionSearchExecutor {
-  const options = semantic === null ? {} : semantic instanceof SemanticIndex ? searchOptionsForIndex(semantic) : semantic;
-  return createSearchComposition(db, options).tool;
 }

@@ -5,7 +5,7 @@
  * source for `session_search` that reports itself unavailable, so hybrid search degrades to keyword
  * results with that reason.
  */
-import { GatewayError, type IndexService, type IndexServiceProjectStatus } from '@recall/gateway-rpc';
+import { GatewayError, idleProjectStatus, type IndexService, type IndexServiceProjectStatus } from '@recall/gateway-rpc';
 import type { SemanticSource } from '@recall/search-tool';
 
 /** The sentence people see (status, errors, the note of a hybrid search). */
@@ -26,20 +26,10 @@ export function notInstalledIndex(enabled: boolean): IndexService {
     provider: null,
     fingerprint: null,
     worker: enabled ? { health } : null,
-    status(projectId: string): IndexServiceProjectStatus {
-      return {
-        projectId,
-        status: enabled ? 'unavailable' : 'disabled',
-        reason: enabled ? 'provider_unavailable' : 'turned_off',
-        consent: { enabled: false, endpoint: null, enabledAt: null },
-        eligible: 'unknown',
-        ready: 0,
-        pending: 0,
-        failed: 0,
-        queuedSessions: 0,
-        lastError: enabled ? SEMANTIC_NOT_INSTALLED : null,
-      };
-    },
+    status: (projectId: string): IndexServiceProjectStatus =>
+      enabled
+        ? idleProjectStatus(projectId, { status: 'unavailable', reason: 'provider_unavailable', lastError: SEMANTIC_NOT_INSTALLED })
+        : idleProjectStatus(projectId, { status: 'disabled', reason: 'turned_off' }),
     enable: refuse,
     disable: refuse,
     run: async () => refuse(),

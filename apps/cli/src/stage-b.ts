@@ -9,7 +9,7 @@
  */
 import type { IndexService, SemanticPlugin } from '@recall/gateway-rpc';
 import type { RecallDatabase } from '@recall/schema';
-import { createSessionSearchTool } from '@recall/search-tool';
+import { createSessionSearchTool, type SessionSearchTool } from '@recall/search-tool';
 import { notInstalledIndex, notInstalledSource, SEMANTIC_NOT_INSTALLED } from './stage-b-missing.js';
 
 /** The raw `semantic` section of config.json and the keys its endpoint may receive (never logged). */
@@ -68,7 +68,7 @@ export async function indexServiceFor(db: RecallDatabase, settings: StageBSettin
 
 /** A session_search tool and what closes it: hybrid when configured and installed, keyword only otherwise. */
 export interface ComposedSearchTool {
-  readonly tool: { execute(args: unknown, context: Parameters<ReturnType<typeof createSessionSearchTool>['execute']>[1]): ReturnType<ReturnType<typeof createSessionSearchTool>['execute']> };
+  readonly tool: Pick<SessionSearchTool, 'execute'>;
   close(): Promise<void>;
 }
 

@@ -14,6 +14,29 @@ import type { EventHub } from './events.js';
 /** Per-project semantic status as an index reports it (the gateway adds name, slug and archived). */
 export type IndexServiceProjectStatus = Omit<IndexProjectStatus, 'name' | 'slug' | 'archived'> & { fingerprintId?: number | null };
 
+/**
+ * A project's status when no index serves it (not configured, turned off, or stage B missing): the
+ * given state and reason, no consent, nothing counted (`eligible` unknown). The gateway answers it
+ * without an index service; a stand-in service can answer it too.
+ */
+export function idleProjectStatus(
+  projectId: string,
+  state: Pick<IndexServiceProjectStatus, 'status' | 'reason'> & { lastError?: string | null },
+): IndexServiceProjectStatus {
+  return {
+    projectId,
+    status: state.status,
+    reason: state.reason,
+    consent: { enabled: false, endpoint: null, enabledAt: null },
+    eligible: 'unknown',
+    ready: 0,
+    pending: 0,
+    failed: 0,
+    queuedSessions: 0,
+    lastError: state.lastError ?? null,
+  };
+}
+
 /** The embedding provider an index uses, as far as `index.status` shows it (never a key). */
 export interface IndexServiceProvider {
   readonly info: Omit<IndexProvider, 'fingerprintId'>;

@@ -21,6 +21,7 @@ export type { HubEvent, EventListener, EventInput } from './events.js';
 export { consoleLogger, silentLogger, DEFAULT_LAUNCHER } from './context.js';
 export type { GatewayContext, CallContext, GatewayLogger, Transport, RecallLauncher } from './context.js';
 export { openProfileDatabase } from './profiles.js';
+export { idleProjectStatus } from './index-service.js';
 export type { IndexService, IndexServiceProjectStatus, IndexServiceProvider, IndexServiceWorker, SemanticBinding, SemanticPlugin, SemanticPluginDeps, SemanticSearchBinding } from './index-service.js';
 export { GATEWAY_VERSION } from './version.js';
 export { tightenHome } from './home-permissions.js';

@@ -56,6 +56,9 @@ function helpOf(command: string): string | null {
 const topHelp = execFileSync(process.execPath, [CLI, '--help'], { encoding: 'utf8' });
 const COMMANDS = [...topHelp.matchAll(/^ {2}([a-z]+) {2,}/gm)].map((m) => m[1]!);
 
+/** Words after `recall` that read as a command even when the CLI has none by that name. */
+const COMMAND_LIKE = /^(serve|import|search|projects|sessions|mv|index|mcp|sync|eval|backup|export|delete|migrate)$/;
+
 /** `recall <cmd> …` invocations inside code spans and code blocks. */
 function invocations(): { file: string; line: string; command: string; flags: string[] }[] {
   const out: { file: string; line: string; command: string; flags: string[] }[] = [];
@@ -66,10 +69,9 @@ function invocations(): { file: string; line: string; command: string; flags: st
     for (const line of [...code, ...spans, ...jsx]) {
       for (const m of line.matchAll(/(?:^|[\s/(])recall(?:\.js)? ([a-z]+)((?: +(?:--?[\w-]+|[^\s|;&`)]+))*)/g)) {
         const command = m[1]!;
-        if (!COMMANDS.includes(command) && !['help'].includes(command)) {
-          // Prose like "recall of earlier conversations" is not an invocation; a code line is.
-          if (!/^(serve|import|search|projects|sessions|mv|index|mcp|sync|eval|backup|export|delete|migrate)$/.test(command)) continue;
-        }
+        // Prose like "recall of earlier conversations" is not an invocation: only the CLI's commands,
+        // `help`, and command names that do not exist (or no longer do) are checked.
+        if (!COMMANDS.includes(command) && command !== 'help' && !COMMAND_LIKE.test(command)) continue;
         const flags = [...(m[2] ?? '').matchAll(/(?:^|\s)(--[a-z][\w-]*)/g)].map((f) => f[1]!);
         out.push({ file, line: line.trim(), command, flags });
       }

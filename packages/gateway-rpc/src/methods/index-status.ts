@@ -18,7 +18,7 @@ import type { RecallDatabase } from '@recall/schema';
 import type { IndexProjectStatus, IndexStatus } from '@recall/rpc-contract';
 import { readTransaction } from '@recall/store';
 import { GatewayError } from '../errors.js';
-import type { IndexService, IndexServiceProjectStatus } from '../index-service.js';
+import { idleProjectStatus, type IndexService } from '../index-service.js';
 import { method, type GatewayMethod } from './common.js';
 
 export const SEMANTIC_HOW_TO_CONFIGURE =
@@ -64,21 +64,6 @@ function assertProject(db: RecallDatabase, projectId: string): void {
   }
 }
 
-function notConfigured(projectId: string): IndexServiceProjectStatus {
-  return {
-    projectId,
-    status: 'disabled',
-    reason: 'not_configured',
-    consent: { enabled: false, endpoint: null, enabledAt: null },
-    eligible: 'unknown',
-    ready: 0,
-    pending: 0,
-    failed: 0,
-    queuedSessions: 0,
-    lastError: null,
-  };
-}
-
 /** The `index.status` answer: keyword counts and, through the profile's index service, the semantic index per project. */
 export function indexStatus(db: RecallDatabase, index: IndexService | null | undefined, projectId?: string): IndexStatus {
   const keyword = keywordCounts(db);
@@ -88,7 +73,7 @@ export function indexStatus(db: RecallDatabase, index: IndexService | null | und
     .all(...(projectId ? [projectId] : [])) as { id: string; name: string; slug: string; archived: number }[];
   // Without an index service (stage B not plugged in) every project is listed as not configured.
   const projects: IndexProjectStatus[] = projectRows.map((p) => {
-    const { fingerprintId: _f, ...s } = index ? index.status(p.id) : notConfigured(p.id);
+    const { fingerprintId: _f, ...s } = index ? index.status(p.id) : idleProjectStatus(p.id, { status: 'disabled', reason: 'not_configured' });
     return { ...s, name: p.name, slug: p.slug, archived: p.archived === 1 };
   });
   const configured = index?.config != null;
