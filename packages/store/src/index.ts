@@ -91,3 +91,6 @@ export { MAX_QUERY_CHARS, MAX_QUERY_TERMS } from './fts-query.js';
 export type { CjkBackoff } from './fts-query.js';
 export { MAX_INDEXED_CHARS } from './search-text.js';
 export { rebuildKeywordIndex } from './fts-index.js';
+// --- the storage ports (@recall/storage-ports) on SQLite ---
+/** The storage ports over an open profile database (the SQLite adapter). */
+export { sqliteStorage, openSqliteStorage } from './sqlite-storage.js';

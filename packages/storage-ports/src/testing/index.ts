@@ -1,0 +1,34 @@
+/**
+ * `@recall/storage-ports/testing`: the conformance suite every storage adapter runs (vitest +
+ * fast-check; test-only, no compatibility promise). `describeStorageConformance(name, open)`
+ * registers the same tests for any adapter; `open()` must return a fresh, empty storage.
+ */
+import { describe } from 'vitest';
+import { describeCoreConformance } from './core.js';
+import { describeIsolationConformance } from './isolation.js';
+import { describeKeywordConformance } from './keyword.js';
+import { describeSemanticConformance } from './semantic.js';
+import type { OpenFreshStorage } from './harness.js';
+
+/** Options of describeStorageConformance. */
+export interface ConformanceOptions {
+  /** Run the semantic rows' tests (the storage carries `semantic`). */
+  semantic?: boolean;
+  /** fast-check runs of the isolation property (default 25). */
+  isolationRuns?: number;
+  /** fast-check runs of the allowed-set property (default 15). */
+  allowedSetRuns?: number;
+}
+
+/** Registers the storage conformance suite under `name` for an adapter whose `open()` gives a fresh, empty storage. */
+export function describeStorageConformance(name: string, open: OpenFreshStorage, options: ConformanceOptions = {}): void {
+  describe(`storage conformance: ${name}`, () => {
+    describeCoreConformance(open);
+    describeKeywordConformance(open);
+    describeIsolationConformance(open, options.isolationRuns === undefined ? {} : { numRuns: options.isolationRuns });
+    if (options.semantic) describeSemanticConformance(open, options.allowedSetRuns === undefined ? {} : { numRuns: options.allowedSetRuns });
+  });
+}
+
+/** Opens a fresh, empty storage for one test. */
+export type { OpenFreshStorage } from './harness.js';

@@ -1,0 +1,126 @@
+/**
+ * Conformance: the keyword index finds the same messages on every adapter for a table of queries
+ * (Chinese words, single characters, phrases, English stems and identifiers), only inside the
+ * scope asked for, never hidden sessions or rewound/deleted messages, and the caller's own live
+ * messages are skipped while its compacted ones stay findable.
+ */
+import { describe, expect, it } from 'vitest';
+import type { Storage } from '../storage.js';
+import { type OpenFreshStorage, useStorages } from './harness.js';
+
+const CORPUS = {
+  egg: { session: 's_cook', content: '先把鸡蛋炒好再放番茄，番茄炒蛋就做好了' },
+  fish: { session: 's_cook', content: '清蒸鲈鱼要先腌十分钟' },
+  noodles: { session: 's_cook2', content: '牛肉面的汤要熬四个小时' },
+  retry: { session: 's_ops', content: 'We decided to retry with exponential backoff when busy_timeout expires.' },
+  deploy: { session: 's_ops', content: 'The deploy rollback finished after the second deploy.' },
+  eggOps: { session: 's_ops', content: '番茄炒蛋 in the ops channel' },
+  hidden: { session: 's_hidden', content: '番茄炒蛋 hidden draft' },
+  rewound: { session: 's_cook', content: '番茄炒蛋 rewound draft', visibility: 'rewound' as const },
+} as const;
+type Key = keyof typeof CORPUS;
+
+/** Query → scope project → the messages it must find (as a set). */
+const TABLE: Array<[query: string, project: string, expected: Key[]]> = [
+  ['番茄炒蛋', 'p_cook', ['egg']],
+  ['"番茄炒蛋"', 'p_cook', ['egg']],
+  ['番茄炒蛋', 'p_ops', ['eggOps']],
+  ['鱼', 'p_cook', ['fish']],
+  // '做' (a single character of 做好了) relaxes into the egg message too: both engines rank it below the fish.
+  ['上次说的鲈鱼怎么做', 'p_cook', ['egg', 'fish']],
+  ['牛肉面', 'p_cook', ['noodles']],
+  ['what did we decide about retries?', 'p_ops', ['retry']],
+  ['busy_timeout', 'p_ops', ['retry']],
+  ['deploy rollback', 'p_ops', ['deploy']],
+  ['backoff', 'p_cook', []],
+  ['"timeout busy"', 'p_ops', []],
+  ['hidden draft', 'p_cook', []],
+  ['rewound', 'p_cook', []],
+  ['', 'p_cook', []],
+  ["a & | ! <-> :* ( ' \\", 'p_cook', []],
+];
+
+async function seed(s: Storage): Promise<Record<Key, number>> {
+  await s.projects.create({ id: 'p_cook', name: 'Cooking' });
+  await s.projects.create({ id: 'p_ops', name: 'Ops' });
+  await s.sessions.create({ id: 's_cook', projectId: 'p_cook', title: '番茄炒蛋的做法' });
+  await s.sessions.create({ id: 's_cook2', projectId: 'p_cook' });
+  await s.sessions.create({ id: 's_ops', projectId: 'p_ops', title: 'Retry policy' });
+  await s.sessions.create({ id: 's_hidden', projectId: 'p_cook', hidden: true });
+  const ids = {} as Record<Key, number>;
+  for (const key of Object.keys(CORPUS) as Key[]) {
+    const m = CORPUS[key];
+    const out = await s.messages.append(m.session, [{ role: 'user', content: m.content, ...('visibility' in m ? { visibility: m.visibility } : {}) }]);
+    ids[key] = out.messages[0]!.id;
+  }
+  return ids;
+}
+
+/** Registers the keyword conformance tests. */
+export function describeKeywordConformance(open: OpenFreshStorage): void {
+  const fresh = useStorages(open);
+  describe('keyword index', () => {
+    it('finds the same message set for each query of the table, inside the project only', async () => {
+      const s = await fresh();
+      const ids = await seed(s);
+      for (const [query, projectId, expected] of TABLE) {
+        const answer = await s.keyword.search({ kind: 'project', projectId }, query, { limit: 50 });
+        expect({ query, projectId, ids: answer.hits.map((h) => h.messageId).sort((a, b) => a - b) }).toEqual({
+          query,
+          projectId,
+          ids: expected.map((k) => ids[k]).sort((a, b) => a - b),
+        });
+        for (const hit of answer.hits) expect(hit.snippet.length).toBeGreaterThan(0);
+      }
+    });
+
+    it('ranks the message matching more terms first; limit applies inside the project', async () => {
+      const s = await fresh();
+      await s.projects.create({ id: 'p_a', name: 'A' });
+      await s.projects.create({ id: 'p_b', name: 'B' });
+      await s.sessions.create({ id: 'sa', projectId: 'p_a' });
+      await s.sessions.create({ id: 'sb', projectId: 'p_b' });
+      const a = await s.messages.append('sa', [
+        { role: 'user', content: 'the deploy finished' },
+        { role: 'assistant', content: 'the deploy rollback finished after the deploy' },
+      ]);
+      await s.messages.append('sb', Array.from({ length: 30 }, (_, i) => ({ role: 'user' as const, content: `deploy rollback number ${i}` })));
+      const answer = await s.keyword.search({ kind: 'project', projectId: 'p_a' }, 'deploy rollback', { limit: 5 });
+      expect(answer.hits.map((h) => h.messageId)).toEqual([a.messages[1]!.id, a.messages[0]!.id]);
+      const one = await s.keyword.search({ kind: 'project', projectId: 'p_a' }, 'deploy', { limit: 1 });
+      expect(one.hits.map((h) => h.sessionId)).toEqual(['sa']);
+      const roles = await s.keyword.search({ kind: 'project', projectId: 'p_a' }, 'deploy', { roles: ['assistant'] });
+      expect(roles.hits.map((h) => h.messageId)).toEqual([a.messages[1]!.id]);
+      expect(roles.hits[0]!.role).toBe('assistant');
+    });
+
+    it("skips the caller's own live messages but keeps its compacted ones; sessions scope and titles", async () => {
+      const s = await fresh();
+      await s.projects.create({ id: 'p_a', name: 'A' });
+      await s.sessions.create({ id: 'mine', projectId: 'p_a', title: 'Deploy checklist' });
+      await s.sessions.create({ id: 'other', projectId: 'p_a' });
+      const mine = await s.messages.append('mine', [
+        { role: 'user', content: 'deploy old' },
+        { role: 'user', content: 'deploy live' },
+      ]);
+      const other = await s.messages.append('other', [{ role: 'user', content: 'deploy elsewhere' }]);
+      await s.messages.compact('mine', mine.messages[0]!.id);
+      const scoped = await s.keyword.search({ kind: 'project', projectId: 'p_a', excludeSessionIds: ['mine'] }, 'deploy');
+      expect(scoped.hits.map((h) => h.messageId).sort((a, b) => a - b)).toEqual([mine.messages[0]!.id, other.messages[0]!.id].sort((a, b) => a - b));
+      expect(scoped.titleHits).toEqual([]);
+      const own = await s.keyword.search({ kind: 'sessions', sessionIds: ['mine'] }, 'deploy');
+      expect(own.hits.map((h) => h.messageId).sort((a, b) => a - b)).toEqual(mine.messages.map((m) => m.id).sort((a, b) => a - b));
+      const titles = await s.keyword.search({ kind: 'project', projectId: 'p_a' }, 'checklist');
+      expect(titles.titleHits.map((t) => t.sessionId)).toEqual(['mine']);
+      const moved = await s.projects.create({ id: 'p_b', name: 'B' });
+      await s.sessions.move('other', moved.id);
+      expect((await s.keyword.search({ kind: 'project', projectId: 'p_a' }, 'elsewhere')).hits).toEqual([]);
+      expect((await s.keyword.search({ kind: 'project', projectId: 'p_b' }, 'elsewhere')).hits.map((h) => h.messageId)).toEqual([other.messages[0]!.id]);
+      await s.messages.edit(other.messages[0]!.id, 'renamed text');
+      expect((await s.keyword.search({ kind: 'project', projectId: 'p_b' }, 'elsewhere')).hits).toEqual([]);
+      expect((await s.keyword.search({ kind: 'project', projectId: 'p_b' }, 'renamed')).hits.length).toBe(1);
+      await s.messages.delete(other.messages[0]!.id);
+      expect((await s.keyword.search({ kind: 'project', projectId: 'p_b' }, 'renamed')).hits).toEqual([]);
+    });
+  });
+}

@@ -1,0 +1,162 @@
+/**
+ * The SQLite adapter of @recall/storage-ports: today's synchronous store functions behind the async
+ * ports, unchanged (each method is the existing function on the same connection; no new SQL except
+ * the change feed's poll in sqlite-feed.ts). `sqliteStorage(db)` wraps an open profile database;
+ * `openSqliteStorage(config)` opens one (openDatabase) and closes it with the bundle.
+ */
+import { openDatabase, type RecallDatabase } from '@recall/schema';
+import type { KeywordIndex, MessageStore, ProjectStore, SessionStore, Storage, StorageConfig } from '@recall/storage-ports';
+import { conversationRootId, conversationSegments, logicalConversation, ownHistorySessionIds } from './conversation.js';
+import { discoveredFolders } from './folders.js';
+import { keywordSearch } from './keyword-search.js';
+import { createBranch, createContinuation, createDelegation, createReset } from './lineage.js';
+import { appendMessages, compactMessages, deleteMessage, editMessage, findMessage, getMessage, getMessages, rewindSession } from './messages.js';
+import { setSessionProject } from './moves.js';
+import { conversationContaining, listConversations, messagePage } from './pages.js';
+import {
+  addProjectFolder,
+  archiveProject,
+  createProject,
+  deleteProject,
+  findProject,
+  findProjectByFolder,
+  findProjectByRef,
+  getProject,
+  listProjects,
+  projectCoveringFolder,
+  projectExists,
+  projectForFolder,
+  removeProjectFolder,
+  updateProject,
+} from './projects.js';
+import { recentConversations } from './recent-conversations.js';
+import { createSession, endSession, findSession, findSessionHeader, getSession, getSessionHeader, listSessions, sessionProjectId, setSessionCwd, setSessionTitle, updateSession, upsertSession } from './sessions.js';
+import { sqliteChangeFeed } from './sqlite-feed.js';
+import { messageWindow, segmentsHeadTail, segmentWindow } from './windows.js';
+
+/** Runs a synchronous store call as a promise (a thrown StoreError becomes a rejection). */
+const run = <T>(fn: () => T): Promise<T> => {
+  try {
+    return Promise.resolve(fn());
+  } catch (error) {
+    return Promise.reject(error);
+  }
+};
+
+function projectStore(db: RecallDatabase): ProjectStore {
+  return {
+    create: (input) => run(() => {
+        const { folders, ...rest } = input;
+        return createProject(db, { ...rest, ...(folders ? { folders: [...folders] } : {}) });
+      }),
+    update: (id, changes) => run(() => updateProject(db, id, changes)),
+    archive: (id, archived = true) => run(() => archiveProject(db, id, archived)),
+    delete: (id) => run(() => deleteProject(db, id)),
+    find: (id) => run(() => findProject(db, id)),
+    get: (id) => run(() => getProject(db, id)),
+    exists: (id) => run(() => projectExists(db, id)),
+    findByRef: (ref) => run(() => findProjectByRef(db, ref)),
+    list: (options = {}) => run(() => listProjects(db, options)),
+    addFolder: (id, path, options = {}) => run(() => addProjectFolder(db, id, path, options)),
+    removeFolder: (id, path) => run(() => removeProjectFolder(db, id, path)),
+    findByFolder: (path) => run(() => findProjectByFolder(db, path)),
+    coveringFolder: (path) => run(() => projectCoveringFolder(db, path)),
+    forFolder: (path, options = {}) => run(() => projectForFolder(db, path, options)),
+    discoveredFolders: (options = {}) => run(() => discoveredFolders(db, options)),
+  };
+}
+
+function sessionStore(db: RecallDatabase): SessionStore {
+  return {
+    create: (input = {}) => run(() => createSession(db, input as Parameters<typeof createSession>[1])),
+    upsert: (input) => run(() => upsertSession(db, input as Parameters<typeof upsertSession>[1])),
+    update: (id, changes) => run(() => updateSession(db, id, changes)),
+    get: (id) => run(() => getSession(db, id)),
+    find: (id) => run(() => findSession(db, id)),
+    getRecord: (id) => run(() => getSessionHeader(db, id)),
+    findRecord: (id) => run(() => findSessionHeader(db, id)),
+    projectId: (id) => run(() => sessionProjectId(db, id)),
+    list: (options = {}) => run(() => listSessions(db, options)),
+    setCwd: (id, input) => run(() => setSessionCwd(db, id, input)),
+    setTitle: (id, title) => run(() => setSessionTitle(db, id, title)),
+    end: (id, reason) => run(() => endSession(db, id, reason)),
+    move: (id, projectId) => run(() => setSessionProject(db, id, projectId)),
+    continueCompressed: (id, options = {}) => run(() => createContinuation(db, id, options)),
+    branch: (id, options = {}) => run(() => createBranch(db, id, options)),
+    reset: (id, options = {}) => run(() => createReset(db, id, options)),
+    delegate: (id, options = {}) => run(() => createDelegation(db, id, options)),
+    conversationRoot: (id) => run(() => conversationRootId(db, id)),
+    conversation: (id) => run(() => logicalConversation(db, id)),
+    ownHistory: (id) => run(() => ownHistorySessionIds(db, id)),
+    segments: (id) => run(() => conversationSegments(db, id)),
+    listConversations: (options) => run(() => listConversations(db, options)),
+    conversationContaining: (id) => run(() => conversationContaining(db, id)),
+    recentConversations: (scope, options) => run(() => recentConversations(db, scope, options)),
+  };
+}
+
+function messageStore(db: RecallDatabase): MessageStore {
+  return {
+    append: (id, messages) => run(() => appendMessages(db, id, messages as Parameters<typeof appendMessages>[2])),
+    find: (id) => run(() => findMessage(db, id)),
+    get: (id) => run(() => getMessage(db, id)),
+    edit: (id, content) => run(() => editMessage(db, id, content)),
+    delete: (id) => run(() => deleteMessage(db, id)),
+    rewind: (id, to) => run(() => rewindSession(db, id, to)),
+    compact: (id, upTo) => run(() => compactMessages(db, id, upTo)),
+    list: (id, options = {}) => run(() => getMessages(db, id, options)),
+    window: (id, anchor, before, after) => run(() => messageWindow(db, id, anchor, before, after)),
+    segmentWindow: (segments, anchor, before, after, options = {}) => run(() => segmentWindow(db, segments, anchor, before, after, options)),
+    segmentsHeadTail: (segments, head, tail, options = {}) => run(() => segmentsHeadTail(db, segments, head, tail, options)),
+    page: (id, position, limit) => run(() => messagePage(db, id, position, limit)),
+  };
+}
+
+function keywordIndex(db: RecallDatabase): KeywordIndex {
+  return {
+    search: (scope, query, options = {}) =>
+      run(() => {
+        const out = keywordSearch(db, scope, query, {
+          ...(options.limit !== undefined ? { limit: options.limit } : {}),
+          ...(options.roles ? { roleFilter: options.roles } : {}),
+          ...(options.titleLimit !== undefined ? { titleLimit: options.titleLimit } : {}),
+          ...(options.substringFallback ? { substringFallback: true } : {}),
+        });
+        return {
+          hits: out.hits.map((h) => ({ messageId: h.messageId, sessionId: h.sessionId, role: h.role, createdAt: h.createdAt, score: h.score, snippet: h.snippet })),
+          titleHits: out.titleHits.map((t) => ({ sessionId: t.sessionId, title: t.title, score: t.score })),
+          notes: out.notes,
+        };
+      }),
+  };
+}
+
+/**
+ * The storage ports over an open profile database (the SQLite adapter). `close()` closes `db` only
+ * when `ownsDatabase` is true (openSqliteStorage); the semantic part is attached by
+ * @recall/semantic's `sqliteSemanticStorage` (stage B is optional).
+ */
+export function sqliteStorage(db: RecallDatabase, options: { ownsDatabase?: boolean; feedIntervalMs?: number } = {}): Storage {
+  let closed = false;
+  const feed = sqliteChangeFeed(db, options.feedIntervalMs === undefined ? {} : { intervalMs: options.feedIntervalMs });
+  return {
+    kind: 'sqlite',
+    projects: projectStore(db),
+    sessions: sessionStore(db),
+    messages: messageStore(db),
+    keyword: keywordIndex(db),
+    changes: feed,
+    async close() {
+      if (closed) return;
+      closed = true;
+      await feed.closeAll();
+      if (options.ownsDatabase) db.close();
+    },
+  };
+}
+
+/** Opens a profile database file (migrating it unless read-only) and returns its storage ports; close() closes the file. */
+export async function openSqliteStorage(config: Extract<StorageConfig, { kind: 'sqlite' }>): Promise<Storage> {
+  const db = openDatabase(config.path, { readonly: config.readonly ?? false });
+  return sqliteStorage(db, { ownsDatabase: true });
+}
