@@ -46,3 +46,12 @@ export type { DocumentText, KeywordQuery } from './keyword-text.js';
 
 /** Typed errors with stable codes. */
 export { RecallPostgresError, InvalidPostgresUrlError, PostgresMigrationError, InvalidKeywordSearchError } from './errors.js';
+
+/** The storage ports (@recall/storage-ports) on PostgreSQL: over an open team database, or opening one. */
+export { postgresStorage, openPostgresStorage } from './adapter/storage.js';
+/** The LISTEN/NOTIFY channel the change feed's triggers notify. */
+export { CHANGE_CHANNEL } from './adapter/feed.js';
+/** Runs a read-only transaction as role recall_scoped limited by row-level security to one project (or session list). */
+export { scoped as scopedRead } from './adapter/tx.js';
+/** The row-level-security scope of scopedRead. */
+export type { RlsScope } from './adapter/tx.js';

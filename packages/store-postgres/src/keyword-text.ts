@@ -125,14 +125,16 @@ function pieceLexemes(pieces: readonly string[]): string[] {
  * The tsquery of one parsed term, mirroring fts-query.ts's FTS5 expressions under its default
  * `bigram` backoff: a CJK word of three or more characters also matches any of its bigrams.
  */
-function termQuery(term: QueryTerm): string | null {
+function termQuery(term: QueryTerm, unigrams: boolean): string | null {
   if (term.kind === 'cjk') {
     const chars = Array.from(term.text);
     if (chars.length === 1) return operand(term.text, 'B');
     const exact = phrase(bigrams(term.text), 'A');
-    if (chars.length === 2) return exact;
+    // Character relaxation (the SQLite search's `auto` backoff): the exact word OR its single characters (weight B).
+    const singles = unigrams ? [...new Set(chars)].map((c) => operand(c, 'B')) : [];
+    if (chars.length === 2) return singles.length ? `(${exact} | ${singles.join(' | ')})` : exact;
     const parts = [...new Set(bigrams(term.text))].map((b) => operand(b, 'A'));
-    return `(${exact} | ${parts.join(' | ')})`;
+    return `(${exact} | ${[...parts, ...singles].join(' | ')})`;
   }
   if (term.pieces.length === 1 && hasCjk(term.pieces[0]!) && Array.from(term.pieces[0]!).length === 1) return operand(term.pieces[0]!, 'B');
   const lexes = pieceLexemes(term.pieces);
@@ -149,12 +151,12 @@ export interface KeywordQuery {
  * Parses a user query into a tsquery literal: quoted phrases are required (AND), the other terms
  * are OR-ed and add to the rank, as in the SQLite search. Never throws.
  */
-export function keywordQuery(input: string): KeywordQuery {
+export function keywordQuery(input: string, options: { cjkUnigrams?: boolean } = {}): KeywordQuery {
   const parsed = parseQuery(input);
   const required: string[] = [];
   const all: string[] = [];
   for (const term of parsed.terms) {
-    const q = termQuery(term);
+    const q = termQuery(term, options.cjkUnigrams ?? false);
     if (q === null) continue;
     all.push(q);
     if (term.required) required.push(q);

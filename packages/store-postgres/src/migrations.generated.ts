@@ -34,5 +34,55 @@ export const EMBEDDED_MIGRATIONS: readonly EmbeddedMigration[] = [
     "bps": true,
     "folderMillis": 1796115255053,
     "hash": "431295164a672c5ebb68974b24107b1a39906e59e10a127a8ea360ca16591f24"
+  },
+  {
+    "tag": "0001_semantic_index",
+    "sql": [
+      "-- pgvector (built from ../shared/vendor by tooling/scripts/ensure-postgres.mjs): the vector type of semantic_chunks.embedding.\nCREATE EXTENSION IF NOT EXISTS vector;\n",
+      "\nCREATE TABLE \"semantic_chunks\" (\n\t\"id\" bigint PRIMARY KEY GENERATED ALWAYS AS IDENTITY (sequence name \"semantic_chunks_id_seq\" INCREMENT BY 1 MINVALUE 1 MAXVALUE 9223372036854775807 START WITH 1 CACHE 1),\n\t\"fingerprint_id\" bigint NOT NULL,\n\t\"message_id\" bigint NOT NULL,\n\t\"session_id\" text NOT NULL,\n\t\"chunk_index\" integer NOT NULL,\n\t\"start\" integer NOT NULL,\n\t\"end\" integer NOT NULL,\n\t\"content_hash\" text NOT NULL,\n\t\"chunker_version\" integer NOT NULL,\n\t\"embedding\" vector,\n\t\"status\" text DEFAULT 'pending' NOT NULL,\n\t\"attempts\" integer DEFAULT 0 NOT NULL,\n\t\"last_error\" text,\n\t\"lease_owner\" text,\n\t\"lease_until\" bigint,\n\t\"next_attempt_at\" bigint,\n\t\"created_at\" bigint DEFAULT ((extract(epoch from clock_timestamp()) * 1000)::bigint) NOT NULL,\n\t\"updated_at\" bigint DEFAULT ((extract(epoch from clock_timestamp()) * 1000)::bigint) NOT NULL\n);\n",
+      "\nCREATE TABLE \"semantic_fingerprints\" (\n\t\"id\" bigint PRIMARY KEY GENERATED ALWAYS AS IDENTITY (sequence name \"semantic_fingerprints_id_seq\" INCREMENT BY 1 MINVALUE 1 MAXVALUE 9223372036854775807 START WITH 1 CACHE 1),\n\t\"key\" text NOT NULL,\n\t\"provider\" text NOT NULL,\n\t\"endpoint\" text NOT NULL,\n\t\"model\" text NOT NULL,\n\t\"dims\" integer NOT NULL,\n\t\"normalization\" text DEFAULT 'l2' NOT NULL,\n\t\"chunker_version\" integer NOT NULL,\n\t\"created_at\" bigint DEFAULT ((extract(epoch from clock_timestamp()) * 1000)::bigint) NOT NULL\n);\n",
+      "\nCREATE TABLE \"semantic_projects\" (\n\t\"project_id\" text PRIMARY KEY NOT NULL,\n\t\"enabled\" boolean DEFAULT false NOT NULL,\n\t\"endpoint\" text NOT NULL,\n\t\"enabled_at\" bigint,\n\t\"updated_at\" bigint DEFAULT ((extract(epoch from clock_timestamp()) * 1000)::bigint) NOT NULL\n);\n",
+      "\nALTER TABLE \"semantic_chunks\" ADD CONSTRAINT \"semantic_chunks_fingerprint_id_semantic_fingerprints_id_fk\" FOREIGN KEY (\"fingerprint_id\") REFERENCES \"public\".\"semantic_fingerprints\"(\"id\") ON DELETE cascade ON UPDATE no action;",
+      "\nALTER TABLE \"semantic_chunks\" ADD CONSTRAINT \"semantic_chunks_message_id_messages_id_fk\" FOREIGN KEY (\"message_id\") REFERENCES \"public\".\"messages\"(\"id\") ON DELETE cascade ON UPDATE no action;",
+      "\nALTER TABLE \"semantic_chunks\" ADD CONSTRAINT \"semantic_chunks_session_id_sessions_id_fk\" FOREIGN KEY (\"session_id\") REFERENCES \"public\".\"sessions\"(\"id\") ON DELETE cascade ON UPDATE no action;",
+      "\nALTER TABLE \"semantic_projects\" ADD CONSTRAINT \"semantic_projects_project_id_projects_id_fk\" FOREIGN KEY (\"project_id\") REFERENCES \"public\".\"projects\"(\"id\") ON DELETE cascade ON UPDATE no action;",
+      "\nCREATE UNIQUE INDEX \"semantic_chunks_uq\" ON \"semantic_chunks\" USING btree (\"fingerprint_id\",\"message_id\",\"content_hash\",\"chunk_index\");",
+      "\nCREATE INDEX \"semantic_chunks_fp_status_idx\" ON \"semantic_chunks\" USING btree (\"fingerprint_id\",\"status\");",
+      "\nCREATE INDEX \"semantic_chunks_message_idx\" ON \"semantic_chunks\" USING btree (\"message_id\");",
+      "\nCREATE INDEX \"semantic_chunks_session_idx\" ON \"semantic_chunks\" USING btree (\"session_id\");",
+      "\nCREATE UNIQUE INDEX \"semantic_fingerprints_key_unique\" ON \"semantic_fingerprints\" USING btree (\"key\");"
+    ],
+    "bps": true,
+    "folderMillis": 1796122114720,
+    "hash": "ddf9a030e474816d4b4e0a6b1345cae7028cbe119b059d6762dcf52f08fee5d3"
+  },
+  {
+    "tag": "0002_team_rules",
+    "sql": [
+      "-- Team-mode rules that drizzle's table builder cannot express.\n--\n-- 1. A content edit deletes the message's semantic chunks (they no longer match its text), in the\n--    same transaction as the edit, as SQLite's messages_semantic_content_au trigger does.\nCREATE FUNCTION recall_chunks_follow_content() RETURNS trigger LANGUAGE plpgsql AS $$\nBEGIN\n  DELETE FROM semantic_chunks WHERE message_id = NEW.id;\n  RETURN NULL;\nEND $$;\n",
+      "\nCREATE TRIGGER messages_semantic_content_au AFTER UPDATE OF content ON messages\n  FOR EACH ROW WHEN (OLD.content IS DISTINCT FROM NEW.content) EXECUTE FUNCTION recall_chunks_follow_content();\n",
+      "\n-- 2. The change feed: every committed write a client can see is announced on channel\n--    recall_changes (LISTEN/NOTIFY; delivered at commit, identical payloads of one transaction\n--    folded into one). Sessions announce their id and old/new project (moves); messages and\n--    projects announce per statement, so a bulk import sends one notification, not one per row.\nCREATE FUNCTION recall_notify_session() RETURNS trigger LANGUAGE plpgsql AS $$\nDECLARE\n  r record;\nBEGIN\n  IF TG_OP = 'DELETE' THEN r := OLD; ELSE r := NEW; END IF;\n  PERFORM pg_notify('recall_changes', json_build_object(\n    'kinds', json_build_array('sessions'),\n    'sessionIds', json_build_array(r.id),\n    'projectIds', (SELECT coalesce(json_agg(DISTINCT p), '[]'::json) FROM unnest(ARRAY[\n      CASE WHEN TG_OP <> 'INSERT' THEN OLD.project_id END,\n      CASE WHEN TG_OP <> 'DELETE' THEN NEW.project_id END]) AS p WHERE p IS NOT NULL))::text);\n  RETURN NULL;\nEND $$;\n",
+      "\nCREATE TRIGGER sessions_notify AFTER INSERT OR UPDATE OR DELETE ON sessions FOR EACH ROW EXECUTE FUNCTION recall_notify_session();\n",
+      "\nCREATE FUNCTION recall_notify_kind() RETURNS trigger LANGUAGE plpgsql AS $$\nBEGIN\n  PERFORM pg_notify('recall_changes', json_build_object('kinds', TG_ARGV)::text);\n  RETURN NULL;\nEND $$;\n",
+      "\nCREATE TRIGGER messages_notify AFTER INSERT OR UPDATE OR DELETE ON messages FOR EACH STATEMENT EXECUTE FUNCTION recall_notify_kind('messages', 'sessions');\n",
+      "\nCREATE TRIGGER projects_notify AFTER INSERT OR UPDATE OR DELETE ON projects FOR EACH STATEMENT EXECUTE FUNCTION recall_notify_kind('projects');\n",
+      "\nCREATE TRIGGER project_folders_notify AFTER INSERT OR UPDATE OR DELETE ON project_folders FOR EACH STATEMENT EXECUTE FUNCTION recall_notify_kind('projects');\n",
+      "\nCREATE TRIGGER semantic_projects_notify AFTER INSERT OR UPDATE OR DELETE ON semantic_projects FOR EACH STATEMENT EXECUTE FUNCTION recall_notify_kind('index');\n",
+      "\n-- 3. Defence in depth for isolation: scoped reads run as role recall_scoped (SET LOCAL ROLE) with\n--    SET LOCAL recall.project_id (a project's scope) or recall.session_ids (an explicit list of\n--    sessions, comma-separated: a project-less session's own history). For that role, row-level security shows only the\n--    sessions of that scope — and messages, keyword rows and chunks only of visible sessions — so\n--    even a query that forgot its WHERE returns nothing of another project. Fail-closed: with\n--    neither setting, the role sees no session at all. The writer (the table owner) is not\n--    subject to the policies (no FORCE): it is never used for scoped reads.\nDO $$\nBEGIN\n  IF NOT EXISTS (SELECT FROM pg_roles WHERE rolname = 'recall_scoped') THEN\n    CREATE ROLE recall_scoped NOLOGIN;\n  END IF;\nEXCEPTION WHEN duplicate_object OR unique_violation THEN\n  NULL; -- another database of this cluster created it at the same moment (roles are cluster-wide)\nEND $$;\n",
+      "\nGRANT recall_scoped TO CURRENT_USER;\n",
+      "\nGRANT USAGE ON SCHEMA public TO recall_scoped;\n",
+      "\nGRANT SELECT ON projects, project_folders, sessions, messages, message_keywords, semantic_fingerprints, semantic_projects, semantic_chunks TO recall_scoped;\n",
+      "\nALTER TABLE sessions ENABLE ROW LEVEL SECURITY;\n",
+      "\nALTER TABLE messages ENABLE ROW LEVEL SECURITY;\n",
+      "\nALTER TABLE message_keywords ENABLE ROW LEVEL SECURITY;\n",
+      "\nALTER TABLE semantic_chunks ENABLE ROW LEVEL SECURITY;\n",
+      "\nCREATE POLICY sessions_scoped ON sessions FOR SELECT TO recall_scoped USING (\n  (project_id IS NOT NULL AND project_id = nullif(current_setting('recall.project_id', true), ''))\n  OR id = ANY (string_to_array(nullif(current_setting('recall.session_ids', true), ''), ','))\n);\n",
+      "\nCREATE POLICY messages_scoped ON messages FOR SELECT TO recall_scoped USING (EXISTS (SELECT 1 FROM sessions s WHERE s.id = messages.session_id));\n",
+      "\nCREATE POLICY message_keywords_scoped ON message_keywords FOR SELECT TO recall_scoped USING (EXISTS (SELECT 1 FROM messages m WHERE m.id = message_keywords.message_id));\n",
+      "\nCREATE POLICY semantic_chunks_scoped ON semantic_chunks FOR SELECT TO recall_scoped USING (EXISTS (SELECT 1 FROM sessions s WHERE s.id = semantic_chunks.session_id));\n"
+    ],
+    "bps": true,
+    "folderMillis": 1796122121541,
+    "hash": "e80afb499f81bf5b767ac4ae6d516360cba6bae5bcee7e341ce7493289278634"
   }
 ];

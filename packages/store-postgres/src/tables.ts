@@ -113,3 +113,80 @@ export const messageKeywords = pgTable(
   (t) => [index('message_keywords_document_gin').using('gin', t.document)],
 );
 
+
+/**
+ * pgvector's `vector` without a fixed dimension: one column holds the vectors of every fingerprint,
+ * so fingerprints of different dimensions coexist; vectors are only ever compared within one
+ * fingerprint (the allowed set filters by fingerprint_id first).
+ */
+const vector = customType<{ data: string; driverData: string }>({ dataType: () => 'vector' });
+
+/** The non-secret identity of an embedding configuration (as @recall/semantic's fingerprints). */
+export const semanticFingerprints = pgTable(
+  'semantic_fingerprints',
+  {
+    id: bigint('id', { mode: 'number' }).primaryKey().generatedAlwaysAsIdentity(),
+    key: text('key').notNull(),
+    provider: text('provider').notNull(),
+    endpoint: text('endpoint').notNull(),
+    model: text('model').notNull(),
+    dims: integer('dims').notNull(),
+    normalization: text('normalization').notNull().default('l2'),
+    chunkerVersion: integer('chunker_version').notNull(),
+    createdAt: ms('created_at').notNull().default(nowMs),
+  },
+  (t) => [uniqueIndex('semantic_fingerprints_key_unique').on(t.key)],
+);
+
+/** Per-project consent naming the endpoint that may receive the project's text. */
+export const semanticProjects = pgTable('semantic_projects', {
+  projectId: text('project_id')
+    .primaryKey()
+    .references(() => projects.id, { onDelete: 'cascade' }),
+  enabled: boolean('enabled').notNull().default(false),
+  endpoint: text('endpoint').notNull(),
+  enabledAt: ms('enabled_at'),
+  updatedAt: ms('updated_at').notNull().default(nowMs),
+});
+
+/**
+ * Chunk rows of the semantic index: a UTF-16 range of a message, the sha256 of the message content
+ * it was cut from, and its vector once embedded. No project column: the allowed set joins
+ * sessions.project_id at read time, so a move never re-embeds. A content edit deletes the
+ * message's rows (trigger, migration 0002).
+ */
+export const semanticChunks = pgTable(
+  'semantic_chunks',
+  {
+    id: bigint('id', { mode: 'number' }).primaryKey().generatedAlwaysAsIdentity(),
+    fingerprintId: bigint('fingerprint_id', { mode: 'number' })
+      .notNull()
+      .references(() => semanticFingerprints.id, { onDelete: 'cascade' }),
+    messageId: bigint('message_id', { mode: 'number' })
+      .notNull()
+      .references(() => messages.id, { onDelete: 'cascade' }),
+    sessionId: text('session_id')
+      .notNull()
+      .references(() => sessions.id, { onDelete: 'cascade' }),
+    chunkIndex: integer('chunk_index').notNull(),
+    start: integer('start').notNull(),
+    end: integer('end').notNull(),
+    contentHash: text('content_hash').notNull(),
+    chunkerVersion: integer('chunker_version').notNull(),
+    embedding: vector('embedding'),
+    status: text('status', { enum: ['pending', 'ready', 'failed'] }).notNull().default('pending'),
+    attempts: integer('attempts').notNull().default(0),
+    lastError: text('last_error'),
+    leaseOwner: text('lease_owner'),
+    leaseUntil: ms('lease_until'),
+    nextAttemptAt: ms('next_attempt_at'),
+    createdAt: ms('created_at').notNull().default(nowMs),
+    updatedAt: ms('updated_at').notNull().default(nowMs),
+  },
+  (t) => [
+    uniqueIndex('semantic_chunks_uq').on(t.fingerprintId, t.messageId, t.contentHash, t.chunkIndex),
+    index('semantic_chunks_fp_status_idx').on(t.fingerprintId, t.status),
+    index('semantic_chunks_message_idx').on(t.messageId),
+    index('semantic_chunks_session_idx').on(t.sessionId),
+  ],
+);

@@ -29,6 +29,10 @@ const TABLE: Array<[query: string, project: string, expected: Key[]]> = [
   // '做' (a single character of 做好了) relaxes into the egg message too: both engines rank it below the fish.
   ['上次说的鲈鱼怎么做', 'p_cook', ['egg', 'fish']],
   ['牛肉面', 'p_cook', ['noodles']],
+  ['蒸鱼', 'p_cook', ['fish']],
+  ['牛肉汤怎么熬', 'p_cook', ['noodles']],
+  ['炒蛋', 'p_cook', ['egg']],
+  ['番茄 retry', 'p_ops', ['eggOps', 'retry']],
   ['what did we decide about retries?', 'p_ops', ['retry']],
   ['busy_timeout', 'p_ops', ['retry']],
   ['deploy rollback', 'p_ops', ['deploy']],

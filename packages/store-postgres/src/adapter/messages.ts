@@ -1,0 +1,145 @@
+/**
+ * MessageStore on PostgreSQL: appends (idempotent per session + external id, also against a
+ * concurrent writer: ON CONFLICT), edits, soft deletes, rewinds and compaction with the keyword
+ * index rows written in the same transaction, and the readers of windows.ts. Rules and typed errors
+ * are @recall/store's (messages.ts).
+ */
+import type { Message } from '@recall/rpc-contract';
+import { MessageNotFoundError, SessionNotFoundError, ValidationError } from '@recall/store/errors';
+import { boundedText, newMessageSchema, parseInput } from '@recall/store/internal';
+import type { AppendOutcome, MessageInput, MessageStore } from '@recall/storage-ports';
+import { MAX_MESSAGE_CHARS } from '@recall/rpc-contract';
+import type pg from 'pg';
+import { z } from 'zod';
+import { documentText, PG_KEYWORD_TOKENIZER_VERSION, tsvectorLiteral } from '../keyword-text.js';
+import { nowMs, toMessage, VISIBLE_SQL, write, type Tx } from './tx.js';
+import { pageOn, segmentsHeadTailOn, segmentWindowOn, windowOn } from './windows.js';
+
+const appendSchema = z.array(newMessageSchema).max(100_000);
+const editSchema = boundedText(MAX_MESSAGE_CHARS, `content must be at most ${MAX_MESSAGE_CHARS} characters`);
+
+/** Parses messages to append (ValidationError on bad input). */
+export function parseMessages(inputs: readonly MessageInput[]): z.output<typeof appendSchema> {
+  return parseInput(appendSchema, inputs, 'messages');
+}
+
+async function index(tx: Tx, rows: ReadonlyArray<{ id: number; content: string }>): Promise<void> {
+  if (rows.length === 0) return;
+  await tx.query(
+    `insert into message_keywords (message_id, document, tokenizer_version)
+     select * from unnest($1::bigint[], $2::tsvector[], $3::int[])
+     on conflict (message_id) do update set document = excluded.document, tokenizer_version = excluded.tokenizer_version`,
+    [rows.map((r) => r.id), rows.map((r) => tsvectorLiteral(documentText(r.content))), rows.map(() => PG_KEYWORD_TOKENIZER_VERSION)],
+  );
+}
+
+/** Inserts validated messages into an existing session inside the caller's transaction. */
+export async function insertParsedMessages(tx: Tx, sessionId: string, inputs: z.output<typeof appendSchema>): Promise<AppendOutcome> {
+  const out: Message[] = [];
+  const fresh: Array<{ id: number; content: string }> = [];
+  let skipped = 0;
+  let last = 0;
+  const now = nowMs();
+  for (const m of inputs) {
+    const createdAt = m.createdAt ?? now;
+    const inserted = await tx.query(
+      `insert into messages (session_id, role, content, tool_name, tool_calls, tool_call_id, external_id, created_at, visibility)
+       values ($1, $2, $3, $4, $5, $6, $7, $8, $9)
+       on conflict (session_id, external_id) do nothing returning *`,
+      [sessionId, m.role, m.content, m.toolName ?? null, m.toolCalls ?? null, m.toolCallId ?? null, m.externalId ?? null, createdAt, m.visibility ?? 'live'],
+    );
+    if (inserted.rowCount === 1) {
+      const row = inserted.rows[0];
+      fresh.push({ id: Number(row.id), content: m.content });
+      last = Math.max(last, createdAt);
+      out.push(toMessage(row));
+      continue;
+    }
+    // A repeated external id: the stored row, brought in line with the source's visibility (a deleted row stays deleted).
+    const existing = (await tx.query('select * from messages where session_id = $1 and external_id = $2', [sessionId, m.externalId])).rows[0]!;
+    if (m.visibility !== undefined && m.visibility !== existing.visibility && existing.visibility !== 'deleted') {
+      await tx.query('update messages set visibility = $1 where id = $2', [m.visibility, existing.id]);
+      existing.visibility = m.visibility;
+    }
+    out.push(toMessage(existing));
+    skipped++;
+  }
+  if (fresh.length > 0) {
+    await index(tx, fresh);
+    await tx.query('update sessions set updated_at = greatest(updated_at, $1) where id = $2', [Math.max(last, now), sessionId]);
+  }
+  return { messages: out, inserted: fresh.length, skipped };
+}
+
+async function assertSession(tx: Tx, sessionId: string, lock = false): Promise<void> {
+  if (!(await tx.query(`select 1 from sessions where id = $1${lock ? ' for share' : ''}`, [sessionId])).rowCount) throw new SessionNotFoundError(sessionId);
+}
+
+async function getMessageOn(q: Tx | pg.Pool, messageId: number): Promise<Message> {
+  if (!Number.isSafeInteger(messageId) || messageId <= 0) throw new ValidationError('message id must be a positive integer', { messageId });
+  const row = (await q.query('select * from messages where id = $1', [messageId])).rows[0];
+  if (!row) throw new MessageNotFoundError(messageId);
+  return toMessage(row);
+}
+
+/** The MessageStore of a PostgreSQL team database. */
+export function postgresMessages(pool: pg.Pool): MessageStore {
+  return {
+    async append(sessionId, inputs) {
+      const data = parseMessages(inputs);
+      return write(pool, async (tx) => {
+        await assertSession(tx, sessionId, true);
+        return insertParsedMessages(tx, sessionId, data);
+      });
+    },
+    async find(messageId) {
+      if (!Number.isSafeInteger(messageId)) return undefined;
+      const row = (await pool.query('select * from messages where id = $1', [messageId])).rows[0];
+      return row ? toMessage(row) : undefined;
+    },
+    get: (messageId) => getMessageOn(pool, messageId),
+    async edit(messageId, content) {
+      const text = parseInput(editSchema, content, 'message content');
+      return write(pool, async (tx) => {
+        const current = await getMessageOn(tx, messageId);
+        if (current.visibility === 'deleted' || current.visibility === 'rewound') throw new ValidationError(`Message ${messageId} is ${current.visibility} and cannot be edited.`, { messageId });
+        const now = nowMs();
+        await tx.query('update messages set content = $1, edited_at = $2 where id = $3', [text, now, messageId]);
+        await index(tx, [{ id: messageId, content: text }]);
+        await tx.query('update sessions set updated_at = $1 where id = $2', [now, current.sessionId]);
+        return getMessageOn(tx, messageId);
+      });
+    },
+    delete: (messageId) =>
+      write(pool, async (tx) => {
+        const current = await getMessageOn(tx, messageId);
+        if (current.visibility !== 'deleted') {
+          await tx.query("update messages set visibility = 'deleted', edited_at = $1 where id = $2", [nowMs(), messageId]);
+          await tx.query('delete from message_keywords where message_id = $1', [messageId]);
+        }
+        return getMessageOn(tx, messageId);
+      }),
+    rewind: (sessionId, toMessageId) =>
+      write(pool, async (tx) => {
+        await assertSession(tx, sessionId);
+        const anchor = await getMessageOn(tx, toMessageId);
+        if (anchor.sessionId !== sessionId) throw new ValidationError(`Message ${toMessageId} is not in session ${sessionId}.`, { sessionId, toMessageId });
+        return (await tx.query(`update messages set visibility = 'rewound' where session_id = $1 and id > $2 and visibility in ${VISIBLE_SQL}`, [sessionId, toMessageId])).rowCount ?? 0;
+      }),
+    compact: (sessionId, upTo) =>
+      write(pool, async (tx) => {
+        await assertSession(tx, sessionId);
+        return (await tx.query("update messages set visibility = 'compacted' where session_id = $1 and id <= $2 and visibility = 'live'", [sessionId, upTo])).rowCount ?? 0;
+      }),
+    async list(sessionId, options = {}) {
+      const limit = Math.min(Math.max(Math.floor(options.limit ?? 1000), 1), 10_000);
+      if (!(await pool.query('select 1 from sessions where id = $1', [sessionId])).rowCount) throw new SessionNotFoundError(sessionId);
+      const rows = (await pool.query(`select * from messages where session_id = $1 and id > $2${options.includeHidden ? '' : ` and visibility in ${VISIBLE_SQL}`} order by id limit $3`, [sessionId, options.afterId ?? 0, limit])).rows;
+      return rows.map(toMessage);
+    },
+    window: (sessionId, anchorId, before, after) => windowOn(pool, sessionId, anchorId, before, after),
+    segmentWindow: (segments, anchorId, before, after, options = {}) => segmentWindowOn(pool, segments, anchorId, before, after, options),
+    segmentsHeadTail: (segments, head, tail, options = {}) => segmentsHeadTailOn(pool, segments, head, tail, options),
+    page: (sessionId, position, limit) => pageOn(pool, sessionId, position, limit),
+  };
+}

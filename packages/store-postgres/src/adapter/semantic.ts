@@ -1,0 +1,212 @@
+/**
+ * ChunkStore and ClaimQueue on PostgreSQL + pgvector. The allowed set is selected first (ready
+ * chunks of the fingerprint, visible messages of visible sessions of the scope, roles, the caller's
+ * own live messages out) inside a row-level-security transaction of the scope, and ranked exactly
+ * over that whole set: `order by embedding <=> $query limit k` (cosine distance; the best chunk
+ * anchors each message). Claims are one statement each — `FOR UPDATE SKIP LOCKED` picks free rows
+ * and stamps a lease in the same statement, so two workers never get the same chunk and no
+ * transaction stays open while the provider is called; complete() writes a vector only while the
+ * lease is still the owner's and the message is visible with the same content hash (an edit
+ * deletes the chunks, migration 0002).
+ */
+import { createHash } from 'node:crypto';
+import { ProjectNotFoundError } from '@recall/store/errors';
+import type { ChunkStore, ClaimQueue, FingerprintSpec } from '@recall/storage-ports';
+import type pg from 'pg';
+import { nowMs, scoped, VISIBLE_SQL, write } from './tx.js';
+
+/** sha256 hex of the canonical JSON of the fingerprint fields (@recall/semantic's fingerprintKey). */
+function fingerprintKey(f: FingerprintSpec): string {
+  const canonical = JSON.stringify([
+    ['chunker_version', f.chunkerVersion],
+    ['dims', f.dims],
+    ['endpoint', f.endpoint],
+    ['model', f.model],
+    ['normalization', f.normalization],
+    ['provider', f.provider],
+  ]);
+  return createHash('sha256').update(canonical).digest('hex');
+}
+
+/** A Float32Array as pgvector's text input. */
+const vectorText = (v: Float32Array): string => `[${Array.from(v).join(',')}]`;
+
+/** Backoff after the n-th failed attempt: 30 s doubling, at most 1 h (as @recall/semantic). */
+const retryDelayMs = (attempts: number): number => Math.min(3_600_000, 30_000 * 2 ** Math.max(0, attempts - 1));
+
+/** The ChunkStore of a PostgreSQL team database. */
+export function postgresChunks(pool: pg.Pool): ChunkStore {
+  return {
+    async ensureFingerprint(spec) {
+      const key = fingerprintKey(spec);
+      await pool.query(
+        'insert into semantic_fingerprints (key, provider, endpoint, model, dims, normalization, chunker_version) values ($1, $2, $3, $4, $5, $6, $7) on conflict (key) do nothing',
+        [key, spec.provider, spec.endpoint, spec.model, spec.dims, spec.normalization, spec.chunkerVersion],
+      );
+      return Number((await pool.query('select id from semantic_fingerprints where key = $1', [key])).rows[0].id);
+    },
+    async setConsent(projectId, endpoint, enabled) {
+      await write(pool, async (tx) => {
+        if (!(await tx.query('select 1 from projects where id = $1', [projectId])).rowCount) throw new ProjectNotFoundError(projectId);
+        const now = nowMs();
+        await tx.query(
+          `insert into semantic_projects (project_id, enabled, endpoint, enabled_at, updated_at) values ($1, $2, $3, $4, $4)
+           on conflict (project_id) do update set enabled = excluded.enabled,
+             endpoint = case when excluded.enabled then excluded.endpoint else semantic_projects.endpoint end,
+             enabled_at = case when excluded.enabled then excluded.enabled_at else semantic_projects.enabled_at end, updated_at = excluded.updated_at`,
+          [projectId, enabled, endpoint, now],
+        );
+      });
+    },
+    async plan(fingerprintId, chunks) {
+      if (chunks.length === 0) return 0;
+      const r = await pool.query(
+        `insert into semantic_chunks (fingerprint_id, message_id, session_id, chunk_index, start, "end", content_hash, chunker_version, status)
+         select $1, c.message_id, m.session_id, c.chunk_index, c.start, c."end", c.content_hash, f.chunker_version, 'pending'
+           from unnest($2::bigint[], $3::int[], $4::int[], $5::int[], $6::text[]) as c(message_id, chunk_index, start, "end", content_hash)
+           join messages m on m.id = c.message_id
+           join semantic_fingerprints f on f.id = $1
+         on conflict (fingerprint_id, message_id, content_hash, chunk_index) do nothing`,
+        [fingerprintId, chunks.map((c) => c.messageId), chunks.map((c) => c.chunkIndex), chunks.map((c) => c.start), chunks.map((c) => c.end), chunks.map((c) => c.contentHash)],
+      );
+      return r.rowCount ?? 0;
+    },
+    async search(scope, fingerprintId, query, options) {
+      const limit = Math.max(0, Math.floor(options.limit));
+      if (limit === 0) return [];
+      if (scope.kind === 'own' && scope.sessionIds.length === 0) return [];
+      const rls = scope.kind === 'project' ? { projectId: scope.projectId } : { sessionIds: scope.sessionIds };
+      return scoped(pool, rls, async (tx) => {
+        const params: unknown[] = [fingerprintId, vectorText(query)];
+        const p = (v: unknown) => {
+          params.push(v);
+          return `$${params.length}`;
+        };
+        const where = scope.kind === 'project' ? `s.project_id = ${p(scope.projectId)}` : `s.project_id is null and s.id = any(${p([...scope.sessionIds])})`;
+        const roles = options.roles && options.roles.length > 0 ? `and m.role = any(${p([...options.roles])})` : '';
+        const caller = scope.currentSessionId !== null ? `and not (m.session_id = ${p(scope.currentSessionId)} and m.visibility = 'live')` : '';
+        // Exact: every chunk of the allowed set is ranked (no ANN index is consulted); the chunk
+        // limit grows until `limit` distinct messages are certain.
+        for (let k = limit * 2; ; k *= 4) {
+          const rows = (
+            await tx.query(
+              `with allowed as materialized (
+                 select c.message_id, c.session_id, c.start, c."end", c.embedding
+                   from semantic_chunks c
+                   join messages m on m.id = c.message_id
+                   join sessions s on s.id = m.session_id
+                  where c.fingerprint_id = $1 and c.status = 'ready' and c.embedding is not null
+                    and not s.hidden and m.visibility in ${VISIBLE_SQL} and ${where} ${roles} ${caller}
+               )
+               select message_id, session_id, start, "end", embedding <=> $2::vector as distance, count(*) over () as n
+                 from allowed order by embedding <=> $2::vector, message_id limit ${k}`,
+              params,
+            )
+          ).rows;
+          const seen = new Set<number>();
+          const hits = [];
+          for (const r of rows) {
+            const id = Number(r.message_id);
+            if (seen.has(id)) continue;
+            seen.add(id);
+            hits.push({ messageId: id, sessionId: r.session_id as string, score: 1 - Number(r.distance), start: Number(r.start), end: Number(r.end) });
+          }
+          const total = rows.length > 0 ? Number(rows[0].n) : 0;
+          if (hits.length >= limit || rows.length >= total) return hits.slice(0, limit);
+        }
+      });
+    },
+    async counts(fingerprintId, projectId) {
+      const rows = (
+        await pool.query(
+          `select c.status, count(*) as n from semantic_chunks c join sessions s on s.id = c.session_id
+            where c.fingerprint_id = $1 and s.project_id = $2 group by c.status`,
+          [fingerprintId, projectId],
+        )
+      ).rows;
+      const out = { pending: 0, ready: 0, failed: 0 };
+      for (const r of rows) out[r.status as keyof typeof out] = Number(r.n);
+      return out;
+    },
+  };
+}
+
+/** The ClaimQueue of a PostgreSQL team database. */
+export function postgresClaims(pool: pg.Pool): ClaimQueue {
+  return {
+    async claim(o) {
+      const now = nowMs();
+      const params: unknown[] = [o.fingerprintId, o.endpoint, o.maxAttempts, now, o.owner, now + o.leaseMs, Math.max(0, Math.floor(o.limit))];
+      const project = o.projectId === undefined ? '' : `and s.project_id = $${params.push(o.projectId)}`;
+      const rows = (
+        await pool.query(
+          `with picked as (
+             select c.id from semantic_chunks c
+               join messages m on m.id = c.message_id
+               join sessions s on s.id = m.session_id
+               join semantic_projects sp on sp.project_id = s.project_id and sp.enabled and sp.endpoint = $2
+              where c.fingerprint_id = $1
+                and (c.status = 'pending' or (c.status = 'failed' and c.attempts < $3 and (c.next_attempt_at is null or c.next_attempt_at <= $4)))
+                and (c.lease_until is null or c.lease_until < $4)
+                and not s.hidden and m.visibility in ${VISIBLE_SQL} ${project}
+              order by c.status = 'failed', c.id
+              limit $7
+              for update of c skip locked
+           )
+           update semantic_chunks c set lease_owner = $5, lease_until = $6
+             from picked, messages m
+            where c.id = picked.id and m.id = c.message_id
+           returning c.id, c.message_id, c.session_id, c.chunk_index, c.start, c."end", c.content_hash, m.content`,
+          params,
+        )
+      ).rows;
+      return rows
+        .map((r) => ({
+          id: Number(r.id),
+          messageId: Number(r.message_id),
+          sessionId: r.session_id as string,
+          chunkIndex: Number(r.chunk_index),
+          start: Number(r.start),
+          end: Number(r.end),
+          contentHash: r.content_hash as string,
+          text: (r.content as string).slice(Number(r.start), Number(r.end)),
+        }))
+        .sort((a, b) => a.id - b.id);
+    },
+    async complete(owner, results) {
+      if (results.length === 0) return { written: 0, dropped: 0 };
+      return write(pool, async (tx) => {
+        const now = nowMs();
+        const r = await tx.query(
+          `update semantic_chunks c set embedding = v.embedding::vector, status = 'ready', attempts = c.attempts + 1, last_error = null,
+                  lease_owner = null, lease_until = null, next_attempt_at = null, updated_at = $2
+             from unnest($3::bigint[], $4::text[], $5::text[]) as v(id, embedding, content_hash), messages m
+            where c.id = v.id and c.lease_owner = $1 and c.content_hash = v.content_hash
+              and m.id = c.message_id and m.visibility in ${VISIBLE_SQL}
+              and encode(sha256(convert_to(m.content, 'UTF8')), 'hex') = c.content_hash`,
+          [owner, now, results.map((x) => x.chunk.id), results.map((x) => vectorText(x.vector)), results.map((x) => x.chunk.contentHash)],
+        );
+        const written = r.rowCount ?? 0;
+        // Leases of dropped rows that still exist are given back.
+        await tx.query('update semantic_chunks set lease_owner = null, lease_until = null where id = any($1) and lease_owner = $2', [results.map((x) => x.chunk.id), owner]);
+        return { written, dropped: results.length - written };
+      });
+    },
+    async fail(owner, ids, error) {
+      if (ids.length === 0) return;
+      const now = nowMs();
+      const rows = (await pool.query('select id, attempts from semantic_chunks where id = any($1) and lease_owner = $2', [[...ids], owner])).rows;
+      if (rows.length === 0) return;
+      await pool.query(
+        `update semantic_chunks c set status = 'failed', attempts = v.attempts, last_error = $2, next_attempt_at = v.next, lease_owner = null, lease_until = null, updated_at = $3
+           from unnest($4::bigint[], $5::int[], $6::bigint[]) as v(id, attempts, next)
+          where c.id = v.id and c.lease_owner = $1`,
+        [owner, error.slice(0, 1000), now, rows.map((r) => Number(r.id)), rows.map((r) => Number(r.attempts) + 1), rows.map((r) => now + retryDelayMs(Number(r.attempts) + 1))],
+      );
+    },
+    async release(owner, ids) {
+      if (ids.length === 0) return;
+      await pool.query('update semantic_chunks set lease_owner = null, lease_until = null where id = any($1) and lease_owner = $2', [[...ids], owner]);
+    },
+  };
+}

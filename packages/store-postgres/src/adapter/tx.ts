@@ -1,0 +1,148 @@
+/**
+ * Transactions of the PostgreSQL adapter. `write(fn)` runs fn on one pooled client inside
+ * BEGIN … COMMIT (rolled back when fn throws); `scoped(scope, fn)` is a read-only transaction as
+ * role recall_scoped with `SET LOCAL recall.project_id` (or `recall.session_ids`), so row-level
+ * security limits every query inside it to that scope (migration 0002). Rows come back as
+ * snake_case records; the mappers turn them into the wire objects.
+ */
+import { randomBytes } from 'node:crypto';
+import type { Message, Project, Session } from '@recall/rpc-contract';
+import type pg from 'pg';
+
+/** One client of the pool inside a transaction. */
+export type Tx = pg.PoolClient;
+
+/** Runs `fn` in a read-write transaction on one client. */
+export async function write<T>(pool: pg.Pool, fn: (tx: Tx) => Promise<T>): Promise<T> {
+  const client = await pool.connect();
+  try {
+    await client.query('begin');
+    const out = await fn(client);
+    await client.query('commit');
+    return out;
+  } catch (error) {
+    await client.query('rollback').catch(() => {});
+    throw error;
+  } finally {
+    client.release();
+  }
+}
+
+/** The scope a row-level-security read is limited to. */
+export type RlsScope = { projectId: string } | { sessionIds: readonly string[] };
+
+/** Runs `fn` in a read-only transaction as recall_scoped, limited by RLS to `scope`. */
+export async function scoped<T>(pool: pg.Pool, scope: RlsScope, fn: (tx: Tx) => Promise<T>): Promise<T> {
+  const client = await pool.connect();
+  try {
+    await client.query('begin read only');
+    await client.query('set local role recall_scoped');
+    if ('projectId' in scope) await client.query("select set_config('recall.project_id', $1, true)", [scope.projectId]);
+    else await client.query("select set_config('recall.session_ids', $1, true)", [scope.sessionIds.join(',')]);
+    const out = await fn(client);
+    await client.query('commit');
+    return out;
+  } catch (error) {
+    await client.query('rollback').catch(() => {});
+    throw error;
+  } finally {
+    client.release();
+  }
+}
+
+/** Serialises writers of one logical conversation (moves, continuations, delegations) for this transaction. */
+export async function lockConversation(tx: Tx, rootId: string): Promise<void> {
+  await tx.query("select pg_advisory_xact_lock(hashtextextended('recall.conversation:' || $1, 0))", [rootId]);
+}
+
+const ALPHABET = '0123456789abcdefghjkmnpqrstvwxyz';
+function token(length: number): string {
+  let out = '';
+  for (const b of randomBytes(length)) out += ALPHABET[b % 32];
+  return out;
+}
+/** A new project id, as @recall/schema mints them (`p_` + 12). */
+export const newProjectId = (): string => `p_${token(12)}`;
+/** A new session id, as @recall/schema mints them (`s_` + 16). */
+export const newSessionId = (): string => `s_${token(16)}`;
+
+/** Milliseconds since the epoch, the stores' one time unit. */
+export const nowMs = (): number => Date.now();
+
+/** Whether a pg error is a unique violation (optionally of one constraint/index). */
+export function isUniqueViolation(error: unknown, constraint?: string): boolean {
+  const e = error as { code?: string; constraint?: string };
+  return e?.code === '23505' && (constraint === undefined || e.constraint === constraint);
+}
+
+type Row = Record<string, unknown>;
+const n = (v: unknown): number => Number(v);
+const nn = (v: unknown): number | null => (v === null || v === undefined ? null : Number(v));
+
+/** A sessions row (+ optional message_count, last_message_at) as the wire Session. */
+export function toSession(r: Row): Session {
+  return {
+    id: r.id as string,
+    projectId: (r.project_id as string | null) ?? null,
+    parentSessionId: (r.parent_session_id as string | null) ?? null,
+    lineage: r.lineage as Session['lineage'],
+    source: r.source as string,
+    title: (r.title as string | null) ?? null,
+    cwd: (r.cwd as string | null) ?? null,
+    gitRepoRoot: (r.git_repo_root as string | null) ?? null,
+    gitBranch: (r.git_branch as string | null) ?? null,
+    model: (r.model as string | null) ?? null,
+    startedAt: n(r.started_at),
+    endedAt: nn(r.ended_at),
+    endReason: (r.end_reason as string | null) ?? null,
+    archived: r.archived === true,
+    hidden: r.hidden === true,
+    createdAt: n(r.created_at),
+    updatedAt: n(r.updated_at),
+    messageCount: n(r.message_count ?? 0),
+    lastMessageAt: nn(r.last_message_at),
+  };
+}
+
+/** A messages row as the wire Message. */
+export function toMessage(r: Row): Message {
+  return {
+    id: n(r.id),
+    sessionId: r.session_id as string,
+    role: r.role as Message['role'],
+    content: r.content as string,
+    toolName: (r.tool_name as string | null) ?? null,
+    toolCalls: (r.tool_calls as string | null) ?? null,
+    toolCallId: (r.tool_call_id as string | null) ?? null,
+    externalId: (r.external_id as string | null) ?? null,
+    createdAt: n(r.created_at),
+    visibility: r.visibility as Message['visibility'],
+    editedAt: nn(r.edited_at),
+  };
+}
+
+/** A projects row + its folders as the wire Project. */
+export function toProject(r: Row, folders: Array<{ path: string; isPrimary: boolean }>): Project {
+  return {
+    id: r.id as string,
+    name: r.name as string,
+    slug: r.slug as string,
+    description: (r.description as string | null) ?? null,
+    color: (r.color as string | null) ?? null,
+    icon: (r.icon as string | null) ?? null,
+    archived: r.archived === true,
+    createdAt: n(r.created_at),
+    updatedAt: n(r.updated_at),
+    folders,
+    sessionCount: n(r.session_count ?? 0),
+  };
+}
+
+/** Visible visibilities as an SQL list literal (constants, never user input). */
+export const VISIBLE_SQL = "('live','compacted')";
+
+/** Session columns plus the visible-message aggregates of the wire Session. */
+export const SESSION_SELECT = `select s.*,
+  (select count(*) from messages m where m.session_id = s.id and m.visibility in ${VISIBLE_SQL}) as message_count,
+  (select max(m.created_at) from messages m where m.session_id = s.id and m.visibility in ${VISIBLE_SQL}) as last_message_at
+  from sessions s`;

@@ -1,0 +1,112 @@
+/**
+ * Reading around an anchor on PostgreSQL, as @recall/store's windows.ts and pages.ts: windows in one
+ * session, walks across compression segments (optionally only some roles), head/tail, and pages.
+ * Only live and compacted messages are returned.
+ */
+import type { Message, MessageRole } from '@recall/rpc-contract';
+import { MessageNotFoundError, SessionNotFoundError } from '@recall/store/errors';
+import type { HeadAndTail, MessageSlice, PagePosition, WindowSlice } from '@recall/storage-ports';
+import type pg from 'pg';
+import { toMessage, VISIBLE_SQL, type Tx } from './tx.js';
+
+type Q = Tx | pg.Pool;
+const VISIBLE = `visibility in ${VISIBLE_SQL}`;
+
+/** Up to before/after visible neighbours of a visible anchor in one session. */
+export async function windowOn(q: Q, sessionId: string, anchorId: number, before: number, after: number): Promise<WindowSlice> {
+  const anchor = (await q.query(`select * from messages where id = $1 and session_id = $2 and ${VISIBLE}`, [anchorId, sessionId])).rows[0];
+  if (!anchor) throw new MessageNotFoundError(anchorId);
+  const earlier = (await q.query(`select * from messages where session_id = $1 and id < $2 and ${VISIBLE} order by id desc limit $3`, [sessionId, anchorId, before + 1])).rows;
+  const later = (await q.query(`select * from messages where session_id = $1 and id > $2 and ${VISIBLE} order by id limit $3`, [sessionId, anchorId, after + 1])).rows;
+  return {
+    messages: [...earlier.slice(0, before).reverse(), anchor, ...later.slice(0, after)].map(toMessage),
+    anchorId,
+    moreBefore: earlier.length > before,
+    moreAfter: later.length > after,
+  };
+}
+
+async function walk(q: Q, segments: readonly string[], from: { segment: number; id: number | null }, count: number, direction: 'back' | 'forward', roles: readonly MessageRole[] | undefined): Promise<Message[]> {
+  const out: Record<string, unknown>[] = [];
+  const step = direction === 'back' ? -1 : 1;
+  for (let i = from.segment; i >= 0 && i < segments.length && out.length < count; i += step) {
+    const params: unknown[] = [segments[i]];
+    let where = `session_id = $1 and ${VISIBLE}`;
+    if (i === from.segment && from.id !== null) {
+      params.push(from.id);
+      where += ` and id ${direction === 'back' ? '<' : '>'} $${params.length}`;
+    }
+    if (roles && roles.length > 0) {
+      params.push([...roles]);
+      where += ` and role = any($${params.length})`;
+    }
+    params.push(count - out.length);
+    out.push(...(await q.query(`select * from messages where ${where} order by id ${direction === 'back' ? 'desc' : 'asc'} limit $${params.length}`, params)).rows);
+  }
+  return (direction === 'back' ? out.reverse() : out).map(toMessage);
+}
+
+/** The window around an anchor over ordered compression segments; the anchor is kept whatever the roles. */
+export async function segmentWindowOn(q: Q, segments: readonly string[], anchorId: number, before: number, after: number, options: { roles?: readonly MessageRole[] } = {}): Promise<WindowSlice> {
+  const anchor = (await q.query(`select * from messages where id = $1 and ${VISIBLE}`, [anchorId])).rows[0];
+  const at = anchor ? segments.indexOf(anchor.session_id as string) : -1;
+  if (!anchor || at < 0) throw new MessageNotFoundError(anchorId);
+  const earlier = await walk(q, segments, { segment: at, id: anchorId }, before + 1, 'back', options.roles);
+  const later = await walk(q, segments, { segment: at, id: anchorId }, after + 1, 'forward', options.roles);
+  return {
+    messages: [...earlier.slice(earlier.length > before ? 1 : 0), toMessage(anchor), ...later.slice(0, after)],
+    anchorId,
+    moreBefore: earlier.length > before,
+    moreAfter: later.length > after,
+  };
+}
+
+/** Head and tail of the segments read as one sequence. */
+export async function segmentsHeadTailOn(q: Q, segments: readonly string[], head: number, tail: number, options: { roles?: readonly MessageRole[] } = {}): Promise<HeadAndTail> {
+  const first = await walk(q, segments, { segment: 0, id: null }, head + tail + 1, 'forward', options.roles);
+  if (first.length <= head + tail) return { head: first, tail: [], truncated: false };
+  const last = await walk(q, segments, { segment: segments.length - 1, id: null }, tail, 'back', options.roles);
+  return { head: first.slice(0, head), tail: last, truncated: true };
+}
+
+/** One page of a session's visible messages (messagePage's rules). */
+export async function pageOn(q: Q, sessionId: string, position: PagePosition, limit: number): Promise<MessageSlice> {
+  const n = Math.min(Math.max(Math.floor(limit), 1), 10_000);
+  if (!(await q.query('select 1 from sessions where id = $1', [sessionId])).rowCount) throw new SessionNotFoundError(sessionId);
+  const older = async (id: number, k: number) => (await q.query(`select * from messages where session_id = $1 and id < $2 and ${VISIBLE} order by id desc limit $3`, [sessionId, id, k])).rows.reverse();
+  const newer = async (id: number, k: number) => (await q.query(`select * from messages where session_id = $1 and id > $2 and ${VISIBLE} order by id limit $3`, [sessionId, id, k])).rows;
+  const exists = async (op: string, id: number) => ((await q.query(`select 1 from messages where session_id = $1 and id ${op} $2 and ${VISIBLE} limit 1`, [sessionId, id])).rowCount ?? 0) > 0;
+  let rows: Record<string, unknown>[];
+  let anchorVisible: boolean | undefined;
+  if ('at' in position) rows = position.at === 'oldest' ? await newer(0, n) : await older(Number.MAX_SAFE_INTEGER, n);
+  else if ('beforeId' in position) rows = await older(position.beforeId, n);
+  else if ('afterId' in position) rows = await newer(position.afterId, n);
+  else {
+    const id = position.aroundMessageId;
+    const anchor = (await q.query(`select * from messages where session_id = $1 and id = $2 and ${VISIBLE}`, [sessionId, id])).rows[0];
+    anchorVisible = anchor !== undefined;
+    const room = n - (anchor ? 1 : 0);
+    let before = await older(id, room);
+    let after = await newer(id, room);
+    const wantBefore = Math.floor(room / 2);
+    if (before.length > wantBefore && after.length >= room - wantBefore) before = before.slice(before.length - wantBefore);
+    else if (before.length > wantBefore) before = before.slice(Math.max(0, before.length - (room - after.length)));
+    after = after.slice(0, room - before.length);
+    rows = [...before, ...(anchor ? [anchor] : []), ...after];
+  }
+  const extra = anchorVisible === undefined ? {} : { anchorVisible };
+  if (rows.length === 0) {
+    return {
+      messages: [],
+      hasOlder: 'afterId' in position && (await exists('<=', position.afterId)),
+      hasNewer: 'beforeId' in position && (await exists('>=', position.beforeId)),
+      ...extra,
+    };
+  }
+  return {
+    messages: rows.map(toMessage),
+    hasOlder: await exists('<', Number(rows[0]!.id)),
+    hasNewer: await exists('>', Number(rows[rows.length - 1]!.id)),
+    ...extra,
+  };
+}
