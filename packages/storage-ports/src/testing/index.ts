@@ -5,6 +5,7 @@
  */
 import { describe } from 'vitest';
 import { describeCoreConformance } from './core.js';
+import { describeFeedConformance, type ReopenStorage } from './feed.js';
 import { describeIsolationConformance } from './isolation.js';
 import { describeKeywordConformance } from './keyword.js';
 import { describeSemanticConformance } from './semantic.js';
@@ -18,6 +19,8 @@ export interface ConformanceOptions {
   isolationRuns?: number;
   /** fast-check runs of the allowed-set property (default 15). */
   allowedSetRuns?: number;
+  /** A second handle on the same data as a storage `open()` returned: enables the change-feed tests. */
+  reopen?: ReopenStorage;
 }
 
 /** Registers the storage conformance suite under `name` for an adapter whose `open()` gives a fresh, empty storage. */
@@ -26,9 +29,12 @@ export function describeStorageConformance(name: string, open: OpenFreshStorage,
     describeCoreConformance(open);
     describeKeywordConformance(open);
     describeIsolationConformance(open, options.isolationRuns === undefined ? {} : { numRuns: options.isolationRuns });
+    if (options.reopen) describeFeedConformance(open, options.reopen);
     if (options.semantic) describeSemanticConformance(open, options.allowedSetRuns === undefined ? {} : { numRuns: options.allowedSetRuns });
   });
 }
 
 /** Opens a fresh, empty storage for one test. */
 export type { OpenFreshStorage } from './harness.js';
+/** Opens a second handle on the same data (the change-feed tests). */
+export type { ReopenStorage } from './feed.js';
