@@ -42,3 +42,6 @@ export {
   SemanticProjectNotFoundError,
   SemanticSearchUnavailableError,
 } from './errors.js';
+
+/** The semantic rows of a profile database behind @recall/storage-ports (ChunkStore, ClaimQueue) on SQLite. */
+export { sqliteSemanticStorage } from './sqlite-storage.js';

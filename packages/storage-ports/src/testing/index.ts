@@ -21,16 +21,19 @@ export interface ConformanceOptions {
   allowedSetRuns?: number;
   /** A second handle on the same data as a storage `open()` returned: enables the change-feed tests. */
   reopen?: ReopenStorage;
+  /** Run only these parts (default: all that apply); e.g. a package adding only the semantic rows runs `['semantic']`. */
+  only?: ReadonlyArray<'core' | 'keyword' | 'isolation' | 'feed' | 'semantic'>;
 }
 
 /** Registers the storage conformance suite under `name` for an adapter whose `open()` gives a fresh, empty storage. */
 export function describeStorageConformance(name: string, open: OpenFreshStorage, options: ConformanceOptions = {}): void {
   describe(`storage conformance: ${name}`, () => {
-    describeCoreConformance(open);
-    describeKeywordConformance(open);
-    describeIsolationConformance(open, options.isolationRuns === undefined ? {} : { numRuns: options.isolationRuns });
-    if (options.reopen) describeFeedConformance(open, options.reopen);
-    if (options.semantic) describeSemanticConformance(open, options.allowedSetRuns === undefined ? {} : { numRuns: options.allowedSetRuns });
+    const runs = (part: NonNullable<ConformanceOptions['only']>[number]) => !options.only || options.only.includes(part);
+    if (runs('core')) describeCoreConformance(open);
+    if (runs('keyword')) describeKeywordConformance(open);
+    if (runs('isolation')) describeIsolationConformance(open, options.isolationRuns === undefined ? {} : { numRuns: options.isolationRuns });
+    if (options.reopen && runs('feed')) describeFeedConformance(open, options.reopen);
+    if (options.semantic && runs('semantic')) describeSemanticConformance(open, options.allowedSetRuns === undefined ? {} : { numRuns: options.allowedSetRuns });
   });
 }
 

@@ -1,0 +1,25 @@
+/**
+ * The storage ports' conformance suite's semantic part on SQLite (the rest runs in packages/store): @recall/store's
+ * adapter plus this package's sqliteSemanticStorage, on a real profile database file per test.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { openDatabase } from '@recall/schema';
+import { sqliteStorage } from '@recall/store';
+import { describeStorageConformance } from '@recall/storage-ports/testing';
+import { afterAll } from 'vitest';
+import { sqliteSemanticStorage } from '../src/index.js';
+
+const dir = mkdtempSync(join(tmpdir(), 'recall-semantic-conformance-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+let n = 0;
+
+describeStorageConformance(
+  'sqlite + semantic',
+  async () => {
+    const db = openDatabase(join(dir, `db${++n}.db`));
+    return { ...sqliteStorage(db, { ownsDatabase: true }), semantic: sqliteSemanticStorage(db) };
+  },
+  { semantic: true, only: ['semantic'] },
+);
