@@ -3,7 +3,7 @@
  * dependency (declared in package.json and imported from src/), and `turbo boundaries` must fail on
  * it with the tag denylist, while the untouched copy passes. Rules: packages never import apps or
  * tooling; gateway-rpc, chat, importers and search-tool never import semantic; importers import only
- * store and schema; rpc-contract stays a leaf; the UI talks to the wire only; the CLI ships no tooling.
+ * store and schema; rpc-contract stays a leaf; the storage ports import no adapter; the UI talks to the wire only; the CLI ships no tooling.
  */
 import { execFileSync, spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -42,6 +42,7 @@ const cases: [from: string, to: string, rule: string][] = [
   ['packages/search-tool', '@recall/semantic', 'search-tool never imports semantic'],
   ['packages/importers', '@recall/search-tool', 'importers import only store and schema'],
   ['packages/rpc-contract', '@recall/schema', 'rpc-contract stays a leaf'],
+  ['packages/storage-ports', '@recall/store', 'the storage ports import no adapter'],
   ['apps/desktop-ui', '@recall/store', 'the UI talks to the wire only'],
   ['apps/cli', '@recall/bench', 'the CLI ships no tooling'],
 ];
