@@ -1,7 +1,7 @@
 /**
  * Typed errors of the storage ports themselves (choosing and opening a backend). The domain errors
  * every adapter throws (project_not_found, session_not_found, invalid_lineage, …) keep their one
- * home, @recall/store's errors.ts (importable without SQLite as `@recall/store/errors`); their codes
+ * home, @recall/store's errors.ts (importable without SQLite as `@recall/store/portable`); their codes
  * are listed here as `StorageErrorCode`, and the conformance suite checks both adapters throw them.
  */
 

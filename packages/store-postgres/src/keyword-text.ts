@@ -1,6 +1,6 @@
 /**
  * Tokenizer output → PostgreSQL full-text values. The text processing is the SQLite path's
- * (packages/store/src/search-text.ts and fts-query.ts, through @recall/store/internal): the same
+ * (packages/store/src/search-text.ts and fts-query.ts, through @recall/store/portable): the same
  * `indexColumns()` on the write side and the same `parseQuery()` (stop-words, ICU segmentation of
  * CJK, quoted phrases, term cap) on the read side. What FTS5's `porter unicode61 remove_diacritics 2`
  * tokenizer does inside SQLite is done here in TypeScript (split into token characters, lower case,
@@ -14,7 +14,7 @@
  * one-character words).
  */
 import { sql, type SQL } from 'drizzle-orm';
-import { hasCjk, indexColumns, parseQuery, porterStem, type ParsedQuery, type QueryTerm } from '@recall/store/internal';
+import { hasCjk, indexColumns, parseQuery, porterStem, type ParsedQuery, type QueryTerm } from '@recall/store/portable';
 
 /** Bump when documentText() or lexeme() change their output; rows of older versions must be re-indexed. */
 export const PG_KEYWORD_TOKENIZER_VERSION = 1;

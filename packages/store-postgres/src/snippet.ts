@@ -4,7 +4,7 @@
  * on the first match instead of the densest cluster, and works on the normalised text, so the
  * excerpt shows NFKC/lower-case text (the SQLite one maps back to the stored spelling).
  */
-import { findTermSpans, normalizeForSearch, type QueryTerm } from '@recall/store/internal';
+import { findTermSpans, normalizeForSearch, type QueryTerm } from '@recall/store/portable';
 import { PG_MAX_INDEXED_CHARS } from './keyword-text.js';
 
 /** The pair that marks a matched term inside a snippet (as in @recall/store). */

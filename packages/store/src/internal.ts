@@ -59,13 +59,3 @@ export { COMMON_CHARACTER_SHARE } from './keyword-search.js';
 export { COMMON_CHARACTER_MIN_DOCS } from './keyword-search.js';
 /** Tuning: messages (most recent sessions first) the substring fallback reads at most per call. */
 export { SUBSTRING_SCAN_MESSAGES } from './keyword-search.js';
-/**
- * Folder rules shared with @recall/store-postgres (pure: no database): normalisation, the checks a
- * project folder passes (absolute, not a root, home only when confirmed) and "is under".
- */
-export { normalizeFolderPath, projectFolderPath, isUnderFolder, isFilesystemRoot } from './folders.js';
-/**
- * Input validation shared with @recall/store-postgres, so both adapters refuse the same input with
- * the same ValidationError: the schemas of ids, project names, titles, new messages, and parseInput().
- */
-export { idSchema, projectNameSchema, titleSchema, newMessageSchema, parseInput, text as boundedText, toWellFormed } from './validation.js';

@@ -5,7 +5,7 @@
  * (recent-conversations.ts).
  */
 import type { ConversationPage, ConversationPageItem, MessageRole } from '@recall/rpc-contract';
-import { SessionNotFoundError, ValidationError } from '@recall/store/errors';
+import { SessionNotFoundError, ValidationError } from '@recall/store/portable';
 import type { ConversationNode, RecentConversationEntry, RecentConversationList, RecentOptions, RecentScope } from '@recall/storage-ports';
 import type pg from 'pg';
 import { segmentsHeadTailOn } from './windows.js';

@@ -6,7 +6,7 @@
  * database. The scope and filters are WHERE conditions of the ranked query, before ORDER BY … LIMIT.
  */
 import { MESSAGE_ROLES } from '@recall/rpc-contract';
-import { findTermSpans, normalizeForSearch } from '@recall/store/internal';
+import { findTermSpans, normalizeForSearch } from '@recall/store/portable';
 import type { KeywordAnswer, KeywordIndex, KeywordQueryOptions, KeywordQueryScope, KeywordTitleMatch } from '@recall/storage-ports';
 import type pg from 'pg';
 import { keywordQuery } from '../keyword-text.js';

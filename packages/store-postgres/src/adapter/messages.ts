@@ -5,8 +5,8 @@
  * are @recall/store's (messages.ts).
  */
 import type { Message } from '@recall/rpc-contract';
-import { MessageNotFoundError, SessionNotFoundError, ValidationError } from '@recall/store/errors';
-import { boundedText, newMessageSchema, parseInput } from '@recall/store/internal';
+import { MessageNotFoundError, SessionNotFoundError, ValidationError } from '@recall/store/portable';
+import { boundedText, newMessageSchema, parseInput } from '@recall/store/portable';
 import type { AppendOutcome, MessageInput, MessageStore } from '@recall/storage-ports';
 import { MAX_MESSAGE_CHARS } from '@recall/rpc-contract';
 import type pg from 'pg';

@@ -1,12 +1,12 @@
 /**
  * ProjectStore on PostgreSQL: the rules of @recall/store's projects.ts (validation, unique slug,
  * folder checks, delete refused while any session belongs to the project) with the same typed
- * errors (@recall/store/errors). A slug taken concurrently by another writer is retried.
+ * errors (@recall/store/portable). A slug taken concurrently by another writer is retried.
  */
 import { basename } from 'node:path';
 import type { Project } from '@recall/rpc-contract';
-import { FolderInUseError, ProjectHasSessionsError, ProjectNotFoundError, ValidationError } from '@recall/store/errors';
-import { idSchema, isFilesystemRoot, isUnderFolder, normalizeFolderPath, parseInput, projectFolderPath, projectNameSchema, boundedText } from '@recall/store/internal';
+import { FolderInUseError, ProjectHasSessionsError, ProjectNotFoundError, ValidationError } from '@recall/store/portable';
+import { idSchema, isFilesystemRoot, isUnderFolder, normalizeFolderPath, parseInput, projectFolderPath, projectNameSchema, boundedText } from '@recall/store/portable';
 import type { NewProject, ProjectStore } from '@recall/storage-ports';
 import type pg from 'pg';
 import { z } from 'zod';

@@ -10,7 +10,7 @@
  * deletes the chunks, migration 0002).
  */
 import { createHash } from 'node:crypto';
-import { ProjectNotFoundError } from '@recall/store/errors';
+import { ProjectNotFoundError } from '@recall/store/portable';
 import type { ChunkStore, ClaimQueue, FingerprintSpec } from '@recall/storage-ports';
 import type pg from 'pg';
 import { nowMs, scoped, VISIBLE_SQL, write } from './tx.js';

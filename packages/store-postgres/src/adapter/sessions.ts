@@ -6,8 +6,8 @@
  * is included in the move or reads the new project — the SQLite path gets this from BEGIN IMMEDIATE.
  */
 import { LINEAGE_KINDS, type LineageKind, type MoveResult, type Session } from '@recall/rpc-contract';
-import { LineageError, ProjectArchivedError, ProjectNotFoundError, SessionAlreadyCompressedError, SessionExistsError, SessionNotFoundError, ValidationError } from '@recall/store/errors';
-import { boundedText, idSchema, newMessageSchema, parseInput, titleSchema, toWellFormed } from '@recall/store/internal';
+import { LineageError, ProjectArchivedError, ProjectNotFoundError, SessionAlreadyCompressedError, SessionExistsError, SessionNotFoundError, ValidationError } from '@recall/store/portable';
+import { boundedText, idSchema, newMessageSchema, parseInput, titleSchema, toWellFormed } from '@recall/store/portable';
 import type { NewSession, SessionChanges, SessionStore } from '@recall/storage-ports';
 import type pg from 'pg';
 import { z } from 'zod';

@@ -4,7 +4,7 @@
  * Only live and compacted messages are returned.
  */
 import type { Message, MessageRole } from '@recall/rpc-contract';
-import { MessageNotFoundError, SessionNotFoundError } from '@recall/store/errors';
+import { MessageNotFoundError, SessionNotFoundError } from '@recall/store/portable';
 import type { HeadAndTail, MessageSlice, PagePosition, WindowSlice } from '@recall/storage-ports';
 import type pg from 'pg';
 import { toMessage, VISIBLE_SQL, type Tx } from './tx.js';
