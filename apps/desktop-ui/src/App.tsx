@@ -205,7 +205,7 @@ export function App() {
     setCompressing(sessionId);
     try {
       const next = await chat.compress(sessionId);
-      notify('success', 'Compressed: the conversation continues in a new part; the earlier part stays findable with session_search');
+      notify('success', 'Compressed: the conversation continues in a new part; the earlier part stays searchable');
       go({ view: 'session', sessionId: next.id });
     } catch (err) {
       if (!openContinuation(err)) fail('Could not compress', err);

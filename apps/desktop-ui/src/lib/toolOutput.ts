@@ -58,8 +58,13 @@ function exitCodeOf(r: Record<string, unknown>): number | null {
   return null;
 }
 
-/** What a plain (non-search) tool output shows: its text, and whether the tool reported an error. */
+/** What a plain (non-search) tool output shows: its text (without the final newline), and whether the tool reported an error. */
 export function toolOutputView(content: string): ToolOutputView {
+  const v = rawOutputView(content);
+  return { ...v, text: v.text.replace(/\r?\n$/, '') };
+}
+
+function rawOutputView(content: string): ToolOutputView {
   if (content.startsWith(ERROR_MARKER)) return { text: content.slice(ERROR_MARKER.length), failed: true, exitCode: null };
   const trimmed = content.trimStart();
   if (trimmed.startsWith('{')) {

@@ -23,7 +23,10 @@ const REWRITE: Array<[RegExp, string | ((m: RegExpMatchArray) => string)]> = [
 ];
 
 function plainReason(reason: string): string {
-  const r = reason.replace(/\s*\([a-z_]+\)\s*$/, '').replace(/\.$/, '');
+  const r = reason
+    .trim()
+    .replace(/\.$/, '')
+    .replace(/\s*\([a-z_]+\)$/, '');
   return `${r.charAt(0).toLowerCase()}${r.slice(1)}.`;
 }
 
