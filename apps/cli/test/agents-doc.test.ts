@@ -104,7 +104,7 @@ describe('the MCP Inspector CLI (independent client)', () => {
     await runCli(['import', '--from', 'claude-code', copyFixture('claude-code', tempDir()), '--project-per-folder', '--home', join(userHome, '.recall')]);
     const lines = /```sh\n(npx -y @modelcontextprotocol\/inspector[\s\S]*?)\n```/.exec(DOC)![1]!.replace(/\\\n\s*/g, '').split('\n');
     const outputs = lines.map((line) => {
-      const words = line.replace('npx -y @modelcontextprotocol/inspector ', '').split(/\s+/).map(substitute);
+      const words = line.replace('npx -y @modelcontextprotocol/inspector ', '').split(/\s+/).map((w) => substitute(w));
       return execFileSync(INSPECTOR!, words.map((w) => (w === 'node' ? process.execPath : w)), { env: childEnv({ HOME: userHome }), encoding: 'utf8', timeout: 60_000 });
     });
     const listed = JSON.parse(outputs[0]!) as { tools: { name: string; outputSchema?: unknown }[] };

@@ -72,8 +72,14 @@ describe('tool text for people', () => {
     expect(out[0]).toMatch(want);
     expect(out[0]).not.toMatch(/search_mode|your context|raise limit|_\w+\)/);
   });
-  it('drops notes only a model can use', () => {
-    expect(notesForPeople(['Long messages were shortened; next_offset on a result says where to continue (around_message_id + offset).', 'No matches in this project.'])).toEqual([]);
+  it('drops notes only a model can use, and those the panel already says', () => {
+    expect(
+      notesForPeople([
+        'Long messages were shortened; next_offset on a result says where to continue (around_message_id + offset).',
+        'No matches in this project.',
+        'Hybrid search ran as keyword-only: no embedding provider is configured.',
+      ]),
+    ).toEqual([]);
   });
   it('an error in one plain sentence, no code', () => {
     const text = errorForPeople({ code: 'semantic_unavailable', message: 'Semantic search is unavailable (x). Retry with search_mode "keyword" or "hybrid".' });

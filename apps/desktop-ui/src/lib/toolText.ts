@@ -5,8 +5,11 @@
  * out, anything else is shown as written. No React, no I/O.
  */
 
-/** Notes the panel shows some other way (the mode pill, the count line) or that only make sense to a model. */
-const DROP: RegExp[] = [/around_message_id/i, /next_offset/i, /^No matches in this project\.?$/i, /^No matches in this conversation/i];
+/**
+ * Notes the panel shows some other way (the mode pill "used keyword (asked hybrid)", the count line,
+ * the "Semantic search is off here" line) or that only make sense to a model.
+ */
+const DROP: RegExp[] = [/^Hybrid search ran as keyword-only/i, /around_message_id/i, /next_offset/i, /^No matches in this project\.?$/i, /^No matches in this conversation/i];
 
 const REWRITE: Array<[RegExp, string | ((m: RegExpMatchArray) => string)]> = [
   [
@@ -19,6 +22,7 @@ const REWRITE: Array<[RegExp, string | ((m: RegExpMatchArray) => string)]> = [
   [/^Semantic results are missing: (.*)$/i, (m) => `Only word matches are shown: ${plainReason(m[1] ?? '')}`],
   [/^Semantic search is unavailable: (.*)$/i, (m) => `Semantic search is not available here: ${plainReason(m[1] ?? '')}`],
   [/^The semantic index covers only part of this project yet.*$/i, 'The meaning index is still being built for this project; word matches cover all of it.'],
+  [/^Hybrid search fell back to keyword-only.*$/i, 'Only word matches are shown: semantic search did not answer this time.'],
   [/^The query was empty.*$/i, 'No words given, so the most recent conversations are listed.'],
 ];
 
