@@ -108,8 +108,9 @@ describe('the first ten minutes (issue 20)', () => {
       assert.include(await panel.locator('.search-status').textContent(), '“memchr”');
       assert.equal((await panel.getByTestId('used-mode').textContent())?.trim(), 'keyword', 'hybrid ran (as keyword, no index)');
     });
-    // Escape empties the box and the results.
+    // Escape empties the box and the results (the clear button sits clear of the text: screenshot).
     await panel.getByRole('searchbox').focus();
+    await saveScreenshot(panel.locator('.search-row'), 'search-box-1280.png');
     await page.keyboard.press('Escape');
     await eventually('the results to be cleared', async () => {
       assert.equal(await panel.getByRole('searchbox').inputValue(), '');
@@ -157,8 +158,8 @@ describe('the first ten minutes (issue 20)', () => {
     assert.equal(await index.getAttribute('aria-selected'), 'true');
     await page.keyboard.press('ArrowLeft');
     assert.equal(await search.getAttribute('aria-selected'), 'true');
-    assert.match((await page.getByTestId('index-dot').getAttribute('aria-label')) ?? '', /^Semantic search: /);
-    assert.equal(await page.getByRole('img', { name: /Semantic search:/ }).count(), 1);
+    assert.match((await page.getByTestId('index-dot').getAttribute('aria-label')) ?? '', /^semantic index: /);
+    assert.equal(await page.getByRole('img', { name: /semantic index:/ }).count(), 1);
     app.assertNoProblems();
   });
 
@@ -227,7 +228,7 @@ describe('the first ten minutes (issue 20)', () => {
     app.assertNoProblems();
   });
 
-  it('notices overlay the page; long titles clamp; the search placeholder fits', async () => {
+  it('notices overlay the foot of the sidebar (the page does not move); long titles clamp; the search placeholder fits', async () => {
     const { page } = app;
     const long = `A very long conversation title that keeps going ${'and going '.repeat(25)}until the end`;
     const s = await server.rpc.call<{ id: string }>('session.create', { projectId: GREPLINE, title: long, messages: [{ role: 'user', content: 'hello' }] });
@@ -246,7 +247,10 @@ describe('the first ten minutes (issue 20)', () => {
     assert.equal(await page.locator('.notices').evaluate((el) => getComputedStyle(el).position), 'fixed');
     const stack = await page.locator('.notices').boundingBox();
     assert.ok(stack);
-    assert.isAbove(stack.y, DESKTOP.height / 2, `notices sit at the bottom, clear of the tabs (y ${stack.y})`);
+    const side = await page.locator('aside#sidebar').boundingBox();
+    assert.ok(side);
+    assert.isAbove(stack.y, DESKTOP.height / 2, `notices sit at the bottom (y ${stack.y})`);
+    assert.isAtMost(stack.x + stack.width, side.x + side.width, 'notices stay over the sidebar, clear of the conversation and the results');
     await saveScreenshot(page, 'notice-and-long-title-1280.png');
     // The placeholder fits its box.
     const fits = await searchPanel(page)

@@ -46,7 +46,7 @@ describe('semantic status with the English-only built-in model (issue 20.12)', (
 
   it('configured, no project on: "no project on", never "disabled"', async () => {
     const { page } = app;
-    await eventually('the dot', async () => assert.equal(await page.getByTestId('index-dot').getAttribute('aria-label'), 'Semantic search: no project on'));
+    await eventually('the dot', async () => assert.equal(await page.getByTestId('index-dot').getAttribute('aria-label'), 'semantic index: no project on'));
     await page.locator('#tab-index').click();
     const panel = indexPanel(page);
     await eventually('the pill', async () => assert.equal((await panel.getByTestId('index-semantic-status').textContent())?.trim(), 'no project on'));

@@ -1,8 +1,9 @@
 /**
  * The notice stack: success/info lines fade, errors stay until dismissed (role="alert"); a notice
- * may carry one action (e.g. "Undo" after a move). An overlay in a corner (top right under the top
- * bar; across the top on narrow screens) that never pushes the page down, and never a tower: at most
- * MAX_SHOWN notices are on screen, the newest, with "N more · Dismiss all" for the rest (styles.css).
+ * may carry one action (e.g. "Undo" after a move). On wide screens an overlay at the foot of the
+ * sidebar that never pushes the page down nor covers the conversation or the search results; on
+ * narrow ones a strip under the top bar (an overlay there would cover controls). Never a tower: at
+ * most MAX_SHOWN notices are on screen, the newest, with "N more · Dismiss all" (styles.css).
  */
 import type { Notice } from '../state/notices';
 

@@ -17,9 +17,9 @@ export function semanticBadge(sem: Pick<Semantic, 'status' | 'reason' | 'configu
   return sem.status;
 }
 
-/** The Index tab's dot, read out: "Semantic search: filling". */
+/** The Index tab's dot, read out: "semantic index: filling" (the tab then reads "Index, semantic index: filling"). */
 export function semanticDotLabel(sem: Pick<Semantic, 'status' | 'reason' | 'configured'>): string {
-  return `Semantic search: ${semanticBadge(sem)}`;
+  return `semantic index: ${semanticBadge(sem)}`;
 }
 
 /**

@@ -27,25 +27,30 @@ export function semanticHowToConfigure(home: string): string {
   return `Semantic search is off; keyword search works fully. To turn it on, add a "semantic" section to ${join(home, 'config.json')} (the built-in offline English model: {"enabled": true, "provider": "use-lite"}; or any OpenAI-compatible embeddings server, see docs/semantic.md), restart recall serve, then switch each project on in the Index panel or with \`recall index enable --project …\`. No history is sent anywhere before that.`;
 }
 
-/** Messages sampled (newest first, their first characters) to tell a project's script. */
+/** The sample that tells a project's script: its newest sessions, their newest messages, the first characters of each. */
+const SCRIPT_SAMPLE_SESSIONS = 10;
 const SCRIPT_SAMPLE_MESSAGES = 200;
 const SCRIPT_SAMPLE_CHARS = 200;
 const CJK_CHAR = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]/gu;
 const LETTER = /\p{L}/gu;
 
 /**
- * The share of Chinese/Japanese/Korean characters among the letters of a project's newest messages
- * (a sample: at most SCRIPT_SAMPLE_MESSAGES messages, SCRIPT_SAMPLE_CHARS characters each), or
- * null when it has no text. Cheap enough for every status read; only asked for while the
- * English-only built-in model is in use, to warn that it cannot read such a project.
+ * The share of Chinese/Japanese/Korean characters among the letters of a sample of a project's
+ * text (its SCRIPT_SAMPLE_SESSIONS newest conversations by the sessions_project index, at most
+ * SCRIPT_SAMPLE_MESSAGES of their newest user/assistant messages, SCRIPT_SAMPLE_CHARS characters
+ * each), or null when it has no text. Only asked for while the English-only built-in model is in
+ * use, to warn that it cannot read such a project.
  */
 export function projectCjkShare(db: RecallDatabase, projectId: string): number | null {
   const rows = db.raw
     .prepare(
-      "select substr(m.content, 1, ?) from messages m join sessions s on s.id = m.session_id where s.project_id = ? and s.hidden = 0 and m.visibility in ('live','compacted') and m.role in ('user','assistant') order by m.id desc limit ?",
+      `select substr(m.content, 1, ?) from messages m
+       where m.session_id in (select id from sessions where project_id = ? and hidden = 0 order by started_at desc limit ?)
+         and m.visibility in ('live','compacted') and m.role in ('user','assistant')
+       order by m.id desc limit ?`,
     )
     .pluck()
-    .all(SCRIPT_SAMPLE_CHARS, projectId, SCRIPT_SAMPLE_MESSAGES) as string[];
+    .all(SCRIPT_SAMPLE_CHARS, projectId, SCRIPT_SAMPLE_SESSIONS, SCRIPT_SAMPLE_MESSAGES) as string[];
   let letters = 0;
   let cjk = 0;
   for (const text of rows) {
