@@ -17,7 +17,7 @@ import { Cleanup } from './support/cleanup.js';
 import { startRecallServer, tempDir, type RecallServer } from './support/gateway.js';
 import { CLI_PATH, REPO_ROOT } from './support/paths.js';
 import type { Project, Session } from './support/rpc.js';
-import { convRow, group, messageWithText, openApp, searchInPanel, searchPanel, shownProject, sidebar, waitForOpenSession } from './support/ui.js';
+import { convRow, group, messageWithText, openApp, renderedHits, searchInPanel, searchPanel, shownProject, sidebar, waitForOpenSession } from './support/ui.js';
 import { eventually } from './support/wait.js';
 
 const CHILD_TIMEOUT_MS = 30_000;
@@ -118,10 +118,18 @@ describe('writes by other processes reach the open UI without a reload', () => {
       },
       { timeoutMs: FOLLOW_MS },
     );
-    // The earlier answer is marked as computed in the old scope, and a new search uses the new one.
-    await searchPanel(page).getByTestId('search-stale').waitFor({ state: 'visible', timeout: FOLLOW_MS });
+    // The earlier answer leaves the screen: the search runs again in the new scope by itself (issue 20).
+    const betaBuckets = (await server.rpc.sessions(beta.id)).find((s) => s.title === 'Beta buckets')!.id;
+    await eventually(
+      'the search to follow the move',
+      async () => {
+        assert.deepEqual((await renderedHits(page)).map((h) => h.sessionId), [betaBuckets]);
+        assert.notInclude((await searchPanel(page).textContent()) ?? '', 'heron', 'nothing of Alpha on screen');
+      },
+      { timeoutMs: FOLLOW_MS },
+    );
     const { hits, result } = await searchInPanel(page, 'canary bucket', 'keyword');
-    assert.deepEqual(hits.map((h) => h.sessionId), [(await server.rpc.sessions(beta.id)).find((s) => s.title === 'Beta buckets')!.id]);
+    assert.deepEqual(hits.map((h) => h.sessionId), [betaBuckets]);
     assert.notInclude(JSON.stringify(result), 'heron', 'nothing of Alpha in the new scope');
     assert.equal(await page.locator('.live.live-open').count(), 1, 'the event socket stayed live');
   });

@@ -1,6 +1,7 @@
 /**
- * The empty first run, "Load demo data", the search panel's mode switch (used_mode, semantic_status
- * and notes shown as the tool returned them) and the index panel with semantic search not
+ * The empty first run, "Load demo data", the search panel's mode switch (used_mode and
+ * semantic_status shown as the tool returned them, its notes in words for people; Semantic disabled
+ * with its reason while no index can answer) and the index panel with semantic search not
  * configured ("disabled" + how to configure). Also writes the README screenshots of the sidebar,
  * search results and index panel at 1280×800.
  */
@@ -111,7 +112,12 @@ describe('first run, demo data, search modes and index panel', () => {
     assert.equal((await page.getByTestId('search-scope').textContent())?.trim(), recipes.name);
 
     const shown: Record<string, SearchResult> = {};
-    for (const mode of ['keyword', 'semantic', 'hybrid'] as Mode[]) {
+    // No semantic index: the Semantic option is disabled and says why (issue 20), never offered to fail.
+    const semanticRadio = searchPanel(page).getByRole('radio', { name: 'Semantic', exact: true });
+    assert.isTrue(await semanticRadio.isDisabled(), 'Semantic is disabled without an index');
+    assert.include(await searchPanel(page).getByTestId('semantic-off').textContent(), 'no embedding model is set up');
+    shown.semantic = await server.rpc.search(asSession, '番茄', 'semantic', 20);
+    for (const mode of ['keyword', 'hybrid'] as Mode[]) {
       const query = '番茄';
       const ui = await searchInPanel(page, query, mode);
       assert.equal(ui.params.search_mode, mode, 'the switch sets search_mode');
@@ -121,11 +127,9 @@ describe('first run, demo data, search modes and index panel', () => {
       assert.equal((await meta.getByTestId('used-mode').textContent())?.trim(), String(direct.used_mode), `${mode}: used_mode shown`);
       assert.equal((await meta.getByTestId('semantic-status').textContent())?.trim(), statusText(direct.semantic_status), `${mode}: semantic_status shown`);
       const notes = (await meta.getByRole('list', { name: 'Notes' }).count()) ? await meta.getByRole('list', { name: 'Notes' }).locator('li').allTextContents() : [];
-      assert.deepEqual(notes, direct.notes ?? [], `${mode}: notes shown as returned`);
-      if (direct.error) {
-        const alert = await meta.getByRole('alert').textContent();
-        assert.include(alert, direct.error.code, `${mode}: the tool's error code is shown`);
-      }
+      assert.isAtMost(notes.length, (direct.notes ?? []).length, `${mode}: no note made up`);
+      for (const n of notes) assert.notMatch(n, /search_mode|your context|around_message_id|raise limit|\(\w+_\w+\)/, `${mode}: a note written for the model: ${n}`);
+      if (direct.error) await meta.getByRole('alert').waitFor();
       if (direct.requested_mode && direct.requested_mode !== direct.used_mode) {
         assert.include(await meta.textContent(), `(asked ${direct.requested_mode})`);
       }

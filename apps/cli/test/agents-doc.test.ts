@@ -3,7 +3,8 @@
  * `<!-- agents-config: NAME -->` (the `claude mcp add` line, `.mcp.json`, Codex's config.toml, the
  * generic mcpServers JSON) is parsed, its placeholders replaced (`/path/to/recall` → this checkout,
  * `/path/to/your/repo` and `my-project` → a repository imported with --project-per-folder), and the
- * server is started exactly with that command and those arguments (the home comes from
+ * server is started exactly with that command and those arguments, from inside that repository as
+ * an agent starts it — so the shareable `--cwd .` is checked for real (the home comes from
  * RECALL_HOME, as ~/.recall would for a user). The official SDK client lists the tool and calls it:
  * the answers come from that repository's project only. The independent client, the official MCP
  * Inspector's CLI, runs the documented Inspector commands when RECALL_TEST_INSPECTOR names its
@@ -11,7 +12,7 @@
  * somewhere, then RECALL_TEST_INSPECTOR=…/node_modules/.bin/mcp-inspector).
  */
 import { execFileSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
@@ -49,21 +50,35 @@ function commandOf(name: string): { command: string; args: string[] } {
   return { command: words[0]!, args: words.slice(1) };
 }
 
-const substitute = (arg: string) => arg.replace('/path/to/recall', REPO_ROOT.replace(/\/$/, '')).replace('/path/to/your/repo', '/work/alpha').replace(/^my-project$/, 'alpha');
+const substitute = (arg: string, repo = '/work/alpha') => arg.replace('/path/to/recall', REPO_ROOT.replace(/\/$/, '')).replace('/path/to/your/repo', repo).replace(/^my-project$/, 'alpha');
+
+/** The fixture's transcripts with their alpha folder moved to a real folder `repo` (so a server can start in it). */
+function relocateAlpha(dir: string, repo: string): void {
+  for (const name of readdirSync(dir)) {
+    const path = join(dir, name);
+    if (statSync(path).isDirectory()) relocateAlpha(path, repo);
+    else if (name.endsWith('.jsonl')) writeFileSync(path, readFileSync(path, 'utf8').replaceAll('"/work/alpha', JSON.stringify(repo).slice(0, -1)));
+  }
+}
 
 describe('docs/agents.md configurations start as written', () => {
   test.each(['claude-code-cli', 'claude-code-json', 'codex-toml', 'generic-json'])('%s', async (name) => {
     const home = tempDir('recall-agents-doc-');
-    const imported = await runCli(['import', '--from', 'claude-code', copyFixture('claude-code', tempDir()), '--project-per-folder', '--home', home]);
+    // The repository the agent works in: a real folder named alpha (its project's slug).
+    const repo = join(tempDir('recall-agents-repo-'), 'alpha');
+    mkdirSync(repo);
+    const transcripts = copyFixture('claude-code', tempDir());
+    relocateAlpha(transcripts, repo);
+    const imported = await runCli(['import', '--from', 'claude-code', transcripts, '--project-per-folder', '--home', home]);
     expect(imported.stderr).toContain('[import_line_errors]'); // the fixture's truncated last line; everything else is in
     const { command, args } = commandOf(name);
     expect(command).toBe('node');
     expect(args.some((a) => a.includes('/path/to/recall'))).toBe(true);
     const transport = new StdioClientTransport({
       command: command === 'node' ? process.execPath : command,
-      args: args.map(substitute),
+      args: args.map((a) => substitute(a, repo)),
       env: childEnv({ RECALL_HOME: home }) as Record<string, string>,
-      cwd: REPO_ROOT,
+      cwd: repo,
       stderr: 'pipe',
     });
     const client = new Client({ name: 'agents-doc', version: '0' });
@@ -89,7 +104,7 @@ describe('the MCP Inspector CLI (independent client)', () => {
     await runCli(['import', '--from', 'claude-code', copyFixture('claude-code', tempDir()), '--project-per-folder', '--home', join(userHome, '.recall')]);
     const lines = /```sh\n(npx -y @modelcontextprotocol\/inspector[\s\S]*?)\n```/.exec(DOC)![1]!.replace(/\\\n\s*/g, '').split('\n');
     const outputs = lines.map((line) => {
-      const words = line.replace('npx -y @modelcontextprotocol/inspector ', '').split(/\s+/).map(substitute);
+      const words = line.replace('npx -y @modelcontextprotocol/inspector ', '').split(/\s+/).map((w) => substitute(w));
       return execFileSync(INSPECTOR!, words.map((w) => (w === 'node' ? process.execPath : w)), { env: childEnv({ HOME: userHome }), encoding: 'utf8', timeout: 60_000 });
     });
     const listed = JSON.parse(outputs[0]!) as { tools: { name: string; outputSchema?: unknown }[] };

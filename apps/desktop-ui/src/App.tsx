@@ -4,7 +4,7 @@
  * the transient UI state (open menu, open dialog, narrow-screen pane and sidebar drawer). All
  * project changes go through the hooks; this file only decides what to show and when.
  */
-import { useCallback, useEffect, useMemo, useState } from 'react';
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { AgentDialog, type AgentTarget } from './components/AgentDialog';
 import { ConversationView } from './components/ConversationView';
 import { IndexPanel } from './components/IndexPanel';
@@ -12,11 +12,14 @@ import { Menu } from './components/Menu';
 import { MoveMenu } from './components/MoveMenu';
 import { Notices } from './components/Notices';
 import { SEARCH_BOX_ID, SearchPanel } from './components/SearchPanel';
+import { SidePanel } from './components/SidePanel';
 import { Sidebar } from './components/Sidebar';
 import { TextDialog } from './components/TextDialog';
 import { TopBar, type PaneName } from './components/TopBar';
 import { Welcome } from './components/Welcome';
 import { baseName, shortPath, titleFromText } from './lib/format';
+import { folderProblem } from './lib/folders';
+import { semanticDotLabel, semanticUnavailableFor } from './lib/semantic';
 import { displayTitle, orderedFolders, projectName, type Conversation } from './lib/grouping';
 import { continuationOf, useChat } from './state/chat';
 import { useConversation, useSaveDraft, type Draft } from './state/conversation';
@@ -25,10 +28,12 @@ import { useEventStream } from './state/events';
 import { useIndexStatus } from './state/indexStatus';
 import { useNotices } from './state/notices';
 import { useProjects, type MoveTarget } from './state/projects';
+import { useHomeConfirm } from './state/homeConfirm';
 import { useHashRoute } from './state/route';
 import { useRpc } from './state/rpcContext';
-import { useSearch } from './state/search';
+import { useSearch, useSearchScope } from './state/search';
 import type { GatewayInfo, Project, Session } from '@recall/rpc-contract';
+import type { Route } from './lib/links';
 
 type MenuState =
   | { kind: 'move'; conversation: Conversation; x: number; y: number; opener: HTMLElement | null }
@@ -77,13 +82,22 @@ export function App() {
   const [menu, setMenu] = useState<MenuState | null>(null);
   const [dialog, setDialog] = useState<DialogState | null>(null);
   const [busyFolder, setBusyFolder] = useState<string | null>(null);
+  const { withHomeConfirm, dialog: homeDialog } = useHomeConfirm();
+
   const [demo, setDemo] = useState<{ loading: boolean; status: string | null }>({ loading: false, status: null });
 
   const openSessionId = route.view === 'session' ? route.sessionId : null;
+  // Where the user was before a draft: "Discard draft" goes back there.
+  const beforeDraft = useRef<Route | null>(null);
+  useEffect(() => {
+    if (route.view !== 'new') beforeDraft.current = route.view === 'session' ? { view: 'session', sessionId: route.sessionId } : route;
+  }, [route]);
   const draft: Draft | null = route.view === 'new' ? { projectId: route.projectId, ...(route.cwd ? { cwd: route.cwd } : {}) } : null;
   const conv = useConversation(openSessionId, route.view === 'session' ? route.messageId : undefined);
   const searchable = conv.session && conv.session.id === openSessionId ? conv.session : null;
-  const search = useSearch(searchable?.id ?? null, searchable?.projectId ?? null);
+  // A whole-project search (from a project's header) holds until another conversation opens.
+  const { scope: searchScope, searchProject, setSearchProject, keepProjectScope } = useSearchScope(openSessionId, searchable, draft?.projectId ?? null);
+  const search = useSearch(searchScope);
   const ready = api.load === 'ready';
   const index = useIndexStatus(ready);
   const live = useEventStream(ready);
@@ -191,7 +205,7 @@ export function App() {
     setCompressing(sessionId);
     try {
       const next = await chat.compress(sessionId);
-      notify('success', 'Compressed: the conversation continues in a new part; the earlier part stays findable with session_search');
+      notify('success', 'Compressed: the conversation continues in a new part; the earlier part stays searchable');
       go({ view: 'session', sessionId: next.id });
     } catch (err) {
       if (!openContinuation(err)) fail('Could not compress', err);
@@ -249,7 +263,8 @@ export function App() {
   const startInFolder = async (path: string) => {
     setBusyFolder(path);
     try {
-      const p = await api.projectForFolder(path);
+      const p = await withHomeConfirm(path, (confirmHome) => api.projectForFolder(path, confirmHome));
+      if (!p) return;
       notify('success', `Folder ${path} is now the project “${p.name}”`);
       go({ view: 'new', projectId: p.id, cwd: path });
     } catch (err) {
@@ -262,8 +277,8 @@ export function App() {
   const makeProjectFromFolder = async (path: string) => {
     setBusyFolder(path);
     try {
-      const p = await api.projectForFolder(path);
-      notify('success', `Folder ${path} is now the project “${p.name}”`);
+      const p = await withHomeConfirm(path, (confirmHome) => api.projectForFolder(path, confirmHome));
+      if (p) notify('success', `Folder ${path} is now the project “${p.name}”`);
     } catch (err) {
       fail(`Could not make ${path} a project`, err);
     } finally {
@@ -315,7 +330,11 @@ export function App() {
   // "New chat" starts where the user is: the open conversation's (or draft's) project, if active.
   const currentProjectId = draft ? draft.projectId : route.view === 'session' ? (conv.session?.projectId ?? null) : null;
   const currentProject = api.projects.find((p) => p.id === currentProjectId && !p.archived) ?? null;
-  const projectLabel = conv.session ? projectName(api.projects, conv.session.projectId) : '';
+  const projectLabel = searchScope ? projectName(api.projects, searchScope.projectId) : '';
+  const searchProjectNow = (projectId: string) => {
+    setSearchProject(projectId);
+    focusSearch();
+  };
 
   return (
     <div className={`app${narrow ? ' narrow' : ''}${sidebarOpen ? ' sidebar-open' : ''}`} data-pane={pane}>
@@ -344,6 +363,7 @@ export function App() {
           onMakeProjectFromFolder={(p) => void makeProjectFromFolder(p)}
           onCreateProject={() => setDialog({ kind: 'createProject' })}
           onProjectMenu={(project, x, y, opener) => setMenu({ kind: 'project', project, x, y, opener })}
+          onSearchProject={searchProjectNow}
           onUnarchive={(p) => void setArchived(p, false)}
           currentProject={currentProject}
           onLoadMore={(projectId) => void api.loadMore(projectId).catch((err) => fail('Could not load more conversations', err))}
@@ -359,7 +379,7 @@ export function App() {
       </aside>
       {narrow && sidebarOpen && <div className="scrim" onClick={() => setSidebarOpen(false)} aria-hidden="true" />}
 
-      <main className="main" id="main">
+      <main className="main" id="main" tabIndex={-1}>
         {route.view === 'home' && (
           <Welcome
             empty={empty}
@@ -392,7 +412,7 @@ export function App() {
               notify('success', `Saved in ${projectName(api.projects, s.projectId)}`);
               void api.refreshGroups([s.projectId]).catch(() => undefined);
             }}
-            onDiscardDraft={() => go({ view: 'home' })}
+            onDiscardDraft={() => go(beforeDraft.current ?? { view: 'home' })}
             chat={chat}
             compressing={compressing !== null && compressing === openSessionId}
             onCompress={compressConversation}
@@ -402,38 +422,32 @@ export function App() {
         )}
       </main>
 
-      <aside className="panel" aria-label="Search and index">
-        <div className="panel-tabs" role="tablist" aria-label="Side panel">
-          {(['search', 'index'] as const).map((t) => (
-            <button
-              key={t}
-              type="button"
-              role="tab"
-              id={`tab-${t}`}
-              aria-selected={rightPane === t}
-              aria-controls={`tabpanel-${t}`}
-              className={`tab${rightPane === t ? ' on' : ''}`}
-              onClick={() => setPane(t)}
-            >
-              {t === 'search' ? 'Search' : 'Index'}
-              {t === 'index' && index.status && <span className={`dot-status sem-${String(index.status.semantic.status)}`} aria-hidden="true" />}
-            </button>
-          ))}
-        </div>
-        <div role="tabpanel" id={`tabpanel-${rightPane}`} aria-labelledby={`tab-${rightPane}`} className="panel-scroll">
-          {rightPane === 'search' ? (
-            <SearchPanel
-              search={search}
-              session={conv.session && conv.session.id === openSessionId ? conv.session : null}
-              projectLabel={projectLabel}
-              isDraft={!!draft}
-              onOpenHit={(hash) => go(hash)}
-            />
-          ) : (
-            <IndexPanel index={index} onNotice={(kind, text) => notify(kind, text)} />
-          )}
-        </div>
-      </aside>
+      <SidePanel
+        selected={rightPane}
+        onSelect={setPane}
+        indexDot={index.status ? { state: String(index.status.semantic.status), label: semanticDotLabel(index.status.semantic) } : null}
+      >
+        {rightPane === 'search' ? (
+          <SearchPanel
+            search={search}
+            session={searchable}
+            projectLabel={projectLabel}
+            isDraft={!!draft}
+            projects={api.projects.filter((p) => !p.archived)}
+            onSearchProject={searchProjectNow}
+            onSearchAsConversation={searchProject && searchable ? () => setSearchProject(null) : null}
+            semanticUnavailable={searchScope ? semanticUnavailableFor(index.status, searchScope.projectId) : null}
+            onOpenHit={(hash) => {
+              const pid = searchScope?.projectId ?? null;
+              keepProjectScope.current = pid;
+              if (pid) setSearchProject(pid);
+              go(hash);
+            }}
+          />
+        ) : (
+          <IndexPanel index={index} onNotice={(kind, text) => notify(kind, text)} />
+        )}
+      </SidePanel>
 
       {menu?.kind === 'move' && (
         <MoveMenu
@@ -474,6 +488,7 @@ export function App() {
         />
       )}
 
+      {homeDialog}
       {dialog?.kind === 'agent' && <AgentDialog target={dialog.target} info={info} onClose={() => setDialog(null)} />}
       {dialog?.kind === 'createProject' && (
         <TextDialog
@@ -487,7 +502,13 @@ export function App() {
           warning={(v) => duplicateName(v.name)}
           onClose={() => setDialog(null)}
           onSubmit={async (v) => {
-            const p = await api.createProject(v.name ?? '', v.folder || undefined);
+            const problem = folderProblem(v.folder);
+            if (problem) throw new Error(problem);
+            const folder = v.folder || undefined;
+            const p = folder
+              ? await withHomeConfirm(folder, (confirmHome) => api.createProject(v.name ?? '', folder, confirmHome))
+              : await api.createProject(v.name ?? '');
+            if (!p) throw new Error('Not created: choose a folder inside your home folder, or leave the folder empty.');
             notify('success', `Created project “${p.name}”`);
           }}
         />
@@ -514,7 +535,11 @@ export function App() {
           submitLabel="Add folder"
           onClose={() => setDialog(null)}
           onSubmit={async (v) => {
-            await api.addFolder(dialog.project.id, v.path ?? '');
+            const path = v.path ?? '';
+            const problem = folderProblem(path);
+            if (problem) throw new Error(problem);
+            const p = await withHomeConfirm(path, (confirmHome) => api.addFolder(dialog.project.id, path, confirmHome));
+            if (!p) throw new Error('Not added: choose a folder inside your home folder.');
             notify('success', `Added ${v.path} to “${dialog.project.name}”`);
           }}
         />

@@ -99,8 +99,11 @@ export class RpcClient {
 
 export type ConnectionState = 'connecting' | 'open' | 'closed';
 
-/** Delay before reconnect attempt n (0-based): 0.5 s doubling, capped at 15 s. Pure, for tests. */
-export function backoffDelay(attempt: number, baseMs = 500, maxMs = 15_000): number {
+/**
+ * Delay before reconnect attempt n (0-based): 1 s doubling, capped at 5 s — after a gateway restart
+ * the page is live again within seconds, not after a 15 s wait. Pure, for tests.
+ */
+export function backoffDelay(attempt: number, baseMs = 1000, maxMs = 5000): number {
   const n = Math.max(0, Math.min(attempt, 30));
   return Math.min(maxMs, baseMs * 2 ** n);
 }
@@ -149,11 +152,25 @@ export class EventStream {
 
   start(): void {
     this.stopped = false;
+    globalThis.addEventListener?.('online', this.retryNow);
+    globalThis.document?.addEventListener('visibilitychange', this.retryNow);
     this.open();
   }
 
+  /** The network is back or the tab is shown again: try at once instead of waiting out the delay. */
+  private readonly retryNow = (): void => {
+    if (this.stopped || this.ws || !this.timer) return;
+    if (globalThis.document?.visibilityState === 'hidden') return;
+    clearTimeout(this.timer);
+    this.timer = null;
+    this.attempt = 0;
+    this.open();
+  };
+
   stop(): void {
     this.stopped = true;
+    globalThis.removeEventListener?.('online', this.retryNow);
+    globalThis.document?.removeEventListener('visibilitychange', this.retryNow);
     if (this.timer) clearTimeout(this.timer);
     this.timer = null;
     const ws = this.ws;

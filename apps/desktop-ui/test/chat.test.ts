@@ -131,8 +131,8 @@ describe('tool calls and results as stored', () => {
   const callsJson = JSON.stringify([{ id: 'call_1', type: 'function', function: { name: 'session_search', arguments: '{"query":"marmoset","limit":3}' } }]);
 
   it('parses the OpenAI tool_calls JSON of an assistant message', () => {
-    expect(parseToolCalls(callsJson)).toEqual([{ id: 'call_1', name: 'session_search', arguments: { query: 'marmoset', limit: 3 } }]);
-    expect(parseToolCalls('[{"id":"c","function":{"name":"x","arguments":"not json"}}]')).toEqual([{ id: 'c', name: 'x', arguments: 'not json' }]);
+    expect(parseToolCalls(callsJson)).toEqual([{ id: 'call_1', name: 'session_search', arguments: { query: 'marmoset', limit: 3 }, rawArguments: '{"query":"marmoset","limit":3}' }]);
+    expect(parseToolCalls('[{"id":"c","function":{"name":"x","arguments":"not json"}}]')).toEqual([{ id: 'c', name: 'x', arguments: 'not json', rawArguments: 'not json' }]);
     expect(parseToolCalls('nope')).toEqual([]);
     expect(parseToolCalls(null)).toEqual([]);
     const map = callsById([msg({ role: 'assistant', toolCalls: callsJson }), msg({ role: 'user', content: 'x' })]);

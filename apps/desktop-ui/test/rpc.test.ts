@@ -7,8 +7,8 @@ import { isIndexing } from '../src/state/indexStatus';
 import type { IndexStatus } from '@recall/rpc-contract';
 
 describe('backoffDelay', () => {
-  it('doubles from 500 ms and is capped at 15 s', () => {
-    expect([0, 1, 2, 3, 4, 5, 6, 50].map((n) => backoffDelay(n))).toEqual([500, 1000, 2000, 4000, 8000, 15000, 15000, 15000]);
+  it('starts at 1 s, doubles and is capped at 5 s (a restarted gateway is found within seconds)', () => {
+    expect([0, 1, 2, 3, 4, 5, 6, 50].map((n) => backoffDelay(n))).toEqual([1000, 2000, 4000, 5000, 5000, 5000, 5000, 5000]);
   });
 });
 

@@ -26,7 +26,7 @@ import type { MessageRole } from '@recall/rpc-contract';
 import { gitRootOf } from './git-root.js';
 import { readJsonlRecords } from './jsonl-file.js';
 import type { ReadLinesOptions } from './line-reader.js';
-import { clipContent, isObject, safeSessionId, str, titleFrom, toMs, toolCallsJson, type MessageRecord, type SourceRecord } from './records.js';
+import { clipContent, isObject, TOOL_ERROR_MARKER, safeSessionId, str, titleFrom, toMs, toolCallsJson, type MessageRecord, type SourceRecord } from './records.js';
 import { listFiles } from './walk.js';
 
 export const CLAUDE_CODE_SOURCE = 'claude-code';
@@ -150,7 +150,7 @@ function* mapRecord(ctx: Ctx, rec: Record<string, unknown>, line: number): Gener
           sessionId: '',
           externalId: `${uuid}#${n}`,
           role: 'tool',
-          content: clipContent(block.is_error === true ? `[error] ${result}` : result),
+          content: clipContent(block.is_error === true ? `${TOOL_ERROR_MARKER}${result}` : result),
           toolCallId: str(block.tool_use_id) ?? null,
         });
       }

@@ -21,7 +21,7 @@ import type { MessageRole } from '@recall/rpc-contract';
 import { gitRootOf } from './git-root.js';
 import { readJsonlRecords } from './jsonl-file.js';
 import type { ReadLinesOptions } from './line-reader.js';
-import { clipContent, isObject, safeSessionId, str, titleFrom, toMs, toolCallsJson, type MessageRecord, type SourceRecord } from './records.js';
+import { clipContent, isObject, TOOL_ERROR_MARKER, safeSessionId, str, titleFrom, toMs, toolCallsJson, type MessageRecord, type SourceRecord } from './records.js';
 import { listFiles } from './walk.js';
 
 export const CODEX_SOURCE = 'codex';
@@ -62,7 +62,11 @@ function outputText(output: unknown): string {
     // Older rollouts store {"output": "...", "metadata": {...}} as a JSON string.
     try {
       const parsed = JSON.parse(output) as unknown;
-      if (isObject(parsed) && typeof parsed.output === 'string') return parsed.output;
+      if (isObject(parsed) && typeof parsed.output === 'string') {
+        // A non-zero exit code is the tool's own failure: marked as Claude Code's is_error results are.
+        const exit = isObject(parsed.metadata) ? parsed.metadata.exit_code : undefined;
+        return typeof exit === 'number' && exit !== 0 ? `${TOOL_ERROR_MARKER}${parsed.output}` : parsed.output;
+      }
     } catch {
       /* plain text */
     }

@@ -62,6 +62,8 @@ export {
   IMPORT_FORMATS,
   /** The `sessions.source` values of conversations imported from the agents' own history. */
   IMPORTED_SOURCES,
+  /** Put before a tool result the tool itself reported as failed (Claude Code `is_error`, a Codex non-zero exit code). */
+  TOOL_ERROR_MARKER,
 } from './records.js';
 export type {
   /** One of IMPORT_FORMATS. */

@@ -110,6 +110,12 @@ export function toNewMessage(m: MessageFields): NewMessage {
 }
 
 /** Text longer than a message may hold is cut, saying how much was left out (a 6 MB tool output). */
+/**
+ * Put before a tool result the tool itself reported as failed (Claude Code's `is_error`, a Codex
+ * command's non-zero exit code), so readers can show it as an error; the text stays searchable.
+ */
+export const TOOL_ERROR_MARKER = '[error] ';
+
 export function clipContent(text: string, max = MAX_MESSAGE_CHARS): string {
   if (text.length <= max) return text;
   const note = `\n[… ${text.length - max + 200} characters not imported]`;

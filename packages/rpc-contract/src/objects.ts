@@ -180,6 +180,12 @@ export const indexProjectStatusSchema = z.strictObject({
   failed: count,
   queuedSessions: count,
   lastError: z.string().nullable(),
+  /**
+   * Share (0-1) of Chinese/Japanese/Korean characters among the letters of a sample of the
+   * project's newest messages; null when it has no text. Only reported while the embedding model
+   * is English-only, so a client can warn that the model cannot read the project's language.
+   */
+  cjkShare: z.number().min(0).max(1).nullable().optional(),
 });
 /** One project's semantic index status (see indexProjectStatusSchema). */
 export type IndexProjectStatus = z.output<typeof indexProjectStatusSchema>;

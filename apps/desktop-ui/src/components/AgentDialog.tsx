@@ -4,6 +4,8 @@
  * will be able to search: `--session ID` (the agent runs as this conversation; the scope is its
  * stored project, re-read on every call), `--project SLUG` (the whole project) and `--cwd DIR`
  * (the project whose folder covers DIR). Recall serves the tool over stdio on this machine.
+ * Every command has its Copy button (the copied state belongs to one form: switching forms resets
+ * it); commands break only between arguments; the body scrolls so "Done" always stays in view.
  */
 import { useId, useState } from 'react';
 import { ModalDialog } from './ModalDialog';
@@ -74,6 +76,10 @@ export function mcpForms(target: AgentTarget, info: Pick<GatewayInfo, 'profile' 
   return forms;
 }
 
+/** The agents guide of this version, readable in a browser. */
+/** (The repository named by every package.json; see docs/releasing.md.) */
+export const AGENTS_DOC_URL = 'https://github.com/recall-project/recall/blob/main/docs/agents.md';
+
 /** Quotes an argument for a POSIX shell only when it needs it. */
 export function shellQuote(arg: string): string {
   return /^[A-Za-z0-9_@%+=:,./-]+$/.test(arg) ? arg : `'${arg.replace(/'/g, `'\\''`)}'`;
@@ -99,7 +105,7 @@ function CopyBlock({ label, text }: { label: string; text: string }) {
       <button type="button" className="copy-code" onClick={() => void copy()} aria-label={`Copy ${label}`}>
         {state === 'copied' ? 'Copied' : state === 'failed' ? 'Copy failed' : 'Copy'}
       </button>
-      <pre aria-label={label}>
+      <pre aria-label={label} className="nowrap-tokens">
         <code>{text}</code>
       </pre>
     </div>
@@ -117,6 +123,7 @@ export function AgentDialog({ target, info, onClose }: { target: AgentTarget; in
   return (
     <ModalDialog className="dialog agent-dialog" titleId={`${id}-title`} onClose={onClose}>
       <h2 id={`${id}-title`}>Use {name} with an agent</h2>
+      <div className="agent-body">
       <p className="dialog-desc">
         Any agent that speaks MCP (Claude Code, Cursor, Codex, …) can search this history with the <code>session_search</code> tool.
         Recall runs it on this machine as a local command; the agent never chooses its own scope.
@@ -133,18 +140,29 @@ export function AgentDialog({ target, info, onClose }: { target: AgentTarget; in
         </fieldset>
       )}
       {form && (
-        <div data-testid="agent-config">
+        <div data-testid="agent-config" key={form.key}>
           <p className="field-hint">{form.explain}</p>
           <h3 className="agent-h">Command</h3>
           <CopyBlock label="command" text={[form.command, ...form.args].map(shellQuote).join(' ')} />
           <h3 className="agent-h">MCP client configuration (JSON)</h3>
           <CopyBlock label="configuration" text={mcpJson(form)} />
+          <h3 className="agent-h">Claude Code</h3>
+          <CopyBlock label="Claude Code command" text={['claude', 'mcp', 'add', 'recall', '--', form.command, ...form.args].map(shellQuote).join(' ')} />
+          {form.key === 'cwd' && (
+            <p className="field-hint">
+              To share the set-up in the repository (<code>.mcp.json</code>), use <code>--cwd .</code>: the agent starts Recall in the repository folder.
+            </p>
+          )}
           <p className="field-hint">
-            Claude Code: <code>{['claude', 'mcp', 'add', 'recall', '--', form.command, ...form.args].map(shellQuote).join(' ')}</code>
+            More clients (Codex, Cursor, …) and how to check the set-up:{' '}
+            <a href={AGENTS_DOC_URL} target="_blank" rel="noopener noreferrer">
+              Using Recall from an agent (docs/agents.md)
+            </a>
+            .
           </p>
-          <p className="field-hint">More clients (Codex, Cursor, …) and how to check the set-up: docs/agents.md.</p>
         </div>
       )}
+      </div>
       <div className="dialog-actions">
         <button type="button" className="btn primary" onClick={onClose} autoFocus>
           Done

@@ -60,6 +60,15 @@ export function chatUsable(status: ChatStatus | null, ended: boolean): boolean {
   return !!status?.configured && !ended;
 }
 
+/** The gateway's names of missing chat settings, in words. */
+const MISSING_TEXT: Record<string, string> = {
+  model: 'the model name',
+  'apiKey or baseUrl': 'an API key, or the address of a local model server',
+};
+function missingText(field: string): string {
+  return MISSING_TEXT[field] ?? field;
+}
+
 export function ChatPanel({ status, statusError, session, ended, run, compressing, onCancel, onCompress, onSendAgain, onDismiss }: ChatPanelProps) {
   const [confirming, setConfirming] = useState(false);
   const active = isActive(run);
@@ -89,7 +98,7 @@ export function ChatPanel({ status, statusError, session, ended, run, compressin
                   {status.howToConfigure}
                 </span>
               </p>
-              {status.missing.length > 0 && <p className="status-text">Missing: {status.missing.join(', ')}.</p>}
+              {status.missing.length > 0 && <p className="status-text">Not set yet: {status.missing.map(missingText).join('; ')}.</p>}
             </details>
           )}
         </div>
@@ -101,7 +110,7 @@ export function ChatPanel({ status, statusError, session, ended, run, compressin
             title={
               ended
                 ? 'This part was already compressed'
-                : 'End this part and continue in a fresh context; the earlier part stays findable with session_search'
+                : 'End this part and continue in a fresh context; the earlier part stays searchable'
             }
             onClick={() => setConfirming(true)}
           >

@@ -3,9 +3,11 @@
  * save it with this first message) and an optional secondary one (e.g. "Add message" without an
  * answer while a model is configured). Ctrl/Cmd+Enter runs the primary action. While `blocked`
  * (the conversation is answering) the text can be written but not sent. On failure the text stays
- * and the error is shown under the box.
+ * and the error is shown under the box. The keyboard hint is only shown where there is a keyboard
+ * (styles.css hides it on touch screens and narrow windows). With `focusKey` the box takes the
+ * focus when it appears and whenever the key changes (a new draft: "+ New conversation").
  */
-import { useId, useState, type FormEvent, type KeyboardEvent } from 'react';
+import { useEffect, useId, useRef, useState, type FormEvent, type KeyboardEvent } from 'react';
 import { errorText } from '../rpc';
 
 export interface ComposerAction {
@@ -21,10 +23,16 @@ export interface ComposerProps {
   /** Why sending is not possible right now (the text can still be written). */
   blocked?: string | null | undefined;
   hint?: string | undefined;
+  /** Focus the box on mount and whenever this changes. */
+  focusKey?: string | undefined;
 }
 
-export function Composer({ placeholder, submitLabel, onSubmit, secondary, blocked, hint }: ComposerProps) {
+export function Composer({ placeholder, submitLabel, onSubmit, secondary, blocked, hint, focusKey }: ComposerProps) {
   const [text, setText] = useState('');
+  const box = useRef<HTMLTextAreaElement>(null);
+  useEffect(() => {
+    if (focusKey !== undefined) box.current?.focus();
+  }, [focusKey]);
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const id = useId();
@@ -63,6 +71,7 @@ export function Composer({ placeholder, submitLabel, onSubmit, secondary, blocke
         Message
       </label>
       <textarea
+        ref={box}
         id={`${id}-text`}
         rows={2}
         value={text}
@@ -72,7 +81,9 @@ export function Composer({ placeholder, submitLabel, onSubmit, secondary, blocke
         disabled={busy}
       />
       <div className="composer-row">
-        <span className="composer-hint">{busy ? 'Saving…' : (blocked ?? hint ?? 'Ctrl+Enter to send')}</span>
+        <span className="composer-hint" data-testid="composer-hint">
+          {busy ? 'Saving…' : (blocked ?? <span className="keys-hint">{hint ?? 'Ctrl+Enter to send'}</span>)}
+        </span>
         <span className="composer-actions">
           {secondary && (
             <button type="button" className="btn" disabled={cannot} onClick={() => void run(secondary.onSubmit)}>

@@ -5,7 +5,7 @@
  * scrolls itself into view.
  */
 import { useEffect, useRef, type KeyboardEvent, type MouseEvent } from 'react';
-import { formatRelative, isoOf, shortPath } from '../lib/format';
+import { formatRelative, isoOf, messageCountText, shortPath } from '../lib/format';
 import type { Conversation } from '../lib/grouping';
 import { setConversationDrag } from '../state/dnd';
 
@@ -29,7 +29,7 @@ export function ConversationItem({ conversation: c, active, moving, showCwd, onO
     const pane = el.closest('.sidebar')?.getBoundingClientRect() ?? { top: 0, bottom: window.innerHeight };
     if (box.top < pane.top || box.bottom > Math.min(pane.bottom, window.innerHeight)) el.scrollIntoView({ block: 'center' });
   }, [active]);
-  const messageCount = c.members.reduce((n, s) => n + (s.messageCount ?? 0), 0);
+  const count = messageCountText(c.members, c.head.id);
   const openMenuAt = (el: HTMLElement, x?: number, y?: number) => {
     const r = el.getBoundingClientRect();
     onMenu(c, x ?? r.left + 12, y ?? r.bottom, el);
@@ -71,7 +71,12 @@ export function ConversationItem({ conversation: c, active, moving, showCwd, onO
               <time className="rel-time" dateTime={isoOf(c.lastActivity)}>
                 {formatRelative(c.lastActivity)}
               </time>
-              {messageCount > 0 && ` · ${messageCount} msg`}
+              {count && (
+                <span title={count.long} data-testid="conv-count" data-long={count.long}>
+                  <span aria-hidden="true">{` · ${count.short}`}</span>
+                  <span className="sr-only">, {count.long}</span>
+                </span>
+              )}
               {showCwd && c.head.cwd && <span className="conv-cwd"> · {shortPath(c.head.cwd, 1)}</span>}
             </>
           )}

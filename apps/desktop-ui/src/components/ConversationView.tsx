@@ -84,7 +84,7 @@ export function ConversationView(props: ConversationViewProps) {
         <>
           <header className="conv-header">
             <div className="conv-header-main">
-              <h1 className="conv-heading">{s.title?.trim() || 'Untitled conversation'}</h1>
+              <h1 className="conv-heading" title={s.title?.trim() || undefined}>{s.title?.trim() || 'Untitled conversation'}</h1>
               <div className="conv-header-actions">
                 <button
                   type="button"
@@ -310,6 +310,7 @@ function MessageList({
 function DraftView({ draft, projects, onSaveDraft, onDiscardDraft, chat, onDraftChat }: ConversationViewProps & { draft: Draft }) {
   const name = projectName(projects, draft.projectId);
   const usable = chatUsable(chat.status, false);
+  const draftKey = `${draft.projectId ?? ''}\n${draft.cwd ?? ''}`;
   const ask = async (t: string) => {
     if (isCompressCommand(t)) throw new Error('A new conversation has nothing to compress yet.');
     await onDraftChat(t);
@@ -374,9 +375,10 @@ function DraftView({ draft, projects, onSaveDraft, onDiscardDraft, chat, onDraft
           onSubmit={ask}
           secondary={{ label: 'Save conversation', onSubmit: onSaveDraft }}
           hint="Ctrl+Enter sends to the model"
+          focusKey={draftKey}
         />
       ) : (
-        <Composer placeholder="Write the first message…" submitLabel="Save conversation" onSubmit={onSaveDraft} />
+        <Composer placeholder="Write the first message…" submitLabel="Save conversation" onSubmit={onSaveDraft} focusKey={draftKey} />
       )}
     </section>
   );

@@ -11,6 +11,7 @@
 import { useId, useState } from 'react';
 import { ModalDialog } from './ModalDialog';
 import { formatDate } from '../lib/format';
+import { languageWarning, semanticBadge } from '../lib/semantic';
 import { coverageProgress } from '../lib/coverage';
 import { errorText } from '../rpc';
 import type { IndexApi } from '../state/indexStatus';
@@ -98,7 +99,7 @@ export function IndexPanel({ index, onNotice }: { index: IndexApi; onNotice: (ki
           </div>
           <div className="index-block">
             <h3>
-              Semantic index <span className={`pill sem-${String(sem.status)}`} data-testid="index-semantic-status">{String(sem.status)}</span>
+              Semantic index <span className={`pill sem-${String(sem.status)}`} data-testid="index-semantic-status">{semanticBadge(sem)}</span>
             </h3>
             <p>{semanticStatusText(sem)}</p>
             {sem.provider && (
@@ -121,6 +122,7 @@ export function IndexPanel({ index, onNotice }: { index: IndexApi; onNotice: (ki
                     <ProjectRow
                       key={p.projectId}
                       p={p}
+                      provider={sem.provider}
                       busy={busy === p.projectId}
                       onSwitch={(on) => {
                         if (on) setConsentFor(p);
@@ -232,8 +234,21 @@ function OverallCoverage({ status, indexing }: { status: IndexStatus; indexing: 
   );
 }
 
-function ProjectRow({ p, busy, onSwitch, onRebuild }: { p: IndexProjectStatus; busy: boolean; onSwitch: (on: boolean) => void; onRebuild: () => void }) {
+function ProjectRow({
+  p,
+  provider,
+  busy,
+  onSwitch,
+  onRebuild,
+}: {
+  p: IndexProjectStatus;
+  provider: IndexProvider | null;
+  busy: boolean;
+  onSwitch: (on: boolean) => void;
+  onRebuild: () => void;
+}) {
   const on = p.consent.enabled && p.reason !== 'consent_for_other_endpoint';
+  const langWarn = languageWarning(provider, p);
   const known = typeof p.eligible === 'number';
   return (
     <li className={`index-project${on ? ' on' : ''}`} data-project-id={p.projectId}>
@@ -256,8 +271,15 @@ function ProjectRow({ p, busy, onSwitch, onRebuild }: { p: IndexProjectStatus; b
         </button>
       </div>
       <p className="index-project-state" data-testid="index-project-state">
-        <span className={`pill sem-${p.status}`}>{p.status}</span> {projectStateText(p)}
+        <span className={`pill sem-${p.status}`}>{p.status === 'partial' ? 'filling' : p.status === 'disabled' && !on ? 'off' : p.status}</span>
+        {on && langWarn && (
+          <span className="pill pill-warn" title={langWarn} data-testid="index-language-warning">
+            wrong language
+          </span>
+        )}{' '}
+        {projectStateText(p)}
       </p>
+      {on && langWarn && <p className="status-warn small">{langWarn}</p>}
       {on && known && (
         <div className="coverage">
           <progress
@@ -330,6 +352,11 @@ function ConsentDialog({
             </p>
             <p>It understands English text only. Switching it off stops indexing and deletes nothing.</p>
           </>
+        )}
+        {languageWarning(provider, project) && (
+          <p className="status-warn" role="alert" data-testid="consent-language-warning">
+            {languageWarning(provider, project)}
+          </p>
         )}
       </div>
       {error && (

@@ -24,11 +24,13 @@ export interface ProjectGroupProps {
   onMenu: (c: Conversation, x: number, y: number, opener: HTMLElement) => void;
   onNew: (projectId: string | null) => void;
   onProjectMenu: (p: Project, x: number, y: number, opener: HTMLElement) => void;
+  /** Search this whole project from its header. */
+  onSearchProject?: (projectId: string) => void;
   onDropConversation: (key: string, projectId: string | null) => void;
   onUnarchive?: (p: Project) => void;
 }
 
-export function ProjectGroup({ group, pages, onLoadMore, activeSessionId, moving, onOpen, onMenu, onNew, onProjectMenu, onDropConversation, onUnarchive }: ProjectGroupProps) {
+export function ProjectGroup({ group, pages, onLoadMore, activeSessionId, moving, onOpen, onMenu, onNew, onProjectMenu, onSearchProject, onDropConversation, onUnarchive }: ProjectGroupProps) {
   const p = group.project;
   const archived = p?.archived ?? false;
   const [collapsed, setCollapsed] = useState(archived);
@@ -78,6 +80,20 @@ export function ProjectGroup({ group, pages, onLoadMore, activeSessionId, moving
             onClick={() => onNew(projectId)}
           >
             +
+          </button>
+        )}
+        {p && !archived && onSearchProject && (
+          <button
+            type="button"
+            className="icon-btn search-project-btn"
+            aria-label={`Search project ${name}`}
+            title={`Search project ${name}`}
+            onClick={() => onSearchProject(p.id)}
+          >
+            <svg viewBox="0 0 16 16" width="13" height="13" aria-hidden="true" focusable="false">
+              <circle cx="6.5" cy="6.5" r="4.5" fill="none" stroke="currentColor" strokeWidth="1.6" />
+              <path d="M10 10l4 4" stroke="currentColor" strokeWidth="1.6" strokeLinecap="round" />
+            </svg>
           </button>
         )}
         {p && !archived && (

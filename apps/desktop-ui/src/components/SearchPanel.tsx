@@ -17,13 +17,23 @@ import type { SearchApi } from '../state/search';
 import type { SearchHit, SearchMode, SearchResult, Session } from '@recall/rpc-contract';
 import type { RpcClient } from '../rpc';
 import { useRpc } from '../state/rpcContext';
+import { errorForPeople, notesForPeople } from '../lib/toolText';
 import { Snippet } from './Snippet';
 
 export interface SearchPanelProps {
   search: SearchApi;
+  /** The open conversation (when the scope is it, or to offer searching as it). */
   session: Session | null;
+  /** The project name of the scope (the conversation's project, or the searched project). */
   projectLabel: string;
   isDraft: boolean;
+  /** Projects a whole-project search can be started in (active ones). */
+  projects: ReadonlyArray<{ id: string; name: string }>;
+  onSearchProject: (projectId: string) => void;
+  /** Back from a whole-project search to searching as the open conversation. */
+  onSearchAsConversation: (() => void) | null;
+  /** Why semantic search cannot run in this scope now (the option is disabled), or null. */
+  semanticUnavailable: string | null;
   onOpenHit: (hash: string) => void;
 }
 
@@ -61,22 +71,45 @@ function statusText(s: unknown): string {
   return 'unknown';
 }
 
-export function SearchPanel({ search, session, projectLabel, isDraft, onOpenHit }: SearchPanelProps) {
+export function SearchPanel({
+  search,
+  session,
+  projectLabel,
+  isDraft,
+  projects,
+  onSearchProject,
+  onSearchAsConversation,
+  semanticUnavailable,
+  onOpenHit,
+}: SearchPanelProps) {
   const id = useId();
-  if (!session) {
+  const scope = search.scope;
+  if (!scope) {
     return (
       <section className="panel-body search" aria-label="Search" tabIndex={-1}>
         <h2 className="panel-title">Search history</h2>
         <div className="explain">
           <p>
-            Search always runs <strong>as a conversation</strong>: it looks through the earlier conversations of that
-            conversation’s project, and nothing outside it.
+            Search looks through the conversations of <strong>one project</strong>, and nothing outside it.
           </p>
           <p>
             {isDraft
-              ? 'This draft is not saved yet. Send its first message, or open a saved conversation from the sidebar, to search.'
-              : 'Open a conversation from the sidebar to search its project’s history.'}
+              ? 'This draft is not saved yet and has no project. Search a whole project:'
+              : projects.length > 0
+                ? 'Open a conversation to search its project, or search a whole project:'
+                : 'Create a project or load the demo data to search.'}
           </p>
+          {projects.length > 0 && (
+            <ul className="scope-picks" aria-label="Search a project">
+              {projects.map((p) => (
+                <li key={p.id}>
+                  <button type="button" className="btn small" data-testid="search-project" onClick={() => onSearchProject(p.id)}>
+                    Search {p.name}
+                  </button>
+                </li>
+              ))}
+            </ul>
+          )}
         </div>
       </section>
     );
@@ -97,11 +130,27 @@ export function SearchPanel({ search, session, projectLabel, isDraft, onOpenHit 
           void search.run();
         }}
       >
-        <label htmlFor={SEARCH_BOX_ID} className="search-scope">
-          Searching as <strong>{session.title?.trim() || 'this conversation'}</strong> in{' '}
-          <strong data-testid="search-scope">{projectLabel}</strong>
-        </label>
-        {session.projectId === null && (
+        {scope.kind === 'project' ? (
+          <label htmlFor={SEARCH_BOX_ID} className="search-scope">
+            Searching the whole project <strong data-testid="search-scope">{projectLabel}</strong>
+          </label>
+        ) : (
+          <label htmlFor={SEARCH_BOX_ID} className="search-scope">
+            Searching as <strong>{session?.title?.trim() || 'this conversation'}</strong> in{' '}
+            <strong data-testid="search-scope">{projectLabel}</strong>
+          </label>
+        )}
+        {scope.kind === 'session' && scope.projectId !== null && (
+          <button type="button" className="link-btn scope-switch" onClick={() => onSearchProject(scope.projectId!)}>
+            Search the whole project instead
+          </button>
+        )}
+        {scope.kind === 'project' && onSearchAsConversation && (
+          <button type="button" className="link-btn scope-switch" onClick={onSearchAsConversation}>
+            Search as the open conversation instead
+          </button>
+        )}
+        {scope.kind === 'session' && scope.projectId === null && (
           <p className="group-note">No project: only this conversation’s own earlier history is searched.</p>
         )}
         <div className="search-row">
@@ -111,7 +160,15 @@ export function SearchPanel({ search, session, projectLabel, isDraft, onOpenHit 
             aria-keyshortcuts="Control+K /"
             value={search.query}
             onChange={(e) => search.setQuery(e.target.value)}
-            placeholder="e.g. borrow checker error, 番茄炒蛋"
+            onKeyDown={(e) => {
+              // Escape empties the box and the results (also where the browser does not clear it).
+              if (e.key === 'Escape' && search.query !== '') {
+                e.preventDefault();
+                search.clear();
+              }
+            }}
+            aria-label="Search words"
+            placeholder="e.g. build error, 番茄炒蛋"
             autoComplete="off"
             spellCheck={false}
           />
@@ -121,19 +178,29 @@ export function SearchPanel({ search, session, projectLabel, isDraft, onOpenHit 
         </div>
         <fieldset className="modes">
           <legend className="sr-only">Search mode</legend>
-          {MODES.map((m) => (
-            <label key={m.value} className={`mode${search.mode === m.value ? ' on' : ''}`} title={m.hint}>
-              <input
-                type="radio"
-                name={`${id}-mode`}
-                value={m.value}
-                checked={search.mode === m.value}
-                onChange={() => search.setMode(m.value)}
-              />
-              {m.label}
-            </label>
-          ))}
+          {MODES.map((m) => {
+            const off = m.value === 'semantic' && semanticUnavailable !== null;
+            return (
+              <label key={m.value} className={`mode${search.mode === m.value ? ' on' : ''}${off ? ' off' : ''}`} title={off ? semanticUnavailable! : m.hint}>
+                <input
+                  type="radio"
+                  name={`${id}-mode`}
+                  value={m.value}
+                  checked={search.mode === m.value}
+                  disabled={off}
+                  aria-describedby={off ? `${id}-sem-off` : undefined}
+                  onChange={() => search.setMode(m.value)}
+                />
+                {m.label}
+              </label>
+            );
+          })}
         </fieldset>
+        {semanticUnavailable !== null && (
+          <p className="field-hint" id={`${id}-sem-off`} data-testid="semantic-off">
+            Semantic search is off here: {semanticUnavailable}
+          </p>
+        )}
       </form>
 
       <div className="search-status" role="status" aria-live="polite">
@@ -147,13 +214,6 @@ export function SearchPanel({ search, session, projectLabel, isDraft, onOpenHit 
         )}
       </div>
 
-      {search.status === 'done' && r && search.ranAs && (search.ranAs.sessionId !== session.id || search.ranAs.projectId !== session.projectId) && (
-        <p className="status-warn" data-testid="search-stale">
-          {search.ranAs.sessionId !== session.id
-            ? 'These results were found as another conversation. Search again to search as this one.'
-            : 'This conversation has moved to another project since this search. Search again for the new scope.'}
-        </p>
-      )}
       {search.status === 'done' && r && (
         <div className="search-meta" data-testid="search-meta">
           <span className="pill" title="mode the tool actually used">
@@ -172,12 +232,12 @@ export function SearchPanel({ search, session, projectLabel, isDraft, onOpenHit 
           {r.truncated && <span className="pill">truncated</span>}
           {r.error && (
             <p className="status-error" role="alert">
-              The tool reported: {r.error.message} ({r.error.code})
+              {errorForPeople(r.error)}
             </p>
           )}
-          {(r.notes ?? []).length > 0 && (
+          {notesForPeople(r.notes ?? []).length > 0 && (
             <ul className="notes" aria-label="Notes">
-              {(r.notes ?? []).map((n, i) => (
+              {notesForPeople(r.notes ?? []).map((n, i) => (
                 <li key={i}>{n}</li>
               ))}
             </ul>
@@ -196,7 +256,7 @@ export function SearchPanel({ search, session, projectLabel, isDraft, onOpenHit 
                     {formatDate(g.date)}
                   </time>
                 )}
-                {g.sessionId === session.id && <span className="tag">this conversation</span>}
+                {g.sessionId === session?.id && <span className="tag">this conversation</span>}
               </div>
               <ul className="hits">
                 {g.hits.map((h) => {
@@ -222,7 +282,6 @@ export function SearchPanel({ search, session, projectLabel, isDraft, onOpenHit 
                               title match
                             </span>
                           )}
-                          <span className="hit-anchor">#{h.message_id}</span>
                         </span>
                         <Snippet text={String(h.snippet ?? '')} query={search.answeredQuery} />
                       </button>
@@ -267,9 +326,9 @@ function MoreMatches({ sessionId, ids, onOpen }: { sessionId: string; ids: numbe
       <span>
         {ids.length} more matching {ids.length === 1 ? 'message' : 'messages'} here:
       </span>
-      {ids.map((id) => (
-        <button key={id} type="button" className="link-btn" data-message-id={id} aria-label={`Open matching message ${id}`} onClick={() => void open(id)}>
-          #{id}
+      {ids.map((id, i) => (
+        <button key={id} type="button" className="link-btn" data-message-id={id} aria-label={`Open matching message ${i + 1} of ${ids.length}`} onClick={() => void open(id)}>
+          {i + 1}
         </button>
       ))}
     </div>

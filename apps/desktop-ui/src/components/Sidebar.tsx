@@ -23,6 +23,8 @@ export interface SidebarProps {
   onMakeProjectFromFolder: (path: string) => void;
   onCreateProject: () => void;
   onProjectMenu: (p: Project, x: number, y: number, opener: HTMLElement) => void;
+  /** Search this whole project (no conversation needed). */
+  onSearchProject: (projectId: string) => void;
   onUnarchive: (p: Project) => void;
   onDropOnProject: (key: string, projectId: string | null) => void;
   onDropOnFolder: (key: string, path: string) => void;
@@ -49,6 +51,7 @@ export function Sidebar(props: SidebarProps) {
     onMenu: props.onMenu,
     onNew: props.onNew,
     onProjectMenu: props.onProjectMenu,
+    onSearchProject: props.onSearchProject,
     onDropConversation: props.onDropOnProject,
     onLoadMore: props.onLoadMore,
   };

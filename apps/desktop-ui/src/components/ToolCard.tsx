@@ -8,6 +8,7 @@
 import { useEffect, useState } from 'react';
 import { formatArgs, hitsLabel, queryOf, type ToolView } from '../lib/chat';
 import { anchorHash } from '../lib/links';
+import { errorForPeople, notesForPeople } from '../lib/toolText';
 import { Snippet } from './Snippet';
 
 export interface ToolCardProps {
@@ -62,7 +63,7 @@ export function ToolCard({ view, defaultOpen, currentSessionId, toolCallId }: To
         <div className="tool-body">
           {view.error && (
             <p className="status-error" data-testid="tool-error">
-              {view.error.message} ({view.error.code})
+              {errorForPeople(view.error)}
             </p>
           )}
           {view.args !== undefined && view.args !== null && (
@@ -96,7 +97,6 @@ export function ToolCard({ view, defaultOpen, currentSessionId, toolCallId }: To
                       <span className="tool-anchor-title">{a.title?.trim() || `Conversation ${a.session_id}`}</span>
                       {a.role && <span className={`role-tag role-${a.role}`}>{a.role}</span>}
                       {a.session_id === currentSessionId && <span className="tag">this conversation</span>}
-                      <span className="hit-anchor">#{a.message_id}</span>
                     </span>
                     {a.snippet && <Snippet text={a.snippet} query={query} />}
                   </a>
@@ -104,9 +104,9 @@ export function ToolCard({ view, defaultOpen, currentSessionId, toolCallId }: To
               ))}
             </ol>
           )}
-          {view.notes.length > 0 && (
+          {notesForPeople(view.notes).length > 0 && (
             <ul className="notes" aria-label="Tool notes">
-              {view.notes.map((n, i) => (
+              {notesForPeople(view.notes).map((n, i) => (
                 <li key={i}>{n}</li>
               ))}
             </ul>

@@ -30,10 +30,18 @@ export function Welcome({ empty, loadingDemo, demoStatus, onLoadDemo, onCreatePr
           <p>Nothing here yet. Try the demo history (three small projects, English and 中文) to look around.</p>
         </>
       ) : (
-        <p className="lead">Open a conversation from the sidebar, or start a new one. Search runs as the open conversation.</p>
+        <p className="lead">Open a conversation from the sidebar, or start a new one. Search runs in one project: the open conversation’s, or a whole project from its header.</p>
       )}
       <div className="welcome-actions">
-        <button type="button" className={`btn${empty ? ' primary' : ''}`} onClick={onLoadDemo} disabled={loadingDemo}>
+        {/* aria-disabled, not disabled: a disabled button drops the keyboard focus to <body>. */}
+        <button
+          type="button"
+          className={`btn${empty ? ' primary' : ''}`}
+          onClick={() => {
+            if (!loadingDemo) onLoadDemo();
+          }}
+          aria-disabled={loadingDemo}
+        >
           {loadingDemo ? 'Importing demo…' : 'Load demo data'}
         </button>
         <button type="button" className="btn" onClick={onCreateProject}>

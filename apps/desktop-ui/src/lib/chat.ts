@@ -211,6 +211,8 @@ export interface ToolCallInfo {
   name: string;
   /** Parsed arguments, or the raw text when they were not JSON. */
   arguments: unknown;
+  /** The arguments as stored (a JSON text), or null when they were not a string. */
+  rawArguments: string | null;
 }
 
 function parseMaybeJson(text: unknown): unknown {
@@ -242,6 +244,7 @@ export function parseToolCalls(json: string | null | undefined): ToolCallInfo[] 
       id: typeof call.id === 'string' ? call.id : '',
       name: typeof fn.name === 'string' ? fn.name : 'tool',
       arguments: parseMaybeJson(fn.arguments),
+      rawArguments: typeof fn.arguments === 'string' ? fn.arguments : null,
     });
   }
   return out;

@@ -55,3 +55,26 @@ export function titleFromText(text: string, max = 60): string {
   const chars = Array.from(line);
   return chars.length > max ? `${chars.slice(0, max - 1).join('')}…` : line;
 }
+
+/**
+ * A conversation's message count as the sidebar says it: the part the view opens (the newest
+ * compression part) and what lies in its compressed earlier parts, so "7" never stands beside a
+ * view of 3. Delegated (subagent) sessions are not counted: the view does not show them.
+ */
+export function messageCountText(
+  members: ReadonlyArray<{ id: string; messageCount?: number | null; lineage?: string | null }>,
+  headId: string,
+): { short: string; long: string } | null {
+  let open = 0;
+  let earlier = 0;
+  for (const m of members) {
+    if (m.lineage === 'delegation') continue;
+    if (m.id === headId) open += m.messageCount ?? 0;
+    else earlier += m.messageCount ?? 0;
+  }
+  const total = open + earlier;
+  if (total === 0) return null;
+  const n = (k: number) => `${k.toLocaleString()} ${k === 1 ? 'message' : 'messages'}`;
+  if (earlier === 0) return { short: `${total.toLocaleString()} msg`, long: n(total) };
+  return { short: `${open.toLocaleString()} msg + ${earlier.toLocaleString()} earlier`, long: `${n(total)}, ${earlier.toLocaleString()} in the compressed earlier part` };
+}

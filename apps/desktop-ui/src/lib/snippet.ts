@@ -132,3 +132,38 @@ export function groupHits(hits: SearchHit[]): HitGroup[] {
   }
   return [...groups.values()];
 }
+
+const WORD_CHAR = /[\p{L}\p{N}_]/u;
+const CJK = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]/u;
+/** How far into a clipped end a partial word is dropped (a longer "word" is kept: it is likely a path or token). */
+const MAX_PARTIAL = 24;
+
+/**
+ * A snippet clipped by the tool (`…` at an end) starts and ends at word boundaries: a word cut in
+ * the middle at a clipped end is dropped, up to the nearest space. Text without spaces (Chinese,
+ * Japanese) and match markers are never cut; a snippet without a clipped end is returned as is.
+ */
+export function trimToWords(snippet: string): string {
+  let s = snippet;
+  const startClip = /^(…|\.\.\.)/.exec(s);
+  if (startClip) {
+    const body = s.slice(startClip[0].length);
+    const first = body.charAt(0);
+    if (WORD_CHAR.test(first) && !CJK.test(first)) {
+      const cut = body.search(/\s/);
+      const head = cut < 0 ? '' : body.slice(0, cut);
+      if (cut > 0 && cut <= MAX_PARTIAL && ![...head].some((c) => CJK.test(c)) && !/[«»\u0002\u0003<>[\]]/.test(head)) s = `${startClip[0]}${body.slice(cut + 1)}`;
+    }
+  }
+  const endClip = /(…|\.\.\.)$/.exec(s);
+  if (endClip) {
+    const body = s.slice(0, s.length - endClip[0].length);
+    const last = body.charAt(body.length - 1);
+    if (WORD_CHAR.test(last) && !CJK.test(last)) {
+      const cut = Math.max(body.lastIndexOf(' '), body.lastIndexOf('\n'), body.lastIndexOf('\t'));
+      const tail = cut < 0 ? '' : body.slice(cut + 1);
+      if (cut > 0 && tail.length <= MAX_PARTIAL && ![...tail].some((c) => CJK.test(c)) && !/[«»\u0002\u0003<>[\]]/.test(tail)) s = `${body.slice(0, cut)}${endClip[0]}`;
+    }
+  }
+  return s;
+}

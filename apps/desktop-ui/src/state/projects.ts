@@ -55,11 +55,12 @@ export interface ProjectsApi {
   moving: ReadonlySet<string>;
   reloadAll: () => Promise<void>;
   refreshGroups: (projectIds: Array<string | null>) => Promise<void>;
-  createProject: (name: string, folder?: string) => Promise<Project>;
+  /** `confirmHome`: the user confirmed their home folder as the project folder (refused otherwise). */
+  createProject: (name: string, folder?: string, confirmHome?: boolean) => Promise<Project>;
   renameProject: (projectId: string, name: string) => Promise<Project>;
   archiveProject: (projectId: string, archived: boolean) => Promise<Project>;
-  projectForFolder: (path: string) => Promise<Project>;
-  addFolder: (projectId: string, path: string) => Promise<Project>;
+  projectForFolder: (path: string, confirmHome?: boolean) => Promise<Project>;
+  addFolder: (projectId: string, path: string, confirmHome?: boolean) => Promise<Project>;
   moveConversation: (conversationKey: string, sessionId: string, fromProjectId: string | null, target: MoveTarget) => Promise<MoveOutcome>;
 }
 
@@ -220,8 +221,8 @@ export function useProjects(): ProjectsApi {
   useGatewayEvent(['messages.changed'], (batch) => refreshTouched(batch), 700);
 
   const createProject = useCallback(
-    async (name: string, folder?: string) => {
-      const p = await rpc.call('projects.create', folder ? { name, folders: [folder] } : { name });
+    async (name: string, folder?: string, confirmHome?: boolean) => {
+      const p = await rpc.call('projects.create', folder ? { name, folders: [folder], ...(confirmHome ? { confirmHome } : {}) } : { name });
       await loadProjects();
       void loadDiscovered();
       return p;
@@ -248,8 +249,8 @@ export function useProjects(): ProjectsApi {
   );
 
   const projectForFolder = useCallback(
-    async (path: string) => {
-      const { project } = await rpc.call('projects.for_folder', { path, name: baseName(path) });
+    async (path: string, confirmHome?: boolean) => {
+      const { project } = await rpc.call('projects.for_folder', { path, name: baseName(path), ...(confirmHome ? { confirmHome } : {}) });
       await loadProjects();
       void loadDiscovered();
       return project;
@@ -258,8 +259,8 @@ export function useProjects(): ProjectsApi {
   );
 
   const addFolder = useCallback(
-    async (projectId: string, path: string) => {
-      const p = await rpc.call('projects.folders.add', { projectId, path });
+    async (projectId: string, path: string, confirmHome?: boolean) => {
+      const p = await rpc.call('projects.folders.add', { projectId, path, ...(confirmHome ? { confirmHome } : {}) });
       await loadProjects();
       void loadDiscovered();
       return p;

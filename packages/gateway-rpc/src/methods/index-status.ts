@@ -14,6 +14,7 @@
  * The methods' names, summaries and params schemas are the contract's
  * (@recall/rpc-contract, src/methods/index-methods.ts); this module holds their handlers.
  */
+import { join } from 'node:path';
 import type { RecallDatabase } from '@recall/schema';
 import type { IndexProjectStatus, IndexStatus } from '@recall/rpc-contract';
 import { readTransaction } from '@recall/store';
@@ -21,8 +22,43 @@ import { GatewayError } from '../errors.js';
 import { idleProjectStatus, type IndexService } from '../index-service.js';
 import { method, type GatewayMethod } from './common.js';
 
-export const SEMANTIC_HOW_TO_CONFIGURE =
-  'Semantic recall is off. Keyword recall works fully. To turn it on, add a "semantic" section to <home>/config.json (built-in offline English model: {"enabled": true, "provider": "use-lite"}; or any OpenAI-compatible embeddings endpoint, see docs/semantic.md), restart, then switch on each project with index.project.enable / `recall index enable --project …`. No history is sent anywhere before that.';
+/** How to switch semantic search on, for people: names this home's real config file. */
+export function semanticHowToConfigure(home: string): string {
+  return `Semantic search is off; keyword search works fully. To turn it on, add a "semantic" section to ${join(home, 'config.json')} (the built-in offline English model: {"enabled": true, "provider": "use-lite"}; or any OpenAI-compatible embeddings server, see docs/semantic.md), restart recall serve, then switch each project on in the Index panel or with \`recall index enable --project …\`. No history is sent anywhere before that.`;
+}
+
+/** The sample that tells a project's script: its newest sessions, their newest messages, the first characters of each. */
+const SCRIPT_SAMPLE_SESSIONS = 10;
+const SCRIPT_SAMPLE_MESSAGES = 200;
+const SCRIPT_SAMPLE_CHARS = 200;
+const CJK_CHAR = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]/gu;
+const LETTER = /\p{L}/gu;
+
+/**
+ * The share of Chinese/Japanese/Korean characters among the letters of a sample of a project's
+ * text (its SCRIPT_SAMPLE_SESSIONS newest conversations by the sessions_project index, at most
+ * SCRIPT_SAMPLE_MESSAGES of their newest user/assistant messages, SCRIPT_SAMPLE_CHARS characters
+ * each), or null when it has no text. Only asked for while the English-only built-in model is in
+ * use, to warn that it cannot read such a project.
+ */
+export function projectCjkShare(db: RecallDatabase, projectId: string): number | null {
+  const rows = db.raw
+    .prepare(
+      `select substr(m.content, 1, ?) from messages m
+       where m.session_id in (select id from sessions where project_id = ? and hidden = 0 order by started_at desc limit ?)
+         and m.visibility in ('live','compacted') and m.role in ('user','assistant')
+       order by m.id desc limit ?`,
+    )
+    .pluck()
+    .all(SCRIPT_SAMPLE_CHARS, projectId, SCRIPT_SAMPLE_SESSIONS, SCRIPT_SAMPLE_MESSAGES) as string[];
+  let letters = 0;
+  let cjk = 0;
+  for (const text of rows) {
+    letters += text.match(LETTER)?.length ?? 0;
+    cjk += text.match(CJK_CHAR)?.length ?? 0;
+  }
+  return letters === 0 ? null : Math.round((cjk / letters) * 100) / 100;
+}
 
 // The answer's shape is part of the wire contract (the desktop's Index panel reads it).
 export type { IndexStatus } from '@recall/rpc-contract';
@@ -65,16 +101,17 @@ function assertProject(db: RecallDatabase, projectId: string): void {
 }
 
 /** The `index.status` answer: keyword counts and, through the profile's index service, the semantic index per project. */
-export function indexStatus(db: RecallDatabase, index: IndexService | null | undefined, projectId?: string): IndexStatus {
+export function indexStatus(db: RecallDatabase, index: IndexService | null | undefined, projectId?: string, home = '<home>'): IndexStatus {
   const keyword = keywordCounts(db);
   if (projectId !== undefined) assertProject(db, projectId);
   const projectRows = db.raw
     .prepare(`select id, name, slug, archived from projects ${projectId ? 'where id = ?' : ''} order by archived, name collate nocase, id`)
     .all(...(projectId ? [projectId] : [])) as { id: string; name: string; slug: string; archived: number }[];
   // Without an index service (stage B not plugged in) every project is listed as not configured.
+  const englishOnly = index?.provider?.info.languages === 'english-only';
   const projects: IndexProjectStatus[] = projectRows.map((p) => {
     const { fingerprintId: _f, ...s } = index ? index.status(p.id) : idleProjectStatus(p.id, { status: 'disabled', reason: 'not_configured' });
-    return { ...s, name: p.name, slug: p.slug, archived: p.archived === 1 };
+    return { ...s, name: p.name, slug: p.slug, archived: p.archived === 1, ...(englishOnly && p.archived === 0 ? { cjkShare: projectCjkShare(db, p.id) } : {}) };
   });
   const configured = index?.config != null;
   const enabled = index?.config?.enabled === true;
@@ -102,8 +139,8 @@ export function indexStatus(db: RecallDatabase, index: IndexService | null | und
       : null,
     projects,
   };
-  if (!configured) return { keyword, semantic: { status: 'disabled', reason: 'not_configured', howToConfigure: SEMANTIC_HOW_TO_CONFIGURE, ...base } };
-  if (!enabled) return { keyword, semantic: { status: 'disabled', reason: 'turned_off', howToConfigure: SEMANTIC_HOW_TO_CONFIGURE, ...base } };
+  if (!configured) return { keyword, semantic: { status: 'disabled', reason: 'not_configured', howToConfigure: semanticHowToConfigure(home), ...base } };
+  if (!enabled) return { keyword, semantic: { status: 'disabled', reason: 'turned_off', howToConfigure: semanticHowToConfigure(home), ...base } };
   if (health && !health.providerAvailable) return { keyword, semantic: { status: 'unavailable', reason: 'provider_unavailable', ...base } };
   const on = projects.filter((p) => p.status !== 'disabled');
   if (on.length === 0) return { keyword, semantic: { status: 'disabled', reason: 'no_project_enabled', ...base } };
@@ -114,7 +151,7 @@ export function indexStatus(db: RecallDatabase, index: IndexService | null | und
 }
 
 export const indexMethods: GatewayMethod[] = [
-  method('index.status', (p, ctx): IndexStatus => indexStatus(ctx.db, ctx.semantic, p.projectId)),
+  method('index.status', (p, ctx): IndexStatus => indexStatus(ctx.db, ctx.semantic, p.projectId, ctx.home)),
   method('index.project.enable', (p, ctx) => requireSemantic(ctx.semantic).enable(p.projectId)),
   method('index.project.disable', (p, ctx) => {
     if (!ctx.semantic) {
