@@ -10,6 +10,7 @@
  */
 import type { RecallDatabase } from '@recall/schema';
 import { MESSAGE_ROLES, type MessageRole } from '@recall/rpc-contract';
+import type { QuantizedMatrix } from './int8-scan.js';
 import type { VectorMatrix } from './vector-scan.js';
 
 /** The caller's resolved scope; structurally the same as search-tool's ToolScope. */
@@ -21,6 +22,8 @@ export type SemanticScope =
 export interface AllowedSegment {
   role: MessageRole;
   matrix: VectorMatrix;
+  /** The int8 copy for the certified first pass (set by the matrix cache; absent = float32 scan). */
+  q8?: QuantizedMatrix;
   messageIds: Float64Array;
   /** Index into AllowedSet.sessions. */
   sessionIdx: Int32Array;

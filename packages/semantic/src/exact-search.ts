@@ -25,6 +25,8 @@ export interface ExactSearchOptions {
   limit: number;
   roles?: readonly MessageRole[] | undefined;
   backend?: ScanBackend;
+  /** false: skip the int8 first pass even when the set has one (same results; for comparisons). */
+  int8?: boolean;
 }
 
 /** The allowed set for a scope: cached for a project, read directly for own history. */
@@ -49,7 +51,8 @@ export function searchAllowedSet(set: AllowedSet, scope: SemanticScope, query: F
     segments.forEach((seg, si) => {
       const exclude = new Set<number>();
       if (callerIdx >= 0) for (let row = 0; row < seg.matrix.rows; row++) if (seg.sessionIdx[row] === callerIdx && seg.live[row] === 1) exclude.add(row);
-      for (const hit of scanTopK(seg.matrix, query, { k, exclude, ...(options.backend ? { backend: options.backend } : {}) })) {
+      const int8 = seg.q8 && options.int8 !== false ? { int8: { matrix: seg.q8 } } : {};
+      for (const hit of scanTopK(seg.matrix, query, { k, exclude, ...int8, ...(options.backend ? { backend: options.backend } : {}) })) {
         // One rank space across segments; ties keep segment order then row order.
         merged.push(owner.length, hit.score);
         owner.push({ seg: si, row: hit.row });

@@ -10,6 +10,7 @@
  */
 import type { RecallDatabase } from '@recall/schema';
 import { loadAllowedSet, projectGeneration, type AllowedSet } from './allowed-set.js';
+import { quantizeMatrix } from './int8-scan.js';
 
 /** Default budget: a 1M-chunk project at 384 dims is ~1.5 GiB; larger sets are scanned uncached. */
 export const DEFAULT_MATRIX_CACHE_BYTES = 2 * 1024 ** 3;
@@ -72,6 +73,14 @@ export class MatrixCache {
     }
     if (cached) this.drop(cached);
     const set = loadAllowedSet(db, { projectId }, fingerprintId, dims);
+    // The int8 copy the certified first pass scans (vector-scan.ts / int8-scan.ts): 1 byte per
+    // component next to the 4 of float32, which the rescore reads for the few candidates.
+    // A set too large to keep is scanned once in float32 (quantising it would cost more than that).
+    const int8Bytes = set.segments.reduce((n, seg) => n + seg.matrix.rows * dims + dims * 8, 0);
+    if (set.bytes + int8Bytes <= this.maxBytes) {
+      for (const seg of set.segments) seg.q8 = quantizeMatrix(seg.matrix.data, seg.matrix.rows, dims);
+      set.bytes += int8Bytes;
+    }
     this.stats.builds++;
     if (set.bytes <= this.maxBytes) {
       this.entries.set(key, { key, db, generation, set });
