@@ -21,9 +21,16 @@ export type SemanticScope =
 /** The vectors of one role in an allowed set, with their message ids, ranges and live flags. */
 export interface AllowedSegment {
   role: MessageRole;
-  matrix: VectorMatrix;
+  rows: number;
+  /**
+   * The float32 rows; null when the matrix cache keeps only the int8 copy and the rescore reads
+   * its few candidates' rows from SQLite (`AllowedSet.readVector`).
+   */
+  matrix: VectorMatrix | null;
   /** The int8 copy for the certified first pass (set by the matrix cache; absent = float32 scan). */
   q8?: QuantizedMatrix;
+  /** semantic_chunks.id of each row (the rescore's lookup key). */
+  chunkIds: Float64Array;
   messageIds: Float64Array;
   /** Index into AllowedSet.sessions. */
   sessionIdx: Int32Array;
@@ -45,6 +52,8 @@ export interface AllowedSet {
   bytes: number;
   /** Rows whose vector blob had the wrong length (never expected; counted, not scanned). */
   skipped: number;
+  /** The stored float32 vector of one chunk (little-endian blob), or undefined when it is gone. */
+  readVector(chunkId: number): Uint8Array | undefined;
 }
 
 const FILTER = `
@@ -77,7 +86,7 @@ export function loadAllowedSet(db: RecallDatabase, where: { projectId: string } 
     let rows = 0;
     let bytes = 0;
     const stmt = db.raw.prepare(
-      `select c.message_id, s.id as session_id, c.start, c."end", c.vector, m.visibility = 'live' as live ${FILTER}${scope.sql} and m.role = @role order by c.message_id, c.chunk_index`,
+      `select c.id as chunk_id, c.message_id, s.id as session_id, c.start, c."end", c.vector, m.visibility = 'live' as live ${FILTER}${scope.sql} and m.role = @role order by c.message_id, c.chunk_index`,
     );
     for (const role of MESSAGE_ROLES) {
       const n = counts.get(role) ?? 0;
@@ -86,7 +95,9 @@ export function loadAllowedSet(db: RecallDatabase, where: { projectId: string } 
       const bytesView = new Uint8Array(data.buffer);
       const seg: AllowedSegment = {
         role,
+        rows: 0,
         matrix: { dims, rows: 0, data },
+        chunkIds: new Float64Array(n),
         messageIds: new Float64Array(n),
         sessionIdx: new Int32Array(n),
         start: new Int32Array(n),
@@ -94,13 +105,14 @@ export function loadAllowedSet(db: RecallDatabase, where: { projectId: string } 
         live: new Uint8Array(n),
       };
       let row = 0;
-      for (const r of stmt.iterate({ ...params, role }) as IterableIterator<{ message_id: number; session_id: string; start: number; end: number; vector: Buffer; live: number }>) {
+      for (const r of stmt.iterate({ ...params, role }) as IterableIterator<{ chunk_id: number; message_id: number; session_id: string; start: number; end: number; vector: Buffer; live: number }>) {
         if (row >= n) break; // cannot happen inside one snapshot; guards the buffers anyway
         if (r.vector.length !== dims * 4) {
           skipped++;
           continue;
         }
         r.vector.copy(bytesView, row * dims * 4); // Float32 little-endian, as stored
+        seg.chunkIds[row] = r.chunk_id;
         seg.messageIds[row] = r.message_id;
         let si = sessionIndex.get(r.session_id);
         if (si === undefined) {
@@ -115,13 +127,28 @@ export function loadAllowedSet(db: RecallDatabase, where: { projectId: string } 
         row++;
       }
       (seg.matrix as { rows: number }).rows = row;
+      seg.rows = row;
       rows += row;
-      bytes += data.byteLength + n * 21;
+      bytes += data.byteLength + n * 29;
       segments.push(seg);
     }
-    return { fingerprintId, dims, sessions, segments, rows, bytes, skipped };
+    return { fingerprintId, dims, sessions, segments, rows, bytes, skipped, readVector: vectorReader(db, fingerprintId) };
   });
   return read.deferred();
+}
+
+const readers = new WeakMap<RecallDatabase, (fingerprintId: number, chunkId: number) => Uint8Array | undefined>();
+
+/** One prepared point lookup per connection: a chunk's vector blob, if it is still a ready row of the fingerprint. */
+function vectorReader(db: RecallDatabase, fingerprintId: number): (chunkId: number) => Uint8Array | undefined {
+  let read = readers.get(db);
+  if (!read) {
+    const stmt = db.raw.prepare("select vector from semantic_chunks where id = ? and fingerprint_id = ? and status = 'ready'").pluck();
+    read = (fp, id) => (stmt.get(id, fp) as Uint8Array | null | undefined) ?? undefined;
+    readers.set(db, read);
+  }
+  const r = read;
+  return (chunkId) => r(fingerprintId, chunkId);
 }
 
 /**

@@ -182,6 +182,7 @@ export function certifiedRangeTopK(q8: QuantizedMatrix, prepared: PreparedQuery,
   const stats = o.stats ?? { passes: 0, rescored: 0, fellBack: 0 };
   const view = rangeCodes(q8.codes, o.start * dims, o.end * dims);
   let want = Math.min(n, o.k + excluded + o.candidates);
+  const scored = new Map<number, number>(); // exact scores survive a widening (they may be SQLite reads)
   for (;;) {
     if (want < n && want > Math.max(1024, n / 4)) {
       stats.fellBack++;
@@ -193,8 +194,13 @@ export function certifiedRangeTopK(q8: QuantizedMatrix, prepared: PreparedQuery,
     for (let i = 0; i < found.rows.length; i++) {
       const row = o.start + found.rows[i]!;
       if (o.exclude?.has(row)) continue;
-      top.push(row, o.exact(row));
-      stats.rescored++;
+      let score = scored.get(row);
+      if (score === undefined) {
+        score = o.exact(row);
+        scored.set(row, score);
+        stats.rescored++;
+      }
+      top.push(row, score);
     }
     const result = top.sorted();
     if (found.rows.length >= n) return result; // every row was rescored

@@ -177,6 +177,50 @@ export function scanTopK(matrix: VectorMatrix, query: Float32Array, options: Sca
   return merged.sorted();
 }
 
+/** Options of `scanQuantizedTopK()`: the int8 copy alone, with the exact score read per candidate. */
+export interface QuantizedScanOptions {
+  k: number;
+  backend?: ScanBackend;
+  exclude?: ReadonlySet<number>;
+  threads?: number;
+  /** First candidate count beyond k + excluded rows (default INT8_CANDIDATES). */
+  candidates?: number;
+  /** The canonical score of a row (`dotAt` over its float32 vector, however it is fetched). */
+  exact: (row: number) => number;
+  stats?: Int8ScanStats;
+}
+
+/**
+ * Exact top-k over a matrix held only as its int8 copy: the certified first pass, with `exact`
+ * called for the candidates only; when the certificate cannot be had cheaply, `exact` is called
+ * for every row (the full scan). Same rows, scores and ties as `scanTopK` over the float32 rows.
+ */
+export function scanQuantizedTopK(q8: QuantizedMatrix, query: Float32Array, options: QuantizedScanOptions): ScoredRow[] {
+  if (query.length !== q8.dims) throw new RangeError(`query has ${query.length} dimensions, the matrix ${q8.dims}`);
+  if (!Number.isInteger(options.k) || options.k < 0) throw new RangeError(`k must be a non-negative integer, got ${options.k}`);
+  if (options.k === 0 || q8.rows === 0) return [];
+  const backend = options.backend ?? defaultBackend();
+  const usearch = backend === 'usearch' ? loadUsearch() : null;
+  if (backend === 'usearch' && !usearch) throw new Error(`usearch is not available: ${usearchLoadError()}`);
+  const { k, exclude, exact } = options;
+  return certifiedRangeTopK(q8, prepareQuery(q8, query), {
+    k,
+    start: 0,
+    end: q8.rows,
+    exclude,
+    threads: options.threads ?? defaultThreads(q8.rows),
+    candidates: options.candidates ?? INT8_CANDIDATES,
+    kernel: usearch ? usearchInt8Kernel(usearch) : jsInt8Kernel,
+    exact,
+    fallback: () => {
+      const top = new TopK(k);
+      for (let row = 0; row < q8.rows; row++) if (!exclude?.has(row)) top.push(row, exact(row));
+      return top.sorted();
+    },
+    ...(options.stats ? { stats: options.stats } : {}),
+  });
+}
+
 /**
  * usearch's int8 inner product is an exact integer dot product d, returned as the float32 distance
  * 1 − d. Below 2^24 that is exact; above it the value is rounded, so the kernel reports an upper
