@@ -52,8 +52,8 @@ export interface AllowedSet {
   bytes: number;
   /** Rows whose vector blob had the wrong length (never expected; counted, not scanned). */
   skipped: number;
-  /** The stored float32 vector of one chunk (little-endian blob), or undefined when it is gone. */
-  readVector(chunkId: number): Uint8Array | undefined;
+  /** The stored float32 vectors (little-endian blobs) of chunks by id; a chunk that is gone is absent. */
+  readVectors(chunkIds: readonly number[]): Map<number, Uint8Array>;
 }
 
 const FILTER = `
@@ -132,23 +132,27 @@ export function loadAllowedSet(db: RecallDatabase, where: { projectId: string } 
       bytes += data.byteLength + n * 29;
       segments.push(seg);
     }
-    return { fingerprintId, dims, sessions, segments, rows, bytes, skipped, readVector: vectorReader(db, fingerprintId) };
+    return { fingerprintId, dims, sessions, segments, rows, bytes, skipped, readVectors: vectorReader(db, fingerprintId) };
   });
   return read.deferred();
 }
 
-const readers = new WeakMap<RecallDatabase, (fingerprintId: number, chunkId: number) => Uint8Array | undefined>();
+const readers = new WeakMap<RecallDatabase, (fingerprintId: number, chunkIds: readonly number[]) => Map<number, Uint8Array>>();
 
-/** One prepared point lookup per connection: a chunk's vector blob, if it is still a ready row of the fingerprint. */
-function vectorReader(db: RecallDatabase, fingerprintId: number): (chunkId: number) => Uint8Array | undefined {
+/** One prepared batch lookup per connection: vector blobs of chunks still ready in the fingerprint. */
+function vectorReader(db: RecallDatabase, fingerprintId: number): (chunkIds: readonly number[]) => Map<number, Uint8Array> {
   let read = readers.get(db);
   if (!read) {
-    const stmt = db.raw.prepare("select vector from semantic_chunks where id = ? and fingerprint_id = ? and status = 'ready'").pluck();
-    read = (fp, id) => (stmt.get(id, fp) as Uint8Array | null | undefined) ?? undefined;
+    const stmt = db.raw.prepare("select id, vector from semantic_chunks where id in (select value from json_each(?)) and fingerprint_id = ? and status = 'ready'").raw();
+    read = (fp, ids) => {
+      const out = new Map<number, Uint8Array>();
+      for (const [id, vector] of stmt.iterate(JSON.stringify(ids), fp) as IterableIterator<[number, Uint8Array | null]>) if (vector) out.set(id, vector);
+      return out;
+    };
     readers.set(db, read);
   }
   const r = read;
-  return (chunkId) => r(fingerprintId, chunkId);
+  return (chunkIds) => r(fingerprintId, chunkIds);
 }
 
 /**

@@ -25,19 +25,23 @@ export class StaleVectorError extends Error {
   }
 }
 
-/** The canonical score of a segment's row from its SQLite blob, checked against the int8 copy. */
-function sqliteScore(set: AllowedSet, seg: AllowedSegment, query: Float32Array): (row: number) => number {
+/** The canonical scores of a segment's rows from their SQLite blobs, each checked against the int8 copy. */
+function sqliteScores(set: AllowedSet, seg: AllowedSegment, query: Float32Array): (rows: readonly number[]) => Float64Array {
   const { dims } = set;
   const q8 = seg.q8!;
   const vector = new Float32Array(dims);
   const bytes = new Uint8Array(vector.buffer);
-  return (row) => {
-    const chunkId = seg.chunkIds[row]!;
-    const blob = set.readVector(chunkId);
-    if (!blob || blob.length !== dims * 4) throw new StaleVectorError(chunkId);
-    bytes.set(blob);
-    if (!quantizesTo(q8, row, vector)) throw new StaleVectorError(chunkId);
-    return dotAt(vector, 0, query, dims);
+  return (rows) => {
+    const blobs = set.readVectors(rows.map((row) => seg.chunkIds[row]!));
+    const out = new Float64Array(rows.length);
+    rows.forEach((row, i) => {
+      const blob = blobs.get(seg.chunkIds[row]!);
+      if (!blob || blob.length !== dims * 4) throw new StaleVectorError(seg.chunkIds[row]!);
+      bytes.set(blob);
+      if (!quantizesTo(q8, row, vector)) throw new StaleVectorError(seg.chunkIds[row]!);
+      out[i] = dotAt(vector, 0, query, dims);
+    });
+    return out;
   };
 }
 
@@ -99,7 +103,7 @@ export function searchAllowedSet(set: AllowedSet, scope: SemanticScope, query: F
       const backend = options.backend ? { backend: options.backend } : {};
       const found = seg.matrix
         ? scanTopK(seg.matrix, query, { k, exclude, ...(seg.q8 && options.int8 !== false ? { int8: { matrix: seg.q8 } } : {}), ...backend })
-        : scanQuantizedTopK(seg.q8!, query, { k, exclude, exact: sqliteScore(set, seg, query), ...backend });
+        : scanQuantizedTopK(seg.q8!, query, { k, exclude, exact: sqliteScores(set, seg, query), ...backend });
       for (const hit of found) {
         // One rank space across segments; ties keep segment order then row order.
         merged.push(owner.length, hit.score);

@@ -160,8 +160,8 @@ export interface CertifiedRangeOptions {
   /** First candidate count (before excluded rows are added). */
   candidates: number;
   kernel: Int8Kernel;
-  /** The canonical exact score of a row (absolute row index). */
-  exact: (row: number) => number;
+  /** The canonical exact scores of rows (absolute indices), in order — one call per pass, so a reader can batch. */
+  exact: (rows: readonly number[]) => ArrayLike<number>;
   /** The full exact scan of the range, when the certificate cannot be had cheaply. */
   fallback: () => ScoredRow[];
   stats?: Int8ScanStats;
@@ -190,17 +190,21 @@ export function certifiedRangeTopK(q8: QuantizedMatrix, prepared: PreparedQuery,
     }
     stats.passes++;
     const found = o.kernel(view, prepared.codes, dims, want, o.threads);
+    const fresh: number[] = [];
+    for (let i = 0; i < found.rows.length; i++) {
+      const row = o.start + found.rows[i]!;
+      if (!o.exclude?.has(row) && !scored.has(row)) fresh.push(row);
+    }
+    if (fresh.length > 0) {
+      const scores = o.exact(fresh);
+      fresh.forEach((row, i) => scored.set(row, scores[i]!));
+      stats.rescored += fresh.length;
+    }
     const top = new TopK(o.k);
     for (let i = 0; i < found.rows.length; i++) {
       const row = o.start + found.rows[i]!;
-      if (o.exclude?.has(row)) continue;
-      let score = scored.get(row);
-      if (score === undefined) {
-        score = o.exact(row);
-        scored.set(row, score);
-        stats.rescored++;
-      }
-      top.push(row, score);
+      const score = scored.get(row);
+      if (score !== undefined) top.push(row, score);
     }
     const result = top.sorted();
     if (found.rows.length >= n) return result; // every row was rescored

@@ -23,3 +23,5 @@ export type { ScanBackend, ScanOptions, VectorMatrix } from './vector-scan.js';
 export { quantizeMatrix } from './int8-scan.js';
 export type { Int8ScanStats, QuantizedMatrix } from './int8-scan.js';
 export type { AllowedSegment, AllowedSet } from './allowed-set.js';
+export { allowedSetFor, searchScope } from './exact-search.js';
+export type { ExactSearchOptions, ScopedHit } from './exact-search.js';

@@ -52,15 +52,18 @@ export class MatrixCache {
   readonly stats: Omit<MatrixCacheStats, 'bytes' | 'entries'> = { builds: 0, hits: 0, evictions: 0 };
 
   private readonly rescoreFrom: 'sqlite' | 'memory';
+  private readonly int8: boolean;
 
   /**
    * `maxBytes`: the budget (default 2 GiB). `rescoreFrom`: where the exact rescore of the int8
    * pass's candidates reads float32 rows — `sqlite` (default: only the int8 copy is held, about a
-   * quarter of the memory) or `memory` (the float32 rows are kept too).
+   * quarter of the memory) or `memory` (the float32 rows are kept too). `int8: false` keeps float32
+   * only and scans it without the int8 pass (the previous behaviour; benches compare against it).
    */
-  constructor(options: { maxBytes?: number; rescoreFrom?: 'sqlite' | 'memory' } = {}) {
+  constructor(options: { maxBytes?: number; rescoreFrom?: 'sqlite' | 'memory'; int8?: boolean } = {}) {
     this.maxBytes = options.maxBytes ?? DEFAULT_MATRIX_CACHE_BYTES;
     this.rescoreFrom = options.rescoreFrom ?? 'sqlite';
+    this.int8 = options.int8 ?? true;
   }
 
   private key(db: RecallDatabase, projectId: string, fingerprintId: number, dims: number): string {
@@ -97,13 +100,12 @@ export class MatrixCache {
     }
     if (cached) this.drop(cached);
     const set = loadAllowedSet(db, { projectId }, fingerprintId, dims);
-    // The int8 copy the certified first pass scans (vector-scan.ts / int8-scan.ts): 1 byte per
-    // component next to the 4 of float32, which the rescore reads for the few candidates.
-    // Kept: the int8 copy (+ the float32 rows with rescoreFrom 'memory'). A set too large to keep is
-    // scanned once in float32 as read (quantising it would cost more than that scan).
+    // Kept: the int8 copy the certified first pass scans (int8-scan.ts), plus the float32 rows with
+    // rescoreFrom 'memory'. A set too large to keep is scanned once in float32 as read (quantising
+    // it would cost more than that one scan).
     const float32Bytes = set.segments.reduce((n, seg) => n + seg.rows * dims * 4, 0);
     const keptBytes = set.bytes + set.segments.reduce((n, seg) => n + seg.rows * dims + dims * 8, 0) - (this.rescoreFrom === 'sqlite' ? float32Bytes : 0);
-    if (keptBytes <= this.maxBytes) {
+    if (this.int8 && keptBytes <= this.maxBytes) {
       for (const seg of set.segments) {
         seg.q8 = quantizeMatrix(seg.matrix!.data, seg.rows, dims);
         if (this.rescoreFrom === 'sqlite') seg.matrix = null;

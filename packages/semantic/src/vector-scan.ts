@@ -167,7 +167,7 @@ export function scanTopK(matrix: VectorMatrix, query: Float32Array, options: Sca
             threads: options.threads ?? defaultThreads(end - start),
             candidates: int8.candidates ?? INT8_CANDIDATES,
             kernel,
-            exact: (row) => dotAt(matrix.data, row, query, matrix.dims),
+            exact: (rows) => rows.map((row) => dotAt(matrix.data, row, query, matrix.dims)),
             fallback: full,
             ...(int8.stats ? { stats: int8.stats } : {}),
           })
@@ -185,8 +185,8 @@ export interface QuantizedScanOptions {
   threads?: number;
   /** First candidate count beyond k + excluded rows (default INT8_CANDIDATES). */
   candidates?: number;
-  /** The canonical score of a row (`dotAt` over its float32 vector, however it is fetched). */
-  exact: (row: number) => number;
+  /** The canonical scores of rows, in order (`dotAt` over their float32 vectors, however fetched). */
+  exact: (rows: readonly number[]) => ArrayLike<number>;
   stats?: Int8ScanStats;
 }
 
@@ -214,7 +214,12 @@ export function scanQuantizedTopK(q8: QuantizedMatrix, query: Float32Array, opti
     exact,
     fallback: () => {
       const top = new TopK(k);
-      for (let row = 0; row < q8.rows; row++) if (!exclude?.has(row)) top.push(row, exact(row));
+      for (let from = 0; from < q8.rows; from += 4096) {
+        const rows: number[] = [];
+        for (let row = from; row < Math.min(q8.rows, from + 4096); row++) if (!exclude?.has(row)) rows.push(row);
+        const scores = exact(rows);
+        rows.forEach((row, i) => top.push(row, scores[i]!));
+      }
       return top.sorted();
     },
     ...(options.stats ? { stats: options.stats } : {}),

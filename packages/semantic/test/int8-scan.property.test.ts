@@ -185,7 +185,7 @@ describe('certified int8 scan', () => {
         const prepared = { ...prepareQuery(q8, q), epsilon: 0 };
         const got = certifiedRangeTopK(q8, prepared, {
           k: c.k, start: 0, end: m.rows, exclude: undefined, threads: 1, candidates: 0, kernel: jsInt8Kernel,
-          exact: (row) => dotAt(m.data, row, q, m.dims),
+          exact: (rows) => rows.map((row) => dotAt(m.data, row, q, m.dims)),
           fallback: () => reference(m, q, c.k, [[0, m.rows]], new Set()),
         });
         expect(got).toEqual(reference(m, q, c.k, [[0, m.rows]], new Set()));
