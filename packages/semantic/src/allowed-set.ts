@@ -139,11 +139,11 @@ export function loadAllowedSet(db: RecallDatabase, where: { projectId: string } 
 
 const readers = new WeakMap<RecallDatabase, (fingerprintId: number, chunkIds: readonly number[]) => Map<number, Uint8Array>>();
 
-/** One prepared batch lookup per connection: vector blobs of chunks still ready in the fingerprint. */
+/** One prepared batch lookup per connection (primary-key lookups, ids first): vector blobs of chunks still ready in the fingerprint. */
 function vectorReader(db: RecallDatabase, fingerprintId: number): (chunkIds: readonly number[]) => Map<number, Uint8Array> {
   let read = readers.get(db);
   if (!read) {
-    const stmt = db.raw.prepare("select id, vector from semantic_chunks where id in (select value from json_each(?)) and fingerprint_id = ? and status = 'ready'").raw();
+    const stmt = db.raw.prepare("select c.id, c.vector from json_each(?) j cross join semantic_chunks c on c.id = j.value where c.fingerprint_id = ? and c.status = 'ready'").raw();
     read = (fp, ids) => {
       const out = new Map<number, Uint8Array>();
       for (const [id, vector] of stmt.iterate(JSON.stringify(ids), fp) as IterableIterator<[number, Uint8Array | null]>) if (vector) out.set(id, vector);

@@ -16,11 +16,13 @@
  *
  *     |q · x_i − a_i|  ≤  ‖f‖ · ‖code_i‖ / T  +  ‖q'‖ · ‖e_i‖  ≤  ‖f‖ · maxCodeNorm / T + ‖q'‖ · maxResidualNorm  =  ε.
  *
- * The int8 pass returns the M rows with the largest integer dot products; every other row has
- * `a ≤ a_M`, hence an exact score `≤ a_M + ε`. After rescoring the candidates exactly, if the k-th
- * exact score is strictly greater than `a_M + ε` (plus a tiny slack for float64 rounding), no unseen
- * row can enter the top k — not even as a tie that would win on the lower row. Otherwise M grows
- * (×4) and the pass repeats; past a quarter of the rows the caller's full scan runs instead.
+ * The int8 pass returns the M rows with the largest integer dot products, best first; every other
+ * row has `a ≤ a_M`, hence an exact score `≤ a_M + ε`. Candidates are rescored exactly in that
+ * order, a few at a time; as soon as the k-th exact score is strictly greater than `a_next + ε` (the
+ * best approximate score not rescored yet, plus a tiny slack for float64 rounding), no other row can
+ * enter the top k — not even as a tie that would win on the lower row. If the list runs out first,
+ * M grows (×4) and the pass repeats (scores already read are reused); past a quarter of the rows the
+ * caller's full scan runs instead.
  */
 import { TopK, type ScoredRow } from './topk.js';
 
@@ -69,24 +71,36 @@ export function quantizeMatrix(data: Float32Array, rows: number, dims: number): 
     for (let j = 0; j < dims; j++) {
       const x = data[o + j]!;
       const scaled = x * scales[j]!;
-      const code = Math.max(-127, Math.min(127, Math.round(scaled)));
+      const code = toCode(scaled);
       codes[o + j] = code;
-      r2 += (scaled - code) ** 2;
+      const e = scaled - code;
+      r2 += e * e;
       c2 += code * code;
       x2 += x * x;
     }
-    if (r2 > maxResidual) maxResidual = r2;
-    if (c2 > maxCode) maxCode = c2;
-    if (x2 > maxRow) maxRow = x2;
+    // A NaN or infinite component makes the row's norms NaN/∞: ε becomes ∞ and the scan falls back.
+    if (!(r2 <= maxResidual)) maxResidual = Number.isNaN(r2) ? Infinity : r2;
+    if (!(c2 <= maxCode)) maxCode = Number.isNaN(c2) ? Infinity : c2;
+    if (!(x2 <= maxRow)) maxRow = Number.isNaN(x2) ? Infinity : x2;
   }
   return { dims, rows, codes, scales, maxResidualNorm: Math.sqrt(maxResidual) * ROUND_UP + 1e-12, maxCodeNorm: Math.sqrt(maxCode) * ROUND_UP, maxRowNorm: Math.sqrt(maxRow) * ROUND_UP };
 }
 
-/** True when row `row` of `data` quantises to exactly row `row` of `q8` (a cheap staleness check). */
+/**
+ * Round to the nearest integer (halves up) for |scaled| ≤ 127 + rounding — |x| never exceeds its
+ * column's max — as `floor(scaled + 128.5) − 128` through an int32 truncation: several times faster
+ * than Math.round in V8. Any rounding would do (the bound uses the actual residuals); this one must
+ * only be the same everywhere (`quantizesTo`). NaN/∞ give −128 with a NaN/∞ residual.
+ */
+function toCode(scaled: number): number {
+  return ((scaled + 128.5) | 0) - 128;
+}
+
+/** True when `vector` quantises to exactly row `row` of `q8` (a cheap staleness check). */
 export function quantizesTo(q8: QuantizedMatrix, row: number, vector: Float32Array): boolean {
   const o = row * q8.dims;
   for (let j = 0; j < q8.dims; j++) {
-    if (q8.codes[o + j] !== Math.max(-127, Math.min(127, Math.round(vector[j]! * q8.scales[j]!)))) return false;
+    if (q8.codes[o + j] !== toCode(vector[j]! * q8.scales[j]!)) return false;
   }
   return true;
 }
@@ -190,29 +204,37 @@ export function certifiedRangeTopK(q8: QuantizedMatrix, prepared: PreparedQuery,
     }
     stats.passes++;
     const found = o.kernel(view, prepared.codes, dims, want, o.threads);
-    const fresh: number[] = [];
-    for (let i = 0; i < found.rows.length; i++) {
-      const row = o.start + found.rows[i]!;
-      if (!o.exclude?.has(row) && !scored.has(row)) fresh.push(row);
-    }
-    if (fresh.length > 0) {
-      const scores = o.exact(fresh);
-      fresh.forEach((row, i) => scored.set(row, scores[i]!));
-      stats.rescored += fresh.length;
-    }
+    const m = found.rows.length;
+    // bound[i]: no candidate from position i on, and no unseen row, has a larger integer dot.
+    const bound = new Float64Array(m + 1);
+    bound[m] = m >= n ? -Infinity : found.dots[m - 1]!;
+    for (let i = m - 1; i >= 0; i--) bound[i] = Math.max(found.dots[i]!, bound[i + 1]!);
     const top = new TopK(o.k);
-    for (let i = 0; i < found.rows.length; i++) {
-      const row = o.start + found.rows[i]!;
-      const score = scored.get(row);
-      if (score !== undefined) top.push(row, score);
+    // Rescore in the int8 order, in small batches, and stop as soon as the k-th exact score beats
+    // everything not rescored yet: usually far fewer rows than the candidate list holds.
+    let i = 0;
+    for (;;) {
+      if (top.length === o.k && top.threshold > bound[i]! / prepared.t + prepared.epsilon) return top.sorted();
+      if (i >= m) break;
+      const batch: number[] = [];
+      const size = top.length < o.k ? o.k - top.length + 8 : 16;
+      for (; i < m && batch.length < size; i++) {
+        const row = o.start + found.rows[i]!;
+        if (o.exclude?.has(row)) continue;
+        const known = scored.get(row);
+        if (known !== undefined) top.push(row, known);
+        else batch.push(row);
+      }
+      if (batch.length > 0) {
+        const scores = o.exact(batch);
+        batch.forEach((row, j) => {
+          scored.set(row, scores[j]!);
+          top.push(row, scores[j]!);
+        });
+        stats.rescored += batch.length;
+      }
     }
-    const result = top.sorted();
-    if (found.rows.length >= n) return result; // every row was rescored
-    if (result.length === o.k) {
-      const weakest = found.dots[found.rows.length - 1]!;
-      // Every unseen row: integer dot ≤ weakest, so exact score ≤ weakest / t + ε < k-th score.
-      if (result[o.k - 1]!.score > weakest / prepared.t + prepared.epsilon) return result;
-    }
+    if (m >= n) return top.sorted(); // every row was rescored
     want = Math.min(n, want * 4);
   }
 }

@@ -61,8 +61,8 @@ export interface ScanOptions {
 const CANDIDATE_MARGIN = 16;
 /** Below this many rows a second thread costs more to start than it saves (see docs/benchmarks.md). */
 export const PARALLEL_MIN_ROWS = 65_536;
-/** First int8 candidate count beyond k + excluded rows; the certificate widens it when needed. */
-export const INT8_CANDIDATES = 64;
+/** First int8 candidate count beyond k + excluded rows (only as many are rescored as the certificate needs; it widens the list when needed). */
+export const INT8_CANDIDATES = 128;
 
 /** The part of usearch's binding the scan uses. */
 export interface UsearchModule {
@@ -227,9 +227,10 @@ export function scanQuantizedTopK(q8: QuantizedMatrix, query: Float32Array, opti
 }
 
 /**
- * usearch's int8 inner product is an exact integer dot product d, returned as the float32 distance
- * 1 − d. Below 2^24 that is exact; above it the value is rounded, so the kernel reports an upper
- * bound (the certificate only needs the weakest candidate's dot from above).
+ * usearch's int8 inner product is an exact integer dot product d (measured: 2.26.2 returns 1 − d,
+ * not a cosine), as a float32 distance. Below 2^23 that is exact; above, the value may be rounded,
+ * so the kernel reports an upper bound (the certificate only needs the weakest candidate's dot
+ * from above; it holds for unseen rows whose rounded distance tied with it too).
  */
 export function usearchInt8Kernel(usearch: UsearchModule): Int8Kernel {
   return (codes, query, dims, count, threads) => {
@@ -239,7 +240,8 @@ export function usearchInt8Kernel(usearch: UsearchModule): Int8Kernel {
     for (let i = 0; i < rows.length; i++) {
       rows[i] = Number(found.keys[i]);
       const d = 1 - found.distances[i]!;
-      dots[i] = Math.abs(d) < 2 ** 24 ? d : d + Math.abs(d) * 2 ** -22 + 1;
+      // Near 2^24 float32 rounding may also merge an unseen row's value with this one: 1.5 ulp + 2.
+      dots[i] = Math.abs(d) < 2 ** 23 ? d : d + Math.abs(d) * 2 ** -22 + 2;
     }
     return { rows, dots };
   };
