@@ -45,6 +45,7 @@ function sqliteScores(set: AllowedSet, seg: AllowedSegment, query: Float32Array)
   };
 }
 
+/** One message found by the scoped search: its best chunk's score and [start, end) range. */
 export interface ScopedHit {
   messageId: number;
   sessionId: string;
@@ -54,6 +55,7 @@ export interface ScopedHit {
   end: number;
 }
 
+/** Options of the scoped search: how many messages, which roles, the kernel, and whether to use the int8 pass. */
 export interface ExactSearchOptions {
   limit: number;
   roles?: readonly MessageRole[] | undefined;
