@@ -10,6 +10,7 @@
  */
 import type { RecallDatabase } from '@recall/schema';
 import { MESSAGE_ROLES, type MessageRole } from '@recall/rpc-contract';
+import type { QuantizedMatrix } from './int8-scan.js';
 import type { VectorMatrix } from './vector-scan.js';
 
 /** The caller's resolved scope; structurally the same as search-tool's ToolScope. */
@@ -20,7 +21,16 @@ export type SemanticScope =
 /** The vectors of one role in an allowed set, with their message ids, ranges and live flags. */
 export interface AllowedSegment {
   role: MessageRole;
-  matrix: VectorMatrix;
+  rows: number;
+  /**
+   * The float32 rows; null when the matrix cache keeps only the int8 copy and the rescore reads
+   * its few candidates' rows from SQLite (`AllowedSet.readVector`).
+   */
+  matrix: VectorMatrix | null;
+  /** The int8 copy for the certified first pass (set by the matrix cache; absent = float32 scan). */
+  q8?: QuantizedMatrix;
+  /** semantic_chunks.id of each row (the rescore's lookup key). */
+  chunkIds: Float64Array;
   messageIds: Float64Array;
   /** Index into AllowedSet.sessions. */
   sessionIdx: Int32Array;
@@ -42,6 +52,8 @@ export interface AllowedSet {
   bytes: number;
   /** Rows whose vector blob had the wrong length (never expected; counted, not scanned). */
   skipped: number;
+  /** The stored float32 vectors (little-endian blobs) of chunks by id; a chunk that is gone is absent. */
+  readVectors(chunkIds: readonly number[]): Map<number, Uint8Array>;
 }
 
 const FILTER = `
@@ -74,7 +86,7 @@ export function loadAllowedSet(db: RecallDatabase, where: { projectId: string } 
     let rows = 0;
     let bytes = 0;
     const stmt = db.raw.prepare(
-      `select c.message_id, s.id as session_id, c.start, c."end", c.vector, m.visibility = 'live' as live ${FILTER}${scope.sql} and m.role = @role order by c.message_id, c.chunk_index`,
+      `select c.id as chunk_id, c.message_id, s.id as session_id, c.start, c."end", c.vector, m.visibility = 'live' as live ${FILTER}${scope.sql} and m.role = @role order by c.message_id, c.chunk_index`,
     );
     for (const role of MESSAGE_ROLES) {
       const n = counts.get(role) ?? 0;
@@ -83,7 +95,9 @@ export function loadAllowedSet(db: RecallDatabase, where: { projectId: string } 
       const bytesView = new Uint8Array(data.buffer);
       const seg: AllowedSegment = {
         role,
+        rows: 0,
         matrix: { dims, rows: 0, data },
+        chunkIds: new Float64Array(n),
         messageIds: new Float64Array(n),
         sessionIdx: new Int32Array(n),
         start: new Int32Array(n),
@@ -91,13 +105,14 @@ export function loadAllowedSet(db: RecallDatabase, where: { projectId: string } 
         live: new Uint8Array(n),
       };
       let row = 0;
-      for (const r of stmt.iterate({ ...params, role }) as IterableIterator<{ message_id: number; session_id: string; start: number; end: number; vector: Buffer; live: number }>) {
+      for (const r of stmt.iterate({ ...params, role }) as IterableIterator<{ chunk_id: number; message_id: number; session_id: string; start: number; end: number; vector: Buffer; live: number }>) {
         if (row >= n) break; // cannot happen inside one snapshot; guards the buffers anyway
         if (r.vector.length !== dims * 4) {
           skipped++;
           continue;
         }
         r.vector.copy(bytesView, row * dims * 4); // Float32 little-endian, as stored
+        seg.chunkIds[row] = r.chunk_id;
         seg.messageIds[row] = r.message_id;
         let si = sessionIndex.get(r.session_id);
         if (si === undefined) {
@@ -112,13 +127,32 @@ export function loadAllowedSet(db: RecallDatabase, where: { projectId: string } 
         row++;
       }
       (seg.matrix as { rows: number }).rows = row;
+      seg.rows = row;
       rows += row;
-      bytes += data.byteLength + n * 21;
+      bytes += data.byteLength + n * 29;
       segments.push(seg);
     }
-    return { fingerprintId, dims, sessions, segments, rows, bytes, skipped };
+    return { fingerprintId, dims, sessions, segments, rows, bytes, skipped, readVectors: vectorReader(db, fingerprintId) };
   });
   return read.deferred();
+}
+
+const readers = new WeakMap<RecallDatabase, (fingerprintId: number, chunkIds: readonly number[]) => Map<number, Uint8Array>>();
+
+/** One prepared batch lookup per connection (primary-key lookups, ids first): vector blobs of chunks still ready in the fingerprint. */
+function vectorReader(db: RecallDatabase, fingerprintId: number): (chunkIds: readonly number[]) => Map<number, Uint8Array> {
+  let read = readers.get(db);
+  if (!read) {
+    const stmt = db.raw.prepare("select c.id, c.vector from json_each(?) j cross join semantic_chunks c on c.id = j.value where c.fingerprint_id = ? and c.status = 'ready'").raw();
+    read = (fp, ids) => {
+      const out = new Map<number, Uint8Array>();
+      for (const [id, vector] of stmt.iterate(JSON.stringify(ids), fp) as IterableIterator<[number, Uint8Array | null]>) if (vector) out.set(id, vector);
+      return out;
+    };
+    readers.set(db, read);
+  }
+  const r = read;
+  return (chunkIds) => r(fingerprintId, chunkIds);
 }
 
 /**

@@ -1,6 +1,9 @@
 /**
  * A derived, in-memory copy of a project's allowed set per (database connection, project,
- * fingerprint), so a query scans RAM instead of re-reading every vector blob. It is only a cache:
+ * fingerprint), so a query scans RAM instead of re-reading every vector blob. What it keeps is the
+ * int8 copy the certified first pass scans (int8-scan.ts) and the per-row anchors; the exact rescore
+ * reads its few candidates' float32 rows from SQLite by chunk id (or, with `rescoreFrom: 'memory'`,
+ * from float32 rows kept alongside — four times the memory). It is only a cache:
  * every lookup re-reads the project's generation (`semantic_generation`, bumped by the index's
  * triggers on new ready vectors, edits, deletes, rewinds/visibility changes, moves in and out and
  * hiding) and rebuilds when it changed, so a stale matrix is never scanned. Entries are evicted
@@ -10,8 +13,12 @@
  */
 import type { RecallDatabase } from '@recall/schema';
 import { loadAllowedSet, projectGeneration, type AllowedSet } from './allowed-set.js';
+import { quantizeMatrix } from './int8-scan.js';
 
-/** Default budget: a 1M-chunk project at 384 dims is ~1.5 GiB; larger sets are scanned uncached. */
+/**
+ * Default budget. A 1M-chunk project at 384 dims holds ~0.39 GiB with the default `rescoreFrom:
+ * 'sqlite'` (int8 rows + per-row anchors), ~1.8 GiB with `'memory'`; larger sets are scanned uncached.
+ */
 export const DEFAULT_MATRIX_CACHE_BYTES = 2 * 1024 ** 3;
 
 interface Entry {
@@ -44,8 +51,29 @@ export class MatrixCache {
   private bytes = 0;
   readonly stats: Omit<MatrixCacheStats, 'bytes' | 'entries'> = { builds: 0, hits: 0, evictions: 0 };
 
-  constructor(options: { maxBytes?: number } = {}) {
+  private readonly rescoreFrom: 'sqlite' | 'memory';
+  private readonly int8: boolean;
+
+  /**
+   * `maxBytes`: the budget (default 2 GiB). `rescoreFrom`: where the exact rescore of the int8
+   * pass's candidates reads float32 rows — `sqlite` (default: only the int8 copy is held, about a
+   * quarter of the memory) or `memory` (the float32 rows are kept too). `int8: false` keeps float32
+   * only and scans it without the int8 pass (the previous behaviour; benches compare against it).
+   */
+  constructor(options: { maxBytes?: number; rescoreFrom?: 'sqlite' | 'memory'; int8?: boolean } = {}) {
     this.maxBytes = options.maxBytes ?? DEFAULT_MATRIX_CACHE_BYTES;
+    this.rescoreFrom = options.rescoreFrom ?? 'sqlite';
+    this.int8 = options.int8 ?? true;
+  }
+
+  private key(db: RecallDatabase, projectId: string, fingerprintId: number, dims: number): string {
+    return `${this.dbId(db)}\u0000${projectId}\u0000${fingerprintId}\u0000${dims}`;
+  }
+
+  /** Drop one entry (the next lookup rebuilds it). */
+  discard(db: RecallDatabase, projectId: string, fingerprintId: number, dims: number): void {
+    const entry = this.entries.get(this.key(db, projectId, fingerprintId, dims));
+    if (entry) this.drop(entry);
   }
 
   private dbId(db: RecallDatabase): number {
@@ -59,7 +87,7 @@ export class MatrixCache {
 
   /** The project's allowed set for this fingerprint, current as of this call. */
   get(db: RecallDatabase, projectId: string, fingerprintId: number, dims: number): AllowedSet {
-    const key = `${this.dbId(db)}\u0000${projectId}\u0000${fingerprintId}\u0000${dims}`;
+    const key = this.key(db, projectId, fingerprintId, dims);
     // Read the generation BEFORE the rows: a bump between the two makes the next call rebuild,
     // never the other way round.
     const generation = projectGeneration(db, projectId);
@@ -72,6 +100,18 @@ export class MatrixCache {
     }
     if (cached) this.drop(cached);
     const set = loadAllowedSet(db, { projectId }, fingerprintId, dims);
+    // Kept: the int8 copy the certified first pass scans (int8-scan.ts), plus the float32 rows with
+    // rescoreFrom 'memory'. A set too large to keep is scanned once in float32 as read (quantising
+    // it would cost more than that one scan).
+    const float32Bytes = set.segments.reduce((n, seg) => n + seg.rows * dims * 4, 0);
+    const keptBytes = set.bytes + set.segments.reduce((n, seg) => n + seg.rows * dims + dims * 8, 0) - (this.rescoreFrom === 'sqlite' ? float32Bytes : 0);
+    if (this.int8 && keptBytes <= this.maxBytes) {
+      for (const seg of set.segments) {
+        seg.q8 = quantizeMatrix(seg.matrix!.data, seg.rows, dims);
+        if (this.rescoreFrom === 'sqlite') seg.matrix = null;
+      }
+      set.bytes = keptBytes;
+    }
     this.stats.builds++;
     if (set.bytes <= this.maxBytes) {
       this.entries.set(key, { key, db, generation, set });

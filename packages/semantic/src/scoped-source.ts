@@ -16,7 +16,7 @@ import type { ProviderInfo } from './provider.js';
 import { semanticStatus, toolStatus, type SemanticStatusName } from './status.js';
 import type { WorkerHealth } from './worker.js';
 import { SemanticSearchUnavailableError } from './errors.js';
-import { allowedSetFor, searchAllowedSet } from './exact-search.js';
+import { searchScope } from './exact-search.js';
 import type { MatrixCache } from './matrix-cache.js';
 import { normalizeL2, type ScanBackend } from './vector-scan.js';
 
@@ -139,9 +139,8 @@ export function createScopedSemanticSource(options: ScopedSemanticSourceOptions)
       if (!raw || raw.length !== fingerprint.dims) throw new SemanticSearchUnavailableError('the provider returned no usable query vector');
       const vector = normalizeL2(Float32Array.from(raw));
       if (signal.aborted) throw new SemanticSearchUnavailableError('the deadline passed before the scan');
-      const set = allowedSetFor(db, options.cache ?? null, scope, fingerprint.id, fingerprint.dims);
       const floor = options.fusion?.similarityFloor;
-      return searchAllowedSet(set, scope, vector, { limit, roles: roles as readonly MessageRole[] | undefined, ...(options.backend ? { backend: options.backend } : {}) })
+      return searchScope(db, options.cache ?? null, scope, fingerprint.id, fingerprint.dims, vector, { limit, roles: roles as readonly MessageRole[] | undefined, ...(options.backend ? { backend: options.backend } : {}) })
         .filter((h) => floor === undefined || h.score >= floor)
         .map((h) => ({ messageId: h.messageId, sessionId: h.sessionId, score: h.score, start: h.start, end: h.end }));
     },

@@ -11,9 +11,11 @@
  *   identical to the pure-JS scan, ties included.
  * - `js` — a plain loop with `dotAt` and the bounded heap (`topk.ts`); the fallback when the native
  *   binary cannot load, and the reference the tests compare against.
- * - `int8` (optional, approximate) — an int8 first pass through usearch over a quantised copy,
- *   then float32 rescoring of `rescore × k` candidates. Recall against exact is measured by
- *   `pnpm bench:vector`, never assumed.
+ * - `int8` (the default for cached project matrices, either kernel) — an int8 first pass over a
+ *   per-column quantised copy (int8-scan.ts), float32 rescoring of its candidates with `dotAt`,
+ *   and a certificate from the quantisation error bound that no unseen row can reach the top k;
+ *   it widens the candidates, or runs the full float32 scan, until that holds. Exact, ties
+ *   included — the same list as the two kernels above.
  *
  * simsimd was measured as a row-at-a-time kernel in the same bench; its per-call N-API cost makes
  * it slower than usearch's batched scan at every size we care about, so it is not a backend here.
@@ -22,6 +24,7 @@
  */
 import { createRequire } from 'node:module';
 import { availableParallelism } from 'node:os';
+import { certifiedRangeTopK, jsInt8Kernel, prepareQuery, type Int8Kernel, type Int8ScanStats, type QuantizedMatrix } from './int8-scan.js';
 import { compareScored, TopK, type ScoredRow } from './topk.js';
 
 export type { ScoredRow } from './topk.js';
@@ -36,13 +39,6 @@ export interface VectorMatrix {
   readonly data: Float32Array;
 }
 
-/** A matrix quantised to int8 (`quantizeInt8`), for an approximate first pass before an exact rescore. */
-export interface Int8Matrix {
-  readonly dims: number;
-  readonly rows: number;
-  readonly data: Int8Array;
-}
-
 /** Options of `scanTopK()`: k, backend, row ranges, excluded rows, threads and an optional int8 first pass. */
 export interface ScanOptions {
   k: number;
@@ -54,18 +50,22 @@ export interface ScanOptions {
   exclude?: ReadonlySet<number>;
   /** usearch threads; default: all cores (capped at 4) for ranges of ≥ PARALLEL_MIN_ROWS rows, else 1. */
   threads?: number;
-  /** Approximate int8 first pass (needs a quantised copy of the matrix) + float32 rescore. */
-  int8?: { matrix: Int8Matrix; rescore?: number };
+  /**
+   * The int8 first pass (a `quantizeMatrix` copy of this matrix) + float32 rescoring of its
+   * candidates, certified exact (int8-scan.ts): same rows, scores and ties as without it.
+   */
+  int8?: { matrix: QuantizedMatrix; candidates?: number; stats?: Int8ScanStats };
 }
 
 /** Extra candidates asked of usearch beyond k + excluded rows, so the boundary check rarely retries. */
 const CANDIDATE_MARGIN = 16;
 /** Below this many rows a second thread costs more to start than it saves (see docs/benchmarks.md). */
 export const PARALLEL_MIN_ROWS = 65_536;
-/** Default int8 candidates per wanted result before float32 rescoring (recall measured by bench:vector). */
-export const INT8_RESCORE = 8;
+/** First int8 candidate count beyond k + excluded rows (only as many are rescored as the certificate needs; it widens the list when needed). */
+export const INT8_CANDIDATES = 128;
 
-interface UsearchModule {
+/** The part of usearch's binding the scan uses. */
+export interface UsearchModule {
   exactSearch(dataset: Float32Array | Int8Array, queries: Float32Array | Int8Array, dims: number, count: number, metric: string, threads?: number): { keys: BigUint64Array; distances: Float32Array };
   MetricKind: { IP: string };
 }
@@ -150,16 +150,101 @@ export function scanTopK(matrix: VectorMatrix, query: Float32Array, options: Sca
   const backend = options.backend ?? defaultBackend();
   const usearch = backend === 'usearch' ? loadUsearch() : null;
   if (backend === 'usearch' && !usearch) throw new Error(`usearch is not available: ${usearchLoadError()}`);
+  const int8 = options.int8;
+  if (int8 && (int8.matrix.dims !== matrix.dims || int8.matrix.rows !== matrix.rows)) throw new RangeError('the int8 matrix does not match the float32 matrix');
+  const prepared = int8 ? prepareQuery(int8.matrix, query) : null;
+  const kernel = usearch ? usearchInt8Kernel(usearch) : jsInt8Kernel;
   const merged = new TopK(k);
   for (const [start, end] of ranges) {
-    const part = usearch
-      ? options.int8
-        ? int8Range(usearch, matrix, options.int8, query, k, start, end, options)
-        : usearchRange(usearch, matrix, query, k, start, end, options)
-      : jsRange(matrix, query, k, start, end, options.exclude);
+    const full = () => (usearch ? usearchRange(usearch, matrix, query, k, start, end, options) : jsRange(matrix, query, k, start, end, options.exclude));
+    const part =
+      int8 && prepared
+        ? certifiedRangeTopK(int8.matrix, prepared, {
+            k,
+            start,
+            end,
+            exclude: options.exclude,
+            threads: options.threads ?? defaultThreads(end - start),
+            candidates: int8.candidates ?? INT8_CANDIDATES,
+            kernel,
+            exact: (rows) => rows.map((row) => dotAt(matrix.data, row, query, matrix.dims)),
+            fallback: full,
+            ...(int8.stats ? { stats: int8.stats } : {}),
+          })
+        : full();
     for (const r of part) merged.push(r.row, r.score);
   }
   return merged.sorted();
+}
+
+/** Options of `scanQuantizedTopK()`: the int8 copy alone, with the exact score read per candidate. */
+export interface QuantizedScanOptions {
+  k: number;
+  backend?: ScanBackend;
+  exclude?: ReadonlySet<number>;
+  threads?: number;
+  /** First candidate count beyond k + excluded rows (default INT8_CANDIDATES). */
+  candidates?: number;
+  /** The canonical scores of rows, in order (`dotAt` over their float32 vectors, however fetched). */
+  exact: (rows: readonly number[]) => ArrayLike<number>;
+  stats?: Int8ScanStats;
+}
+
+/**
+ * Exact top-k over a matrix held only as its int8 copy: the certified first pass, with `exact`
+ * called for the candidates only; when the certificate cannot be had cheaply, `exact` is called
+ * for every row (the full scan). Same rows, scores and ties as `scanTopK` over the float32 rows.
+ */
+export function scanQuantizedTopK(q8: QuantizedMatrix, query: Float32Array, options: QuantizedScanOptions): ScoredRow[] {
+  if (query.length !== q8.dims) throw new RangeError(`query has ${query.length} dimensions, the matrix ${q8.dims}`);
+  if (!Number.isInteger(options.k) || options.k < 0) throw new RangeError(`k must be a non-negative integer, got ${options.k}`);
+  if (options.k === 0 || q8.rows === 0) return [];
+  const backend = options.backend ?? defaultBackend();
+  const usearch = backend === 'usearch' ? loadUsearch() : null;
+  if (backend === 'usearch' && !usearch) throw new Error(`usearch is not available: ${usearchLoadError()}`);
+  const { k, exclude, exact } = options;
+  return certifiedRangeTopK(q8, prepareQuery(q8, query), {
+    k,
+    start: 0,
+    end: q8.rows,
+    exclude,
+    threads: options.threads ?? defaultThreads(q8.rows),
+    candidates: options.candidates ?? INT8_CANDIDATES,
+    kernel: usearch ? usearchInt8Kernel(usearch) : jsInt8Kernel,
+    exact,
+    fallback: () => {
+      const top = new TopK(k);
+      for (let from = 0; from < q8.rows; from += 4096) {
+        const rows: number[] = [];
+        for (let row = from; row < Math.min(q8.rows, from + 4096); row++) if (!exclude?.has(row)) rows.push(row);
+        const scores = exact(rows);
+        rows.forEach((row, i) => top.push(row, scores[i]!));
+      }
+      return top.sorted();
+    },
+    ...(options.stats ? { stats: options.stats } : {}),
+  });
+}
+
+/**
+ * usearch's int8 inner product is an exact integer dot product d (measured: 2.26.2 returns 1 − d,
+ * not a cosine), as a float32 distance. Below 2^23 that is exact; above, the value may be rounded,
+ * so the kernel reports an upper bound (the certificate only needs the weakest candidate's dot
+ * from above; it holds for unseen rows whose rounded distance tied with it too).
+ */
+export function usearchInt8Kernel(usearch: UsearchModule): Int8Kernel {
+  return (codes, query, dims, count, threads) => {
+    const found = usearch.exactSearch(codes, zeroOffsetView(query, 0, dims), dims, count, usearch.MetricKind.IP, threads);
+    const rows = new Int32Array(found.keys.length);
+    const dots = new Float64Array(found.keys.length);
+    for (let i = 0; i < rows.length; i++) {
+      rows[i] = Number(found.keys[i]);
+      const d = 1 - found.distances[i]!;
+      // Near 2^24 float32 rounding may also merge an unseen row's value with this one: 1.5 ulp + 2.
+      dots[i] = Math.abs(d) < 2 ** 23 ? d : d + Math.abs(d) * 2 ** -22 + 2;
+    }
+    return { rows, dots };
+  };
 }
 
 function jsRange(matrix: VectorMatrix, query: Float32Array, k: number, start: number, end: number, exclude: ReadonlySet<number> | undefined): ScoredRow[] {
@@ -208,43 +293,6 @@ function usearchRange(usearch: UsearchModule, matrix: VectorMatrix, query: Float
     if (result.length === k && result[k - 1]!.score > weakest + eps) return result;
     want = Math.min(n, want * 2);
   }
-}
-
-function int8Range(usearch: UsearchModule, matrix: VectorMatrix, q8: { matrix: Int8Matrix; rescore?: number }, query: Float32Array, k: number, start: number, end: number, options: ScanOptions): ScoredRow[] {
-  const { dims } = matrix;
-  if (q8.matrix.dims !== dims || q8.matrix.rows !== matrix.rows) throw new RangeError('the int8 matrix does not match the float32 matrix');
-  const n = end - start;
-  const want = Math.min(n, k * (q8.rescore ?? INT8_RESCORE) + excludedIn(options.exclude, start, end));
-  const found = usearch.exactSearch(zeroOffsetView(q8.matrix.data, start * dims, end * dims), quantizeQuery(query), dims, want, usearch.MetricKind.IP, options.threads ?? defaultThreads(n));
-  const top = new TopK(k);
-  for (let i = 0; i < found.keys.length; i++) {
-    const row = start + Number(found.keys[i]);
-    if (options.exclude?.has(row)) continue;
-    top.push(row, dotAt(matrix.data, row, query, dims));
-  }
-  return top.sorted();
-}
-
-/**
- * Symmetric int8 quantisation with one scale for the whole matrix (127 / largest |component|): unit
- * vectors share a range, and one scale keeps inner products comparable across rows.
- */
-export function quantizeInt8(matrix: VectorMatrix): Int8Matrix {
-  const n = matrix.rows * matrix.dims;
-  let max = 0;
-  for (let i = 0; i < n; i++) max = Math.max(max, Math.abs(matrix.data[i]!));
-  const scale = max > 0 ? 127 / max : 1;
-  const out = new Int8Array(n);
-  for (let i = 0; i < n; i++) out[i] = Math.round(matrix.data[i]! * scale);
-  return { dims: matrix.dims, rows: matrix.rows, data: out };
-}
-
-/** The query gets its own scale: a positive factor on the query does not change the ranking. */
-function quantizeQuery(query: Float32Array): Int8Array {
-  let max = 0;
-  for (const x of query) max = Math.max(max, Math.abs(x));
-  const scale = max > 0 ? 127 / max : 1;
-  return Int8Array.from(query, (x) => Math.round(x * scale));
 }
 
 /** L2-normalise in place (zero vectors stay zero); returns the input. */

@@ -3,7 +3,8 @@
  * operations (projects, project-less sessions, compression/branch/reset/delegation lineage, moves
  * into, between and out of projects, compaction, deletes, rewinds, hiding), every message indexed
  * with the deterministic test embedder, then random callers search with random queries, roles and
- * limits, through the matrix cache (reused across calls, so stale-cache bugs would show). Oracle:
+ * limits, through the matrix cache (reused across calls, so stale-cache bugs would show), whose
+ * certified int8 path must return exactly the uncached float32 scan's hits. Oracle:
  * every hit is a live-or-compacted message of a non-hidden session in the caller's project (or its
  * own compression history when it has none), never the caller's own live message, of an allowed
  * role; and nothing in scope that ranks above the last hit is missing. Zero leaks is the only pass.
@@ -29,7 +30,7 @@ import {
   updateSession,
 } from '@recall/store';
 import { MatrixCache, type SemanticScope } from '../src/index.js';
-import { allowedSetFor, searchAllowedSet } from '../src/exact-search.js';
+import { allowedSetFor, searchAllowedSet, searchScope } from '../src/exact-search.js';
 import { dotAt } from '../src/vector-scan.js';
 import { createFingerprint, indexMessage, tempDb, testEmbed } from './support/world.js';
 
@@ -120,6 +121,7 @@ describe('semantic retrieval isolation (property)', () => {
         const fp = createFingerprint(db);
         const w: World = { db, projectIds: Array.from({ length: spec.projects }, (_, i) => createProject(db, { name: `P${i}` }).id), sessionIds: [], messageIds: [] };
         const cache = new MatrixCache();
+        const memoryCache = new MatrixCache({ rescoreFrom: 'memory' });
         for (const op of spec.ops) applyOp(w, fp, op);
         if (w.sessionIds.length === 0) return;
         for (const call of spec.calls) {
@@ -129,7 +131,14 @@ describe('semantic retrieval isolation (property)', () => {
               ? { kind: 'project', projectId: caller.projectId, currentSessionId: caller.id }
               : { kind: 'own', projectId: null, currentSessionId: caller.id, sessionIds: ownHistorySessionIds(db, caller.id) };
           const query = testEmbed(call.query);
-          const hits = searchAllowedSet(allowedSetFor(db, cache, scope, fp.id, fp.dims), scope, query, { limit: call.limit, roles: call.roles });
+          const options = { limit: call.limit, roles: call.roles };
+          const hits = searchScope(db, cache, scope, fp.id, fp.dims, query, options);
+          // The int8 path (int8 rows cached, float32 read from SQLite or kept; usearch or JS kernel)
+          // returns exactly the plain float32 scan's hits: ids, scores, order.
+          const float32 = searchAllowedSet(allowedSetFor(db, null, scope, fp.id, fp.dims), scope, query, options);
+          expect(hits).toEqual(float32);
+          expect(searchScope(db, memoryCache, scope, fp.id, fp.dims, query, options)).toEqual(float32);
+          expect(searchScope(db, cache, scope, fp.id, fp.dims, query, { ...options, backend: 'js' })).toEqual(float32);
           // The oracle, straight from the rows.
           const eligible = db.raw
             .prepare(

@@ -23,7 +23,8 @@ import {
 } from '@recall/store';
 import type { RecallDatabase } from '@recall/schema';
 import { MatrixCache, type SemanticScope } from '../src/index.js';
-import { allowedSetFor, searchAllowedSet } from '../src/exact-search.js';
+import { allowedSetFor, searchAllowedSet, searchScope, StaleVectorError } from '../src/exact-search.js';
+import { vectorToBlob } from '../src/provider.js';
 import { createFingerprint, indexAll, indexMessage, indexSameVector, tempDb, testEmbed, TEST_DIMS } from './support/world.js';
 
 function scopeOf(db: RecallDatabase, sessionId: string): SemanticScope {
@@ -213,5 +214,24 @@ describe('matrix cache invalidation', () => {
     allowedSetFor(w.db, cache, scope, w.fp.id, TEST_DIMS);
     allowedSetFor(w.db, cache, scope, w.fp.id, TEST_DIMS);
     expect(cache.snapshot()).toMatchObject({ builds: 2, entries: 0 });
+  });
+
+  test('a vector changed behind the generation (a trigger gap) is caught by the int8 check and the entry rebuilt', () => {
+    const w = setup();
+    const scope = scopeOf(w.db, createSession(w.db, { projectId: w.p.id }).id);
+    const query = testEmbed('flaky integration test');
+    const options = { limit: 10 };
+    const before = searchScope(w.db, w.cache, scope, w.fp.id, TEST_DIMS, query, options);
+    expect(before.map((h) => h.messageId).sort((x, y) => x - y)).toEqual(w.msgs.map((m) => m.id));
+    // Rewrite one ready vector and put the generation back, as a missed trigger would.
+    const gen = w.db.raw.prepare('select gen from semantic_generation where project_id = ?').pluck().get(w.p.id) as number;
+    w.db.raw.prepare('update semantic_chunks set vector = ? where message_id = ?').run(vectorToBlob(testEmbed('completely unrelated words')), w.msgs[0]!.id);
+    w.db.raw.prepare('update semantic_generation set gen = ? where project_id = ?').run(gen, w.p.id);
+    // The bare cached set notices (its candidates' rows no longer quantise to the int8 copy) …
+    expect(() => searchAllowedSet(allowedSetFor(w.db, w.cache, scope, w.fp.id, TEST_DIMS), scope, query, options)).toThrow(StaleVectorError);
+    // … and the search entry point rebuilds and answers from the current rows.
+    const after = searchScope(w.db, w.cache, scope, w.fp.id, TEST_DIMS, query, options);
+    expect(after).toEqual(searchAllowedSet(allowedSetFor(w.db, null, scope, w.fp.id, TEST_DIMS), scope, query, options));
+    expect(w.cache.snapshot().builds).toBe(2);
   });
 });

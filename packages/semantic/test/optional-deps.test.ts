@@ -136,12 +136,12 @@ describe('usearch that cannot load', () => {
     return { rows, dims, data };
   }
 
-  test('the scan falls back to the JS backend and returns exactly what usearch returns', () => {
+  test('the scan falls back to the JS backend (float32 and certified int8) and returns exactly what usearch returns', () => {
     expect(existsSync(join(DIST, 'vector-scan.js')), 'build first (turbo builds before tests)').toBe(true);
     expect(loadUsearch()).not.toBeNull();
     const dir = mkdtempSync(join(tmpdir(), 'recall-no-usearch-'));
     dirs.push(dir);
-    for (const f of ['vector-scan.js', 'topk.js']) copyFileSync(join(DIST, f), join(dir, f));
+    for (const f of ['vector-scan.js', 'int8-scan.js', 'topk.js']) copyFileSync(join(DIST, f), join(dir, f));
     writeFileSync(join(dir, 'package.json'), '{"type":"module"}');
     const m = matrix(2_000, 24, 5);
     const cases = [
@@ -154,25 +154,29 @@ describe('usearch that cannot load', () => {
       join(dir, 'child.mjs'),
       `import { readFileSync } from 'node:fs';
 import { defaultBackend, scanTopK, usearchLoadError } from './vector-scan.js';
+import { quantizeMatrix } from './int8-scan.js';
 const buf = readFileSync(new URL('./matrix.bin', import.meta.url));
 const data = new Float32Array(buf.buffer.slice(buf.byteOffset, buf.byteOffset + buf.byteLength));
 const m = { rows: ${m.rows}, dims: ${m.dims}, data };
 const cases = ${JSON.stringify(cases)};
 const results = cases.map((c) => scanTopK(m, data.slice(c.query * m.dims, (c.query + 1) * m.dims), { k: c.k, ...(c.ranges ? { ranges: c.ranges } : {}), ...(c.exclude ? { exclude: new Set(c.exclude) } : {}) }));
-console.log(JSON.stringify({ backend: defaultBackend(), error: usearchLoadError(), results }));
+const q8 = quantizeMatrix(data, m.rows, m.dims);
+const int8 = cases.map((c) => scanTopK(m, data.slice(c.query * m.dims, (c.query + 1) * m.dims), { k: c.k, int8: { matrix: q8 }, ...(c.ranges ? { ranges: c.ranges } : {}), ...(c.exclude ? { exclude: new Set(c.exclude) } : {}) }));
+console.log(JSON.stringify({ backend: defaultBackend(), error: usearchLoadError(), results, int8 }));
 `,
     );
     const env = { ...process.env };
     delete env.NODE_PATH;
     const run = spawnSync(process.execPath, [join(dir, 'child.mjs')], { cwd: dir, env, encoding: 'utf8' });
     expect(run.status, run.stderr).toBe(0);
-    const out = JSON.parse(run.stdout) as { backend: string; error: string | null; results: unknown[] };
+    const out = JSON.parse(run.stdout) as { backend: string; error: string | null; results: unknown[]; int8: unknown[] };
     expect(out.backend).toBe('js');
     expect(out.error).toMatch(/Cannot find module 'usearch'/);
     const here = cases.map((c) =>
       scanTopK(m, m.data.slice(c.query * m.dims, (c.query + 1) * m.dims), { k: c.k, backend: 'usearch', ...(c.ranges ? { ranges: c.ranges } : {}), ...(c.exclude ? { exclude: new Set(c.exclude) } : {}) }),
     );
     expect(out.results).toEqual(here);
+    expect(out.int8).toEqual(here); // the certified int8 path with the pure-JS kernel, too
     expect(here[0]).toHaveLength(1);
   });
 });
