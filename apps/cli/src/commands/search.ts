@@ -12,7 +12,7 @@ import { findProject } from '@recall/store';
 import { intFlag, enumFlag } from './args.js';
 import { defineCommand } from './command.js';
 import { oneLine, printJson, type CliContext, type Output } from './context.js';
-import { EXIT_ERROR, SearchFailedError, UsageError } from '../errors.js';
+import { EXIT_ERROR, SearchFailedError, stableCode, UsageError } from '../errors.js';
 import { loadSearchTool } from './tool.js';
 import type { SessionSearchResult } from '@recall/search-tool';
 import { MESSAGE_ROLES, SEARCH_MODES, SORTS } from '@recall/rpc-contract';
@@ -58,26 +58,50 @@ function body(out: Output, text: string, indent: string, full: boolean): string[
   return text.split(/\n+/).flatMap((paragraph) => wrapText(renderMatches(paragraph, out.style), out.columns, indent));
 }
 
+/** One logical line: wrapped to the terminal (continuations under `indent`), as is on a pipe. */
+function line(out: Output, text: string, indent = '', first = ''): void {
+  if (!out.isTTY) out.write(`${first}${text}\n`);
+  else for (const l of wrapText(text, out.columns, indent, first)) out.write(`${l}\n`);
+}
+
 function printResult(ctx: CliContext, result: SessionSearchResult, scopeName: string): void {
   const out = ctx.out;
   const { style } = out;
   const count = result.results.length;
-  out.write(`${style.bold(scopeName)} · ${modeText(result)} · ${count === 0 ? 'no results' : `${count} result${count === 1 ? '' : 's'}`}${result.truncated ? ' (more exist: raise --limit)' : ''}\n`);
-  for (const note of result.notes) out.write(`${style.dim(`note: ${note}`)}\n`);
+  line(out, `${style.bold(scopeName)} · ${modeText(result)} · ${count === 0 ? 'no results' : `${count} result${count === 1 ? '' : 's'}`}${result.truncated ? ' (more exist: raise --limit)' : ''}`, '  ');
+  for (const note of result.notes) line(out, style.dim(note), '      ', style.dim('note: '));
   const reading = result.shape === 'read' || result.shape === 'scroll';
-  if (reading && result.results[0]?.title) out.write(`\n${style.bold(oneLine(result.results[0].title, 200))}\n`);
+  if (reading && result.results[0]?.title) {
+    out.write('\n');
+    line(out, style.bold(oneLine(result.results[0].title, 200)));
+  }
   result.results.forEach((r, i) => {
     const source = r.match_source === 'direct' ? '' : ` · ${r.match_source}${r.match_field === 'title' ? ' (title)' : ''}`;
     const anchor = `${style.cyan(`${r.session_id} #${r.message_id}`)}${style.dim(` · ${r.role} · ${shortDate(r.date)}${source}`)}`;
+    out.write('\n');
     if (reading) {
-      out.write(`\n${anchor}${r.is_anchor ? style.bold('  ← anchor') : ''}\n`);
+      line(out, `${anchor}${r.is_anchor ? style.bold('  ← anchor') : ''}`, '  ');
     } else {
       const title = r.title ? renderMatches(r.match_field === 'title' ? markTerms(oneLine(r.title, 200), result.query ?? undefined) : oneLine(r.title, 200), style) : style.dim('(untitled)');
-      out.write(`\n${String(i + 1).padStart(2)}. ${style.bold(title)}\n    ${anchor}\n`);
+      line(out, style.bold(title), '    ', `${String(i + 1).padStart(2)}. `);
+      line(out, anchor, '      ', '    ');
     }
     for (const line of body(out, r.snippet, reading ? '  ' : '    ', reading)) out.write(`${line}\n`);
     if (r.next_offset !== undefined) out.write(`${style.dim(`    … the message goes on (${r.total_chars ?? '?'} characters)`)}\n`);
   });
+}
+
+/**
+ * The scope as `recall mcp` resolves it, except that an unknown `--session` is left to the tool:
+ * its error result (caller_session_not_found) is what `--json` callers match on.
+ */
+function resolveSearchScope(ctx: CliContext, values: SearchFlags): ReturnType<typeof resolveScope> {
+  try {
+    return resolveScope(ctx, values);
+  } catch (error) {
+    if (values.session !== undefined && stableCode(error) === 'session_not_found') return { scope: { currentSessionId: values.session }, project: null, note: null };
+    throw error;
+  }
 }
 
 export const searchCommand = defineCommand<SearchFlags>({
@@ -136,7 +160,7 @@ export const searchCommand = defineCommand<SearchFlags>({
     const window = intFlag('search', 'window', values.window, 0, 20);
     if (window !== undefined) args.window = window;
 
-    const { scope, note } = resolveScope(ctx, values);
+    const { scope, note } = resolveSearchScope(ctx, values);
     if (note !== null) ctx.err.write(`${ctx.err.style.dim(`recall search: ${note}`)}\n`);
     const db = ctx.db();
     const tool = await loadSearchTool(db, ctx.config);

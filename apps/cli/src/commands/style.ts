@@ -77,19 +77,20 @@ export function columnsOf(text: string): number {
 }
 
 /**
- * Wraps one paragraph to `width` terminal columns, every line starting with `indent`; words longer
- * than a line (and CJK text, which has no spaces) are cut by columns. ANSI escapes are kept and take
- * no width.
+ * Wraps one paragraph to `width` terminal columns, every line starting with `indent` (the first with
+ * `first` when given: a list number, a label); words longer than a line (and CJK text, which has no
+ * spaces) are cut by columns. ANSI escapes are kept and take no width.
  */
-export function wrapText(text: string, width: number, indent: string): string[] {
-  const room = Math.max(10, width - columnsOf(indent));
+export function wrapText(text: string, width: number, indent: string, first: string = indent): string[] {
   const lines: string[] = [];
+  let room = Math.max(10, width - columnsOf(first));
   let line = '';
   let used = 0;
   const push = () => {
-    lines.push(indent + line.trimEnd());
+    lines.push((lines.length === 0 ? first : indent) + line.trimEnd());
     line = '';
     used = 0;
+    room = Math.max(10, width - columnsOf(indent));
   };
   // Tokens: ANSI escapes, runs of spaces, and single characters (so CJK can break anywhere).
   const words = text.replace(/\s+/g, ' ').trim().split(/(?<= )/);
