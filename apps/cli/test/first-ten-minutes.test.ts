@@ -217,7 +217,7 @@ describe('import summary', () => {
     expect(first.code).toBe(1);
     expect(first.stdout).not.toMatch(/updated/);
     expect(first.stdout).toMatch(/conversations added: +2 +\(5 sessions: 2 conversations, 1 continuation, 2 hidden subagent sessions\)/);
-    expect(first.stdout).toMatch(/not searchable/);
+    expect(first.stdout).toMatch(/Note: subagent work \(2 hidden sessions, 4 messages\) is kept with its conversation but is not searchable/);
     const listed = json<{ projects: { slug: string; conversationCount: number }[] }>(await runCli(['projects', '--json', '--home', home]));
     for (const p of listed.projects) expect(first.stdout).toMatch(new RegExp(`${p.slug} \\(p_\\w+\\): ${p.conversationCount} conversation`));
     // What the note says: the subagent's own words are not found.
@@ -230,7 +230,7 @@ describe('index status and serve say what is configured, in words', () => {
   const USE_LITE = JSON.stringify({ semantic: { enabled: true, provider: 'use-lite' } });
 
   test.each([
-    ['not configured', null, false, /Semantic: off — not configured \(no "semantic" section in .*config\.json\)/],
+    ['not configured', null, false, /Semantic: off — not configured; keyword search works fully\.\n.*use-lite.*config\.json, then switch on a project/],
     ['a model but no project switched on', USE_LITE, false, /Semantic: configured, but no project is switched on/],
     ['a project switched on, no server', USE_LITE, true, /nothing is indexing now\.\n.*No "recall serve" answered on port/],
   ])('index status: %s', async (_case, config, enable, expected) => {

@@ -102,7 +102,7 @@ function printSourceSummary(out: Output, err: Output, db: RecallDatabase | null,
   }
   if (s.hiddenSessions > 0 || s.hiddenMessages > 0) {
     lines.push(
-      `  Note: ${plural(s.hiddenMessages, 'message')} of subagent work (${plural(s.hiddenSessions, 'hidden session')}) ${would ? 'would be' : 'were'} imported with their conversations but are not searchable and not listed; recall search finds what the main conversation said.`,
+      `  Note: subagent work (${plural(s.hiddenSessions, 'hidden session')}, ${plural(s.hiddenMessages, 'message')}) ${would ? 'would be' : 'is'} kept with its conversation but is not searchable or listed.`,
     );
   }
   out.write(`${lines.join('\n')}\n`);

@@ -9,6 +9,10 @@ import { readFileSync } from 'node:fs';
 import { tokenPath } from '@recall/gateway-rpc';
 import type { IndexProjectStatus, IndexStatus } from '@recall/rpc-contract';
 import { printTable, type CliContext } from './context.js';
+import { columnsOf, wrapText } from './style.js';
+
+/** Continuation lines start under the value column (after "Semantic: "). */
+const LABEL_INDENT = ' '.repeat(10);
 
 /** How long `index status` waits for a running gateway on the configured port (it is loopback: refused at once when none). */
 const PROBE_TIMEOUT_MS = 1500;
@@ -87,9 +91,10 @@ export function printIndexStatus(ctx: CliContext, status: IndexStatus, live: boo
   const coverage = s.coverage === undefined || s.coverage === 'unknown' ? 'all chunks embedded' : `${s.coverage.indexed} of ${s.coverage.total} chunks embedded`;
   switch (s.reason ?? (s.status === 'ready' ? 'complete' : undefined)) {
     case 'not_configured':
-      lines.push(`Semantic: ${style.yellow('off')} — not configured (no "semantic" section in ${configPath}). Keyword search works fully.`);
-      lines.push(`          To turn it on, add {"semantic": {"enabled": true, "provider": "use-lite"}} there (the built-in English model;`);
-      lines.push(`          any OpenAI-compatible embeddings endpoint works too, see docs/semantic.md), then: ${enableHint}`);
+      lines.push(`Semantic: ${style.yellow('off')} — not configured; keyword search works fully.`);
+      lines.push(
+        `          To add meaning-based search, put {"semantic": {"enabled": true, "provider": "use-lite"}} (the built-in English model; others in docs/semantic.md) in ${configPath}, then switch on a project: ${enableHint}`,
+      );
       break;
     case 'turned_off':
       lines.push(`Semantic: ${style.yellow('off')} — "enabled" is not true in the "semantic" section of ${configPath}. Keyword search works fully.`);
@@ -119,7 +124,11 @@ export function printIndexStatus(ctx: CliContext, status: IndexStatus, live: boo
   if (model) lines.push(`Model:    ${model}`);
   const lastError = s.worker?.lastError?.message ?? s.projects.find((p) => p.lastError)?.lastError ?? null;
   if (lastError) lines.push(`Last error: ${lastError}`);
-  ctx.out.write(`${lines.join('\n')}\n`);
+  // On a terminal each line wraps under its label; on a pipe it stays one line.
+  for (const l of lines) {
+    if (!ctx.out.isTTY || columnsOf(l) <= ctx.out.columns) ctx.out.write(`${l}\n`);
+    else for (const w of wrapText(l.trimStart(), ctx.out.columns, LABEL_INDENT, l.startsWith(' ') ? LABEL_INDENT : '')) ctx.out.write(`${w}\n`);
+  }
   if (s.provider && s.projects.length > 0) {
     ctx.out.write('\n');
     printTable(

@@ -32,14 +32,24 @@ function resolveProject(ctx: CliContext, ref: string | undefined): string | unde
   return resolveProjectRef(ctx.db(), ref).id;
 }
 
+/** `semantic_disabled`, saying where to configure it. */
+function notConfigured(ctx: CliContext): GatewayError {
+  return new GatewayError(
+    'semantic_disabled',
+    `Semantic search is not configured: add {"semantic": {"enabled": true, "provider": "use-lite"}} (the built-in English model; others in docs/semantic.md) to ${ctx.config.configFile.path} first.`,
+  );
+}
+
 async function call(ctx: CliContext, callCtx: CallContext, methodName: string, params: Record<string, unknown>): Promise<unknown> {
   const response = await dispatch(createMethodRegistry(), { jsonrpc: '2.0', id: 1, method: methodName, params }, callCtx);
   if (response === null || Array.isArray(response) || 'error' in response) {
     const error = response !== null && !Array.isArray(response) && 'error' in response ? response.error : null;
     const data = error?.data as { code?: string } | undefined;
-    throw new GatewayError(data?.code ?? 'internal_error', error?.message ?? `${methodName} failed`);
+    const code = data?.code ?? 'internal_error';
+    // The gateway cannot know where this user's config.json is; the CLI does.
+    if (code === 'semantic_disabled') throw notConfigured(ctx);
+    throw new GatewayError(code, error?.message ?? `${methodName} failed`);
   }
-  void ctx;
   return response.result;
 }
 
@@ -99,7 +109,7 @@ export const indexCommand = defineCommand<{ json?: boolean; project?: string }>(
         return;
       }
       // run: in this process, with a progress bar and Ctrl-C to interrupt.
-      if (!semantic?.active) throw new GatewayError('semantic_disabled', 'Semantic indexing is not configured for this profile (config.json "semantic" section); see docs/semantic.md.');
+      if (!semantic?.active) throw notConfigured(ctx);
       // Active implies the real index (a stand-in for a missing @recall/semantic is never active).
       const index = semantic as unknown as SemanticIndex;
       const controller = new AbortController();

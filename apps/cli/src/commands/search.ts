@@ -17,7 +17,7 @@ import { loadSearchTool } from './tool.js';
 import type { SessionSearchResult } from '@recall/search-tool';
 import { MESSAGE_ROLES, SEARCH_MODES, SORTS } from '@recall/rpc-contract';
 import { checkScopeFlags, resolveScope } from './scope.js';
-import { markTerms, renderMatches, wrapText } from './style.js';
+import { markTerms, renderMatches, wrapText, type Style } from './style.js';
 
 // The flags' closed vocabularies are the tool's own (the wire contract), not copies.
 const MODES = SEARCH_MODES;
@@ -58,6 +58,14 @@ function body(out: Output, text: string, indent: string, full: boolean): string[
   return text.split(/\n+/).flatMap((paragraph) => wrapText(renderMatches(paragraph, out.style), out.columns, indent));
 }
 
+/** A title in bold with its «matches» highlighted (each part styled on its own, so a match does not end the bold). */
+function boldTitle(text: string, style: Style): string {
+  return text
+    .split(/(«[^«»]*»)/)
+    .map((part) => (part.startsWith('«') && part.endsWith('»') ? style.match(part.slice(1, -1)) : style.bold(part)))
+    .join('');
+}
+
 /** One logical line: wrapped to the terminal (continuations under `indent`), as is on a pipe. */
 function line(out: Output, text: string, indent = '', first = ''): void {
   if (!out.isTTY) out.write(`${first}${text}\n`);
@@ -82,8 +90,8 @@ function printResult(ctx: CliContext, result: SessionSearchResult, scopeName: st
     if (reading) {
       line(out, `${anchor}${r.is_anchor ? style.bold('  ← anchor') : ''}`, '  ');
     } else {
-      const title = r.title ? renderMatches(r.match_field === 'title' ? markTerms(oneLine(r.title, 200), result.query ?? undefined) : oneLine(r.title, 200), style) : style.dim('(untitled)');
-      line(out, style.bold(title), '    ', `${String(i + 1).padStart(2)}. `);
+      const title = r.title ? boldTitle(r.match_field === 'title' ? markTerms(oneLine(r.title, 200), result.query ?? undefined) : oneLine(r.title, 200), style) : style.dim('(untitled)');
+      line(out, title, '    ', `${String(i + 1).padStart(2)}. `);
       line(out, anchor, '      ', '    ');
     }
     for (const line of body(out, r.snippet, reading ? '  ' : '    ', reading)) out.write(`${line}\n`);

@@ -136,12 +136,18 @@ function distance(a: string, b: string): number {
 
 /**
  * The candidates close enough to `typed` to be what was meant (nearest first, at most 3): within
- * an edit distance of a third of the length (at least 1, at most 3), or starting with what was typed.
+ * an edit distance of a third of the length (at least 1, at most 3) of the whole name or of one of
+ * its words, or starting with what was typed.
  */
 export function nearMisses(typed: string, candidates: readonly string[]): string[] {
   const limit = Math.min(3, Math.max(1, Math.floor(typed.length / 3)));
   const scored = [...new Set(candidates)]
-    .map((c) => ({ c, d: distance(typed, c), prefix: typed.length >= 2 && c.toLowerCase().startsWith(typed.toLowerCase()) }))
+    .map((c) => {
+      // A slug's words count too: `gama` is close to `gamma-web`.
+      const words = c.split(/[-_\s]+/).filter((w) => w.length > 0);
+      const d = Math.min(distance(typed, c), ...words.map((w) => (w.length >= 3 ? distance(typed, w) : Infinity)));
+      return { c, d, prefix: typed.length >= 2 && c.toLowerCase().startsWith(typed.toLowerCase()) };
+    })
     .filter((x) => x.c !== typed && (x.d <= limit || x.prefix))
     .sort((a, b) => a.d - b.d || a.c.localeCompare(b.c));
   return scored.slice(0, 3).map((x) => x.c);
