@@ -9,7 +9,7 @@
 import { realpathSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { splitCommand } from './commands/args.js';
-import { COMMON_HELP, type Command } from './commands/command.js';
+import { COMMON_HELP, printHelp, type Command } from './commands/command.js';
 import { colorChoiceFor, streamOutput } from './commands/context.js';
 import { didYouMean } from './commands/style.js';
 import { EXIT_ERROR, EXIT_OK, EXIT_USAGE, stableCode, UsageError } from './errors.js';
@@ -53,14 +53,14 @@ export async function main(argv: readonly string[]): Promise<number> {
         return EXIT_OK;
       }
       if (rest.includes('--help') || rest.includes('-h')) {
-        process.stdout.write(mainHelp());
+        printHelp(mainHelp());
         return EXIT_OK;
       }
       throw new UsageError(rest.length === 0 ? 'No command given.' : `No command given (only options: ${rest.join(' ')}).`);
     }
     if (name === 'help') {
       const topic = COMMANDS.find((c) => c.name === rest.find((a) => !a.startsWith('-')));
-      process.stdout.write(topic ? topic.help : mainHelp());
+      printHelp(topic ? topic.help : mainHelp());
       return EXIT_OK;
     }
     const command = COMMANDS.find((c) => c.name === name);

@@ -8,6 +8,7 @@
 import { parseCommandArgs, type OptionSpec, type Parsed } from './args.js';
 import { createCliContext, type CliContext } from './context.js';
 import { EXIT_OK } from '../errors.js';
+import { wrapText } from './style.js';
 
 export const COMMON_HELP = `Common options:
   --home DIR        Recall home (default: $RECALL_HOME, else ~/.recall)
@@ -39,6 +40,24 @@ export function formatOptionsHelp(text: string): string {
       return lead.length <= HELP_COLUMN - 2 ? `${lead.padEnd(HELP_COLUMN)}${description}` : `${lead}\n${' '.repeat(HELP_COLUMN)}${description}`;
     })
     .join('\n');
+}
+
+/**
+ * Writes a help text to stdout; on a terminal narrower than a line, that line wraps with its
+ * continuation under the description column (or under its own indentation), never mid-word.
+ */
+export function printHelp(text: string): void {
+  const columns = process.stdout.isTTY ? process.stdout.columns || 80 : 0;
+  if (columns === 0) {
+    process.stdout.write(text);
+    return;
+  }
+  const lines = text.split('\n').flatMap((line) => {
+    if (line.length <= columns) return [line];
+    const lead = /^( {2}\S+(?: [A-Z][\w|.-]*)? {2,}| +)/.exec(line)?.[0] ?? '';
+    return wrapText(line.slice(lead.length), columns, ' '.repeat(lead.length), lead);
+  });
+  process.stdout.write(lines.join('\n'));
 }
 
 export interface Command {
@@ -88,7 +107,7 @@ export function defineCommand<V>(definition: CommandDefinition<V>): Command {
     async run(args) {
       const parsed = parseCommandArgs<V>(definition.name, args, definition.options, definition.positionals);
       if (parsed.values.help) {
-        process.stdout.write(help);
+        printHelp(help);
         return EXIT_OK;
       }
       definition.check?.(parsed);

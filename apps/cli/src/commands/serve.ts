@@ -19,6 +19,7 @@ import { defineCommand } from './command.js';
 import { defaultUiDir, RECALL_LAUNCHER } from '../install-paths.js';
 import type { CliContext } from './context.js';
 import { waitForStop } from './signals.js';
+import { wrapText } from './style.js';
 import { syncConfig, syncPassText } from './sync.js';
 import { displayBaseUrl, resolveChatSettings } from '@recall/chat';
 import type { IndexStatus } from '@recall/rpc-contract';
@@ -124,19 +125,15 @@ export const serveCommand = defineCommand<{ port?: string; 'host-ui'?: string; '
     ctx.out.write(`${gateway.launchUrl()}\n`);
     const { style } = ctx.err;
     const ttlMinutes = Math.round(DEFAULT_LAUNCH_CODE_TTL_MS / 60_000);
-    ctx.err.write(
-      [
-        `${style.bold('Recall is running')} for profile "${gateway.profile}" (home ${ctx.config.home}).`,
-        uiDir === null
-          ? '  UI:       not served (--no-ui)'
-          : `  UI:       open the link above (it works once, for ${ttlMinutes} minutes). A fresh link: curl -H "Authorization: Bearer $(cat ${tokenPath(ctx.config.home)})" ${gateway.url}launch`,
-        `  Semantic search: ${await semanticLine(ctx, gateway.rpcUrl, gateway.token)}`,
-        `  Chat model:      ${chatLine(ctx)}`,
-        `  Programs: JSON-RPC at ${gateway.rpcUrl} (HTTP POST or WebSocket), token in ${tokenPath(ctx.config.home)} (Authorization: Bearer <token>)`,
-        '  Press Ctrl-C to stop.',
-        '',
-      ].join('\n'),
-    );
+    const rows: [string, string][] = [
+      ['UI', uiDir === null ? 'not served (--no-ui)' : `open the link above (it works once, for ${ttlMinutes} minutes). A fresh link: curl -H "Authorization: Bearer $(cat ${tokenPath(ctx.config.home)})" ${gateway.url}launch`],
+      ['Semantic search', await semanticLine(ctx, gateway.rpcUrl, gateway.token)],
+      ['Chat model', chatLine(ctx)],
+      ['Programs', `JSON-RPC at ${gateway.rpcUrl} (HTTP POST or WebSocket), token in ${tokenPath(ctx.config.home)} (Authorization: Bearer <token>)`],
+    ];
+    const label = (name: string) => `  ${`${name}:`.padEnd(17)}`;
+    const text = rows.flatMap(([name, value]) => (ctx.err.isTTY ? wrapText(value, ctx.err.columns, ' '.repeat(19), label(name)) : [`${label(name)}${value}`]));
+    ctx.err.write([`${style.bold('Recall is running')} for profile "${gateway.profile}" (home ${ctx.config.home}).`, ...text, '  Press Ctrl-C to stop.', ''].join('\n'));
     // Live sync writes through its own connection (WAL: the gateway's readers are never blocked for long).
     const sync = values.sync ? await startSync(ctx) : null;
     const reason = await stopped;
