@@ -12,7 +12,7 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'nod
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
-import { assertCliBuilt, childEnv, CLI_PATH, cleanupTemp, FIXTURES, json, REPO_ROOT, runCli, startCli, tempDir } from './cli-helpers.js';
+import { assertCliBuilt, childEnv, CLI_PATH, cleanupTemp, FIXTURES, json, PLAIN_COLOR_ENV, REPO_ROOT, runCli, startCli, tempDir } from './cli-helpers.js';
 import { copyFixture } from '@recall/config/source-fixtures';
 
 // One seeded home for the tests that only read (each child process costs about a second).
@@ -54,7 +54,7 @@ interface ToolResult {
 function runOnTty(args: readonly string[], env: Record<string, string> = {}, cols = 60): { code: number | null; output: string } {
   const quote = (a: string) => `'${a.replace(/'/g, `'\\''`)}'`;
   const command = `stty cols ${cols} rows 40; exec ${[process.execPath, CLI_PATH, ...args].map(quote).join(' ')}`;
-  const run = spawnSync('script', ['-q', '-e', '-c', command, '/dev/null'], { cwd: REPO_ROOT, env: childEnv(env), encoding: 'utf8', timeout: 60_000 });
+  const run = spawnSync('script', ['-q', '-e', '-c', command, '/dev/null'], { cwd: REPO_ROOT, env: childEnv({ ...PLAIN_COLOR_ENV, ...env }), encoding: 'utf8', timeout: 60_000 });
   return { code: run.status, output: (run.stdout ?? '').replace(/\r\n/g, '\n') };
 }
 const hasScript = spawnSync('script', ['--version'], { encoding: 'utf8' }).status === 0;

@@ -35,6 +35,7 @@ interface SearchFlags {
   read?: string;
   around?: string;
   window?: string;
+  conversation?: boolean;
   json?: boolean;
 }
 
@@ -58,6 +59,14 @@ function body(out: Output, text: string, indent: string, full: boolean): string[
   return text.split(/\n+/).flatMap((paragraph) => wrapText(renderMatches(paragraph, out.style), out.columns, indent));
 }
 
+/** The tool speaks to a model in its argument names; a person at the shell types flags. */
+function forPeople(text: string): string {
+  return text
+    .replace(/search_mode "(\w+)"(?: or "(\w+)")?/g, (_m, a: string, b?: string) => `--mode ${a}${b ? ` or --mode ${b}` : ''}`)
+    .replace(/Pass conversation: true/g, 'Add --conversation')
+    .replace(/\bconversation: true\b/g, '--conversation');
+}
+
 /** A title in bold with its «matches» highlighted (each part styled on its own, so a match does not end the bold). */
 function boldTitle(text: string, style: Style): string {
   return text
@@ -76,9 +85,10 @@ function printResult(ctx: CliContext, result: SessionSearchResult, scopeName: st
   const out = ctx.out;
   const { style } = out;
   const count = result.results.length;
-  line(out, `${style.bold(scopeName)} · ${modeText(result)} · ${count === 0 ? 'no results' : `${count} result${count === 1 ? '' : 's'}`}${result.truncated ? ' (more exist: raise --limit)' : ''}`, '  ');
-  for (const note of result.notes) line(out, style.dim(note), '      ', style.dim('note: '));
   const reading = result.shape === 'read' || result.shape === 'scroll';
+  const unit = reading ? 'message' : 'result';
+  line(out, `${style.bold(scopeName)} · ${modeText(result)} · ${count === 0 ? `no ${unit}s` : `${count} ${unit}${count === 1 ? '' : 's'}`}${result.truncated ? ' (more exist: raise --limit)' : ''}`, '  ');
+  for (const note of result.notes) line(out, style.dim(forPeople(note)), '      ', style.dim('note: '));
   if (reading && result.results[0]?.title) {
     out.write('\n');
     line(out, style.bold(oneLine(result.results[0].title, 200)));
@@ -128,6 +138,7 @@ export const searchCommand = defineCommand<SearchFlags>({
   --sort S          relevance (default), newest or oldest
   --role R          only messages of this role (repeatable: user, assistant, system, tool)
   --read SESSION    read that conversation (head + tail) instead of searching
+  --conversation    with --read: the whole conversation (every compression segment, oldest first)
   --around MSG_ID   scroll: messages around this message id
   --window N        messages before/after an anchor (0-20)
   --json            print exactly the tool's JSON result`,
@@ -144,6 +155,7 @@ export const searchCommand = defineCommand<SearchFlags>({
     read: { type: 'string' },
     around: { type: 'string' },
     window: { type: 'string' },
+    conversation: { type: 'boolean' },
     json: { type: 'boolean' },
   },
   positionals: { min: 0, max: Number.MAX_SAFE_INTEGER },
@@ -167,6 +179,7 @@ export const searchCommand = defineCommand<SearchFlags>({
     if (around !== undefined) args.around_message_id = around;
     const window = intFlag('search', 'window', values.window, 0, 20);
     if (window !== undefined) args.window = window;
+    if (values.conversation) args.conversation = true;
 
     const { scope, note } = resolveSearchScope(ctx, values);
     if (note !== null) ctx.err.write(`${ctx.err.style.dim(`recall search: ${note}`)}\n`);
@@ -180,9 +193,7 @@ export const searchCommand = defineCommand<SearchFlags>({
     }
     if (values.json) printJson(ctx.out, result);
     if (result.error) {
-      // The tool speaks to a model in its argument names; a person at the shell typed flags.
-      const message = result.error.message.replace(/search_mode "(\w+)"(?: or "(\w+)")?/g, (_m, a: string, b?: string) => `--mode ${a}${b ? ` or --mode ${b}` : ''}`);
-      const error = new SearchFailedError(result.error.code, message);
+      const error = new SearchFailedError(result.error.code, forPeople(result.error.message));
       ctx.err.write(`${ctx.err.style.red('recall search:')} ${error.message} ${ctx.err.style.dim(`[${error.code}]`)}\n`);
       return EXIT_ERROR;
     }
