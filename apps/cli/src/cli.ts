@@ -9,7 +9,9 @@
 import { realpathSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { splitCommand } from './commands/args.js';
-import { COMMON_HELP, type Command } from './commands/command.js';
+import { COMMON_HELP, printHelp, type Command } from './commands/command.js';
+import { colorChoiceFor, streamOutput } from './commands/context.js';
+import { didYouMean } from './commands/style.js';
 import { EXIT_ERROR, EXIT_OK, EXIT_USAGE, stableCode, UsageError } from './errors.js';
 import { importCommand } from './commands/import.js';
 import { indexCommand } from './commands/index-status.js';
@@ -51,31 +53,34 @@ export async function main(argv: readonly string[]): Promise<number> {
         return EXIT_OK;
       }
       if (rest.includes('--help') || rest.includes('-h')) {
-        process.stdout.write(mainHelp());
+        printHelp(mainHelp());
         return EXIT_OK;
       }
       throw new UsageError(rest.length === 0 ? 'No command given.' : `No command given (only options: ${rest.join(' ')}).`);
     }
     if (name === 'help') {
       const topic = COMMANDS.find((c) => c.name === rest.find((a) => !a.startsWith('-')));
-      process.stdout.write(topic ? topic.help : mainHelp());
+      printHelp(topic ? topic.help : mainHelp());
       return EXIT_OK;
     }
     const command = COMMANDS.find((c) => c.name === name);
-    if (!command) throw new UsageError(`Unknown command ${JSON.stringify(name)}.`);
+    if (!command) throw new UsageError(`Unknown command ${JSON.stringify(name)}.${didYouMean(name, COMMANDS.map((c) => c.name), (c) => `"recall ${c}"`)}`);
     return await command.run(rest);
   } catch (error) {
+    // The same colour rule as the commands' own output (a terminal, no NO_COLOR / --no-color).
+    const { style } = streamOutput(process.stderr, colorChoiceFor({ 'no-color': argv.includes('--no-color') }));
+    const prefix = style.red('recall:');
     if (error instanceof UsageError) {
       const hint = error.command ? `recall ${error.command} --help` : 'recall --help';
-      process.stderr.write(`recall: ${error.message}\nRun "${hint}" for usage.\n`);
+      process.stderr.write(`${prefix} ${error.message}\n${style.dim(`Run "${hint}" for usage.`)}\n`);
       return EXIT_USAGE;
     }
     const code = stableCode(error);
     if (code !== null) {
-      process.stderr.write(`recall: ${(error as Error).message} [${code}]\n`);
+      process.stderr.write(`${prefix} ${(error as Error).message} ${style.dim(`[${code}]`)}\n`);
       return EXIT_ERROR;
     }
-    process.stderr.write(`recall: unexpected error [internal_error]: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+    process.stderr.write(`${prefix} unexpected error [internal_error]: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
     return EXIT_ERROR;
   }
 }

@@ -275,3 +275,18 @@ export function redactConfig(config: RecallConfig): Omit<RecallConfig, 'chat' | 
     semanticKeys: { embeddingApiKey: mark(config.semanticKeys.embeddingApiKey), openaiApiKey: mark(config.semanticKeys.openaiApiKey) },
   };
 }
+
+/**
+ * Whether the CLI colours its output: `never` when `NO_COLOR` is set to anything non-empty
+ * (no-color.org), `always` when `FORCE_COLOR` is set and not "0" (for pagers such as `less -R`,
+ * and how the tests see colour without a terminal), else `auto` (colour on a terminal only).
+ * `--no-color` on the command line wins over both.
+ */
+export type ColorChoice = 'auto' | 'always' | 'never';
+
+export function colorChoice(env: Readonly<Record<string, string | undefined>> = process.env): ColorChoice {
+  if ((env.NO_COLOR ?? '') !== '') return 'never';
+  const force = env.FORCE_COLOR;
+  if (force !== undefined && force !== '' && force !== '0' && force !== 'false') return 'always';
+  return 'auto';
+}

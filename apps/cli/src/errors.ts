@@ -56,14 +56,15 @@ export function stableCode(error: unknown): string | null {
   return null;
 }
 
-/** `recall mcp --cwd DIR` (or an importer's folder lookup): no project folder covers DIR. */
+/** `recall mcp --cwd DIR` / `recall search --cwd DIR`: no project folder covers DIR. */
 export class FolderNotInProjectError extends GatewayError {
   constructor(path: string, profile: string) {
     super(
       'folder_not_in_project',
-      `Folder ${path} belongs to no project in profile "${profile}". Fix: map it to a project — import its history with ` +
-        `"recall import --from claude-code|codex|hermes --project-per-folder", or add the folder to a project in the desktop ` +
-        `(or JSON-RPC projects.folders.add / projects.for_folder) — or start the server with --project ID|SLUG|NAME instead.`,
+      `Folder ${path} belongs to no project in profile "${profile}". Fix: add it to a project with ` +
+        `"recall projects add-folder PROJECT ${path}" (or create one: "recall projects create NAME --folder ${path}"), ` +
+        `import its history with "recall import --from claude-code|codex|hermes PATH --project-per-folder", ` +
+        `or name the project instead: --project ID|SLUG|NAME.`,
       { data: { path, profile } },
     );
     this.name = 'FolderNotInProjectError';

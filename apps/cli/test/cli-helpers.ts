@@ -44,13 +44,19 @@ export interface CliResult {
   stderr: string;
 }
 
+/**
+ * Colour as a plain pipe gets it, whatever the developer's or CI's environment says (NO_COLOR,
+ * FORCE_COLOR); a test that wants colour passes FORCE_COLOR or NO_COLOR itself.
+ */
+export const PLAIN_COLOR_ENV: Record<string, string> = { NO_COLOR: '', FORCE_COLOR: '0' };
+
 /** Runs `node dist/cli.js ...args` to completion (killed after `timeoutMs`). */
 export function runCli(args: readonly string[], options: { timeoutMs?: number; env?: Record<string, string>; cwd?: string } = {}): Promise<CliResult> {
   return runNode([CLI_PATH, ...args], options);
 }
 
 export function runNode(args: readonly string[], options: { timeoutMs?: number; env?: Record<string, string>; cwd?: string } = {}): Promise<CliResult> {
-  return runChild(args, { ...options, cwd: options.cwd ?? REPO_ROOT });
+  return runChild(args, { ...options, env: { ...PLAIN_COLOR_ENV, ...options.env }, cwd: options.cwd ?? REPO_ROOT });
 }
 
 /** Parses stdout as JSON with a helpful failure message. */
@@ -67,7 +73,7 @@ export function startCli(
   args: readonly string[],
   options: { env?: Record<string, string>; umask?: string } = {},
 ): { child: ChildProcess; firstLine: Promise<string>; exit: Promise<CliResult> } {
-  const env = childEnv(options.env);
+  const env = childEnv({ ...PLAIN_COLOR_ENV, ...options.env });
   // A umask is set by a shell that then execs node, so the CLI starts with it like a user's would.
   const child =
     options.umask === undefined

@@ -85,12 +85,18 @@ describe('mv', () => {
   test.each([
     ['its own project', 's-alpha-2', 'Alpha', 'is already in Alpha (p_alpha)'],
     ['no project when it has none', 's-loose', 'none', 'is already without a project'],
-  ])('refuses a move to %s (already_in_project), writing nothing', async (_case, session, target, message) => {
+  ])('a move to %s writes nothing, says so and exits 0', async (_case, session, target, message) => {
     const home = await seededHome();
+    const before = json<{ sessions: { id: string; projectId: string | null; updatedAt: number }[] }>(await runCli(['sessions', '--home', home, '--json']));
     const result = await runCli(['mv', session, target, '--home', home]);
-    expect(result.code).toBe(1);
+    expect(result.code, result.stderr).toBe(0);
     expect(result.stderr).toContain(message);
-    expect(result.stderr).toContain('[already_in_project]');
+    expect(result.stderr).toContain('nothing moved');
+    expect(result.stdout).toBe('');
+    const asJson = await runCli(['mv', session, target, '--home', home, '--json']);
+    expect(json<{ sessionIds: string[] }>(asJson).sessionIds).toEqual([]);
+    const after = json<{ sessions: unknown[] }>(await runCli(['sessions', '--home', home, '--json']));
+    expect(after.sessions).toEqual(before.sessions);
   });
 
   test('an unknown project reference is project_not_found and says what it tried', async () => {

@@ -31,7 +31,7 @@ describe('help and usage errors', () => {
     for (const name of ['serve', 'import', 'search', 'projects', 'sessions', 'mv', 'index', 'mcp']) expect(top.stdout).toContain(`  ${name}`);
     const sub = await runCli(['search', '--help']);
     expect(sub.code).toBe(0);
-    expect(sub.stdout).toContain('Usage: recall search --session ID');
+    expect(sub.stdout).toContain('Usage: recall search [QUERY] --project ID|SLUG|NAME | --cwd DIR | --session ID');
     expect(sub.stdout).toContain('--home DIR');
     const viaHelp = await runCli(['help', 'mv']);
     expect(viaHelp.stdout).toContain('Usage: recall mv SESSION PROJECT|none');
@@ -44,12 +44,14 @@ describe('help and usage errors', () => {
     [['import'], 'Missing argument: PATH'],
     [['mv', 'only-one'], 'Missing argument: PROJECT'],
     [['mv'], 'Missing argument: SESSION and PROJECT'],
-    [['search', '--query', 'x'], '--session is required'],
+    [['search', '--query', 'x'], 'One of --session, --project or --cwd is required'],
+    [['search', 'x', '--query', 'y', '--project', 'p'], 'Give the query once'],
+    [['search', 'x', '--project', 'p', '--cwd', '.'], 'Use only one of --project, --cwd'],
     [['search', '--session', 's', '--limit', 'ten'], '--limit must be an integer'],
     [['search', '--session', 's', '--mode', 'fuzzy'], '--mode must be one of hybrid, keyword, semantic'],
     [['sessions', 'extra'], 'Unexpected argument "extra"'],
     [['index', 'frobnicate'], 'Unknown index subcommand "frobnicate"'],
-    [['index', 'enable'], 'recall index enable needs --project ID|SLUG|NAME.'],
+    [['index', 'enable'], '"index enable" needs --project ID|SLUG|NAME'],
     [['serve', '--port', 'http'], '--port must be an integer'],
   ])('recall %j exits 2 with a usage message', async (args, message) => {
     const home = tempDir();
@@ -161,9 +163,10 @@ describe('projects, sessions, mv, index status', () => {
     const other = await runCli(['projects', '--home', home, '--json']);
     expect(other.code).toBe(1);
     expect(other.stderr).toContain('[profile_not_found]');
+    // A profile name that is not one is a usage mistake (exit 2), caught before anything is read.
     const bad = await runCli(['projects', '--home', home, '--profile', '../etc']);
-    expect(bad.code).toBe(1);
-    expect(bad.stderr).toContain('[invalid_config]');
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toContain('--profile must be 1-64 letters');
   });
 });
 

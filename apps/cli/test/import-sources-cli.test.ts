@@ -75,8 +75,10 @@ describe('recall import --from', () => {
     const run = await runCli(['import', '--from', 'codex', dir, '--project-per-folder', '--dry-run', '--home', home]);
     expect(run.code, run.stderr).toBe(0);
     expect(run.stdout).toContain('Dry run (nothing written)');
-    expect(run.stdout).toMatch(/new:\/work\/gamma \(gamma\): 2 sessions, 8 messages/);
-    expect(run.stdout).toMatch(/none: 1 sessions, 2 messages/);
+    // Counted as conversations (a continuation belongs to its conversation), as `recall projects` will list them.
+    expect(run.stdout).toMatch(/new project gamma for \/work\/gamma: 1 conversation, 8 messages/);
+    expect(run.stdout).toMatch(/no project: 1 conversation, 2 messages/);
+    expect(run.stdout).toMatch(/conversations to add: +2 +\(3 sessions: 2 conversations, 1 continuation\)/);
     expect(counts(home)).toMatchObject({ sessions: 0, messages: 0 });
   });
 

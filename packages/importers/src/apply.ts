@@ -49,8 +49,18 @@ export interface ProjectCount {
   /** Project id, `new:<folder>` for a project a dry run would create, or `none`. */
   project: string;
   name: string | null;
+  /** Every new session row (compression continuations and hidden subagent sessions included). */
   sessions: number;
   messages: number;
+  /**
+   * New conversations as the project's list counts them (`recall projects`, the sidebar): new
+   * sessions that are neither hidden, archived, nor a compression/delegation child of another.
+   */
+  conversations: number;
+  /** New hidden sessions (subagent work): imported and readable, but never listed or searched. */
+  hiddenSessions: number;
+  /** New messages of hidden sessions (included in `messages`). */
+  hiddenMessages: number;
 }
 
 export interface SourceImportSummary {
@@ -59,8 +69,15 @@ export interface SourceImportSummary {
   records: number;
   projectsCreated: number;
   sessions: number;
+  /** Sessions that existed before this import and whose fields it changed (never the ones it created). */
   sessionsUpdated: number;
   messages: number;
+  /** Of `sessions`: the new conversations as project lists count them (see ProjectCount.conversations). */
+  conversations: number;
+  /** Of `sessions`: new hidden sessions (subagent work), never listed or searched. */
+  hiddenSessions: number;
+  /** Of `messages`: new messages of hidden sessions. */
+  hiddenMessages: number;
   /** Messages already present (by external id). */
   skipped: number;
   /** New sessions and messages per owning project. */
@@ -75,7 +92,22 @@ export const MAX_REPORTED_SOURCE_ERRORS = 1000;
 export const DEFAULT_SOURCE_BATCH = 2000;
 
 export function emptySourceSummary(dryRun = false): SourceImportSummary {
-  return { files: 0, records: 0, projectsCreated: 0, sessions: 0, sessionsUpdated: 0, messages: 0, skipped: 0, perProject: [], errors: [], errorCount: 0, dryRun };
+  return {
+    files: 0,
+    records: 0,
+    projectsCreated: 0,
+    sessions: 0,
+    sessionsUpdated: 0,
+    messages: 0,
+    conversations: 0,
+    hiddenSessions: 0,
+    hiddenMessages: 0,
+    skipped: 0,
+    perProject: [],
+    errors: [],
+    errorCount: 0,
+    dryRun,
+  };
 }
 
 function lineErrorOf(error: unknown, rec: { file: string; line: number }): SourceLineError | null {
@@ -90,13 +122,16 @@ interface Counts {
   sessions: number;
   sessionsUpdated: number;
   messages: number;
+  conversations: number;
+  hiddenSessions: number;
+  hiddenMessages: number;
   skipped: number;
   perProject: Map<string, ProjectCount>;
   errors: SourceLineError[];
 }
 
 function emptyCounts(): Counts {
-  return { projectsCreated: 0, sessions: 0, sessionsUpdated: 0, messages: 0, skipped: 0, perProject: new Map(), errors: [] };
+  return { projectsCreated: 0, sessions: 0, sessionsUpdated: 0, messages: 0, conversations: 0, hiddenSessions: 0, hiddenMessages: 0, skipped: 0, perProject: new Map(), errors: [] };
 }
 
 /**
@@ -111,6 +146,12 @@ export class SourceImporter {
   /** Dry run: parent id → the compression child this run would create (the store refuses a second). */
   private readonly plannedContinuations = new Map<string, string>();
   private readonly perProject = new Map<string, ProjectCount>();
+  /** Sessions this import created (a later record filling in their title or model is not an "update"), and which are hidden. */
+  private readonly created = new Map<string, { hidden: boolean }>();
+  /** Sessions in `created` only as a cache of their hidden flag: they existed before this import. */
+  private readonly preexisting = new Set<string>();
+  /** Dry run: sessions seen so far that are (or would be created) hidden — subagent work. */
+  private readonly plannedHidden = new Set<string>();
 
   constructor(
     private readonly db: RecallDatabase,
@@ -147,12 +188,18 @@ export class SourceImporter {
     s.sessions += c.sessions;
     s.sessionsUpdated += c.sessionsUpdated;
     s.messages += c.messages;
+    s.conversations += c.conversations;
+    s.hiddenSessions += c.hiddenSessions;
+    s.hiddenMessages += c.hiddenMessages;
     s.skipped += c.skipped;
     for (const [key, count] of c.perProject) {
       const total = this.perProject.get(key);
       if (total) {
         total.sessions += count.sessions;
         total.messages += count.messages;
+        total.conversations += count.conversations;
+        total.hiddenSessions += count.hiddenSessions;
+        total.hiddenMessages += count.hiddenMessages;
       } else this.perProject.set(key, { ...count });
     }
     s.perProject = [...this.perProject.values()].sort((a, b) => b.messages - a.messages || a.project.localeCompare(b.project));
@@ -219,14 +266,32 @@ export class SourceImporter {
     counts.messages += result.inserted;
     counts.skipped += result.skipped;
     // sessionProjectId reads one column: findSession would also count the session's messages.
-    if (result.inserted > 0) this.count(counts, sessionProjectId(this.db, sessionId), 0, result.inserted);
+    if (result.inserted > 0) {
+      const hidden = this.isHidden(sessionId);
+      if (hidden) counts.hiddenMessages += result.inserted;
+      this.count(counts, sessionProjectId(this.db, sessionId), { messages: result.inserted, hiddenMessages: hidden ? result.inserted : 0 });
+    }
   }
 
-  private count(counts: Counts, projectKey: string | null, sessions: number, messages: number, name?: string | null): void {
+  /** Whether a session is hidden: known for the ones this import created, else read once and remembered. */
+  private isHidden(sessionId: string): boolean {
+    let known = this.created.get(sessionId);
+    if (known === undefined) {
+      known = { hidden: findSession(this.db, sessionId)?.hidden === true };
+      this.created.set(sessionId, known);
+      this.preexisting.add(sessionId);
+    }
+    return known.hidden;
+  }
+
+  private count(counts: Counts, projectKey: string | null, add: Partial<Omit<ProjectCount, 'project' | 'name'>>, name?: string | null): void {
     const key = projectKey ?? 'none';
-    const entry = counts.perProject.get(key) ?? { project: key, name: name ?? (projectKey === null ? null : (findProjectName(this.db, projectKey) ?? null)), sessions: 0, messages: 0 };
-    entry.sessions += sessions;
-    entry.messages += messages;
+    const entry = counts.perProject.get(key) ?? newProjectCount(key, name ?? (projectKey === null ? null : (findProjectName(this.db, projectKey) ?? null)));
+    entry.sessions += add.sessions ?? 0;
+    entry.messages += add.messages ?? 0;
+    entry.conversations += add.conversations ?? 0;
+    entry.hiddenSessions += add.hiddenSessions ?? 0;
+    entry.hiddenMessages += add.hiddenMessages ?? 0;
     counts.perProject.set(key, entry);
   }
 
@@ -285,7 +350,13 @@ export class SourceImporter {
       if (parent && parent.endReason === null) updateSession(this.db, parent.id, { endReason: 'compression', endedAt: parent.endedAt ?? created.startedAt });
     }
     counts.sessions++;
-    this.count(counts, created.projectId, 1, 0);
+    this.created.set(created.id, { hidden: created.hidden });
+    // Listed as a conversation of its own unless hidden, archived or folded into its parent's.
+    const folded = rec.lineage === 'compression' || rec.lineage === 'delegation';
+    const conversation = !created.hidden && !created.archived && !folded ? 1 : 0;
+    counts.conversations += conversation;
+    if (created.hidden) counts.hiddenSessions++;
+    this.count(counts, created.projectId, { sessions: 1, conversations: conversation, hiddenSessions: created.hidden ? 1 : 0 });
   }
 
   private updateIfChanged(current: Session, rec: Partial<Omit<SessionRecord, 'kind'>> & { id: string }, counts: Counts): void {
@@ -301,7 +372,8 @@ export class SourceImporter {
     }
     if (Object.keys(fields).length === 0) return;
     updateSession(this.db, current.id, fields);
-    counts.sessionsUpdated++;
+    // A title or model arriving later in the transcript of a session this import created is part of creating it.
+    if (!this.created.has(current.id) || this.preexisting.has(current.id)) counts.sessionsUpdated++;
   }
 
   // -------------------------------------------------------------------------------------------
@@ -321,6 +393,7 @@ export class SourceImporter {
         const existing = findSession(this.db, rec.id);
         if (existing) {
           this.planned.set(rec.id, existing.projectId ?? 'none');
+          if (existing.hidden) this.plannedHidden.add(rec.id);
           continue;
         }
         if (rec.lineage === 'compression' && rec.parentId !== null) {
@@ -334,8 +407,18 @@ export class SourceImporter {
         const key = this.plannedProject(rec, counts);
         this.planned.set(rec.id, key);
         counts.sessions++;
-        const entry = counts.perProject.get(key) ?? { project: key, name: this.plannedName(key), sessions: 0, messages: 0 };
+        // The store's rules: delegation children are hidden unless said otherwise; folded children are not conversations of their own.
+        const hidden = rec.hidden ?? rec.lineage === 'delegation';
+        const conversation = !hidden && rec.archived !== true && rec.lineage !== 'compression' && rec.lineage !== 'delegation';
+        if (hidden) {
+          this.plannedHidden.add(rec.id);
+          counts.hiddenSessions++;
+        }
+        if (conversation) counts.conversations++;
+        const entry = counts.perProject.get(key) ?? newProjectCount(key, this.plannedName(key));
         entry.sessions++;
+        if (hidden) entry.hiddenSessions++;
+        if (conversation) entry.conversations++;
         counts.perProject.set(key, entry);
         continue;
       }
@@ -349,8 +432,11 @@ export class SourceImporter {
         continue;
       }
       counts.messages++;
-      const entry = counts.perProject.get(key) ?? { project: key, name: this.plannedName(key), sessions: 0, messages: 0 };
+      const hidden = this.plannedHidden.has(rec.sessionId);
+      if (hidden) counts.hiddenMessages++;
+      const entry = counts.perProject.get(key) ?? newProjectCount(key, this.plannedName(key));
       entry.messages++;
+      if (hidden) entry.hiddenMessages++;
       counts.perProject.set(key, entry);
     }
     return counts;
@@ -392,6 +478,10 @@ function existingContinuation(db: RecallDatabase, parentId: string): string | un
 /** The store's SessionAlreadyCompressedError message, so a dry run reports what the real run will. */
 function alreadyCompressedMessage(parentId: string, continuationId: string): string {
   return new SessionAlreadyCompressedError(parentId, continuationId).message;
+}
+
+function newProjectCount(project: string, name: string | null): ProjectCount {
+  return { project, name, sessions: 0, messages: 0, conversations: 0, hiddenSessions: 0, hiddenMessages: 0 };
 }
 
 function findProjectName(db: RecallDatabase, projectId: string): string | undefined {

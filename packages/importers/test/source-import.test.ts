@@ -14,7 +14,7 @@ import { join } from 'node:path';
 import { tempDatabases } from '@recall/config/temp-databases';
 import { MAX_MESSAGE_CHARS } from '@recall/rpc-contract';
 import { openDatabase, type RecallDatabase } from '@recall/schema';
-import { createProject, findSession, getMessages, listProjects } from '@recall/store';
+import { createProject, findSession, getMessages, listConversations, listProjects } from '@recall/store';
 import { describe, expect, test } from 'vitest';
 import { importHermes, importTranscripts, MAX_LINE_BYTES, transcriptFiles, type ProjectMapping } from '../src/index.js';
 import { bigToolOutputFile, CC_ALPHA, CC_BETA, ccLine, CODEX_NEW, CODEX_OLD, copyFixture, hermesDb, hermesExec } from '@recall/config/source-fixtures';
@@ -149,6 +149,43 @@ describe('claude-code', () => {
     ]);
     expect(listProjects(db)).toEqual([]);
     expect(findSession(db, CC_ALPHA)).toBeUndefined();
+  });
+});
+
+describe('summary counts as the project lists count (issue 20.10)', () => {
+  test.each([
+    ['a real run', false],
+    ['a dry run', true],
+  ])('%s: conversations per project, hidden subagent sessions apart, nothing "updated" on a first import', async (_how, dryRun) => {
+    const db = recallDb();
+    const dir = copyFixture('claude-code', tempDir());
+    const summary = await runCC(db, dir, { kind: 'per-folder' }, dryRun);
+    // The root, its compression continuation and the subagent sessions are 1 conversation in alpha.
+    expect(summary).toMatchObject({ sessions: 5, conversations: 2, sessionsUpdated: 0 });
+    expect(summary.hiddenSessions).toBeGreaterThan(0);
+    expect(summary.hiddenMessages).toBeGreaterThan(0);
+    expect(summary.perProject.map((p) => [p.name, p.conversations, p.sessions - p.conversations - p.hiddenSessions])).toEqual([
+      ['alpha', 1, 1],
+      ['beta', 1, 0],
+    ]);
+    expect(summary.perProject.reduce((n, p) => n + p.hiddenSessions, 0)).toBe(summary.hiddenSessions);
+    if (!dryRun) {
+      // The same numbers the sidebar and `recall projects` show.
+      for (const p of summary.perProject) expect(listConversations(db, { projectId: p.project }).total, p.name ?? '').toBe(p.conversations);
+      const again = await runCC(db, dir);
+      expect(again).toMatchObject({ sessions: 0, conversations: 0, hiddenSessions: 0, hiddenMessages: 0, sessionsUpdated: 0 });
+    }
+  });
+
+  test('a later title for a session an earlier import created counts as an update', async () => {
+    const db = recallDb();
+    const dir = copyFixture('claude-code', tempDir());
+    await runCC(db, dir);
+    const file = join(dir, '-work-beta', `${CC_BETA}.jsonl`);
+    appendFileSync(file, `${JSON.stringify({ type: 'summary', summary: 'Paprika for the beta recipe', leafUuid: 'u-b-002' })}\n`);
+    const grown = await runCC(db, dir);
+    expect(findSession(db, CC_BETA)?.title).toBe('Paprika for the beta recipe');
+    expect(grown).toMatchObject({ sessions: 0, sessionsUpdated: 1 });
   });
 });
 

@@ -6,7 +6,9 @@
  * typo like `--limit ten` is a usage mistake, not a domain error.
  */
 import { parseArgs, type ParseArgsConfig } from 'node:util';
+import { assertProfileName } from '@recall/schema';
 import { UsageError } from '../errors.js';
+import { didYouMean } from './style.js';
 
 export type OptionSpec = NonNullable<ParseArgsConfig['options']>;
 
@@ -15,12 +17,14 @@ export const COMMON_OPTIONS = {
   home: { type: 'string' },
   profile: { type: 'string' },
   help: { type: 'boolean', short: 'h' },
+  'no-color': { type: 'boolean' },
 } as const satisfies OptionSpec;
 
 export interface CommonFlags {
   home?: string | undefined;
   profile?: string | undefined;
   help?: boolean | undefined;
+  'no-color'?: boolean | undefined;
 }
 
 /** Global flags that take a value: needed to find the command name in `recall --home X cmd …`. */
@@ -55,9 +59,21 @@ export function parseCommandArgs<V>(command: string, args: readonly string[], op
   try {
     parsed = parseArgs({ args: [...args], options: { ...COMMON_OPTIONS, ...options }, strict: true, allowPositionals: true }) as typeof parsed;
   } catch (error) {
-    throw new UsageError((error as Error).message.replace(/\. To specify a positional argument.*$/s, '.'), command);
+    let message = (error as Error).message.replace(/\. To specify a positional argument.*$/s, '.');
+    // A mistyped flag: name the nearest ones this command has (`--qurey` → --query).
+    const unknown = /^Unknown option '--([^'=]+)'/.exec(message)?.[1];
+    if (unknown !== undefined) message += didYouMean(unknown, Object.keys({ ...COMMON_OPTIONS, ...options }), (name) => `--${name}`);
+    throw new UsageError(message, command);
   }
   const values = parsed.values as V & CommonFlags;
+  // A profile name is part of the invocation (it becomes a folder name): `--profile ../x` is a usage mistake.
+  if (values.profile !== undefined) {
+    try {
+      assertProfileName(values.profile);
+    } catch {
+      throw new UsageError(`--profile must be 1-64 letters, digits, "-" or "_", got ${JSON.stringify(values.profile)}.`, command);
+    }
+  }
   if (!values.help) {
     const count = parsed.positionals.length;
     if (count < positionals.min) {

@@ -8,7 +8,8 @@
 import { existsSync } from 'node:fs';
 import { profileDatabasePath, type RecallDatabase } from '@recall/schema';
 import { GatewayError } from '@recall/gateway-rpc';
-import { loadConfig, type RecallConfig } from '../config.js';
+import { colorChoice, loadConfig, type ColorChoice, type RecallConfig } from '../config.js';
+import { colorEnabled, columnsOf, createStyle, type Style } from './style.js';
 import { tightenHome } from '@recall/gateway-rpc';
 import { openProfileDatabase } from '@recall/gateway-rpc';
 import type { CommonFlags } from './args.js';
@@ -17,6 +18,8 @@ export interface Output {
   write(text: string): void;
   readonly isTTY: boolean;
   readonly columns: number;
+  /** Colour for this stream (plain when piped, NO_COLOR or --no-color). */
+  readonly style: Style;
 }
 
 export interface CliContext {
@@ -29,8 +32,15 @@ export interface CliContext {
   close(): void;
 }
 
-export function streamOutput(stream: NodeJS.WriteStream): Output {
+/** The colour choice for this run: `--no-color` wins, else the environment (config.ts's colorChoice). */
+export function colorChoiceFor(flags: { 'no-color'?: boolean | undefined }): ColorChoice {
+  return flags['no-color'] === true ? 'never' : colorChoice();
+}
+
+export function streamOutput(stream: NodeJS.WriteStream, choice: ColorChoice = 'auto'): Output {
+  const style = createStyle(colorEnabled(choice, stream.isTTY === true));
   return {
+    style,
     write: (text) => {
       stream.write(text);
     },
@@ -60,10 +70,11 @@ export class ProfileNotFoundError extends GatewayError {
 export function createCliContext(flags: CommonFlags & { port?: string | undefined }, options: { createsData?: boolean } = {}): CliContext {
   const config = loadConfig({ overrides: { home: flags.home, profile: flags.profile, port: flags.port } });
   let db: RecallDatabase | null = null;
-  const err = streamOutput(process.stderr);
+  const choice = colorChoiceFor(flags);
+  const err = streamOutput(process.stderr, choice);
   return {
     config,
-    out: streamOutput(process.stdout),
+    out: streamOutput(process.stdout, choice),
     err,
     db() {
       if (db === null) {
@@ -101,12 +112,7 @@ export function printTable(out: Output, header: string[], rows: string[][]): voi
 
 /** Terminal columns of a string: CJK and other wide characters take two. */
 export function displayWidth(text: string): number {
-  let width = 0;
-  for (const ch of text) {
-    const cp = ch.codePointAt(0)!;
-    width += cp >= 0x1100 && /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}\u3000-\u303f\uff00-\uffef]/u.test(ch) ? 2 : 1;
-  }
-  return width;
+  return columnsOf(text);
 }
 
 export function isoDate(ms: number | null | undefined): string {

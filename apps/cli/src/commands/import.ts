@@ -12,6 +12,7 @@
  */
 import { statSync } from 'node:fs';
 import { resolve } from 'node:path';
+import { findProject } from '@recall/store';
 import { resolveProjectRef } from './project-ref.js';
 import type { RecallDatabase } from '@recall/schema';
 import {
@@ -62,19 +63,47 @@ function printSummary(out: Output, err: Output, path: string, s: ImportSummary, 
   if (s.errorCount > SHOWN_ERRORS) err.write(`  … and ${s.errorCount - SHOWN_ERRORS} more (use --json for the list)\n`);
 }
 
-function printSourceSummary(out: Output, err: Output, label: string, s: SourceImportSummary, ms: number): void {
+const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
+
+/** How a per-project key reads: the project's slug and id, a project a dry run would create, or no project. */
+function projectLabel(db: RecallDatabase | null, key: string, name: string | null): string {
+  if (key === 'none') return 'no project';
+  if (key.startsWith('new:')) return `new project ${name ?? ''} for ${key.slice(4)}`.replace('  ', ' ');
+  const project = db === null ? undefined : findProject(db, key);
+  return project ? `${project.slug} (${project.id})` : `${name ?? key} (${key})`;
+}
+
+/**
+ * The summary of a transcript import, counted the way `recall projects` and the sidebar count:
+ * conversations (a compression continuation belongs to its conversation), hidden subagent sessions
+ * apart (imported and readable, never listed or searched — said so), and "updated" only for
+ * sessions that existed before this import.
+ */
+function printSourceSummary(out: Output, err: Output, db: RecallDatabase | null, label: string, s: SourceImportSummary, ms: number): void {
+  const would = s.dryRun;
+  const folded = s.sessions - s.conversations - s.hiddenSessions;
+  const parts = [plural(s.conversations, 'conversation'), ...(folded > 0 ? [plural(folded, 'continuation')] : []), ...(s.hiddenSessions > 0 ? [plural(s.hiddenSessions, 'hidden subagent session')] : [])];
+  const row = (label: string, value: string) => `  ${`${label}:`.padEnd(26)}${value}`;
   const lines = [
-    `${s.dryRun ? 'Dry run (nothing written): would import' : 'Imported'} ${label} in ${(ms / 1000).toFixed(1)} s: ${s.files} file(s), ${s.records} records`,
-    `  projects ${s.dryRun ? 'to create' : 'created'}:  ${s.projectsCreated}`,
-    `  sessions ${s.dryRun ? 'to create' : 'created'}:  ${s.sessions}`,
-    ...(s.dryRun ? [] : [`  sessions updated:  ${s.sessionsUpdated}`]),
-    `  messages ${s.dryRun ? 'to insert' : 'inserted'}: ${s.messages}`,
-    `  already present:   ${s.skipped}`,
-    `  rejected lines:    ${s.errorCount}`,
+    `${would ? 'Dry run (nothing written): would import' : 'Imported'} ${label} in ${(ms / 1000).toFixed(1)} s: ${plural(s.files, 'file')}, ${s.records} records`,
+    row(`projects ${would ? 'to create' : 'created'}`, String(s.projectsCreated)),
+    row(`conversations ${would ? 'to add' : 'added'}`, `${s.conversations}${s.sessions !== s.conversations ? `  (${plural(s.sessions, 'session')}: ${parts.join(', ')})` : ''}`),
+    ...(would || s.sessionsUpdated === 0 ? [] : [row('earlier sessions updated', String(s.sessionsUpdated))]),
+    row(`messages ${would ? 'to insert' : 'inserted'}`, String(s.messages)),
+    row('already present', String(s.skipped)),
+    row('rejected lines', String(s.errorCount)),
   ];
   if (s.perProject.length > 0) {
     lines.push('  per project:');
-    for (const p of s.perProject) lines.push(`    ${p.project}${p.name ? ` (${p.name})` : ''}: ${p.sessions} sessions, ${p.messages} messages`);
+    for (const p of s.perProject) {
+      const hidden = p.hiddenSessions > 0 ? `; and ${plural(p.hiddenSessions, 'hidden subagent session')}` : '';
+      lines.push(`    ${projectLabel(db, p.project, p.name)}: ${plural(p.conversations, 'conversation')}, ${plural(p.messages, 'message')}${hidden}`);
+    }
+  }
+  if (s.hiddenSessions > 0 || s.hiddenMessages > 0) {
+    lines.push(
+      `  Note: subagent work (${plural(s.hiddenSessions, 'hidden session')}, ${plural(s.hiddenMessages, 'message')}) ${would ? 'would be' : 'is'} kept with its conversation but is not searchable or listed.`,
+    );
   }
   out.write(`${lines.join('\n')}\n`);
   for (const e of s.errors.slice(0, SHOWN_ERRORS)) err.write(`  ${e.file}${e.line > 0 ? `:${e.line}` : ''}: [${e.code}] ${e.message}\n`);
@@ -126,7 +155,12 @@ async function importSource(ctx: CliContext, format: Exclude<ImportFormat, 'reca
   }
   const errorCount = results.reduce((n, r) => n + r.summary.errorCount, 0);
   if (values.json) printJson(ctx.out, results.length === 1 ? { profile: results[0]!.profile, ...results[0]!.summary } : { profiles: results.map((r) => ({ profile: r.profile, ...r.summary })) });
-  else for (const r of results) printSourceSummary(ctx.out, ctx.err, `${format} ${path} → profile "${r.profile}"`, r.summary, Date.now() - started);
+  else {
+    for (const r of results) {
+      const db = r.profile === ctx.config.profile ? ctx.db() : null;
+      printSourceSummary(ctx.out, ctx.err, db, `${format} ${path} → profile "${r.profile}"`, r.summary, Date.now() - started);
+    }
+  }
   if (errorCount > 0) {
     const error = new ImportLineErrors(errorCount);
     ctx.err.write(`recall import: ${error.message} [${error.code}]\n`);

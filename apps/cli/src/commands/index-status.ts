@@ -16,7 +16,9 @@ import type { SemanticIndex } from '@recall/semantic';
 import { indexServiceFor } from '../stage-b.js';
 import { RECALL_LAUNCHER } from '../install-paths.js';
 import { defineCommand } from './command.js';
-import { printJson, printTable, type CliContext } from './context.js';
+import { printJson, type CliContext } from './context.js';
+import { printIndexStatus, serverIndexStatus } from './index-status-text.js';
+import { didYouMean } from './style.js';
 import { UsageError } from '../errors.js';
 import { GatewayError } from '@recall/gateway-rpc';
 import { progressBar } from './progress.js';
@@ -30,39 +32,25 @@ function resolveProject(ctx: CliContext, ref: string | undefined): string | unde
   return resolveProjectRef(ctx.db(), ref).id;
 }
 
+/** `semantic_disabled`, saying where to configure it. */
+function notConfigured(ctx: CliContext): GatewayError {
+  return new GatewayError(
+    'semantic_disabled',
+    `Semantic search is not configured: add {"semantic": {"enabled": true, "provider": "use-lite"}} (the built-in English model; others in docs/semantic.md) to ${ctx.config.configFile.path} first.`,
+  );
+}
+
 async function call(ctx: CliContext, callCtx: CallContext, methodName: string, params: Record<string, unknown>): Promise<unknown> {
   const response = await dispatch(createMethodRegistry(), { jsonrpc: '2.0', id: 1, method: methodName, params }, callCtx);
   if (response === null || Array.isArray(response) || 'error' in response) {
     const error = response !== null && !Array.isArray(response) && 'error' in response ? response.error : null;
     const data = error?.data as { code?: string } | undefined;
-    throw new GatewayError(data?.code ?? 'internal_error', error?.message ?? `${methodName} failed`);
+    const code = data?.code ?? 'internal_error';
+    // The gateway cannot know where this user's config.json is; the CLI does.
+    if (code === 'semantic_disabled') throw notConfigured(ctx);
+    throw new GatewayError(code, error?.message ?? `${methodName} failed`);
   }
-  void ctx;
   return response.result;
-}
-
-function printStatus(ctx: CliContext, status: IndexStatus): void {
-  const s = status.semantic;
-  const coverage = s.coverage === undefined ? '' : s.coverage === 'unknown' ? ' (coverage unknown: still planning)' : ` (${s.coverage.indexed}/${s.coverage.total} chunks)`;
-  const provider = s.provider ? `${s.provider.model} at ${s.provider.endpoint}${s.provider.languages === 'english-only' ? ' (English only, local)' : s.provider.remote ? '' : ' (local)'}` : null;
-  ctx.out.write(
-    [
-      `Profile:  ${ctx.config.profile} (${ctx.config.home})`,
-      `Keyword:  ready — ${status.keyword.messages} messages in ${status.keyword.conversations} conversations (${status.keyword.sessions} sessions)`,
-      `Semantic: ${s.status}${coverage}${s.reason ? ` — ${s.reason}` : ''}`,
-      ...(provider ? [`Model:    ${provider}`] : []),
-      ...(s.worker?.lastError ? [`Last error: ${s.worker.lastError.message}`] : []),
-      ...(s.howToConfigure ? [`          ${s.howToConfigure}`] : []),
-      '',
-    ].join('\n'),
-  );
-  if (s.provider && s.projects.length > 0) {
-    printTable(
-      ctx.out,
-      ['PROJECT', 'STATUS', 'READY', 'PENDING', 'FAILED', 'ELIGIBLE', 'NAME'],
-      s.projects.map((p) => [p.slug, p.status === 'ready' || p.status === 'partial' ? p.status : `${p.status} (${p.reason})`, String(p.ready), String(p.pending), String(p.failed), String(p.eligible), p.name]),
-    );
-  }
 }
 
 export const indexCommand = defineCommand<{ json?: boolean; project?: string }>({
@@ -80,8 +68,10 @@ export const indexCommand = defineCommand<{ json?: boolean; project?: string }>(
   positionals: { min: 1, max: 1, names: 'a subcommand (status, run, rebuild, enable, disable)' },
   check: ({ positionals, values }) => {
     const sub = positionals[0] as Sub;
-    if (!SUBCOMMANDS.includes(sub)) throw new UsageError(`Unknown index subcommand ${JSON.stringify(positionals[0])}; available: ${SUBCOMMANDS.join(', ')}.`, 'index');
-    if ((sub === 'enable' || sub === 'disable') && values.project === undefined) throw new UsageError(`recall index ${sub} needs --project ID|SLUG|NAME.`, 'index');
+    if (!SUBCOMMANDS.includes(sub)) {
+      throw new UsageError(`Unknown index subcommand ${JSON.stringify(positionals[0])}; available: ${SUBCOMMANDS.join(', ')}.${didYouMean(sub, SUBCOMMANDS)}`, 'index');
+    }
+    if ((sub === 'enable' || sub === 'disable') && values.project === undefined) throw new UsageError(`"index ${sub}" needs --project ID|SLUG|NAME: which project to switch ${sub === 'enable' ? 'on' : 'off'}.`, 'index');
   },
   async run(ctx, { values, positionals }) {
     const sub = positionals[0] as Sub;
@@ -93,9 +83,11 @@ export const indexCommand = defineCommand<{ json?: boolean; project?: string }>(
       const projectId = resolveProject(ctx, values.project);
       const params = projectId === undefined ? {} : { projectId };
       if (sub === 'status') {
-        const status = (await call(ctx, callCtx, 'index.status', params)) as IndexStatus;
+        // A running `recall serve` knows whether its worker is indexing; this process runs none.
+        const live = await serverIndexStatus(ctx, params);
+        const status = live ?? ((await call(ctx, callCtx, 'index.status', params)) as IndexStatus);
         if (values.json) printJson(ctx.out, status);
-        else printStatus(ctx, status);
+        else printIndexStatus(ctx, status, live !== null);
         return;
       }
       if (sub === 'enable') {
@@ -117,7 +109,7 @@ export const indexCommand = defineCommand<{ json?: boolean; project?: string }>(
         return;
       }
       // run: in this process, with a progress bar and Ctrl-C to interrupt.
-      if (!semantic?.active) throw new GatewayError('semantic_disabled', 'Semantic indexing is not configured for this profile (config.json "semantic" section); see docs/semantic.md.');
+      if (!semantic?.active) throw notConfigured(ctx);
       // Active implies the real index (a stand-in for a missing @recall/semantic is never active).
       const index = semantic as unknown as SemanticIndex;
       const controller = new AbortController();

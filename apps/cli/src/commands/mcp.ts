@@ -8,13 +8,9 @@
  * DIR). Everything is checked once at start, so a mistyped id or an unmapped folder fails loudly
  * with the fix instead of every call answering an error.
  */
-import { resolve } from 'node:path';
-import { projectCoveringFolder } from '@recall/store';
-import { resolveProjectRef } from './project-ref.js';
-import { hostSession } from '@recall/importers';
-import { runMcpStdio, type McpScope } from '../mcp.js';
+import { runMcpStdio } from '../mcp.js';
 import { defineCommand } from './command.js';
-import { FolderNotInProjectError, UsageError } from '../errors.js';
+import { checkScopeFlags, resolveScope } from './scope.js';
 import { waitForStop } from './signals.js';
 import { loadSearchTool } from './tool.js';
 
@@ -29,26 +25,11 @@ export const mcpCommand = defineCommand<{ session?: string; project?: string; cw
   Exactly one of them is required; the model can never change the scope.`,
   options: { session: { type: 'string' }, project: { type: 'string' }, cwd: { type: 'string' } },
   positionals: { min: 0, max: 0 },
+  check: ({ values }) => checkScopeFlags('mcp', values),
   async run(ctx, { values }) {
-    const given = (['session', 'project', 'cwd'] as const).filter((flag) => values[flag] !== undefined);
-    if (given.length !== 1) throw new UsageError(given.length === 0 ? 'One of --session, --project or --cwd is required.' : `Use only one of --${given.join(', --')}.`, 'mcp');
-    const db = ctx.db();
-    let scope: McpScope;
-    if (values.session !== undefined) {
-      const session = hostSession(db, values.session);
-      if (session.id !== values.session) ctx.err.write(`recall mcp: ${values.session} continues as ${session.id} (its latest compression continuation)\n`);
-      scope = { currentSessionId: session.id };
-    } else if (values.project !== undefined) {
-      const project = resolveProjectRef(db, values.project);
-      scope = { projectId: project.id };
-    } else {
-      const dir = resolve(values.cwd!);
-      const project = projectCoveringFolder(db, dir);
-      if (!project) throw new FolderNotInProjectError(dir, ctx.config.profile);
-      ctx.err.write(`recall mcp: ${dir} → project ${project.id} (${project.name})\n`);
-      scope = { projectId: project.id };
-    }
-    const tool = await loadSearchTool(db, ctx.config);
+    const { scope, note } = resolveScope(ctx, values);
+    if (note !== null) ctx.err.write(`recall mcp: ${note}\n`);
+    const tool = await loadSearchTool(ctx.db(), ctx.config);
     try {
       await runMcpStdio({ tool, scope, profile: ctx.config.profile }, waitForStop());
     } finally {

@@ -3,10 +3,10 @@
  * or out of any project with `none`, through the store's setSessionProject — the only write that
  * changes ownership, which moves the whole logical conversation (root + compression continuations
  * + delegation children) in one transaction and never touches cwd or messages. A move to where the
- * conversation already is is refused (`already_in_project`) so a typo cannot look like a success.
+ * conversation already is writes nothing and exits 0 with a note on stderr saying so (the wanted
+ * state holds; `--json` then prints an empty `sessionIds`), so scripts can re-run a move safely.
  */
 import { getSession, setSessionProject } from '@recall/store';
-import { GatewayError } from '@recall/gateway-rpc';
 import { defineCommand } from './command.js';
 import { printJson } from './context.js';
 import { resolveProjectRef } from './project-ref.js';
@@ -26,9 +26,9 @@ export const mvCommand = defineCommand<{ json?: boolean }>({
     const project = target === 'none' ? null : resolveProjectRef(db, target);
     const targetId = project?.id ?? null;
     if (session.projectId === targetId) {
-      throw new GatewayError('already_in_project', `${sessionId} is already ${project ? `in ${project.name} (${project.id})` : 'without a project'}; nothing moved.`, {
-        data: { sessionId, projectId: targetId },
-      });
+      ctx.err.write(`recall mv: ${sessionId} is already ${project ? `in ${project.name} (${project.id})` : 'without a project'}; nothing moved.\n`);
+      if (values.json) printJson(ctx.out, { sessionIds: [], projectId: targetId, previousProjectId: targetId });
+      return;
     }
     const result = setSessionProject(db, sessionId, targetId);
     if (values.json) {

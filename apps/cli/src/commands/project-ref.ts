@@ -2,12 +2,13 @@
  * How the CLI names a project: by id (`p_…`), by slug or by name (exact, then case-insensitive),
  * archived ones included. A reference that matches two projects is refused with the candidates
  * listed rather than guessed, since moving a conversation to the wrong project changes what it can
- * recall.
+ * recall; an unknown one is refused with the nearest slugs suggested, never silently corrected.
  */
 import type { Project } from '@recall/rpc-contract';
 import type { RecallDatabase } from '@recall/schema';
 import { findProject, listProjects } from '@recall/store';
 import { GatewayError } from '@recall/gateway-rpc';
+import { didYouMean } from './style.js';
 
 export function resolveProjectRef(db: RecallDatabase, ref: string): Project {
   const byId = findProject(db, ref);
@@ -21,5 +22,7 @@ export function resolveProjectRef(db: RecallDatabase, ref: string): Project {
       throw new GatewayError('ambiguous_project', `"${ref}" matches ${found.length} projects: ${found.map((p) => `${p.id} (${p.name})`).join(', ')}. Use the id.`, { data: { ref } });
     }
   }
-  throw new GatewayError('project_not_found', `No project with id, slug or name "${ref}" (see "recall projects --all").`, { data: { ref } });
+  // A near miss (`alpah`, `Alpha-API`) names what was probably meant.
+  const near = didYouMean(ref, all.map((p) => p.slug));
+  throw new GatewayError('project_not_found', `No project with id, slug or name "${ref}" (see "recall projects --all").${near}`, { data: { ref } });
 }

@@ -1,17 +1,23 @@
 /**
- * `recall search --session ID --query Q`: runs the session_search tool exactly as a model would,
- * with `--session` as the trusted current session (the project scope is that session's stored
- * project, re-read on every call). `--json` prints exactly the tool's JSON result; otherwise a
- * readable list of anchors (session_id #message_id) and snippets. A result carrying an `error`
- * exits with code 1 (the result is still printed with `--json`).
+ * `recall search QUERY --project SLUG | --cwd DIR | --session ID`: runs the session_search tool
+ * exactly as a model would, with the scope the command line fixes (scope.ts, the same rules as
+ * `recall mcp`): a whole project, the project of a folder, or as a current session (its stored
+ * project, re-read on every call). QUERY is the positional words or `--query`; without either it
+ * browses recent conversations. `--json` prints exactly the tool's JSON result; otherwise a list
+ * for people: titles, anchors (session_id #message_id), snippets with the matches highlighted on a
+ * terminal (« » when piped) and wrapped to its width. A result carrying an `error` prints nothing
+ * on stdout (except with `--json`), the error on stderr, and exits 1.
  */
-import { intFlag, enumFlag, requireFlag } from './args.js';
+import { findProject } from '@recall/store';
+import { intFlag, enumFlag } from './args.js';
 import { defineCommand } from './command.js';
-import { oneLine, printJson, type Output } from './context.js';
-import { EXIT_ERROR, SearchFailedError } from '../errors.js';
+import { oneLine, printJson, type CliContext, type Output } from './context.js';
+import { EXIT_ERROR, SearchFailedError, stableCode, UsageError } from '../errors.js';
 import { loadSearchTool } from './tool.js';
 import type { SessionSearchResult } from '@recall/search-tool';
 import { MESSAGE_ROLES, SEARCH_MODES, SORTS } from '@recall/rpc-contract';
+import { checkScopeFlags, resolveScope } from './scope.js';
+import { markTerms, renderMatches, wrapText, type Style } from './style.js';
 
 // The flags' closed vocabularies are the tool's own (the wire contract), not copies.
 const MODES = SEARCH_MODES;
@@ -19,6 +25,8 @@ const ROLES = MESSAGE_ROLES;
 
 interface SearchFlags {
   session?: string;
+  project?: string;
+  cwd?: string;
   query?: string;
   mode?: string;
   limit?: string;
@@ -27,37 +35,118 @@ interface SearchFlags {
   read?: string;
   around?: string;
   window?: string;
+  conversation?: boolean;
   json?: boolean;
 }
 
-function printResult(out: Output, result: SessionSearchResult): void {
-  const scope = result.scope.kind === 'project' ? `project ${result.scope.project_id}` : 'own conversation (no project)';
-  out.write(`${result.shape ?? 'search'} · ${scope} · mode ${result.used_mode} (asked ${result.requested_mode}) · semantic ${result.semantic_status}\n`);
-  for (const note of result.notes) out.write(`note: ${note}\n`);
+/** Longest snippet printed on one line when the output is not a terminal (it is not wrapped there). */
+const PIPED_SNIPPET_CHARS = 300;
+
+function shortDate(iso: string): string {
+  return iso.replace('T', ' ').replace(/:\d{2}(\.\d+)?Z$/, '');
+}
+
+function modeText(result: SessionSearchResult): string {
+  if (result.used_mode === 'direct') return result.shape === 'browse' ? 'recent conversations' : 'reading';
+  if (result.used_mode === 'none') return 'nothing ran';
+  return `${result.used_mode} search`;
+}
+
+/** Lines of text: wrapped to the terminal, or one line (cut) on a pipe. */
+function body(out: Output, text: string, indent: string, full: boolean): string[] {
+  const rendered = renderMatches(out.isTTY ? text : oneLine(text, full ? Number.MAX_SAFE_INTEGER : PIPED_SNIPPET_CHARS), out.style);
+  if (!out.isTTY) return [`${indent}${rendered}`];
+  return text.split(/\n+/).flatMap((paragraph) => wrapText(renderMatches(paragraph, out.style), out.columns, indent));
+}
+
+/** The tool speaks to a model in its argument names; a person at the shell types flags. */
+function forPeople(text: string): string {
+  return text
+    .replace(/search_mode "(\w+)"(?: or "(\w+)")?/g, (_m, a: string, b?: string) => `--mode ${a}${b ? ` or --mode ${b}` : ''}`)
+    .replace(/Pass conversation: true/g, 'Add --conversation')
+    .replace(/\bconversation: true\b/g, '--conversation');
+}
+
+/** A title in bold with its «matches» highlighted (each part styled on its own, so a match does not end the bold). */
+function boldTitle(text: string, style: Style): string {
+  return text
+    .split(/(«[^«»]*»)/)
+    .map((part) => (part.startsWith('«') && part.endsWith('»') ? style.match(part.slice(1, -1)) : style.bold(part)))
+    .join('');
+}
+
+/** One logical line: wrapped to the terminal (continuations under `indent`), as is on a pipe. */
+function line(out: Output, text: string, indent = '', first = ''): void {
+  if (!out.isTTY) out.write(`${first}${text}\n`);
+  else for (const l of wrapText(text, out.columns, indent, first)) out.write(`${l}\n`);
+}
+
+function printResult(ctx: CliContext, result: SessionSearchResult, scopeName: string): void {
+  const out = ctx.out;
+  const { style } = out;
+  const count = result.results.length;
+  const reading = result.shape === 'read' || result.shape === 'scroll';
+  const unit = reading ? 'message' : 'result';
+  line(out, `${style.bold(scopeName)} · ${modeText(result)} · ${count === 0 ? `no ${unit}s` : `${count} ${unit}${count === 1 ? '' : 's'}`}${result.truncated ? ' (more exist: raise --limit)' : ''}`, '  ');
+  for (const note of result.notes) line(out, style.dim(forPeople(note)), '      ', style.dim('note: '));
+  if (reading && result.results[0]?.title) {
+    out.write('\n');
+    line(out, style.bold(oneLine(result.results[0].title, 200)));
+  }
   result.results.forEach((r, i) => {
-    out.write(`\n${String(i + 1).padStart(2)}. ${r.session_id} #${r.message_id}  ${r.role}  ${r.date}  [${r.match_source}]${r.title ? `  ${oneLine(r.title, 60)}` : ''}\n`);
-    out.write(`    ${oneLine(r.snippet, 300)}\n`);
+    const source = r.match_source === 'direct' ? '' : ` · ${r.match_source}${r.match_field === 'title' ? ' (title)' : ''}`;
+    const anchor = `${style.cyan(`${r.session_id} #${r.message_id}`)}${style.dim(` · ${r.role} · ${shortDate(r.date)}${source}`)}`;
+    out.write('\n');
+    if (reading) {
+      line(out, `${anchor}${r.is_anchor ? style.bold('  ← anchor') : ''}`, '  ');
+    } else {
+      const title = r.title ? boldTitle(r.match_field === 'title' ? markTerms(oneLine(r.title, 200), result.query ?? undefined) : oneLine(r.title, 200), style) : style.dim('(untitled)');
+      line(out, title, '    ', `${String(i + 1).padStart(2)}. `);
+      line(out, anchor, '      ', '    ');
+    }
+    for (const line of body(out, r.snippet, reading ? '  ' : '    ', reading)) out.write(`${line}\n`);
+    if (r.next_offset !== undefined) out.write(`${style.dim(`    … the message goes on (${r.total_chars ?? '?'} characters)`)}\n`);
   });
-  if (result.results.length === 0) out.write('No results.\n');
-  if (result.truncated) out.write('(truncated)\n');
+}
+
+/**
+ * The scope as `recall mcp` resolves it, except that an unknown `--session` is left to the tool:
+ * its error result (caller_session_not_found) is what `--json` callers match on.
+ */
+function resolveSearchScope(ctx: CliContext, values: SearchFlags): ReturnType<typeof resolveScope> {
+  try {
+    return resolveScope(ctx, values);
+  } catch (error) {
+    if (values.session !== undefined && stableCode(error) === 'session_not_found') return { scope: { currentSessionId: values.session }, project: null, note: null };
+    throw error;
+  }
 }
 
 export const searchCommand = defineCommand<SearchFlags>({
   name: 'search',
-  summary: "Recall earlier conversations of the current session's project (the session_search tool).",
-  usage: 'search --session ID [--query Q] [--mode hybrid|keyword|semantic] [--limit N] [--json]',
-  optionsHelp: `  --session ID      the current session: its stored project is the search scope (required)
-  --query Q         what to look for (any language); omit to browse recent conversations
+  summary: 'Search earlier conversations of one project (the session_search tool, as an agent calls it).',
+  usage: 'search [QUERY] --project ID|SLUG|NAME | --cwd DIR | --session ID [--mode hybrid|keyword|semantic] [--limit N] [--json]',
+  optionsHelp: `  QUERY             what to look for, in any language (or --query Q); without it, the recent conversations
+  --project ID|SLUG|NAME
+                    search this whole project
+  --cwd DIR         search the project whose folder covers DIR (as "recall mcp --cwd")
+  --session ID      search as that conversation: its stored project is the scope
+                    (exactly one of --project, --cwd and --session)
+  -q, --query Q     the query, as a flag
   --mode M          hybrid (default), keyword or semantic
   --limit N         maximum results (1-50, default 8)
   --sort S          relevance (default), newest or oldest
   --role R          only messages of this role (repeatable: user, assistant, system, tool)
   --read SESSION    read that conversation (head + tail) instead of searching
+  --conversation    with --read: the whole conversation (every compression segment, oldest first)
   --around MSG_ID   scroll: messages around this message id
   --window N        messages before/after an anchor (0-20)
   --json            print exactly the tool's JSON result`,
+  examples: ['recall search "linker error" --project alpha', 'recall search 番茄炒蛋 --cwd .', 'recall search --project alpha --read SESSION_ID'],
   options: {
     session: { type: 'string' },
+    project: { type: 'string' },
+    cwd: { type: 'string' },
     query: { type: 'string', short: 'q' },
     mode: { type: 'string' },
     limit: { type: 'string' },
@@ -66,13 +155,18 @@ export const searchCommand = defineCommand<SearchFlags>({
     read: { type: 'string' },
     around: { type: 'string' },
     window: { type: 'string' },
+    conversation: { type: 'boolean' },
     json: { type: 'boolean' },
   },
-  positionals: { min: 0, max: 0 },
-  async run(ctx, { values }) {
-    const sessionId = requireFlag('search', 'session', values.session);
+  positionals: { min: 0, max: Number.MAX_SAFE_INTEGER },
+  check({ values, positionals }) {
+    if (positionals.length > 0 && values.query !== undefined) throw new UsageError('Give the query once: as words after the command or as --query, not both.', 'search');
+    checkScopeFlags('search', values);
+  },
+  async run(ctx, { values, positionals }) {
     const args: Record<string, unknown> = {};
-    if (values.query !== undefined) args.query = values.query;
+    const query = positionals.length > 0 ? positionals.join(' ') : values.query;
+    if (query !== undefined) args.query = query;
     const mode = enumFlag('search', 'mode', values.mode, MODES);
     if (mode !== undefined) args.search_mode = mode;
     const limit = intFlag('search', 'limit', values.limit, 1, 50);
@@ -85,22 +179,27 @@ export const searchCommand = defineCommand<SearchFlags>({
     if (around !== undefined) args.around_message_id = around;
     const window = intFlag('search', 'window', values.window, 0, 20);
     if (window !== undefined) args.window = window;
+    if (values.conversation) args.conversation = true;
 
-    const tool = await loadSearchTool(ctx.db(), ctx.config);
+    const { scope, note } = resolveSearchScope(ctx, values);
+    if (note !== null) ctx.err.write(`${ctx.err.style.dim(`recall search: ${note}`)}\n`);
+    const db = ctx.db();
+    const tool = await loadSearchTool(db, ctx.config);
     let result;
     try {
-      result = await tool.execute(args, { currentSessionId: sessionId, profile: ctx.config.profile });
+      result = await tool.execute(args, { ...scope, profile: ctx.config.profile });
     } finally {
       await tool.close();
     }
     if (values.json) printJson(ctx.out, result);
-    else printResult(ctx.out, result);
     if (result.error) {
-      // The tool speaks to a model in its argument names; a person at the shell typed flags.
-      const message = result.error.message.replace(/search_mode "(\w+)"(?: or "(\w+)")?/g, (_m, a: string, b?: string) => `--mode ${a}${b ? ` or --mode ${b}` : ''}`);
-      const error = new SearchFailedError(result.error.code, message);
-      ctx.err.write(`recall search: ${error.message} [${error.code}]\n`);
+      const error = new SearchFailedError(result.error.code, forPeople(result.error.message));
+      ctx.err.write(`${ctx.err.style.red('recall search:')} ${error.message} ${ctx.err.style.dim(`[${error.code}]`)}\n`);
       return EXIT_ERROR;
     }
+    if (values.json) return;
+    const project = result.scope.project_id === null ? null : findProject(db, result.scope.project_id);
+    const scopeName = result.scope.kind === 'own_conversation' ? 'Only this conversation (it has no project)' : `Project ${project ? project.slug : result.scope.project_id}`;
+    printResult(ctx, result, scopeName);
   },
 });

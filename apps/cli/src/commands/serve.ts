@@ -19,7 +19,48 @@ import { defineCommand } from './command.js';
 import { defaultUiDir, RECALL_LAUNCHER } from '../install-paths.js';
 import type { CliContext } from './context.js';
 import { waitForStop } from './signals.js';
+import { wrapText } from './style.js';
 import { syncConfig, syncPassText } from './sync.js';
+import { displayBaseUrl, resolveChatSettings } from '@recall/chat';
+import type { IndexStatus } from '@recall/rpc-contract';
+
+/** One line on semantic search, asked of the running gateway itself (its index service is the truth). */
+async function semanticLine(ctx: CliContext, rpcUrl: string, token: string): Promise<string> {
+  const configPath = ctx.config.configFile.path;
+  let status: IndexStatus['semantic'] | null = null;
+  try {
+    const response = await fetch(rpcUrl, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'index.status', params: {} }),
+      signal: AbortSignal.timeout(5000),
+    });
+    status = ((await response.json()) as { result?: IndexStatus }).result?.semantic ?? null;
+  } catch {
+    status = null;
+  }
+  if (status === null) return 'unknown (the index status did not answer); see "recall index status"';
+  if (!status.configured) return `off — keyword search only. To add meaning-based search, add a "semantic" section to ${configPath} (docs/semantic.md)`;
+  if (!status.enabled) return `off — "enabled" is not true in the "semantic" section of ${configPath}`;
+  const model = status.provider ? status.provider.model : 'the configured model';
+  const on = status.projects.filter((p) => p.status !== 'disabled').length;
+  if (status.reason === 'provider_unavailable') return `configured (${model}), but the model does not answer; keyword search works meanwhile`;
+  if (on === 0) return `configured (${model}), but no project is switched on yet: recall index enable --project SLUG (or the Index panel)`;
+  return `on (${model}) for ${on} of ${status.projects.length} project${status.projects.length === 1 ? '' : 's'}${status.status === 'ready' ? '' : '; indexing in the background'}`;
+}
+
+/** One line on the chat model: configured (which, where), or what is missing, in words. */
+function chatLine(ctx: CliContext): string {
+  let settings: ReturnType<typeof resolveChatSettings>;
+  try {
+    settings = resolveChatSettings(ctx.config.chat);
+  } catch (error) {
+    return `not usable — ${(error as Error).message}`;
+  }
+  if (settings.configured) return `${settings.model} at ${displayBaseUrl(settings.baseUrl)}`;
+  const missing = settings.missing.map((m) => (m === 'model' ? 'which model (chat.model in config.json, or RECALL_CHAT_MODEL)' : 'an endpoint or key (chat.baseUrl in config.json or RECALL_CHAT_BASE_URL; RECALL_CHAT_API_KEY)'));
+  return `not configured — the chat panel needs ${missing.join(' and ')}; search works without it`;
+}
 
 async function startSync(ctx: CliContext): Promise<{ stop(): Promise<void> }> {
   const db = openProfileDatabase(ctx.config.home, ctx.config.profile);
@@ -82,17 +123,17 @@ export const serveCommand = defineCommand<{ port?: string; 'host-ui'?: string; '
     }
     // Only the owner sees this line (their terminal, or the script that started us): the link is the key to the UI.
     ctx.out.write(`${gateway.launchUrl()}\n`);
-    ctx.err.write(
-      [
-        `Recall gateway for profile "${gateway.profile}" is listening on ${gateway.url}`,
-        `  Open the UI with the one-time link above (works once, for ${Math.round(DEFAULT_LAUNCH_CODE_TTL_MS / 60_000)} minutes). A fresh link:`,
-        `            curl -H "Authorization: Bearer $(cat ${tokenPath(ctx.config.home)})" ${gateway.url}launch`,
-        `  JSON-RPC: POST ${gateway.rpcUrl} or WebSocket ${gateway.wsUrl}`,
-        `  Token:    ${tokenPath(ctx.config.home)} (send as Authorization: Bearer <token>)`,
-        '  Press Ctrl-C to stop.',
-        '',
-      ].join('\n'),
-    );
+    const { style } = ctx.err;
+    const ttlMinutes = Math.round(DEFAULT_LAUNCH_CODE_TTL_MS / 60_000);
+    const rows: [string, string][] = [
+      ['UI', uiDir === null ? 'not served (--no-ui)' : `open the link above (it works once, for ${ttlMinutes} minutes). A fresh link: curl -H "Authorization: Bearer $(cat ${tokenPath(ctx.config.home)})" ${gateway.url}launch`],
+      ['Semantic search', await semanticLine(ctx, gateway.rpcUrl, gateway.token)],
+      ['Chat model', chatLine(ctx)],
+      ['Programs', `JSON-RPC at ${gateway.rpcUrl} (HTTP POST or WebSocket), token in ${tokenPath(ctx.config.home)} (Authorization: Bearer <token>)`],
+    ];
+    const label = (name: string) => `  ${`${name}:`.padEnd(17)}`;
+    const text = rows.flatMap(([name, value]) => (ctx.err.isTTY ? wrapText(value, ctx.err.columns, ' '.repeat(19), label(name)) : [`${label(name)}${value}`]));
+    ctx.err.write([`${style.bold('Recall is running')} for profile "${gateway.profile}" (home ${ctx.config.home}).`, ...text, '  Press Ctrl-C to stop.', ''].join('\n'));
     // Live sync writes through its own connection (WAL: the gateway's readers are never blocked for long).
     const sync = values.sync ? await startSync(ctx) : null;
     const reason = await stopped;
