@@ -63,7 +63,7 @@ export class RedactionPolicy {
   text(surface: RedactionSurface): (text: string) => string {
     return (text) => {
       const redactor = this.#redactor(surface);
-      if (redactor === this.#privateOnly && !/<private>/i.test(text)) return text;
+      if (redactor === this.#privateOnly && !/<\/?private>/i.test(text)) return text;
       const result = redactor.redact(text);
       if (result.spans.length > 0) this.#count(surface, result.counts);
       return result.text;

@@ -272,7 +272,8 @@ export function redact(text: string, options?: RedactorOptions): RedactionResult
 }
 
 /**
- * `text` with every `<private>…</private>` span (tags included; an unclosed tag runs to the end)
+ * `text` with every `<private>…</private>` span (tags included; an unclosed tag runs to the end, a
+ * closing tag with no opening one covers everything before it)
  * replaced by spaces of the same length, so offsets into the text stay valid. For what is indexed
  * locally (the keyword index, semantic chunks): private text is never findable and never embedded,
  * while the stored message keeps it.
@@ -290,7 +291,7 @@ export function blankPrivate(text: string): string {
   return parts.join('');
 }
 
-/** Whether `text` has a `<private>` span (cheap; use it to skip work). */
+/** Whether `text` has a `<private>` or `</private>` tag (cheap; use it to skip work). */
 export function hasPrivate(text: string): boolean {
-  return /<private>/i.test(text);
+  return /<\/?private>/i.test(text);
 }

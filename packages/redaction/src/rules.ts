@@ -78,13 +78,22 @@ const PRIVATE_CLOSE = /<\/private>/gi;
 
 /**
  * `<private>…</private>` spans, tags included. An opening tag without a closing one hides the rest
- * of the text (the safe reading of a cut-off span). Nested tags are not counted: the first closing
- * tag ends the span.
+ * of the text, and a closing tag before any opening one hides everything before it: a piece cut out
+ * of a longer text (a snippet, a trimmed window) that starts or ends inside a span stays hidden.
+ * Nested tags are not counted: the first closing tag ends the span.
  */
 export function privateSpans(text: string): Array<[number, number]> {
   const out: Array<[number, number]> = [];
-  if (text.length < 9 || !/<private>/i.test(text)) return out;
+  if (text.length < 9 || !/<\/?private>/i.test(text)) return out;
   let at = 0;
+  PRIVATE_OPEN.lastIndex = 0;
+  const first = PRIVATE_OPEN.exec(text);
+  PRIVATE_CLOSE.lastIndex = 0;
+  const dangling = PRIVATE_CLOSE.exec(text);
+  if (dangling && (!first || dangling.index < first.index)) {
+    at = dangling.index + dangling[0].length;
+    out.push([0, at]);
+  }
   for (;;) {
     PRIVATE_OPEN.lastIndex = at;
     const open = PRIVATE_OPEN.exec(text);

@@ -84,6 +84,7 @@ describe('blankPrivate (what is indexed locally)', () => {
     ['<PRIVATE>x</Private> y', `${sp(20)} y`],
     ['open <private>rest of it', `open ${sp(19)}`],
     ['no tags', 'no tags'],
+    ['private text</private> public', `${sp(22)} public`],
     ['<private>1</private> and <private>2</private>', `${sp(20)} and ${sp(20)}`],
   ])('%j', (input, output) => {
     expect(blankPrivate(input)).toBe(output);

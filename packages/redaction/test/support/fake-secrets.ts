@@ -120,5 +120,6 @@ export function fakeSecretCorpus(): FakeSecretCase[] {
   add('private span', 'private', `<private>my home address is ${randomInt(1, 999)} Elm Street</private>`, (s) => `Remember: ${s} and call me.`);
   add('private span over lines', 'private', `<private>\nline one\nline ${randomFrom(BASE62, 8)}\n</private>`, (s) => `before ${s} after`);
   add('unclosed private span', 'private', `<private>the rest is private ${randomFrom(BASE62, 10)}`, (s) => `public part ${s}`);
+  add('private span cut at its start (a snippet)', 'private', `…the end of it ${randomFrom(BASE62, 10)}</private>`, (s) => `${s} then public`);
   return cases;
 }
