@@ -15,7 +15,10 @@ export const REDACTION_SURFACES = ['embedding', 'chat', 'search_results'] as con
 /** One of {@link REDACTION_SURFACES}. */
 export type RedactionSurface = (typeof REDACTION_SURFACES)[number];
 
-/** A redactor's options plus per-surface switches (every surface is on unless set to `false`). */
+/**
+ * A redactor's options plus per-surface switches (every surface is on unless set to `false`).
+ * `ignoreChars` defaults to `«»`, the highlight marks of search snippets.
+ */
 export interface RedactionPolicyOptions extends RedactorOptions {
   surfaces?: Partial<Record<RedactionSurface, boolean>>;
 }
@@ -39,7 +42,7 @@ export class RedactionPolicy {
 
   constructor(options: RedactionPolicyOptions = {}) {
     const { surfaces, ...redactorOptions } = options;
-    this.#full = createRedactor(redactorOptions);
+    this.#full = createRedactor({ ignoreChars: '«»', ...redactorOptions });
     this.#privateOnly = createPrivateOnlyRedactor();
     this.#enabled = { embedding: surfaces?.embedding !== false, chat: surfaces?.chat !== false, search_results: surfaces?.search_results !== false };
     this.#counts = { embedding: new Map(), chat: new Map(), search_results: new Map() };
@@ -66,6 +69,20 @@ export class RedactionPolicy {
       if (redactor === this.#privateOnly && !/<\/?private>/i.test(text)) return text;
       const result = redactor.redact(text);
       if (result.spans.length > 0) this.#count(surface, result.counts);
+      return result.text;
+    };
+  }
+
+  /**
+   * The same-length masking function of `surface` (see `Redactor.mask`): offsets stay valid, so a
+   * slice of its output (a chunk) never holds part of a secret. Counts what it replaced.
+   */
+  mask(surface: RedactionSurface): (text: string) => string {
+    return (text) => {
+      const redactor = this.#redactor(surface);
+      if (redactor === this.#privateOnly && !/<\/?private>/i.test(text)) return text;
+      const result = redactor.mask(text);
+      this.#count(surface, result.counts);
       return result.text;
     };
   }

@@ -59,6 +59,13 @@ export interface RedactorOptions {
 export interface Redactor {
   redact(text: string): RedactionResult;
   redactText(text: string): string;
+  /**
+   * The text with every span overwritten IN PLACE, same length: the placeholder cut or padded with
+   * spaces to the span's length (a span shorter than its placeholder becomes `*`s). Offsets into the
+   * text stay valid, so any slice of the result is safe to send even when it cuts through a span —
+   * what the semantic worker needs for chunks of a message whose secret spans a chunk boundary.
+   */
+  mask(text: string): { text: string; counts: Record<string, number> };
   /** A copy of `value` with every string (not object keys) redacted, and the counts over all of them. Depth is bounded (64); deeper values are returned as they are. */
   redactValue<T>(value: T): { value: T; counts: Record<string, number> };
 }
@@ -225,6 +232,21 @@ class CompiledRedactor implements Redactor {
 
   redactText(text: string): string {
     return this.redact(text).text;
+  }
+
+  mask(text: string): { text: string; counts: Record<string, number> } {
+    const r = this.redact(text);
+    if (r.spans.length === 0) return { text, counts: {} };
+    const parts: string[] = [];
+    let at = 0;
+    for (const s of r.spans) {
+      const width = s.end - s.start;
+      const label = placeholder(s.kind);
+      parts.push(text.slice(at, s.start), width >= label.length ? label + ' '.repeat(width - label.length) : '*'.repeat(width));
+      at = s.end;
+    }
+    parts.push(text.slice(at));
+    return { text: parts.join(''), counts: r.counts };
   }
 
   redactValue<T>(value: T): { value: T; counts: Record<string, number> } {

@@ -199,6 +199,15 @@ function isPlaceholderValue(value: string): boolean {
 // `NAME=value` / `export NAME="value"` / `NAME: value` lines (.env, shell, YAML, properties).
 // Groups: 1 name, 2 separator, 3 "double-quoted", 4 'single-quoted', 5 bare value.
 const ASSIGN_LINE = /^[ \t]*(?:export[ \t]+)?([A-Za-z_][A-Za-z0-9_.-]{0,127})[ \t]*(=|:)[ \t]*(?:"([^"\r\n]{1,1024})"|'([^'\r\n]{1,1024})'|([^\s"'#]{1,1024}))/dgm;
+// `… NAME=value` inside a line (a pasted command, `--password=x`, `export X=y; run`): '=' only, after a
+// space, tab, ';', ',', '(' or '-'. A start scans at most to the next such character, so the rule stays linear.
+// Groups: 1 name, 2 "double-quoted", 3 'single-quoted', 4 bare value.
+const ASSIGN_INLINE = /(?<=[ \t;,(-])(?:export[ \t]+)?([A-Za-z_][A-Za-z0-9_.-]{0,127})[ \t]*=[ \t]*(?:"([^"\r\n]{1,1024})"|'([^'\r\n]{1,1024})'|([^\s"'#;,)]{1,1024}))/dg;
+// `… password: value` inside a line: what a snippet makes of a YAML block whose line breaks it folded.
+// Only clearly secret names (password, secret, token, …) and a value of 6+ characters holding a
+// digit or a symbol, so that prose ("my secret: I love cats") is left alone. Groups: 1 name, 2 value.
+const ASSIGN_INLINE_COLON = /(?<=[ \t;,(-])([A-Za-z_][A-Za-z0-9_.-]{0,127})[ \t]*:[ \t]*([^\s"'#;,)]{6,1024})/dg;
+const COLON_NAMES = /(?:password|passwd|passphrase|secret|token|pwd|credential|api_?key)$/i;
 // `"name": "value"` (JSON, JS objects with quoted keys). Groups: 1 name, 2 value.
 const ASSIGN_JSON = /"([A-Za-z_][A-Za-z0-9_.-]{0,127})"[ \t]*:[ \t]*"((?:[^"\\\r\n]|\\.){1,1024})"/dg;
 
@@ -214,6 +223,15 @@ function acceptLine(m: RegExpExecArray): boolean {
     if (!/^[ \t]*(?:#.*)?\r?$/.test(rest)) return false;
   }
   return true;
+}
+
+function acceptInline(m: RegExpExecArray): boolean {
+  return isSecretName(m[1]!) && !isPlaceholderValue(m[2] ?? m[3] ?? m[4] ?? '');
+}
+
+function acceptInlineColon(m: RegExpExecArray): boolean {
+  const value = m[2]!;
+  return COLON_NAMES.test(m[1]!) && isSecretName(m[1]!) && /[0-9!@#$%^&*_+=/-]/.test(value) && !isPlaceholderValue(value);
 }
 
 function acceptJson(m: RegExpExecArray): boolean {
@@ -252,6 +270,8 @@ export function builtinRules(): Rule[] {
     R('authorization', '\\bbearer[ \\t]+([A-Za-z0-9._~+/=-]{20,4096})', 'dgi', 2, { groups: [1] }),
     R('url_password', '://([^\\s:/?#@"\'<>]{1,256}):([^\\s/?#@"\'<>]{1,256})@', 'dg', 2, { groups: [2] }),
     R('secret_assignment', ASSIGN_LINE.source, 'dgm', 3, { groups: [3, 4, 5], accept: acceptLine }),
+    R('secret_assignment', ASSIGN_INLINE.source, 'dg', 3, { groups: [2, 3, 4], accept: acceptInline }),
+    R('secret_assignment', ASSIGN_INLINE_COLON.source, 'dg', 3, { groups: [2], accept: acceptInlineColon }),
     R('secret_assignment', ASSIGN_JSON.source, 'dg', 3, { groups: [2], accept: acceptJson }),
   ];
 }

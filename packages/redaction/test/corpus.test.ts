@@ -4,7 +4,7 @@
  */
 import { describe, expect, test } from 'vitest';
 import { createRedactor, placeholder, redact } from '../src/index.js';
-import { fakeSecretCorpus } from './support/fake-secrets.js';
+import { fakeSecretCorpus } from '../src/fake-secrets.js';
 
 const corpus = fakeSecretCorpus();
 
@@ -58,6 +58,7 @@ describe('ordinary text is left alone', () => {
     ['prose', 'We talked about the task-management app and sk-learn pipelines last week.'],
     ['bearer in prose', 'I am the bearer of bad news, the authorization form is due Monday.'],
     ['Key: in prose', 'Key: the main idea is to rest more.'],
+    ['secret: in prose', 'Here is my secret: I practice every morning, and the token: a small gift.'],
     ['a counted token setting', 'MAX_TOKENS=4096\nTOKEN_LIMIT=2000\nsort_key=name\ncacheKey = userId'],
     ['variable references', 'DB_PASSWORD=$DB_PASSWORD\nAPI_KEY=${API_KEY}\nSECRET=<your secret here>'],
     ['boolean settings', 'USE_PASSWORD=true\nREQUIRE_TOKEN=false'],

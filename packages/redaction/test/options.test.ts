@@ -92,6 +92,17 @@ describe('blankPrivate (what is indexed locally)', () => {
   });
 });
 
+describe('mask (same length)', () => {
+  test('spans are overwritten in place; short ones become stars', () => {
+    const token = `ghp_${'a'.repeat(36)}`;
+    const text = `a ${token} b\nDB_PASSWORD=abc c`;
+    const { text: masked, counts } = createRedactor().mask(text);
+    expect(masked.length).toBe(text.length);
+    expect(masked).toBe(`a [redacted:github_token]${' '.repeat(token.length - 23)} b\nDB_PASSWORD=*** c`);
+    expect(counts).toEqual({ github_token: 1, secret_assignment: 1 });
+  });
+});
+
 describe('RedactionPolicy', () => {
   test('counts per surface and kind; a surface switched off still hides <private>', () => {
     const policy = new RedactionPolicy({ surfaces: { chat: false } });

@@ -20,6 +20,8 @@ import { printJson, printTable, type CliContext } from './context.js';
 import { UsageError } from '../errors.js';
 import { GatewayError } from '@recall/gateway-rpc';
 import { progressBar } from './progress.js';
+import { REDACTION_SURFACES, type RedactionPolicy, type RedactionSurface } from '@recall/redaction';
+import { redactionPolicy } from '../config.js';
 import { waitForStop } from './signals.js';
 
 const SUBCOMMANDS = ['status', 'run', 'rebuild', 'enable', 'disable'] as const;
@@ -41,7 +43,18 @@ async function call(ctx: CliContext, callCtx: CallContext, methodName: string, p
   return response.result;
 }
 
-function printStatus(ctx: CliContext, status: IndexStatus): void {
+const SURFACE_NAMES: Record<RedactionSurface, string> = { embedding: 'embedding', chat: 'chat', search_results: 'search results' };
+
+/** One line: which outgoing surfaces redact secrets (config.json `privacy.redact`). */
+function redactionLine(policy: RedactionPolicy): string {
+  const on = REDACTION_SURFACES.filter((s) => policy.enabled(s)).map((s) => SURFACE_NAMES[s]);
+  const off = REDACTION_SURFACES.filter((s) => !policy.enabled(s)).map((s) => SURFACE_NAMES[s]);
+  if (off.length === 0) return 'Secrets:  redacted before anything is sent (embedding, chat, search results)';
+  if (on.length === 0) return 'Secrets:  NOT redacted before sending (switched off in config.json); private spans still never leave';
+  return `Secrets:  redacted for ${on.join(', ')}; not for ${off.join(', ')} (switched off in config.json)`;
+}
+
+function printStatus(ctx: CliContext, status: IndexStatus, policy: RedactionPolicy): void {
   const s = status.semantic;
   const coverage = s.coverage === undefined ? '' : s.coverage === 'unknown' ? ' (coverage unknown: still planning)' : ` (${s.coverage.indexed}/${s.coverage.total} chunks)`;
   const provider = s.provider ? `${s.provider.model} at ${s.provider.endpoint}${s.provider.languages === 'english-only' ? ' (English only, local)' : s.provider.remote ? '' : ' (local)'}` : null;
@@ -53,6 +66,7 @@ function printStatus(ctx: CliContext, status: IndexStatus): void {
       ...(provider ? [`Model:    ${provider}`] : []),
       ...(s.worker?.lastError ? [`Last error: ${s.worker.lastError.message}`] : []),
       ...(s.howToConfigure ? [`          ${s.howToConfigure}`] : []),
+      redactionLine(policy),
       '',
     ].join('\n'),
   );
@@ -87,7 +101,8 @@ export const indexCommand = defineCommand<{ json?: boolean; project?: string }>(
     const sub = positionals[0] as Sub;
     const db = ctx.db();
     const events = new EventHub();
-    const semantic = await indexServiceFor(db, { config: ctx.config.semantic, keys: ctx.config.semanticKeys }, { logger: consoleLogger, events });
+    const redaction = redactionPolicy(ctx.config);
+    const semantic = await indexServiceFor(db, { config: ctx.config.semantic, keys: ctx.config.semanticKeys, redaction }, { logger: consoleLogger, events });
     try {
       const callCtx: CallContext = { db, home: ctx.config.home, profile: ctx.config.profile, events, logger: consoleLogger, searchTool: null, semantic, launcher: RECALL_LAUNCHER, transport: 'direct' };
       const projectId = resolveProject(ctx, values.project);
@@ -95,7 +110,7 @@ export const indexCommand = defineCommand<{ json?: boolean; project?: string }>(
       if (sub === 'status') {
         const status = (await call(ctx, callCtx, 'index.status', params)) as IndexStatus;
         if (values.json) printJson(ctx.out, status);
-        else printStatus(ctx, status);
+        else printStatus(ctx, status, redaction);
         return;
       }
       if (sub === 'enable') {
@@ -139,10 +154,11 @@ export const indexCommand = defineCommand<{ json?: boolean; project?: string }>(
       });
       bar.finish();
       const finalStatus = indexSummary(targets.map((id) => index.status(id)));
-      if (values.json) printJson(ctx.out, { ...result, ...finalStatus });
+      const redacted = redaction.stats().surfaces.embedding.redactions;
+      if (values.json) printJson(ctx.out, { ...result, ...finalStatus, secretsRedacted: redacted });
       else {
         const how = result.completed ? 'done' : result.reason === 'aborted' ? 'interrupted (run again to resume)' : result.reason;
-        ctx.out.write(`Semantic index ${how}: ${result.written} chunks embedded now; ${finalStatus.ready} ready, ${finalStatus.pending} pending, ${finalStatus.failed} failed.\n`);
+        ctx.out.write(`Semantic index ${how}: ${result.written} chunks embedded now; ${finalStatus.ready} ready, ${finalStatus.pending} pending, ${finalStatus.failed} failed.${redacted > 0 ? ` ${redacted} secrets were replaced by placeholders before sending.` : ''}\n`);
         void done;
       }
       return result.completed ? 0 : 1;

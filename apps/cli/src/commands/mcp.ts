@@ -17,6 +17,7 @@ import { defineCommand } from './command.js';
 import { FolderNotInProjectError, UsageError } from '../errors.js';
 import { waitForStop } from './signals.js';
 import { loadSearchTool } from './tool.js';
+import { redactionPolicy } from '../config.js';
 
 export const mcpCommand = defineCommand<{ session?: string; project?: string; cwd?: string }>({
   name: 'mcp',
@@ -48,9 +49,10 @@ export const mcpCommand = defineCommand<{ session?: string; project?: string; cw
       ctx.err.write(`recall mcp: ${dir} → project ${project.id} (${project.name})\n`);
       scope = { projectId: project.id };
     }
-    const tool = await loadSearchTool(db, ctx.config);
+    const redaction = redactionPolicy(ctx.config);
+    const tool = await loadSearchTool(db, ctx.config, redaction);
     try {
-      await runMcpStdio({ tool, scope, profile: ctx.config.profile }, waitForStop());
+      await runMcpStdio({ tool, scope, profile: ctx.config.profile, redaction }, waitForStop());
     } finally {
       await tool.close();
     }

@@ -10,6 +10,7 @@ import { defineCommand } from './command.js';
 import { oneLine, printJson, type Output } from './context.js';
 import { EXIT_ERROR, SearchFailedError } from '../errors.js';
 import { loadSearchTool } from './tool.js';
+import { redactionPolicy } from '../config.js';
 import type { SessionSearchResult } from '@recall/search-tool';
 import { MESSAGE_ROLES, SEARCH_MODES, SORTS } from '@recall/rpc-contract';
 
@@ -86,7 +87,7 @@ export const searchCommand = defineCommand<SearchFlags>({
     const window = intFlag('search', 'window', values.window, 0, 20);
     if (window !== undefined) args.window = window;
 
-    const tool = await loadSearchTool(ctx.db(), ctx.config);
+    const tool = await loadSearchTool(ctx.db(), ctx.config, redactionPolicy(ctx.config));
     let result;
     try {
       result = await tool.execute(args, { currentSessionId: sessionId, profile: ctx.config.profile });

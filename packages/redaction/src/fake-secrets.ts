@@ -1,16 +1,62 @@
 /**
- * Realistic FAKE secrets, generated fresh for every test run from random bytes: the right prefixes,
- * alphabets and lengths, and the CRC32 checksum where the format has one (GitHub and npm tokens).
- * None of them is, or was ever, a real credential.
+ * Realistic FAKE secrets for tests, generated fresh on every call from random bytes: the right
+ * prefixes, alphabets and lengths, and the CRC32 checksum where the format has one (GitHub and npm
+ * tokens). None of them is, or was ever, a real credential. Used by this package's tests and by the
+ * loopback tests of the surfaces (semantic, chat, MCP) through `@recall/redaction/internal`.
  */
-import { generateKeyPairSync, randomBytes, randomInt } from 'node:crypto';
-import { crc32 } from 'node:zlib';
+
+const rng = (globalThis as unknown as { crypto: { getRandomValues(a: Uint32Array): Uint32Array } }).crypto;
+
+/** A uniform integer in [min, max). */
+function randomInt(min: number, max?: number): number {
+  const [lo, hi] = max === undefined ? [0, min] : [min, max];
+  const buf = rng.getRandomValues(new Uint32Array(2));
+  const r = (buf[0]! * 2 ** 21 + (buf[1]! >>> 11)) / 2 ** 53; // 53 random bits in [0, 1)
+  return lo + Math.floor(r * (hi - lo));
+}
+
+function randomBytes(n: number): Uint8Array {
+  const out = new Uint8Array(n);
+  for (let i = 0; i < n; i++) out[i] = randomInt(256);
+  return out;
+}
+
+const CRC_TABLE = (() => {
+  const t = new Uint32Array(256);
+  for (let n = 0; n < 256; n++) {
+    let c = n;
+    for (let k = 0; k < 8; k++) c = c & 1 ? 0xedb88320 ^ (c >>> 1) : c >>> 1;
+    t[n] = c >>> 0;
+  }
+  return t;
+})();
+
+/** CRC-32 (IEEE) of an ASCII string. */
+export function crc32(text: string): number {
+  let c = 0xffffffff;
+  for (let i = 0; i < text.length; i++) c = CRC_TABLE[(c ^ text.charCodeAt(i)) & 0xff]! ^ (c >>> 8);
+  return (c ^ 0xffffffff) >>> 0;
+}
+
+const B64 = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/';
+function base64(bytes: Uint8Array, url = false): string {
+  let out = '';
+  for (let i = 0; i < bytes.length; i += 3) {
+    const n = (bytes[i]! << 16) | ((bytes[i + 1] ?? 0) << 8) | (bytes[i + 2] ?? 0);
+    const chars = [B64[(n >> 18) & 63], B64[(n >> 12) & 63], i + 1 < bytes.length ? B64[(n >> 6) & 63] : '=', i + 2 < bytes.length ? B64[n & 63] : '='];
+    out += chars.join('');
+  }
+  return url ? out.replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '') : out;
+}
+/** Bytes of an ASCII string (every generated text is ASCII). */
+const utf8 = (s: string): Uint8Array => Uint8Array.from(s, (c) => c.charCodeAt(0) & 0xff);
 
 const BASE62 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
 const UPPER_BASE32 = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ234567';
 const URLSAFE = BASE62 + '_-';
 const BASE64 = BASE62 + '+/';
 
+/** `length` characters drawn uniformly from `alphabet`. */
 export function randomFrom(alphabet: string, length: number): string {
   let out = '';
   for (let i = 0; i < length; i++) out += alphabet[randomInt(alphabet.length)];
@@ -33,28 +79,37 @@ export function githubToken(prefix: 'ghp' | 'gho' | 'ghu' | 'ghs' | 'ghr'): stri
   return `${prefix}_${body}${base62(crc32(body), 6)}`;
 }
 
+/** npm's token format: `npm_` + 30 random base62 + base62(CRC32), 6 wide. */
 export function npmToken(): string {
   const body = randomFrom(BASE62, 30);
   return `npm_${body}${base62(crc32(body), 6)}`;
 }
 
-const b64url = (s: string | Buffer): string => Buffer.from(s).toString('base64url');
+const b64url = (s: string | Uint8Array): string => base64(typeof s === 'string' ? utf8(s) : s, true);
 
+/** An HS256 JWT with a random subject and a random 32-byte signature. */
 export function jwt(): string {
   const header = b64url(JSON.stringify({ alg: 'HS256', typ: 'JWT' }));
   const payload = b64url(JSON.stringify({ sub: randomFrom(BASE62, 12), iat: 1_700_000_000 + randomInt(1_000_000), scope: 'repo read' }));
   return `${header}.${payload}.${b64url(randomBytes(32))}`;
 }
 
-/** A throwaway key pair made now; only its PEM text is used. */
-export function pemPrivateKey(type: 'ed25519' | 'ec' | 'rsa-pkcs1'): string {
-  if (type === 'ed25519') return generateKeyPairSync('ed25519').privateKey.export({ format: 'pem', type: 'pkcs8' }).toString();
-  if (type === 'ec') return generateKeyPairSync('ec', { namedCurve: 'P-256' }).privateKey.export({ format: 'pem', type: 'sec1' }).toString();
-  return generateKeyPairSync('rsa', { modulusLength: 1024 }).privateKey.export({ format: 'pem', type: 'pkcs1' }).toString();
+/** A PEM block of random DER-sized bytes (64-character lines, as openssl writes them). */
+function pem(label: string, bytes: number, prefix = ''): string {
+  const body = (prefix + base64(randomBytes(bytes))).replace(/(.{64})/g, '$1\n').replace(/\n$/, '');
+  return `-----BEGIN ${label}-----\n${body}\n-----END ${label}-----`;
 }
 
+/** PKCS#8 (`PRIVATE KEY`, ed25519 size), SEC1 (`EC PRIVATE KEY`, P-256 size), PKCS#1 (`RSA PRIVATE KEY`, 2048-bit size). */
+export function pemPrivateKey(type: 'ed25519' | 'ec' | 'rsa-pkcs1'): string {
+  if (type === 'ed25519') return pem('PRIVATE KEY', 48, 'MC4CAQAwBQYDK2VwBCIEI');
+  if (type === 'ec') return pem('EC PRIVATE KEY', 121, 'MHcCAQEEI');
+  return pem('RSA PRIVATE KEY', 1190, 'MIIEowIBAAKCAQEA');
+}
+
+/** An OpenSSH private key block of random bytes. */
 export function opensshPrivateKey(): string {
-  const body = randomBytes(300).toString('base64').replace(/(.{70})/g, '$1\n');
+  const body = base64(randomBytes(300)).replace(/(.{70})/g, '$1\n');
   return `-----BEGIN OPENSSH PRIVATE KEY-----\nb3BlbnNzaC1rZXktdjEAAAAA${body}\n-----END OPENSSH PRIVATE KEY-----`;
 }
 
@@ -102,7 +157,7 @@ export function fakeSecretCorpus(): FakeSecretCase[] {
   add('PEM RSA key', 'pem_private_key', pemPrivateKey('rsa-pkcs1').trim(), (s) => `${s}`);
   add('OpenSSH key', 'pem_private_key', opensshPrivateKey(), (s) => `~/.ssh/id_ed25519:\n${s}\n`);
   add('Authorization Bearer', 'authorization', randomFrom(URLSAFE, 40), (s) => `curl -H "Authorization: Bearer ${s}" https://api.example.com`);
-  add('Authorization Basic', 'authorization', Buffer.from(`admin:${randomFrom(BASE62, 16)}`).toString('base64'), (s) => `Authorization: Basic ${s}`);
+  add('Authorization Basic', 'authorization', base64(utf8(`admin:${randomFrom(BASE62, 16)}`)), (s) => `Authorization: Basic ${s}`);
   add('Authorization token', 'authorization', randomFrom('0123456789abcdef', 40), (s) => `headers = {"Authorization": "token ${s}"}`);
   add('x-api-key header', 'authorization', randomFrom(BASE62, 32), (s) => `x-api-key: ${s}`);
   add('bare Bearer token in a log', 'authorization', randomFrom(URLSAFE, 48), (s) => `GET /v1/items 401 (Bearer ${s})`);
@@ -113,8 +168,11 @@ export function fakeSecretCorpus(): FakeSecretCase[] {
   add('.env single-quoted secret', 'secret_assignment', randomFrom(BASE62, 30), (s) => `SECRET_KEY_BASE='${s}'`);
   add('.env custom _KEY', 'secret_assignment', randomFrom(BASE62, 32), (s) => `SENDGRID_KEY=${s}`);
   add('.env _TOKEN', 'secret_assignment', randomFrom(BASE62, 20), (s) => `  DISCORD_BOT_TOKEN = ${s}`);
+  add('inline NAME=value in a command', 'secret_assignment', randomFrom(BASE62, 16), (s) => `run it with REDIS_PASSWORD=${s} npm start`);
+  add('a --password= flag', 'secret_assignment', randomFrom(BASE62, 16), (s) => `mysqldump --user=app --password=${s} appdb > dump.sql`);
   add('properties password', 'secret_assignment', randomFrom(BASE62, 12), (s) => `spring.datasource.password=${s}`);
   add('YAML password', 'secret_assignment', randomFrom(BASE62, 12), (s) => `db:\n  user: app\n  password: ${s}\n`);
+  add('YAML folded onto one line (a snippet)', 'secret_assignment', randomFrom(BASE62, 12) + '7', (s) => `db: user: app password: ${s} host: db`);
   add('JSON client_secret', 'secret_assignment', randomFrom(URLSAFE, 32), (s) => `{"client_id": "abc", "client_secret": "${s}"}`);
   add('JS apiKey', 'secret_assignment', randomFrom(BASE62, 32), (s) => `const config = { "apiKey": "${s}" };`);
   add('private span', 'private', `<private>my home address is ${randomInt(1, 999)} Elm Street</private>`, (s) => `Remember: ${s} and call me.`);
