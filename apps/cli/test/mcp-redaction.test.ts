@@ -46,11 +46,16 @@ function seed(redact: Record<string, unknown>): { home: string; projectId: strin
   }
 }
 
-async function search(home: string, projectId: string, args: Record<string, unknown>): Promise<string> {
+/** One `recall mcp --project` child process; `search(args)` calls session_search and returns every string of the result. */
+async function connect(home: string, projectId: string): Promise<(args: Record<string, unknown>) => Promise<string>> {
   const transport = new StdioClientTransport({ command: process.execPath, args: [CLI_PATH, 'mcp', '--home', home, '--project', projectId], env: childEnv() as Record<string, string>, cwd: REPO_ROOT, stderr: 'pipe' });
   const client = new Client({ name: 'recall-test', version: '0.0.0' });
   clients.push(client);
   await client.connect(transport);
+  return (args) => search(client, args);
+}
+
+async function search(client: Client, args: Record<string, unknown>): Promise<string> {
   const result = await client.callTool({ name: 'session_search', arguments: args });
   expect(result.isError).toBe(false);
   const text = (result.content as { text: string }[])[0]!.text;
@@ -76,15 +81,17 @@ function leaked(secret: string, sent: string): boolean {
 describe('recall mcp redacts session_search results', () => {
   it('no secret of the corpus comes back, over discover and read; extra patterns and the allow-list apply', async () => {
     const { home, projectId, sessionIds } = seed({ extraPatterns: [{ name: 'acme_ticket', pattern: 'ACME-[0-9]{10}' }], allow: [ALLOWED] });
-    const found = await search(home, projectId, { query: 'zanzibar', limit: 50 });
-    expect(found).toContain('zanzibar notes');
+    const search = await connect(home, projectId);
+    const found = await search({ query: 'zanzibar', limit: 50 });
+    expect(found).toContain('notes:');
     expect(found).toContain('[redacted:');
     expect(found).toContain('[redacted:acme_ticket]');
     expect(found).toContain(ALLOWED);
     // read: one whole earlier conversation per call, for a sample of the corpus (PEM, private, .env, JWT…)
-    const reads = await Promise.all(
-      corpus.map((c, i) => [c, i] as const).filter(([c]) => ['pem_private_key', 'private', 'secret_assignment', 'jwt', 'url_password'].includes(c.kind)).slice(0, 8).map(([, i]) => search(home, projectId, { session_id: sessionIds[i] })),
-    );
+    const reads: string[] = [];
+    for (const [, i] of corpus.map((c, i) => [c, i] as const).filter(([c]) => ['pem_private_key', 'private', 'secret_assignment', 'jwt', 'url_password'].includes(c.kind))) {
+      reads.push(await search({ session_id: sessionIds[i] }));
+    }
     const all = [found, ...reads].join('\n');
     expect(corpus.filter((c) => leaked(c.secret, all)).map((c) => c.name)).toEqual([]);
     // The stored original is untouched.
@@ -98,7 +105,7 @@ describe('recall mcp redacts session_search results', () => {
 
   it('with search_results: false the secrets come back — <private> spans still never do', async () => {
     const { home, projectId } = seed({ search_results: false });
-    const found = await search(home, projectId, { query: 'zanzibar', limit: 50 });
+    const found = await (await connect(home, projectId))({ query: 'zanzibar', limit: 50 });
     const visible = corpus.filter((c) => c.kind !== 'private' && leaked(c.secret, found));
     expect(visible.length).toBeGreaterThan(20);
     for (const c of corpus.filter((x) => x.kind === 'private')) expect(leaked(c.secret.replace(/<\/?private>/gi, ''), found), c.name).toBe(false);

@@ -1,7 +1,8 @@
 /**
  * False positives of @recall/redaction on the eval data: every message of LoCoMo (the dialogue as
  * the eval imports it, captions included) and MemoryBank (Chinese, as the eval imports it), plus
- * every other string of their files (LoCoMo's summaries, observations and QA; the English MemoryBank)
+ * every other string of their files (LoCoMo's summaries, observations and QA — the eval's questions;
+ * the English MemoryBank) and the MemoryBank dev questions
  * run through the built-in redaction pass, counted per kind. None of these texts holds a secret, so
  * every span is a false positive. Data is read in place from the shared data folder.
  */
@@ -71,6 +72,9 @@ export async function redactionReport(dataDir: string): Promise<{ reports: Redac
     const bank = JSON.parse(readFileSync(cnPath, 'utf8')) as MemoryBank;
     const script = (await import(pathToFileURL(join(REPO_ROOT, 'tooling', 'scripts', 'memorybank-to-jsonl.mjs')).href)) as { convertMemoryBank: MemoryBankConverter };
     reports.push(count('MemoryBank Chinese (every imported message)', messageTexts(script.convertMemoryBank(bank, { lang: 'cn' }))));
+    // The questions the eval embeds as queries (the repository's hand-labelled dev set).
+    const fixture = JSON.parse(readFileSync(join(REPO_ROOT, 'packages', 'store', 'test', 'fixtures', 'cjk-dev-queries.json'), 'utf8')) as { queries: { query: string }[] };
+    reports.push(count('MemoryBank dev questions (eval queries)', fixture.queries.map((q) => q.query)));
   } else missing.push(cnPath);
   const enPath = join(dataDir, 'memorybank', 'memory_bank_en.json');
   if (existsSync(enPath)) reports.push(count('MemoryBank English (every string)', strings(JSON.parse(readFileSync(enPath, 'utf8')))));
