@@ -158,7 +158,7 @@ function pemSpans(text: string, emit: (span: RawSpan) => void): void {
 // Secret-looking names (KEY=value lines)
 
 const STRONG_WORDS = new Set(['secret', 'secrets', 'password', 'passwd', 'passphrase', 'credential', 'credentials', 'apikey', 'privatekey', 'secretkey', 'accesskey']);
-const LAST_WORDS = new Set(['key', 'token', 'pwd', 'pass', 'pw', 'auth', 'dsn', 'cookie', 'sig', 'signature']);
+const LAST_WORDS = new Set(['key', 'token', 'pwd', 'pass', 'pw', 'auth', 'dsn', 'cookie']);
 /** A lone `key` is too common a word (`sort_key`, `cacheKey`) unless the name is an UPPER_SNAKE env name or one of these precedes it. */
 const KEY_QUALIFIERS = new Set(['api', 'access', 'secret', 'private', 'client', 'auth', 'master', 'encryption', 'signing', 'license', 'service', 'account', 'app', 'admin', 'webhook', 'session', 'deploy', 'ssh', 'gpg', 'crypto', 'jwt', 'hmac', 'openai', 'anthropic', 'stripe']);
 
