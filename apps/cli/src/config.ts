@@ -16,6 +16,7 @@ import { isAbsolute, join, resolve } from 'node:path';
 import { assertProfileName } from '@recall/schema';
 import { z } from 'zod';
 import { ConfigError, DEFAULT_PORT, DEFAULT_PROFILE } from '@recall/gateway-rpc';
+import { MAX_PATTERN_LENGTH, MAX_PATTERNS, RedactionPatternError, RedactionPolicy, type RedactionPolicyOptions } from '@recall/redaction';
 
 export const CONFIG_FILE_NAME = 'config.json';
 
@@ -50,6 +51,39 @@ const chatFileSchema = z
   })
   .describe('chat model settings (the API key is never read from this file)');
 
+const patternSource = z.string().min(1).max(MAX_PATTERN_LENGTH);
+const patternFlags = z.string().regex(/^[imsu]{0,4}$/, 'use only the flags i, m, s, u').optional().describe('extra regular-expression flags among i, m, s, u');
+
+/**
+ * `privacy.redact`: what is redacted before text leaves the machine (@recall/redaction). Every
+ * surface is on unless switched off here; `<private>` spans are never sent either way.
+ */
+const redactFileSchema = z
+  .strictObject({
+    extraPatterns: z
+      .array(
+        z.strictObject({
+          name: z.string().regex(/^[a-z][a-z0-9_]{0,39}$/, 'use 1-40 lower-case letters, digits or "_", starting with a letter').describe('the kind shown in the placeholder [redacted:NAME]'),
+          pattern: patternSource.describe(`a JavaScript regular expression (at most ${MAX_PATTERN_LENGTH} characters; a named group "secret" narrows what is replaced)`),
+          flags: patternFlags,
+        }),
+      )
+      .max(MAX_PATTERNS)
+      .optional()
+      .describe(`your own secret formats, at most ${MAX_PATTERNS}; patterns that could backtrack catastrophically are refused`),
+    allow: z
+      .array(z.union([z.string().min(1).max(MAX_PATTERN_LENGTH).describe('a text never redacted (exact match)'), z.strictObject({ pattern: patternSource.describe('texts it fully matches are never redacted'), flags: patternFlags })]))
+      .max(MAX_PATTERNS)
+      .optional()
+      .describe(`texts never redacted, at most ${MAX_PATTERNS} (e.g. a documentation example key)`),
+    embedding: z.boolean().optional().describe('redact texts sent to the embedding endpoint (default true)'),
+    chat: z.boolean().optional().describe('redact messages sent to the chat model (default true)'),
+    search_results: z.boolean().optional().describe('redact session_search results returned to a model, over MCP and in chat (default true)'),
+  })
+  .describe('secret redaction before text leaves the machine');
+
+const privacyFileSchema = z.strictObject({ redact: redactFileSchema.optional() }).describe('privacy settings');
+
 /** `<home>/config.json`. Strict so that typos are reported instead of silently ignored. */
 export const configFileSchema = z
   .strictObject({
@@ -58,6 +92,7 @@ export const configFileSchema = z
     chat: chatFileSchema.optional(),
     // Owned by the semantic layer (stage B); validated there, carried through opaquely here.
     semantic: z.record(z.string(), z.unknown()).optional().describe('semantic index settings (stage B)'),
+    privacy: privacyFileSchema.optional(),
   })
   .describe('optional <home>/config.json');
 export type ConfigFile = z.infer<typeof configFileSchema>;
@@ -146,6 +181,12 @@ export interface RecallConfig {
    * only ever goes to OpenAI's own API.
    */
   semanticKeys: { embeddingApiKey: string | null; openaiApiKey: string | null };
+  /**
+   * `privacy.redact` of config.json as the options of a `RedactionPolicy` (@recall/redaction),
+   * already checked (its patterns compile and pass the backtracking check). Build the process's
+   * policy with `redactionPolicy(config)`.
+   */
+  redaction: RedactionPolicyOptions;
   /** Where config.json was looked for, and whether it existed. */
   configFile: { path: string; found: boolean };
   /** Things the user should know (an API key withheld or sent over plain http); `serve` prints them. */
@@ -244,6 +285,21 @@ export function loadConfig(options: LoadConfigOptions = {}): RecallConfig {
       ? resolveApiKey({ purpose: 'embedding', baseUrl: semanticRaw.endpoint, baseUrlFromOpenAiEnv: false, dedicatedKey: env.RECALL_EMBEDDING_API_KEY, openAiKey: env.OPENAI_API_KEY })
       : { apiKey: null, warnings: [] as string[] };
 
+  const redact = file.privacy?.redact;
+  const redaction: RedactionPolicyOptions = {
+    ...(redact?.extraPatterns ? { extraPatterns: redact.extraPatterns.map((p) => ({ name: p.name, pattern: p.pattern, ...(p.flags ? { flags: p.flags } : {}) })) } : {}),
+    ...(redact?.allow ? { allow: redact.allow.map((a) => (typeof a === 'string' ? a : { pattern: a.pattern, ...(a.flags ? { flags: a.flags } : {}) })) } : {}),
+    surfaces: { embedding: redact?.embedding !== false, chat: redact?.chat !== false, search_results: redact?.search_results !== false },
+  };
+  try {
+    new RedactionPolicy(redaction); // compiles and checks the patterns now, so a bad one fails at start
+  } catch (error) {
+    if (error instanceof RedactionPatternError) {
+      throw new ConfigError(`Invalid configuration in ${configPath}: privacy.redact: ${error.message}`, { source: configPath, issues: [`privacy.redact: ${error.message}`] });
+    }
+    throw error;
+  }
+
   return {
     home,
     profile,
@@ -259,8 +315,14 @@ export function loadConfig(options: LoadConfigOptions = {}): RecallConfig {
     },
     semantic: file.semantic ?? null,
     semanticKeys: { embeddingApiKey: env.RECALL_EMBEDDING_API_KEY ?? null, openaiApiKey: env.OPENAI_API_KEY ?? null },
+    redaction,
     configFile: { path: configPath, found },
   };
+}
+
+/** The redaction policy of this process, from `config.redaction` (one per process: its counts are the process's). */
+export function redactionPolicy(config: Pick<RecallConfig, 'redaction'>): RedactionPolicy {
+  return new RedactionPolicy(config.redaction);
 }
 
 /** A copy safe to print or log: secrets replaced by a marker saying whether they are set. */

@@ -10,7 +10,10 @@
  * same `error: { code, message }` result contract as the JSON-RPC and OpenAI-style callers instead
  * of an SDK-specific message. Results are one text content item holding the tool's JSON plus the
  * same object as `structuredContent`, described by the advertised `outputSchema` (MCP 2025-06-18);
- * `isError` is set when it has `error`. stdout carries only protocol frames; diagnostics go to stderr.
+ * `isError` is set when it has `error`. Every string of a result passes the redaction policy's
+ * `search_results` surface first (@recall/redaction: secrets become `[redacted:KIND]`, `<private>`
+ * spans always do), so what the agent's model reads never holds them; the database keeps the
+ * original. stdout carries only protocol frames; diagnostics go to stderr.
  */
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
@@ -18,6 +21,7 @@ import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError, typ
 import { sessionSearchOutputJsonSchema } from '@recall/search-tool';
 import type { CliSearchTool } from './commands/tool.js';
 import { CLI_VERSION } from './version.js';
+import { RedactionPolicy } from '@recall/redaction';
 
 export const MCP_SERVER_NAME = 'recall';
 
@@ -28,10 +32,13 @@ export interface McpServerOptions {
   tool: CliSearchTool;
   scope: McpScope;
   profile: string;
+  /** Redacts every result before it is returned (its `search_results` surface); default: the built-in rules. */
+  redaction?: RedactionPolicy;
 }
 
 export function createMcpServer(options: McpServerOptions): Server {
   const { tool, scope, profile } = options;
+  const redaction = options.redaction ?? new RedactionPolicy();
   const trusted = 'currentSessionId' in scope ? { currentSessionId: scope.currentSessionId, profile } : { projectId: scope.projectId, profile };
   const where = 'currentSessionId' in scope ? "this conversation's project" : 'this project';
   const outputSchema = sessionSearchOutputJsonSchema() as { type: 'object'; [key: string]: unknown };
@@ -60,7 +67,7 @@ export function createMcpServer(options: McpServerOptions): Server {
     if (request.params.name !== tool.name) {
       throw new McpError(ErrorCode.InvalidParams, `Unknown tool ${JSON.stringify(request.params.name)}; this server has only ${tool.name}.`);
     }
-    const result = await tool.execute(request.params.arguments ?? {}, trusted);
+    const result = redaction.value('search_results', await tool.execute(request.params.arguments ?? {}, trusted));
     return {
       content: [{ type: 'text', text: JSON.stringify(result) }],
       structuredContent: result as unknown as Record<string, unknown>,

@@ -24,6 +24,7 @@ import {
   type WorkerHealth,
 } from '@recall/semantic';
 import { ConfigError } from '@recall/gateway-rpc';
+import type { RedactionPolicy } from '@recall/redaction';
 
 export interface SearchWiringOptions {
   /** The profile's `semantic` config section: raw (validated here) or already validated; absent/null = keyword-only. */
@@ -38,6 +39,8 @@ export interface SearchWiringOptions {
   cache?: MatrixCache;
   /** One deadline per call (default: the tool's 8 s). */
   deadlineMs?: number;
+  /** Redaction of what a provider created here embeds (its `embedding` surface; absent = the built-in rules). A shared provider brings its own. */
+  redaction?: RedactionPolicy;
 }
 
 export interface SearchComposition {
@@ -68,7 +71,7 @@ export function createSearchComposition(db: RecallDatabase, options: SearchWirin
     provider = options.provider ?? null;
     if (!provider) {
       const apiKey = resolveEmbeddingApiKey(config, options.semanticKeys ?? { embeddingApiKey: null, openaiApiKey: null });
-      owned = provider = createProvider(config, { apiKey });
+      owned = provider = createProvider(config, { apiKey, ...(options.redaction ? { redact: options.redaction.text('embedding') } : {}) });
     }
   }
   const semantic = createConfiguredSemanticSource({ db, config, provider, cache: options.cache ?? new MatrixCache(), ...(options.health ? { health: options.health } : {}) });

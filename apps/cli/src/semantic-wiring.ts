@@ -12,6 +12,7 @@ import type { GatewayLogger } from '@recall/gateway-rpc';
 import { ConfigError, registerDomainErrorClass } from '@recall/gateway-rpc';
 import type { EventHub } from '@recall/gateway-rpc';
 import type { SemanticPlugin } from '@recall/gateway-rpc';
+import type { RedactionPolicy } from '@recall/redaction';
 import { createSearchComposition, searchOptionsForIndex } from './search-wiring.js';
 
 export { createSearchComposition };
@@ -23,6 +24,8 @@ export interface SemanticSettingsInput {
   keys?: { embeddingApiKey: string | null; openaiApiKey: string | null };
   /** How often an idle worker looks for writes made by other processes (default 5000 ms). */
   pollMs?: number;
+  /** The process's redaction policy: every text embedded goes through its `embedding` surface (absent = the built-in rules). */
+  redaction?: RedactionPolicy;
 }
 
 export function createSemanticIndex(db: RecallDatabase, input: SemanticSettingsInput | null, deps: { logger: GatewayLogger; events: EventHub }): SemanticIndex {
@@ -41,6 +44,7 @@ export function createSemanticIndex(db: RecallDatabase, input: SemanticSettingsI
     logger: { warn: (message, data) => deps.logger.warn(message, data) },
     onEvent: (event) => deps.events.emit({ type: 'index.changed', projectIds: event.projectIds }),
     ...(input?.pollMs === undefined ? {} : { pollMs: input.pollMs }),
+    ...(input?.redaction ? { redact: input.redaction.text('embedding') } : {}),
   });
 }
 

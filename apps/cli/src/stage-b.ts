@@ -9,6 +9,7 @@
  */
 import type { IndexService, SemanticPlugin } from '@recall/gateway-rpc';
 import type { RecallDatabase } from '@recall/schema';
+import type { RedactionPolicy } from '@recall/redaction';
 import { createSessionSearchTool, type SessionSearchTool } from '@recall/search-tool';
 import { notInstalledIndex, notInstalledSource, SEMANTIC_NOT_INSTALLED } from './stage-b-missing.js';
 
@@ -18,6 +19,8 @@ export interface StageBSettings {
   keys?: { embeddingApiKey: string | null; openaiApiKey: string | null };
   /** How often an idle worker looks for writes made by other processes (default 5000 ms). */
   pollMs?: number;
+  /** The process's redaction policy (its `embedding` surface); absent = the built-in rules. */
+  redaction?: RedactionPolicy;
 }
 
 type Wiring = typeof import('./semantic-wiring.js');
@@ -77,7 +80,7 @@ export async function searchToolFor(db: RecallDatabase, settings: StageBSettings
   if (settings.config !== null) {
     const wiring = await loadStageB();
     if (wiring) {
-      const composition = wiring.createSearchComposition(db, { semantic: settings.config, ...(settings.keys ? { semanticKeys: settings.keys } : {}) });
+      const composition = wiring.createSearchComposition(db, { semantic: settings.config, ...(settings.keys ? { semanticKeys: settings.keys } : {}), ...(settings.redaction ? { redaction: settings.redaction } : {}) });
       return { tool: composition.tool, close: () => composition.close() };
     }
     if (settings.config.enabled === true) return { tool: createSessionSearchTool({ db, semantic: notInstalledSource() }), close: async () => {} };

@@ -8,7 +8,9 @@
  * ends in an answer. Only complete messages are persisted: a partial streamed answer never is, so a
  * crash or cancel loses at most that partial text. The loop owns no timers or run bookkeeping — the
  * caller (runs.ts) passes the abort signal that carries cancellation and the deadline, and
- * classifies whatever this function throws.
+ * classifies whatever this function throws. Every request goes through the redaction policy
+ * (`redactForModel`): message texts on the `chat` surface, tool results on `search_results` — the
+ * stored messages and the events keep the original text.
  */
 import type OpenAI from 'openai';
 import type { ChatCompletionMessageParam, ChatCompletionTool } from 'openai/resources/chat/completions';
@@ -18,6 +20,7 @@ import type { NewMessage } from '@recall/store';
 import { ChatError } from './errors.js';
 import { serializeToolCalls } from './history.js';
 import type { SessionSearchExecutor } from '@recall/search-tool';
+import type { RedactionPolicy } from '@recall/redaction';
 import { executeToolCall, skippedToolOutcome, type ModelToolCall, type ToolOutcome } from './tools.js';
 
 /** Tool calls executed per round; more in one response are answered with an error result. */
@@ -34,6 +37,8 @@ export interface ChatTurnInput {
   trusted: { currentSessionId: string; profile: string };
   /** Live history, ending with the user's (already persisted) message. */
   history: ChatCompletionMessageParam[];
+  /** Applied to what is sent (see `redactForModel`); absent = sent as is. */
+  redaction?: RedactionPolicy;
   signal: AbortSignal;
   /** Stores one complete message (and announces it); returns the stored row. */
   persist(message: NewMessage): Message;
@@ -57,13 +62,42 @@ function newCallId(): string {
   return `call_${randomBytes(12).toString('base64url')}`;
 }
 
+/**
+ * The messages as the model may see them: the text of user, assistant and system messages through
+ * the policy's `chat` surface; tool results (session_search's JSON) parsed and every string in them
+ * through the `search_results` surface, then serialised again (a tool result that is not JSON is
+ * redacted as text). Tool-call arguments are the model's own words and are sent back unchanged.
+ */
+export function redactForModel(messages: readonly ChatCompletionMessageParam[], policy: RedactionPolicy): ChatCompletionMessageParam[] {
+  const chat = policy.text('chat');
+  const results = policy.text('search_results');
+  return messages.map((m): ChatCompletionMessageParam => {
+    if (m.role === 'tool') {
+      if (typeof m.content !== 'string') return { ...m, content: m.content.map((part) => ({ ...part, text: results(part.text) })) };
+      let parsed: unknown;
+      try {
+        parsed = JSON.parse(m.content);
+      } catch {
+        return { ...m, content: results(m.content) };
+      }
+      return { ...m, content: JSON.stringify(policy.value('search_results', parsed)) };
+    }
+    if (typeof m.content === 'string') return { ...m, content: chat(m.content) } as ChatCompletionMessageParam;
+    if (Array.isArray(m.content)) {
+      const parts = (m.content as Array<{ type: string; text?: string }>).map((part) => (part.type === 'text' && typeof part.text === 'string' ? { ...part, text: chat(part.text) } : part));
+      return { ...m, content: parts } as ChatCompletionMessageParam;
+    }
+    return m;
+  });
+}
+
 /** One streamed completion, assembled. */
 async function streamRound(input: ChatTurnInput, messages: ChatCompletionMessageParam[], round: number, forceAnswer: boolean): Promise<RoundOutput> {
   const withTools = input.tools.length > 0;
   const stream = await input.client.chat.completions.create(
     {
       model: input.model,
-      messages,
+      messages: input.redaction ? redactForModel(messages, input.redaction) : messages,
       stream: true,
       ...(withTools ? { tools: input.tools, ...(forceAnswer ? { tool_choice: 'none' as const } : {}) } : {}),
     },

@@ -20,6 +20,7 @@ import { loadLiveHistory, toModelMessages } from './history.js';
 import type { SessionSearchExecutor } from '@recall/search-tool';
 import type { ChatEventSink, ChatLogger } from './host.js';
 import { runChatTurn } from './loop.js';
+import { RedactionPolicy } from '@recall/redaction';
 import { chatToolDefinitions } from './tools.js';
 
 /** Finished runs remembered for chat.cancel / chat.status answers (oldest dropped first). */
@@ -32,6 +33,12 @@ export interface ChatRunsDeps {
   events: ChatEventSink;
   logger: ChatLogger;
   searchTool: SessionSearchExecutor | null;
+  /**
+   * What is redacted before a request leaves for the model (messages on the `chat` surface, tool
+   * results on `search_results`). Default: a `RedactionPolicy` of @recall/redaction with the
+   * built-in rules, every surface on.
+   */
+  redaction?: RedactionPolicy;
 }
 
 // What a run reports is part of the wire contract (chat.send {wait:true}, chat.cancel).
@@ -76,6 +83,7 @@ export function latestContinuation(db: RecallDatabase, sessionId: string): strin
 export class ChatRuns {
   readonly settings: ChatSettings;
   readonly #deps: ChatRunsDeps;
+  readonly #redaction: RedactionPolicy;
   readonly #client: OpenAI | null;
   readonly #active = new Map<string, ActiveRun>();
   readonly #bySession = new Map<string, string>();
@@ -84,6 +92,7 @@ export class ChatRuns {
 
   constructor(deps: ChatRunsDeps, settings: ChatSettings) {
     this.#deps = deps;
+    this.#redaction = deps.redaction ?? new RedactionPolicy();
     this.settings = settings;
     this.#client = settings.configured
       ? new OpenAI({
@@ -238,6 +247,7 @@ export class ChatRuns {
         executor: searchTool,
         trusted: { currentSessionId: session.id, profile },
         history,
+        redaction: this.#redaction,
         signal: run.controller.signal,
         persist: (message) => {
           const stored = this.#persist(session, message);

@@ -6,6 +6,7 @@
  */
 import type { RecallDatabase } from '@recall/schema';
 import type { ChatRuns } from '@recall/chat';
+import type { RedactionPolicy } from '@recall/redaction';
 import type { SearchCallContext, SessionSearchExecutor } from '@recall/search-tool';
 import type { EventHub } from './events.js';
 import type { IndexService } from './index-service.js';
@@ -57,6 +58,11 @@ export interface GatewayContext {
    * appends `mcp --home H [--profile P]`). The CLI passes node and its own bin.
    */
   readonly launcher: RecallLauncher;
+  /**
+   * The redaction policy of this process (what chat sends to its model is redacted by it);
+   * `gateway.info` reports its counts. Absent in contexts built outside startGateway.
+   */
+  readonly redaction?: RedactionPolicy;
 }
 
 /** A command line that runs `recall`, e.g. `{ command: '/usr/bin/node', args: ['/…/bin/recall.js'] }`. */

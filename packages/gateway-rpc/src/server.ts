@@ -32,6 +32,7 @@ import { defaultSearchWorkers, startSearchPool, type SearchPool } from './search
 import { tightenHome } from './home-permissions.js';
 import { DEFAULT_EXTERNAL_WRITE_POLL_MS, watchExternalWrites, type ExternalWriteWatcher } from './external-writes.js';
 import { ChatRuns, resolveChatSettings, type ChatSettingsInput, type ChatSinkEvent } from '@recall/chat';
+import { RedactionPolicy } from '@recall/redaction';
 import type { IndexService, SemanticPlugin, SemanticSearchBinding } from './index-service.js';
 
 /** The gateway's TCP port on 127.0.0.1 when none is given. */
@@ -94,6 +95,12 @@ export interface StartGatewayOptions {
   launcher?: RecallLauncher;
   /** How long a launch code (see `Gateway.launchUrl`) stays redeemable, in ms (default 5 minutes). */
   launchCodeTtlMs?: number;
+  /**
+   * What is redacted before text leaves for a chat model (@recall/redaction; the CLI builds it from
+   * `privacy.redact` in config.json). Default: the built-in rules on every surface. `gateway.info`
+   * reports its counts since start.
+   */
+  redaction?: RedactionPolicy;
 }
 
 /**
@@ -206,8 +213,9 @@ export async function startGateway(options: StartGatewayOptions): Promise<Gatewa
   }
   // The chat package emits change events already normalised and chat.* events as built; the hub delivers both.
   const chatEvents = { emit: (event: ChatSinkEvent) => (event.type === 'messages.changed' ? events.emit(event) : events.emitChat(event)) };
-  const chat = new ChatRuns({ db, profile, events: chatEvents, logger, searchTool }, chatSettings);
-  const context: GatewayContext = { db, home, profile, events, logger, searchTool, chat, semantic, launcher: options.launcher ?? DEFAULT_LAUNCHER };
+  const redaction = options.redaction ?? new RedactionPolicy();
+  const chat = new ChatRuns({ db, profile, events: chatEvents, logger, searchTool, redaction }, chatSettings);
+  const context: GatewayContext = { db, home, profile, events, logger, searchTool, chat, semantic, launcher: options.launcher ?? DEFAULT_LAUNCHER, redaction };
   // Message, session and consent writes made through this gateway wake the worker at once (writes by
   // other processes are found by its poll).
   const unsubscribeWake = semantic?.active

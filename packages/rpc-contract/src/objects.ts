@@ -370,6 +370,19 @@ export const gatewayInfoSchema = z.strictObject({
   searchAvailable: z.boolean(),
   /** Node + this installation's launcher + `mcp --home H [--profile P]`; add one scope flag. */
   mcpCommand: z.strictObject({ command: z.string(), args: z.array(z.string()) }),
+  /**
+   * Secrets redacted by this gateway process since it started, per outgoing surface (`embedding`,
+   * `chat`, `search_results`): whether the surface's full pass is on, the spans replaced, and per kind
+   * (`github_token`, `private`, …). Absent from a gateway without a redaction policy.
+   */
+  redaction: z
+    .strictObject({
+      surfaces: z.record(
+        z.enum(['embedding', 'chat', 'search_results']),
+        z.strictObject({ enabled: z.boolean(), redactions: z.number().int().min(0), byKind: z.record(z.string(), z.number().int().min(0)) }),
+      ),
+    })
+    .optional(),
 });
 /** The gateway's profile, version and MCP launch command (see gatewayInfoSchema). */
 export type GatewayInfo = z.output<typeof gatewayInfoSchema>;

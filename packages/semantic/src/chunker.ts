@@ -10,11 +10,14 @@
  * then whitespace, within the last third of the window. Payloads are never embedded: a run of ≥ 200
  * base64/hex-like characters without whitespace (data URIs, inline images, keys) is skipped, and a
  * message that looks binary (control characters or U+FFFD in > 10 % of it) yields no chunks.
+ * `<private>…</private>` spans are blanked (same length) before cutting, so their text is never in a
+ * chunk; content without such a span is cut exactly as before (CHUNKER_VERSION unchanged).
  * Output is deterministic for (content, options) — the chunk identity in the database is
  * (fingerprint, message, content hash, chunk index) — and CHUNKER_VERSION is part of the
  * fingerprint: change it whenever the output of this module changes.
  */
 import { createHash } from 'node:crypto';
+import { blankPrivate, hasPrivate } from '@recall/redaction';
 
 export const CHUNKER_VERSION = 1;
 /** A message is cut into at most this many chunks (≈ 0.5 M estimated tokens at 1024-token chunks). */
@@ -170,9 +173,15 @@ function segments(content: string): [number, number][] {
   return out;
 }
 
+/** The content the chunker cuts and the worker sends: `<private>` spans blanked with spaces (offsets unchanged). */
+export function chunkableContent(content: string): string {
+  return hasPrivate(content) ? blankPrivate(content) : content;
+}
+
 /** Cuts one message's content into chunks (empty for empty, whitespace-only or binary content). */
-export function chunkText(content: string, options: ChunkerOptions): Chunk[] {
-  if (looksBinary(content)) return [];
+export function chunkText(original: string, options: ChunkerOptions): Chunk[] {
+  if (looksBinary(original)) return [];
+  const content = chunkableContent(original);
   const charsPerToken = Math.max(1, options.charsPerToken);
   const budget = Math.max(8, options.maxInputTokens - RESERVED_TOKENS);
   const overlap = Math.min(MAX_OVERLAP_TOKENS, Math.floor(budget / 8));

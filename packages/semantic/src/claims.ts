@@ -13,6 +13,7 @@
 import { hostname } from 'node:os';
 import { randomUUID } from 'node:crypto';
 import { VISIBLE_VISIBILITIES, type RecallDatabase } from '@recall/schema';
+import { createRedactor } from '@recall/redaction';
 import { contentHash } from './chunker.js';
 import type { Fingerprint } from './fingerprint.js';
 import { vectorToBlob } from './provider.js';
@@ -41,6 +42,23 @@ export interface ClaimOptions {
   /** Only chunks of sessions currently in this project. */
   projectId?: string;
   now?: number;
+  /**
+   * Same-length masking of a message's content before its chunks are cut from it (secrets and
+   * `<private>` spans overwritten in place, offsets unchanged), so a chunk that cuts through a secret
+   * never carries part of it. Default: `defaultChunkMask()` (@recall/redaction's built-in rules).
+   */
+  mask?: (content: string) => string;
+}
+
+let builtinMask: ((content: string) => string) | null = null;
+
+/** The built-in same-length mask (@recall/redaction's rules, `<private>` spans included), compiled once. */
+export function defaultChunkMask(): (content: string) => string {
+  if (builtinMask === null) {
+    const redactor = createRedactor();
+    builtinMask = (content) => redactor.mask(content).text;
+  }
+  return builtinMask;
 }
 
 const VISIBLE_SQL = VISIBLE_VISIBILITIES.map((v) => `'${v}'`).join(', ');
@@ -86,6 +104,14 @@ export function claimChunks(db: RecallDatabase, o: ClaimOptions): ClaimedChunk[]
       if (rows.length < o.limit) rows.push(...select('failed', o.limit - rows.length));
       const lease = db.raw.prepare('update semantic_chunks set lease_owner = ?, lease_until = ? where id = ?');
       for (const r of rows) lease.run(o.owner, now + o.leaseMs, r.id);
+      // One mask per message (a message's chunks are usually claimed together).
+      const mask = o.mask ?? defaultChunkMask();
+      const masked = new Map<number, string>();
+      const maskedContent = (id: number, content: string): string => {
+        let m = masked.get(id);
+        if (m === undefined) masked.set(id, (m = mask(content)));
+        return m;
+      };
       return rows.map((r) => ({
         id: r.id,
         messageId: r.message_id,
@@ -94,7 +120,8 @@ export function claimChunks(db: RecallDatabase, o: ClaimOptions): ClaimedChunk[]
         start: r.start,
         end: r.end,
         contentHash: r.content_hash,
-        text: r.content.slice(r.start, r.end),
+        // The range is cut from the masked content: no secret or <private> text reaches the provider.
+        text: maskedContent(r.message_id, r.content).slice(r.start, r.end),
       }));
     })
     .immediate();

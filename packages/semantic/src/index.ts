@@ -9,7 +9,7 @@
  */
 export { parseSemanticConfig, resolveEmbeddingApiKey, USE_LITE_ENDPOINT, USE_LITE_MODEL, USE_LITE_DIMS, OPENAI_ENDPOINT } from './config.js';
 export type { SemanticConfig, SemanticConfigInput, SemanticBudgets } from './config.js';
-export { createProvider, l2normalize } from './provider.js';
+export { createProvider, l2normalize, withRedaction } from './provider.js';
 export type { EmbeddingProvider, ProviderAvailability, ProviderInfo, EmbedOptions, CreateProviderOptions } from './provider.js';
 export { createOpenAICompatibleProvider } from './openai-provider.js';
 export type { OpenAICompatibleProviderOptions, ProviderLogger } from './openai-provider.js';

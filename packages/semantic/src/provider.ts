@@ -8,6 +8,7 @@ import type { SemanticConfig } from './config.js';
 import { EmbeddingDimensionError, EmbeddingRequestError, type SemanticError } from './errors.js';
 import { createOpenAICompatibleProvider, type OpenAICompatibleProviderOptions } from './openai-provider.js';
 import { createUseLiteProvider } from './use-lite-provider.js';
+import { createRedactor } from '@recall/redaction';
 
 /**
  * What a provider is: kind, endpoint, model, vector size and input limits. Part of the model fingerprint
@@ -102,17 +103,54 @@ export function blobToVector(blob: Uint8Array): Float32Array {
   return out;
 }
 
-/** Options of `createProvider()`: the API key (openai-compatible only) and a logger for retries. */
+/** Options of `createProvider()`: the API key (openai-compatible only), a logger for retries and the redaction pass. */
 export interface CreateProviderOptions extends Pick<OpenAICompatibleProviderOptions, 'logger'> {
   /** From `resolveEmbeddingApiKey()`; only for openai-compatible. */
   apiKey?: string | null;
+  /**
+   * Applied to every text before it is embedded (chunks and queries). Default: @recall/redaction's
+   * built-in rules (secrets become `[redacted:KIND]`); `null` = send texts as they are (the
+   * `privacy.redact.embedding: false` setting; `<private>` spans are still never in a chunk).
+   */
+  redact?: ((text: string) => string) | null;
+}
+
+let builtinRedact: ((text: string) => string) | null = null;
+
+/** The built-in redaction pass of @recall/redaction, compiled once. */
+function defaultRedact(): (text: string) => string {
+  if (builtinRedact === null) {
+    const redactor = createRedactor();
+    builtinRedact = (text) => redactor.redactText(text);
+  }
+  return builtinRedact;
+}
+
+/**
+ * `provider` with `redact` applied to every text before `embed()` sends it (same `info`,
+ * `availability` and `close`). What `createProvider()` returns unless its `redact` is null.
+ */
+export function withRedaction(provider: EmbeddingProvider, redact: (text: string) => string): EmbeddingProvider {
+  return {
+    info: provider.info,
+    embed: (texts, options) => provider.embed(texts.map((t) => redact(t)), options),
+    ...(provider.availability ? { availability: () => provider.availability!() } : {}),
+    close: () => provider.close(),
+  };
 }
 
 /**
  * The provider a validated configuration names: `use-lite` (built-in, offline; unavailable but constructible
- * when its optional packages are missing) or `openai-compatible`. Does not call the model.
+ * when its optional packages are missing) or `openai-compatible`, with the redaction pass applied to
+ * every text it embeds (`options.redact`; default the built-in rules). Does not call the model.
  */
 export function createProvider(config: SemanticConfig, options: CreateProviderOptions = {}): EmbeddingProvider {
+  const provider = createBareProvider(config, options);
+  const redact = options.redact === undefined ? defaultRedact() : options.redact;
+  return redact === null ? provider : withRedaction(provider, redact);
+}
+
+function createBareProvider(config: SemanticConfig, options: CreateProviderOptions): EmbeddingProvider {
   if (config.provider === 'use-lite') return createUseLiteProvider({ charsPerToken: config.charsPerToken, maxInputTokens: config.maxInputTokens, batchSize: config.batchSize });
   return createOpenAICompatibleProvider({
     endpoint: config.endpoint,

@@ -12,6 +12,7 @@ import { disableProject, enableProject, listConsents, type ProjectConsent } from
 import { SemanticDisabledError, SemanticProjectNotFoundError } from './errors.js';
 import { ensureFingerprint, fingerprintFields, type Fingerprint } from './fingerprint.js';
 import { createProvider, type EmbeddingProvider, type ProviderInfo } from './provider.js';
+import { chunkableContent } from './chunker.js';
 import type { ProviderLogger } from './openai-provider.js';
 import { semanticStatus, type ProjectIndexStatus } from './status.js';
 import { SemanticWorker, type BatchReport, type WorkerHealth } from './worker.js';
@@ -38,6 +39,13 @@ export interface SemanticIndexOptions {
   apiKey?: string | null;
   /** A ready provider (tests, benches); default: built from the config. */
   provider?: EmbeddingProvider;
+  /** The redaction pass of the provider built from the config (see `CreateProviderOptions.redact`; default the built-in rules, null = off). */
+  redact?: ((text: string) => string) | null;
+  /**
+   * Same-length mask of a message's content before its chunks are cut from it and sent (see
+   * `ClaimOptions.mask`). Default: the built-in rules; null = only `<private>` spans are blanked.
+   */
+  mask?: ((content: string) => string) | null;
   logger?: ProviderLogger;
   onEvent?: (event: SemanticIndexEvent) => void;
   pollMs?: number;
@@ -94,7 +102,7 @@ export class SemanticIndex {
     this.#onEvent = options.onEvent;
     this.#eventInterval = options.eventIntervalMs ?? 500;
     const on = options.config?.enabled === true;
-    this.provider = on ? (options.provider ?? createProvider(options.config!, { apiKey: options.apiKey ?? null, ...(options.logger ? { logger: options.logger } : {}) })) : null;
+    this.provider = on ? (options.provider ?? createProvider(options.config!, { apiKey: options.apiKey ?? null, ...(options.logger ? { logger: options.logger } : {}), ...(options.redact === undefined ? {} : { redact: options.redact }) })) : null;
     this.fingerprint = this.provider ? ensureFingerprint(this.db, fingerprintFields(this.provider.info)) : null;
     this.worker =
       this.provider && this.fingerprint
@@ -106,6 +114,7 @@ export class SemanticIndex {
             roles: options.config!.indexedRoles,
             budgets: options.config!.budgets,
             ...(options.pollMs === undefined ? {} : { pollMs: options.pollMs }),
+            ...(options.mask === undefined ? {} : { mask: options.mask ?? chunkableContent }),
             onBatch: (report) => this.#batchEvent(report),
             onState: () => this.#emit(''),
           })

@@ -70,6 +70,8 @@ export interface SemanticWorkerOptions {
   onBatch?: (report: BatchReport, health: WorkerHealth) => void;
   onState?: (health: WorkerHealth) => void;
   owner?: string;
+  /** Same-length mask of a message's content before chunks are cut from it (see `ClaimOptions.mask`; default the built-in rules). */
+  mask?: (content: string) => string;
 }
 
 const MIN_BACKOFF_MS = 5_000;
@@ -268,6 +270,7 @@ export class SemanticWorker {
       leaseMs: budgets.leaseMs,
       maxAttempts: budgets.maxAttempts,
       ...(options.projectId ? { projectId: options.projectId } : {}),
+      ...(this.#o.mask ? { mask: this.#o.mask } : {}),
     });
     report.claimed = claimed.length;
     if (claimed.length === 0) {

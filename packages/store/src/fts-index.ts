@@ -21,7 +21,8 @@ import type { Statement } from 'better-sqlite3';
 import { indexColumns } from './search-text.js';
 
 /** Bump when `indexColumns()` or `scopeToken()` change their output: the index is then rebuilt once. */
-export const KEYWORD_INDEX_VERSION = 1;
+// 2: <private> spans are no longer indexed (an index built before is rebuilt once, dropping their words).
+export const KEYWORD_INDEX_VERSION = 2;
 export const FTS_TABLE = 'messages_fts';
 
 /**

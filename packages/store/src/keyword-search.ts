@@ -14,7 +14,7 @@ import { VISIBLE_VISIBILITIES, type RecallDatabase } from '@recall/schema';
 import type { Statement } from 'better-sqlite3';
 import { ensureKeywordIndex, FTS_TABLE, refreshScopeTokens, scopeToken } from './fts-index.js';
 import { DEFAULT_CJK_BACKOFF, findTermSpans, parseQuery, termNeedles, type CjkBackoff, type ParsedQuery, type QueryTerm, type TermSpan } from './fts-query.js';
-import { hasCjk, MAX_INDEXED_CHARS, normalizeForSearch } from './search-text.js';
+import { hasCjk, likeOutsidePrivate, MAX_INDEXED_CHARS, normalizeForSearch } from './search-text.js';
 
 /**
  * Where a keyword search looks: one project's sessions, or an explicit list of sessions (for a caller
@@ -606,6 +606,8 @@ export function keywordSearch(db: RecallDatabase, scope: KeywordScope, query: st
   for (const r of ranked) {
     const d = details.get(r.id);
     if (!d) continue;
+    // LIKE reads the stored content, <private> spans included: a hit only inside one is no hit.
+    if (literalNeedle !== null && !likeOutsidePrivate(d.content, substring ?? [literalNeedle])) continue;
     const cut = literalNeedle !== null ? literalSnippet(d.content, literalNeedle, snippetChars) : snippet(d.content, terms, snippetChars);
     hits.push({
       messageId: d.id,

@@ -9,7 +9,10 @@
  * which also splits identifiers such as `busy_timeout` / `config.yaml` / `E_CONN_RESET` into parts
  * that the query side turns into adjacent-token phrases. The comparison with word segmentation
  * (`Intl.Segmenter`) and the `trigram` tokenizer that led to this choice is in docs/benchmarks.md.
+ * `<private>…</private>` spans are blanked (same length) before anything is indexed: their words are
+ * never findable, while the stored message keeps them (@recall/redaction's `blankPrivate`).
  */
+import { blankPrivate, hasPrivate } from '@recall/redaction';
 
 /**
  * Characters treated as CJK: Han, kana, Hangul, plus the iteration/prolonged-sound marks that are
@@ -59,8 +62,26 @@ export interface IndexColumns {
   cjk: string;
 }
 
+/**
+ * The part of a message's content that search may see: `<private>` spans blanked with spaces (same
+ * length, so offsets stay valid). The keyword index and the literal/substring scans use it.
+ */
+export function searchableContent(content: string): string {
+  return hasPrivate(content) ? blankPrivate(content) : content;
+}
+
+/**
+ * Whether every LIKE needle of a literal/substring hit occurs in the searchable part of the content
+ * (LIKE reads the stored text, so a match only inside a `<private>` span must not count).
+ */
+export function likeOutsidePrivate(content: string, needles: readonly string[]): boolean {
+  if (!hasPrivate(content)) return true;
+  const visible = blankPrivate(content).toLowerCase();
+  return needles.every((n) => visible.includes(n.toLowerCase()));
+}
+
 export function indexColumns(content: string): IndexColumns {
-  const text = (content.length > MAX_INDEXED_CHARS ? content.slice(0, MAX_INDEXED_CHARS) : content).normalize('NFKC');
+  const text = searchableContent(content.length > MAX_INDEXED_CHARS ? content.slice(0, MAX_INDEXED_CHARS) : content).normalize('NFKC');
   // Fast path: most English messages have no CJK at all.
   if (!CJK_CHAR_RE.test(text)) return { body: text, cjk: '' };
   const body: string[] = [];

@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
-import { FTS_TABLE_SQL, indexMessages, rebuildKeywordIndex, refreshScopeTokens, reindexSessionsScope, scopeToken, unindexMessages } from '../src/fts-index.js';
+import { FTS_TABLE_SQL, KEYWORD_INDEX_VERSION, indexMessages, rebuildKeywordIndex, refreshScopeTokens, reindexSessionsScope, scopeToken, unindexMessages } from '../src/fts-index.js';
 import {
   describeQuery,
   HIGHLIGHT_CLOSE,
@@ -439,7 +439,7 @@ describe('index lifecycle', () => {
     try {
       expect(keywordSearch(db, inProject('p_old'), 'legacy').hits.length).toBe(1);
       expect(keywordSearch(db, inProject('p_old'), '消息').hits.length).toBe(1);
-      expect(db.raw.prepare('select version from keyword_index_state').pluck().get()).toBe(1);
+      expect(db.raw.prepare('select version from keyword_index_state').pluck().get()).toBe(KEYWORD_INDEX_VERSION);
     } finally {
       db.close();
     }

@@ -112,6 +112,7 @@ describe('every publishable package', () => {
       '@recall/cli',
       '@recall/gateway-rpc',
       '@recall/importers',
+      '@recall/redaction',
       '@recall/rpc-contract',
       '@recall/schema',
       '@recall/search-tool',

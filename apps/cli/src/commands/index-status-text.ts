@@ -10,6 +10,18 @@ import { tokenPath } from '@recall/gateway-rpc';
 import type { IndexProjectStatus, IndexStatus } from '@recall/rpc-contract';
 import { printTable, type CliContext } from './context.js';
 import { columnsOf, wrapText } from './style.js';
+import { REDACTION_SURFACES, type RedactionPolicy, type RedactionSurface } from '@recall/redaction';
+
+const SURFACE_NAMES: Record<RedactionSurface, string> = { embedding: 'embedding', chat: 'chat', search_results: 'search results' };
+
+/** One line: which outgoing surfaces redact secrets (config.json `privacy.redact`). */
+function redactionLine(policy: RedactionPolicy): string {
+  const on = REDACTION_SURFACES.filter((s) => policy.enabled(s)).map((s) => SURFACE_NAMES[s]);
+  const off = REDACTION_SURFACES.filter((s) => !policy.enabled(s)).map((s) => SURFACE_NAMES[s]);
+  if (off.length === 0) return 'Secrets:  redacted before anything is sent (embedding, chat, search results)';
+  if (on.length === 0) return 'Secrets:  NOT redacted before sending (switched off in config.json); private spans still never leave';
+  return `Secrets:  redacted for ${on.join(', ')}; not for ${off.join(', ')} (switched off in config.json)`;
+}
 
 /** Continuation lines start under the value column (after "Semantic: "). */
 const LABEL_INDENT = ' '.repeat(10);
@@ -77,7 +89,7 @@ function projectState(p: IndexProjectStatus, live: boolean): string {
  * Prints the status. `live` is true when it came from a running `recall serve` (whose worker
  * state is then the truth), false when this process computed it without any worker.
  */
-export function printIndexStatus(ctx: CliContext, status: IndexStatus, live: boolean): void {
+export function printIndexStatus(ctx: CliContext, status: IndexStatus, live: boolean, policy: RedactionPolicy): void {
   const s = status.semantic;
   const { style } = ctx.out;
   const configPath = ctx.config.configFile.path;
@@ -124,6 +136,7 @@ export function printIndexStatus(ctx: CliContext, status: IndexStatus, live: boo
   if (model) lines.push(`Model:    ${model}`);
   const lastError = s.worker?.lastError?.message ?? s.projects.find((p) => p.lastError)?.lastError ?? null;
   if (lastError) lines.push(`Last error: ${lastError}`);
+  lines.push(redactionLine(policy));
   // On a terminal each line wraps under its label; on a pipe it stays one line.
   for (const l of lines) {
     if (!ctx.out.isTTY || columnsOf(l) <= ctx.out.columns) ctx.out.write(`${l}\n`);

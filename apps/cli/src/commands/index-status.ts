@@ -22,6 +22,7 @@ import { didYouMean } from './style.js';
 import { UsageError } from '../errors.js';
 import { GatewayError } from '@recall/gateway-rpc';
 import { progressBar } from './progress.js';
+import { redactionPolicy } from '../config.js';
 import { waitForStop } from './signals.js';
 
 const SUBCOMMANDS = ['status', 'run', 'rebuild', 'enable', 'disable'] as const;
@@ -77,7 +78,8 @@ export const indexCommand = defineCommand<{ json?: boolean; project?: string }>(
     const sub = positionals[0] as Sub;
     const db = ctx.db();
     const events = new EventHub();
-    const semantic = await indexServiceFor(db, { config: ctx.config.semantic, keys: ctx.config.semanticKeys }, { logger: consoleLogger, events });
+    const redaction = redactionPolicy(ctx.config);
+    const semantic = await indexServiceFor(db, { config: ctx.config.semantic, keys: ctx.config.semanticKeys, redaction }, { logger: consoleLogger, events });
     try {
       const callCtx: CallContext = { db, home: ctx.config.home, profile: ctx.config.profile, events, logger: consoleLogger, searchTool: null, semantic, launcher: RECALL_LAUNCHER, transport: 'direct' };
       const projectId = resolveProject(ctx, values.project);
@@ -87,7 +89,7 @@ export const indexCommand = defineCommand<{ json?: boolean; project?: string }>(
         const live = await serverIndexStatus(ctx, params);
         const status = live ?? ((await call(ctx, callCtx, 'index.status', params)) as IndexStatus);
         if (values.json) printJson(ctx.out, status);
-        else printIndexStatus(ctx, status, live !== null);
+        else printIndexStatus(ctx, status, live !== null, redaction);
         return;
       }
       if (sub === 'enable') {
@@ -131,10 +133,11 @@ export const indexCommand = defineCommand<{ json?: boolean; project?: string }>(
       });
       bar.finish();
       const finalStatus = indexSummary(targets.map((id) => index.status(id)));
-      if (values.json) printJson(ctx.out, { ...result, ...finalStatus });
+      const redacted = redaction.stats().surfaces.embedding.redactions;
+      if (values.json) printJson(ctx.out, { ...result, ...finalStatus, secretsRedacted: redacted });
       else {
         const how = result.completed ? 'done' : result.reason === 'aborted' ? 'interrupted (run again to resume)' : result.reason;
-        ctx.out.write(`Semantic index ${how}: ${result.written} chunks embedded now; ${finalStatus.ready} ready, ${finalStatus.pending} pending, ${finalStatus.failed} failed.\n`);
+        ctx.out.write(`Semantic index ${how}: ${result.written} chunks embedded now; ${finalStatus.ready} ready, ${finalStatus.pending} pending, ${finalStatus.failed} failed.${redacted > 0 ? ` ${redacted} secrets were replaced by placeholders before sending.` : ''}\n`);
         void done;
       }
       return result.completed ? 0 : 1;

@@ -13,6 +13,7 @@ import { defineCommand } from './command.js';
 import { checkScopeFlags, resolveScope } from './scope.js';
 import { waitForStop } from './signals.js';
 import { loadSearchTool } from './tool.js';
+import { redactionPolicy } from '../config.js';
 
 export const mcpCommand = defineCommand<{ session?: string; project?: string; cwd?: string }>({
   name: 'mcp',
@@ -29,9 +30,10 @@ export const mcpCommand = defineCommand<{ session?: string; project?: string; cw
   async run(ctx, { values }) {
     const { scope, note } = resolveScope(ctx, values);
     if (note !== null) ctx.err.write(`recall mcp: ${note}\n`);
-    const tool = await loadSearchTool(ctx.db(), ctx.config);
+    const redaction = redactionPolicy(ctx.config);
+    const tool = await loadSearchTool(ctx.db(), ctx.config, redaction);
     try {
-      await runMcpStdio({ tool, scope, profile: ctx.config.profile }, waitForStop());
+      await runMcpStdio({ tool, scope, profile: ctx.config.profile, redaction }, waitForStop());
     } finally {
       await tool.close();
     }

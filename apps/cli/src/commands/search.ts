@@ -14,6 +14,7 @@ import { defineCommand } from './command.js';
 import { oneLine, printJson, type CliContext, type Output } from './context.js';
 import { EXIT_ERROR, SearchFailedError, stableCode, UsageError } from '../errors.js';
 import { loadSearchTool } from './tool.js';
+import { redactionPolicy } from '../config.js';
 import type { SessionSearchResult } from '@recall/search-tool';
 import { MESSAGE_ROLES, SEARCH_MODES, SORTS } from '@recall/rpc-contract';
 import { checkScopeFlags, resolveScope } from './scope.js';
@@ -184,7 +185,7 @@ export const searchCommand = defineCommand<SearchFlags>({
     const { scope, note } = resolveSearchScope(ctx, values);
     if (note !== null) ctx.err.write(`${ctx.err.style.dim(`recall search: ${note}`)}\n`);
     const db = ctx.db();
-    const tool = await loadSearchTool(db, ctx.config);
+    const tool = await loadSearchTool(db, ctx.config, redactionPolicy(ctx.config));
     let result;
     try {
       result = await tool.execute(args, { ...scope, profile: ctx.config.profile });

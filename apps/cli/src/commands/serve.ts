@@ -13,6 +13,7 @@ import { openProfileDatabase } from '@recall/gateway-rpc';
 import { GatewayError } from '@recall/gateway-rpc';
 import { DEFAULT_LAUNCH_CODE_TTL_MS, startGateway } from '@recall/gateway-rpc';
 import { semanticPluginFor } from '../stage-b.js';
+import { redactionPolicy } from '../config.js';
 import { tokenPath } from '@recall/gateway-rpc';
 import { intFlag } from './args.js';
 import { defineCommand } from './command.js';
@@ -102,6 +103,8 @@ export const serveCommand = defineCommand<{ port?: string; 'host-ui'?: string; '
     const uiDir = values['no-ui'] ? null : values['host-ui'] !== undefined ? resolve(values['host-ui']) : defaultUiDir();
     for (const warning of ctx.config.warnings) ctx.err.write(`recall: warning: ${warning}\n`);
     const stopped = waitForStop();
+    // One policy for the process: chat, the index worker and hybrid search count into it (gateway.info shows the counts).
+    const redaction = redactionPolicy(ctx.config);
     let gateway: Awaited<ReturnType<typeof startGateway>>;
     try {
       gateway = await startGateway({
@@ -110,7 +113,8 @@ export const serveCommand = defineCommand<{ port?: string; 'host-ui'?: string; '
         port: ctx.config.port,
         uiDir,
         chat: ctx.config.chat,
-        semantic: await semanticPluginFor({ config: ctx.config.semantic, keys: ctx.config.semanticKeys }),
+        semantic: await semanticPluginFor({ config: ctx.config.semantic, keys: ctx.config.semanticKeys, redaction }),
+        redaction,
         // gateway.info tells MCP clients to start exactly this installation's `recall mcp`.
         launcher: RECALL_LAUNCHER,
       });

@@ -9,6 +9,7 @@ import type { RecallDatabase } from '@recall/schema';
 import type { RecallConfig } from '../config.js';
 import { SESSION_SEARCH_DESCRIPTION, SESSION_SEARCH_TOOL_NAME, sessionSearchJsonSchema, type SearchCallContext, type SessionSearchResult } from '@recall/search-tool';
 import { searchToolFor } from '../stage-b.js';
+import type { RedactionPolicy } from '@recall/redaction';
 
 export interface CliSearchTool {
   readonly name: string;
@@ -19,9 +20,13 @@ export interface CliSearchTool {
   close(): Promise<void>;
 }
 
-/** `config` carries the profile's `semantic` section and keys; without it the tool is keyword-only. */
-export async function loadSearchTool(db: RecallDatabase, config?: Pick<RecallConfig, 'semantic' | 'semanticKeys'>): Promise<CliSearchTool> {
-  const composition = await searchToolFor(db, config ? { config: config.semantic, keys: config.semanticKeys } : { config: null });
+/**
+ * `config` carries the profile's `semantic` section and keys; without it the tool is keyword-only.
+ * `redaction` applies to what the semantic source embeds (the query); results are not redacted here
+ * (the MCP server redacts what it returns to a model; `recall search` prints to its own user).
+ */
+export async function loadSearchTool(db: RecallDatabase, config?: Pick<RecallConfig, 'semantic' | 'semanticKeys'>, redaction?: RedactionPolicy): Promise<CliSearchTool> {
+  const composition = await searchToolFor(db, config ? { config: config.semantic, keys: config.semanticKeys, ...(redaction ? { redaction } : {}) } : { config: null });
   const tool = composition.tool;
   const meta = tool as unknown as Partial<Pick<CliSearchTool, 'name' | 'description' | 'parameters'>>;
   return {

@@ -42,6 +42,7 @@ export function createMethodRegistry(): MethodRegistry<CallContext> {
         command: ctx.launcher.command,
         args: [...ctx.launcher.args, 'mcp', '--home', ctx.home, ...(ctx.profile === 'default' ? [] : ['--profile', ctx.profile])],
       },
+      ...(ctx.redaction ? { redaction: ctx.redaction.stats() } : {}),
     })),
     method('rpc.discover', () => ({
       methods: registry.list().map((m) => ({ name: m.name, summary: m.summary, params: z.toJSONSchema(m.params, { io: 'input', unrepresentable: 'any' }) as Record<string, unknown> })),

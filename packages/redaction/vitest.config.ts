@@ -1,0 +1,3 @@
+import { recallVitestConfig } from '@recall/config/vitest';
+
+export default recallVitestConfig();
