@@ -12,15 +12,13 @@
  * Everything is read in one read transaction (a consistent snapshot) and produced as a stream of
  * text pieces, so a caller can write a file of any size; `exportText` collects it up to a bound.
  */
-import type { Message, Project, Session } from '@recall/rpc-contract';
+import { EXPORT_FORMAT_NAMES, type Message, type Project, type Session } from '@recall/rpc-contract';
 import type { RecallDatabase } from '@recall/schema';
 import { getMessages, getProject, getSession, listSessions, logicalConversation, readTransaction } from '@recall/store';
 import { ExportTooLargeError } from './errors.js';
 
-/** The export formats (`recall export --format`, `*.export` RPC methods). */
-export const EXPORT_FORMATS = ['recall-jsonl', 'markdown'] as const;
-/** One of EXPORT_FORMATS. */
-export type ExportFormat = (typeof EXPORT_FORMATS)[number];
+/** One of the contract's EXPORT_FORMAT_NAMES (`recall export --format`, the `*.export` RPC methods). */
+export type ExportFormat = (typeof EXPORT_FORMAT_NAMES)[number];
 /** What to export: a whole project, or the logical conversation a session belongs to. */
 export type ExportScope = { projectId: string } | { sessionId: string };
 
@@ -194,11 +192,11 @@ function markdownMessage(m: Message): string {
 }
 
 function* markdown(db: RecallDatabase, snap: Snapshot, counts: ExportCounts, scope: ExportScope): Generator<string> {
+  counts.projects = snap.project ? 1 : 0;
   if ('projectId' in scope && snap.project) {
     yield `# ${snap.project.name}\n\n`;
     if (snap.project.description) yield `${snap.project.description}\n\n`;
     yield `Project \`${snap.project.id}\` · ${snap.sessions.filter((s) => !s.hidden).length} conversation segment(s) · exported ${when(Date.now())}\n\n`;
-    counts.projects = 1;
   }
   const level = 'projectId' in scope ? '##' : '#';
   for (const s of snap.sessions) {

@@ -168,8 +168,6 @@ export {
 // Export (recall-jsonl that round-trips through the importer, Markdown for people)
 
 export {
-  /** The export formats: `recall-jsonl` and `markdown`. */
-  EXPORT_FORMATS,
   /** Writes the export of a project or a logical conversation piece by piece, in one read transaction; returns counts. */
   exportConversations,
   /** The whole export as one string, bounded (for RPC answers); throws ExportTooLargeError past the bound. */
@@ -180,7 +178,7 @@ export {
   MAX_EXPORT_TEXT_CHARS,
 } from './export.js';
 export type {
-  /** One of EXPORT_FORMATS. */
+  /** `recall-jsonl` or `markdown` (the contract's EXPORT_FORMAT_NAMES). */
   ExportFormat,
   /** What to export: `{ projectId }` or `{ sessionId }` (its whole logical conversation). */
   ExportScope,
