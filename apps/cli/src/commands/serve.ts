@@ -20,6 +20,7 @@ import { defaultUiDir, RECALL_LAUNCHER } from '../install-paths.js';
 import type { CliContext } from './context.js';
 import { waitForStop } from './signals.js';
 import { syncConfig, syncPassText } from './sync.js';
+import { markServing } from './serving-lock.js';
 
 async function startSync(ctx: CliContext): Promise<{ stop(): Promise<void> }> {
   const db = openProfileDatabase(ctx.config.home, ctx.config.profile);
@@ -80,6 +81,8 @@ export const serveCommand = defineCommand<{ port?: string; 'host-ui'?: string; '
       }
       throw error;
     }
+    // `recall restore` refuses while this record names a live process.
+    const unmark = markServing(ctx.config.home, gateway.profile, 'serve', gateway.url);
     // Only the owner sees this line (their terminal, or the script that started us): the link is the key to the UI.
     ctx.out.write(`${gateway.launchUrl()}\n`);
     ctx.err.write(
@@ -99,6 +102,7 @@ export const serveCommand = defineCommand<{ port?: string; 'host-ui'?: string; '
     ctx.err.write(`recall serve: ${reason}, shutting down…\n`);
     await sync?.stop();
     await gateway.close();
+    unmark();
     ctx.err.write('recall serve: stopped.\n');
   },
 });
