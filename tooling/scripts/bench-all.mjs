@@ -45,6 +45,7 @@ export const KNOWN = [
   { script: 'bench:index', small: ['--messages', '10k', '--growth-chunks', '50k'], full: [], peer: 'plain INSERT / sqlite-vec (its own tables)' },
   { script: 'bench:rpc', small: ['--seconds', '10', '--compare'], full: ['--compare'], peer: 'the same gateway with searches in-process on its main connection' },
   { script: 'bench:import', small: ['--messages', '100k'], full: [], peer: 'the recall-jsonl importer on the same messages' },
+  { script: 'bench:backup', small: ['--sizes', '20k'], full: [], peer: 'the full VACUUM INTO backup of the same file' },
   // Hybrid under load: the seed indexed with the built-in model first (cached after the first run).
   { script: 'bench:rpc', label: 'bench:rpc --semantic', small: ['--seconds', '10', '--semantic', '--sessions', '10', '--messages', '20'], full: ['--semantic'], peer: 'the keyword-only bench:rpc run above' },
   { script: 'bench:rpc', label: 'bench:rpc --semantic --clients 32', small: ['--seconds', '10', '--semantic', '--sessions', '10', '--messages', '20', '--clients', '32'], full: ['--semantic', '--clients', '32'], peer: 'the 8-client run above' },

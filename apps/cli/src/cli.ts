@@ -22,9 +22,12 @@ import { searchCommand } from './commands/search.js';
 import { serveCommand } from './commands/serve.js';
 import { sessionsCommand } from './commands/sessions.js';
 import { syncCommand } from './commands/sync.js';
+import { backupCommand, restoreCommand } from './commands/backup.js';
+import { deleteCommand } from './commands/delete.js';
+import { exportCommand } from './commands/export.js';
 import { CLI_VERSION } from './version.js';
 
-export const COMMANDS: readonly Command[] = [serveCommand, importCommand, searchCommand, projectsCommand, sessionsCommand, mvCommand, indexCommand, mcpCommand, syncCommand];
+export const COMMANDS: readonly Command[] = [serveCommand, importCommand, searchCommand, projectsCommand, sessionsCommand, mvCommand, indexCommand, mcpCommand, syncCommand, exportCommand, deleteCommand, backupCommand, restoreCommand];
 
 function mainHelp(): string {
   const width = Math.max(...COMMANDS.map((c) => c.name.length));

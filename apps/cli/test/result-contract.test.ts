@@ -126,6 +126,16 @@ describe('what the desktop writes', () => {
     const empty = await rpc(gw, 'projects.create', { name: 'Empty' });
     expectContract('projects.delete', await rpc(gw, 'projects.delete', { projectId: empty.id }));
   });
+
+  test('export and delete for real', async () => {
+    expectContract('projects.export', await rpc(gw, 'projects.export', { projectId: f.alpha, format: 'markdown' }));
+    expectContract('conversations.export', await rpc(gw, 'conversations.export', { sessionId: f.session }));
+    const session = await rpc(gw, 'session.create', { projectId: f.alpha, messages: [{ role: 'user', content: 'to be purged' }, { role: 'assistant', content: 'and this' }] });
+    const ids = (await rpc<{ messages: Array<{ id: number }> }>(gw, 'session.messages', { sessionId: session.id })).messages.map((m) => m.id);
+    await rpc(gw, 'session.delete', { messageId: ids[1] });
+    expectContract('conversations.purge_hidden', await rpc(gw, 'conversations.purge_hidden', { sessionId: session.id }));
+    expectContract('conversations.delete', await rpc(gw, 'conversations.delete', { sessionId: session.id }));
+  });
 });
 
 describe('index.* with a semantic index', () => {

@@ -15,6 +15,7 @@ import { SEARCH_BOX_ID, SearchPanel } from './components/SearchPanel';
 import { SidePanel } from './components/SidePanel';
 import { Sidebar } from './components/Sidebar';
 import { TextDialog } from './components/TextDialog';
+import { DeleteDialog, ExportDialog, type DataTarget } from './components/DataDialogs';
 import { TopBar, type PaneName } from './components/TopBar';
 import { Welcome } from './components/Welcome';
 import { baseName, shortPath, titleFromText } from './lib/format';
@@ -44,7 +45,10 @@ type DialogState =
   | { kind: 'renameProject'; project: Project }
   | { kind: 'addFolder'; project: Project }
   | { kind: 'cwd'; conversation: Conversation }
-  | { kind: 'agent'; target: AgentTarget };
+  | { kind: 'agent'; target: AgentTarget }
+  | { kind: 'renameConversation'; conversation: Conversation; opener: HTMLElement | null }
+  | { kind: 'export'; target: DataTarget; opener: HTMLElement | null }
+  | { kind: 'delete'; target: DataTarget; opener: HTMLElement | null };
 
 const NARROW = '(max-width: 860px)';
 
@@ -81,6 +85,14 @@ export function App() {
   const [pane, setPane] = useState<PaneName>('conversation');
   const [menu, setMenu] = useState<MenuState | null>(null);
   const [dialog, setDialog] = useState<DialogState | null>(null);
+  // Where the focus goes once a dialog has closed: set by the closing code, run after the <dialog> left the page.
+  const focusAfterDialog = useRef<(() => void) | null>(null);
+  useEffect(() => {
+    if (dialog !== null || !focusAfterDialog.current) return;
+    const focus = focusAfterDialog.current;
+    focusAfterDialog.current = null;
+    focus();
+  }, [dialog]);
   const [busyFolder, setBusyFolder] = useState<string | null>(null);
   const { withHomeConfirm, dialog: homeDialog } = useHomeConfirm();
 
@@ -305,6 +317,31 @@ export function App() {
     }
   };
 
+  const projectTarget = (p: Project): DataTarget => ({ kind: 'project', project: p, conversations: Math.max(api.groups.get(p.id)?.total ?? 0, p.sessionCount ?? 0) });
+
+  /** Closes a rename/export/delete dialog and gives the focus back to what opened its menu (WAI-ARIA dialog pattern). */
+  const closeDataDialog = (opener: HTMLElement | null) => {
+    focusAfterDialog.current = () => {
+      if (opener?.isConnected) opener.focus();
+    };
+    setDialog(null);
+  };
+
+  /** After a real delete: leave a conversation that no longer exists, refresh, and put the focus somewhere that still exists. */
+  const afterDelete = (target: DataTarget, text: string) => {
+    notify('success', text);
+    const gone = target.kind === 'conversation' ? target.conversation.members.map((m) => m.id) : null;
+    if (openSessionId && (gone ? gone.includes(openSessionId) : conv.session?.projectId === (target.kind === 'project' ? target.project.id : undefined))) go({ view: 'home' });
+    void (target.kind === 'project' ? api.reloadAll() : api.refreshGroups([target.conversation.projectId])).catch(() => undefined);
+    const projectId = target.kind === 'conversation' ? target.conversation.projectId : null;
+    // The deleted row (the menu's opener) is gone: its project's header takes the focus.
+    focusAfterDialog.current = () => {
+      const group = document.querySelector<HTMLElement>(projectId ? `[data-project-id="${CSS.escape(projectId)}"] .group-toggle` : '.sidebar .group-toggle');
+      (group ?? document.querySelector<HTMLElement>('.sidebar button'))?.focus();
+    };
+    setDialog(null);
+  };
+
   const setArchived = async (p: Project, archived: boolean) => {
     try {
       await api.archiveProject(p.id, archived);
@@ -464,6 +501,9 @@ export function App() {
             : { onOpen: () => go({ view: 'session', sessionId: menu.conversation.head.id }) })}
           onChangeCwd={() => setDialog({ kind: 'cwd', conversation: menu.conversation })}
           onAgent={() => setDialog({ kind: 'agent', target: agentFor(menu.conversation) })}
+          onRename={() => setDialog({ kind: 'renameConversation', conversation: menu.conversation, opener: menu.opener })}
+          onExport={() => setDialog({ kind: 'export', target: { kind: 'conversation', conversation: menu.conversation }, opener: menu.opener })}
+          onDelete={() => setDialog({ kind: 'delete', target: { kind: 'conversation', conversation: menu.conversation }, opener: menu.opener })}
         />
       )}
       {menu?.kind === 'project' && (
@@ -484,11 +524,41 @@ export function App() {
                 { key: 'archive', label: 'Archive', hint: 'keeps conversations', onSelect: () => void setArchived(menu.project, true) },
               ],
             },
+            {
+              items: [
+                { key: 'export', label: 'Export…', hint: 'JSONL or Markdown', onSelect: () => setDialog({ kind: 'export', target: projectTarget(menu.project), opener: menu.opener }) },
+                { key: 'delete', label: 'Delete…', danger: true, onSelect: () => setDialog({ kind: 'delete', target: projectTarget(menu.project), opener: menu.opener }) },
+              ],
+            },
           ]}
         />
       )}
 
       {homeDialog}
+      {dialog?.kind === 'renameConversation' && (
+        <TextDialog
+          title="Rename conversation"
+          description="The new title is shown in the sidebar and in search results; the conversation stays where it is."
+          // Not name "title": TextDialog's input ids share a prefix with its heading's id ("…-title").
+          fields={[{ name: 'conversationTitle', label: 'Title', required: true, initial: dialog.conversation.title === 'Untitled conversation' ? '' : dialog.conversation.title }]}
+          submitLabel="Rename"
+          onClose={() => closeDataDialog(dialog.opener)}
+          onSubmit={async (v) => {
+            await rpc.call('session.title', { sessionId: dialog.conversation.root.id, title: v.conversationTitle ?? '' });
+            notify('success', `Renamed to “${v.conversationTitle}”`);
+            void api.refreshGroups([dialog.conversation.projectId]).catch(() => undefined);
+            if (openSessionId && dialog.conversation.members.some((m) => m.id === openSessionId)) await conv.reload();
+          }}
+        />
+      )}
+      {dialog?.kind === 'export' && <ExportDialog target={dialog.target} onClose={() => closeDataDialog(dialog.opener)} onDone={(text) => notify('success', text)} />}
+      {dialog?.kind === 'delete' && (
+        <DeleteDialog
+          target={dialog.target}
+          onClose={() => closeDataDialog(dialog.opener)}
+          onDeleted={(text) => afterDelete(dialog.target, text)}
+        />
+      )}
       {dialog?.kind === 'agent' && <AgentDialog target={dialog.target} info={info} onClose={() => setDialog(null)} />}
       {dialog?.kind === 'createProject' && (
         <TextDialog

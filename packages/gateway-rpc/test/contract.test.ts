@@ -238,6 +238,10 @@ const successCases: Case[] = [
 /** Methods of modules with their own over-the-wire suites (method-name prefix → test file). */
 const COVERED_ELSEWHERE: [prefix: string, file: string][] = [
   ['chat.', './chat.test.ts'],
+  ['conversations.export', './data-methods.test.ts'],
+  ['conversations.delete', './data-methods.test.ts'],
+  ['conversations.purge_hidden', './data-methods.test.ts'],
+  ['projects.export', './data-methods.test.ts'],
   ['conversations.', './pages.test.ts'],
   ['session.page', './pages.test.ts'],
   // stage B is plugged in by the CLI, whose tests run index.* against a real semantic index

@@ -21,3 +21,13 @@ export class HermesSchemaError extends ImporterError {
     super('hermes_schema_unsupported', `${path} is not a Hermes state.db this importer can read: ${detail}`, { path });
   }
 }
+
+/**
+ * Code `export_too_large`: the export is longer than an answer may carry (`details.maxChars`); write
+ * it to a file with `recall export --to FILE` instead, which has no bound.
+ */
+export class ExportTooLargeError extends ImporterError {
+  constructor(maxChars: number) {
+    super('export_too_large', `This export is larger than ${Math.round(maxChars / 2 ** 20)} MiB, too large to download here. Use "recall export --to FILE" instead.`, { maxChars });
+  }
+}

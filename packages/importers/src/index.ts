@@ -162,4 +162,28 @@ export {
   ImporterError,
   /** `hermes_schema_unsupported`: the file is not a Hermes state.db this importer can read. */
   HermesSchemaError,
+  /** `export_too_large`: an export held in memory (`exportText`) passed its bound; write it to a file instead. */
+  ExportTooLargeError,
 } from './errors.js';
+
+// ---------------------------------------------------------------------------------------------
+// Export (recall-jsonl that round-trips through the importer, Markdown for people)
+
+export {
+  /** Writes the export of a project or a logical conversation piece by piece, in one read transaction; returns counts. */
+  exportConversations,
+  /** The whole export as one string, bounded (for RPC answers); throws ExportTooLargeError past the bound. */
+  exportText,
+  /** A safe file name for an export (title + `.jsonl` / `.md`). */
+  exportFileName,
+  /** Default bound of exportText in characters (32 MiB). */
+  MAX_EXPORT_TEXT_CHARS,
+} from './export.js';
+export type {
+  /** `recall-jsonl` or `markdown` (the contract's EXPORT_FORMAT_NAMES). */
+  ExportFormat,
+  /** What to export: `{ projectId }` or `{ sessionId }` (its whole logical conversation). */
+  ExportScope,
+  /** Projects, sessions and messages an export wrote. */
+  ExportCounts,
+} from './export.js';

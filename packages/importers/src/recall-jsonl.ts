@@ -97,6 +97,7 @@ export const sessionLineSchema = z
     ended_at: timestampSchema.nullish(),
     end_reason: optionalText(200, 'why the session ended'),
     archived: z.boolean().optional().describe('archived conversation'),
+    hidden: z.boolean().optional().describe('hidden from lists (e.g. a sub-agent session); still part of its conversation'),
   })
   .describe('a session: created by id; on re-import only differing fields are updated and the project is never changed');
 
@@ -114,6 +115,7 @@ export const messageLineSchema = z
       .nullish()
       .describe('tool calls of an assistant message, as JSON text or a JSON value'),
     tool_call_id: optionalText(200, 'tool call id answered by a tool message'),
+    visibility: z.enum(['live', 'compacted', 'rewound']).optional().describe('live (default), compacted (left the live context, still recallable) or rewound (no longer part of the history, never recalled)'),
   })
   .describe('a message: appended once per (session_id, external_id)');
 
@@ -234,7 +236,10 @@ function lineErrorOf(error: unknown, line: number): ImportLineError | null {
   return null;
 }
 
-function applyProject(db: RecallDatabase, record: ProjectLine, summary: ImportSummary): void {
+/** Projects to archive once the whole input is imported (so the file's own sessions can still go into them). */
+type ArchiveQueue = string[];
+
+function applyProject(db: RecallDatabase, record: ProjectLine, summary: ImportSummary, archiveLater: ArchiveQueue): void {
   if (findProject(db, record.id)) {
     summary.skipped++;
     return;
@@ -247,7 +252,7 @@ function applyProject(db: RecallDatabase, record: ProjectLine, summary: ImportSu
     icon: record.icon ?? null,
     ...(record.folders ? { folders: record.folders } : {}),
   });
-  if (record.archived) archiveProject(db, record.id, true);
+  if (record.archived) archiveLater.push(record.id);
   summary.projects++;
 }
 
@@ -267,6 +272,7 @@ function sessionFields(record: SessionLine): Record<string, unknown> {
   put('endedAt', record.ended_at);
   put('endReason', record.end_reason);
   put('archived', record.archived);
+  put('hidden', record.hidden);
   return fields;
 }
 
@@ -312,6 +318,7 @@ function messageFields(record: MessageLine): MessageFields {
     toolName: record.tool_name,
     toolCalls: record.tool_calls,
     toolCallId: record.tool_call_id,
+    visibility: record.visibility,
   };
 }
 
@@ -325,7 +332,7 @@ function addError(summary: ImportSummary, error: ImportLineError): void {
  * go to the store in one appendMessages call (one savepoint, one index update); if the store refuses
  * the group, it is retried line by line so the error lands on the right line number.
  */
-function applyBatch(db: RecallDatabase, batch: ParsedLine[], summary: ImportSummary): void {
+function applyBatch(db: RecallDatabase, batch: ParsedLine[], summary: ImportSummary, archiveLater: ArchiveQueue): void {
   // Errors collected inside the transaction are only added once it committed, so an aborted batch reports nothing twice.
   const pending = emptySummary();
   writeTransaction(db, () => {
@@ -368,7 +375,7 @@ function applyBatch(db: RecallDatabase, batch: ParsedLine[], summary: ImportSumm
         continue;
       }
       try {
-        if (record.kind === 'project') applyProject(db, record, pending);
+        if (record.kind === 'project') applyProject(db, record, pending, archiveLater);
         else applySession(db, record, pending);
       } catch (error) {
         const lineError = lineErrorOf(error, entry.line);
@@ -406,10 +413,11 @@ async function importRawLines(
 ): Promise<ImportSummary> {
   const batchLines = Math.max(1, Math.floor(options.batchLines ?? DEFAULT_IMPORT_BATCH_LINES));
   const summary = emptySummary();
+  const archiveLater: ArchiveQueue = [];
   let batch: ParsedLine[] = [];
   let bytes = 0;
   const flush = async (): Promise<void> => {
-    if (batch.length > 0) applyBatch(db, batch, summary);
+    if (batch.length > 0) applyBatch(db, batch, summary, archiveLater);
     batch = [];
     options.onProgress?.({ lines: summary.lines, bytes, totalBytes: options.totalBytes ?? null, summary });
     await yieldToEventLoop();
@@ -431,6 +439,11 @@ async function importRawLines(
     }
   }
   await flush();
+  if (archiveLater.length > 0) {
+    writeTransaction(db, () => {
+      for (const id of archiveLater) archiveProject(db, id, true);
+    });
+  }
   return summary;
 }
 

@@ -63,6 +63,12 @@ export const DOMAIN_ERROR_CODES = {
   invalid_folder: -32034,
   // transport bounds (jsonrpc.ts): a batch entry not run because the batch hit its cost or size bound
   batch_limit: -32050,
+  // export / backup / restore (importers, store): the user's data out and back
+  export_too_large: -32060,
+  backup_target_exists: -32061,
+  backup_invalid: -32062,
+  backup_schema_unknown: -32063,
+  restore_target_newer: -32064,
 } as const satisfies Record<string, number>;
 
 /** A stable string code of a domain error (`error.data.code`): a key of DOMAIN_ERROR_CODES. */

@@ -76,8 +76,10 @@ export type {
   WorkerState,
   GatewayInfo,
 } from './objects.js';
-export { RPC_RESULT_SCHEMAS, rpcDiscoverResultSchema } from './results.js';
-export type { RpcResults, RpcResult, RpcDiscoverResult } from './results.js';
+export { RPC_RESULT_SCHEMAS, rpcDiscoverResultSchema, exportResultSchema, purgeResultSchema } from './results.js';
+export type { RpcResults, RpcResult, RpcDiscoverResult, ExportResult, PurgeResultWire } from './results.js';
+/** The export formats of `recall export` and the `*.export` methods: `recall-jsonl` (re-importable) and `markdown` (for people). */
+export { EXPORT_FORMAT_NAMES } from './methods/data.js';
 export { EVENT_NOTIFICATION_METHOD, EVENT_TYPES, CHAT_EVENT_TYPES } from './events.js';
 export {
   gatewayEventSchema,

@@ -6,6 +6,7 @@
  */
 import type { z } from 'zod';
 import { CHAT_METHODS } from './methods/chat.js';
+import { DATA_METHODS } from './methods/data.js';
 import { GATEWAY_METHODS } from './methods/gateway.js';
 import { IMPORT_METHODS } from './methods/import.js';
 import { INDEX_METHODS } from './methods/index-methods.js';
@@ -24,6 +25,7 @@ export const RPC_METHODS = {
   ...IMPORT_METHODS,
   ...CHAT_METHODS,
   ...GATEWAY_METHODS,
+  ...DATA_METHODS,
 } as const;
 
 /** A method name of the contract (a key of RPC_METHODS). */

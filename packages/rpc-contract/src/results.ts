@@ -42,6 +42,28 @@ export const rpcDiscoverResultSchema = z.strictObject({
 /** The result of `rpc.discover` (see rpcDiscoverResultSchema). */
 export type RpcDiscoverResult = z.output<typeof rpcDiscoverResultSchema>;
 
+/** `projects.export` / `conversations.export`: the file to save (name, type, text) and what it holds. */
+export const exportResultSchema = z.strictObject({
+  fileName: z.string(),
+  mimeType: z.string(),
+  text: z.string(),
+  projects: count,
+  sessions: count,
+  messages: count,
+});
+/** What an export answers with (see exportResultSchema). */
+export type ExportResult = z.output<typeof exportResultSchema>;
+
+/** `conversations.delete` / `conversations.purge_hidden`: what was removed, and whether the WAL was truncated afterwards. */
+export const purgeResultSchema = z.strictObject({
+  sessionIds: z.array(z.string()),
+  messages: count,
+  projectIds: z.array(z.string()),
+  scrubbed: z.boolean(),
+});
+/** What a hard delete answers with (see purgeResultSchema). */
+export type PurgeResultWire = z.output<typeof purgeResultSchema>;
+
 /** Method → the schema of its result. */
 export const RPC_RESULT_SCHEMAS = {
   'projects.list': z.strictObject({ projects: z.array(projectSchema) }),
@@ -87,6 +109,10 @@ export const RPC_RESULT_SCHEMAS = {
   'chat.compress': continuationSchema,
   'gateway.info': gatewayInfoSchema,
   'rpc.discover': rpcDiscoverResultSchema,
+  'projects.export': exportResultSchema,
+  'conversations.export': exportResultSchema,
+  'conversations.delete': purgeResultSchema,
+  'conversations.purge_hidden': purgeResultSchema,
 } as const satisfies Record<RpcMethodName, z.ZodType>;
 
 /** Method → result type. */

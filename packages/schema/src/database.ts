@@ -122,7 +122,7 @@ function preparePrivateFile(path: string, readonly: boolean): void {
 
 /**
  * Opens (creating it and its folders, 0700/0600, when missing) the SQLite database at `path`, sets
- * WAL, foreign keys and a busy timeout (10 s by default), and applies every pending migration
+ * WAL, `secure_delete` (writers), foreign keys and a busy timeout (10 s by default), and applies every pending migration
  * (embedded in the build, so no files are needed at run time). `:memory:` works for throwaway use.
  * Throws MigrationError (code `migration_failed`) when a migration fails or leaves foreign key
  * violations, and better-sqlite3's SqliteError when the file cannot be opened; the connection is
@@ -136,6 +136,9 @@ export function openDatabase(path: string, options: OpenDatabaseOptions = {}): R
     if (!options.readonly) {
       raw.pragma('journal_mode = WAL');
       raw.pragma('synchronous = NORMAL');
+      // Deleted content is overwritten with zeros, not left in freed pages: a deleted conversation
+      // (and the FTS5 segments a merge frees) must not stay readable in the file (docs/privacy.md).
+      raw.pragma('secure_delete = ON');
     }
     raw.pragma('temp_store = MEMORY');
     // Memory-mapped reads: a profile with a million messages outgrows the default page cache, and

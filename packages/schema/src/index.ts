@@ -8,5 +8,7 @@ export { projects, projectFolders, sessions, messages, semanticFingerprints, sem
 export { VISIBLE_VISIBILITIES, CONVERSATION_EDGES } from './enums.js';
 export { openDatabase, profileDatabasePath, assertProfileName, PRIVATE_DIR_MODE, PRIVATE_FILE_MODE } from './database.js';
 export type { RecallDatabase, RawDatabase, DrizzleDatabase, OpenDatabaseOptions } from './database.js';
+export { migrationStatus } from './migration-status.js';
+export type { MigrationStatus } from './migration-status.js';
 export { newProjectId, newSessionId } from './ids.js';
 export { RecallSchemaError, InvalidProfileNameError, MigrationError } from './errors.js';

@@ -53,7 +53,7 @@ export class ProjectHasSessionsError extends StoreError {
   constructor(projectId: string, sessionCount: number) {
     super(
       'project_has_sessions',
-      `Project ${projectId} still owns ${sessionCount} conversation(s): move them to another project (or out of any project) before deleting it, or archive it instead.`,
+      `Project ${projectId} still owns ${sessionCount} conversation(s): move them to another project (or out of any project) before deleting it, delete it together with its conversations, or archive it instead.`,
       { projectId, sessionCount },
     );
   }
@@ -125,5 +125,59 @@ export class SessionAlreadyCompressedError extends StoreError {
       sessionId,
       continuationId,
     });
+  }
+}
+
+/**
+ * Code `backup_target_exists`: `backupDatabase` would overwrite an existing file (`details.path`);
+ * choose another file or remove it first.
+ */
+export class BackupTargetExistsError extends StoreError {
+  constructor(path: string) {
+    super('backup_target_exists', `${path} already exists; choose another file for the backup (a backup never overwrites a file).`, { path });
+  }
+}
+
+/**
+ * Code `backup_invalid`: the file is not a usable Recall database (`details.reason`: `not_sqlite`,
+ * `not_recall`, `integrity`, with `details.path`): not SQLite at all, SQLite without Recall's
+ * tables, or a database whose `PRAGMA integrity_check` reports damage (first problems in `details.problems`).
+ */
+export class BackupInvalidError extends StoreError {
+  constructor(path: string, reason: 'not_sqlite' | 'not_recall' | 'integrity', problems: string[] = []) {
+    const why = {
+      not_sqlite: 'it is not a SQLite database',
+      not_recall: 'it is a SQLite database but not a Recall one (no projects, sessions and messages tables)',
+      integrity: `its integrity check failed (${problems.slice(0, 3).join('; ')})`,
+    }[reason];
+    super('backup_invalid', `Cannot restore ${path}: ${why}.`, { path, reason, problems: problems.slice(0, 10).join('; ') });
+  }
+}
+
+/**
+ * Code `backup_schema_unknown`: the backup was written by a newer Recall (`details.unknownMigrations`
+ * migrations this version does not know); restore it with that version or a newer one.
+ */
+export class BackupSchemaUnknownError extends StoreError {
+  constructor(path: string, unknownMigrations: number) {
+    super('backup_schema_unknown', `Cannot restore ${path}: it was written by a newer version of Recall (${unknownMigrations} database change(s) this version does not know). Update Recall, then restore.`, {
+      path,
+      unknownMigrations,
+    });
+  }
+}
+
+/**
+ * Code `restore_target_newer`: the profile being replaced has activity newer than the backup
+ * (`details.targetNewest`, `details.backupNewest`, ms since the epoch), so restoring would lose it;
+ * pass `force` (`recall restore --force`) to replace it anyway, or back it up first.
+ */
+export class RestoreTargetNewerError extends StoreError {
+  constructor(profilePath: string, targetNewest: number, backupNewest: number) {
+    super(
+      'restore_target_newer',
+      `The profile at ${profilePath} has changes from ${new Date(targetNewest).toISOString()}, newer than the backup (${backupNewest > 0 ? new Date(backupNewest).toISOString() : 'empty'}): restoring would lose them. Back it up first, or replace it anyway with --force.`,
+      { path: profilePath, targetNewest, backupNewest },
+    );
   }
 }

@@ -20,6 +20,10 @@ export {
   SessionExistsError,
   LineageError,
   SessionAlreadyCompressedError,
+  BackupTargetExistsError,
+  BackupInvalidError,
+  BackupSchemaUnknownError,
+  RestoreTargetNewerError,
 } from './errors.js';
 // --- projects and folders ---
 export {
@@ -62,6 +66,10 @@ export { conversationRootId, conversationSegments, logicalConversation, logicalC
 export type { ConversationMember } from './conversation.js';
 export { createContinuation, createBranch, createReset, createDelegation } from './lineage.js';
 export { setSessionProject } from './moves.js';
+export { deleteConversation, purgeProject, purgeHiddenMessages, scrubDeletedText } from './purge.js';
+export type { PurgeResult } from './purge.js';
+export { backupDatabase, inspectDatabaseFile, restoreDatabaseFile } from './backup.js';
+export type { BackupOptions, BackupResult, DatabaseFileSummary, RestoreOptions, RestoreResult } from './backup.js';
 // --- messages, windows, pages ---
 export { appendMessage, appendMessages, editMessage, deleteMessage, rewindSession, compactMessages, getMessage, findMessage, getMessages } from './messages.js';
 export type { AppendResult, GetMessagesOptions } from './messages.js';

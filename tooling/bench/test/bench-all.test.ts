@@ -38,6 +38,7 @@ describe('pnpm bench stage plan', () => {
       'bench:index (missing)',
       'bench:rpc',
       'bench:import (missing)',
+      'bench:backup (missing)',
       'bench:rpc --semantic',
       'bench:rpc --semantic --clients 32',
       'bench:odd (missing)',

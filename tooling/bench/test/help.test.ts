@@ -22,6 +22,7 @@ const ENTRY_POINTS: [string, string, string][] = [
   ['bench:result-size', 'tooling/bench/dist/result-size.js', 'pnpm bench:result-size'],
   ['bench:rpc', 'tooling/bench/dist/rpc-bench.js', 'pnpm bench:rpc'],
   ['bench:import', 'tooling/bench/dist/import-bench.js', 'pnpm bench:import'],
+  ['bench:backup', 'tooling/bench/dist/backup-bench.js', 'pnpm bench:backup'],
   ['tune:fusion', 'tooling/bench/dist/fusion-tune.js', 'pnpm tune:fusion'],
 ];
 

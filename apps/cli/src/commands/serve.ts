@@ -22,6 +22,7 @@ import type { CliContext } from './context.js';
 import { waitForStop } from './signals.js';
 import { wrapText } from './style.js';
 import { syncConfig, syncPassText } from './sync.js';
+import { markServing } from './serving-lock.js';
 import { displayBaseUrl, resolveChatSettings } from '@recall/chat';
 import type { IndexStatus } from '@recall/rpc-contract';
 
@@ -125,6 +126,8 @@ export const serveCommand = defineCommand<{ port?: string; 'host-ui'?: string; '
       }
       throw error;
     }
+    // `recall restore` refuses while this record names a live process.
+    const unmark = markServing(ctx.config.home, gateway.profile, 'serve', gateway.url);
     // Only the owner sees this line (their terminal, or the script that started us): the link is the key to the UI.
     ctx.out.write(`${gateway.launchUrl()}\n`);
     const { style } = ctx.err;
@@ -144,6 +147,7 @@ export const serveCommand = defineCommand<{ port?: string; 'host-ui'?: string; '
     ctx.err.write(`recall serve: ${reason}, shutting down…\n`);
     await sync?.stop();
     await gateway.close();
+    unmark();
     ctx.err.write('recall serve: stopped.\n');
   },
 });

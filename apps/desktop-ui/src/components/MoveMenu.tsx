@@ -21,10 +21,13 @@ export interface MoveMenuProps {
   onOpen?: () => void;
   onChangeCwd: () => void;
   onAgent: () => void;
+  onRename?: () => void;
+  onExport?: () => void;
+  onDelete?: () => void;
   onClose: () => void;
 }
 
-export function MoveMenu({ conversation, projects, discovered, x, y, returnFocus, onMove, onOpen, onChangeCwd, onAgent, onClose }: MoveMenuProps) {
+export function MoveMenu({ conversation, projects, discovered, x, y, returnFocus, onMove, onOpen, onChangeCwd, onAgent, onRename, onExport, onDelete, onClose }: MoveMenuProps) {
   const current = conversation.projectId;
   const active = projects.filter((p) => !p.archived);
   const sections: MenuSection[] = [
@@ -66,6 +69,9 @@ export function MoveMenu({ conversation, projects, discovered, x, y, returnFocus
         ...(onOpen ? [{ key: 'open', label: 'Open', onSelect: onOpen }] : []),
         { key: 'cwd', label: 'Change working directory…', hint: 'keeps project', onSelect: onChangeCwd },
         { key: 'agent', label: 'Use with an agent…', hint: 'MCP set-up', onSelect: onAgent },
+        ...(onRename ? [{ key: 'rename', label: 'Rename…', onSelect: onRename }] : []),
+        ...(onExport ? [{ key: 'export', label: 'Export…', hint: 'JSONL or Markdown', onSelect: onExport }] : []),
+        ...(onDelete ? [{ key: 'delete', label: 'Delete…', danger: true, onSelect: onDelete }] : []),
       ],
     },
   ];

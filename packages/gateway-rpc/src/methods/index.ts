@@ -10,6 +10,7 @@ import type { CallContext } from '../context.js';
 import { MethodRegistry } from '../jsonrpc.js';
 import { GATEWAY_VERSION } from '../version.js';
 import { chatMethods } from './chat.js';
+import { dataMethods } from './data.js';
 import { method, type GatewayMethod } from './common.js';
 import { importMethods } from './import.js';
 import { indexMethods } from './index-status.js';
@@ -19,7 +20,7 @@ import { searchMethods } from './search.js';
 import { sessionMethods } from './sessions.js';
 
 /** Every domain method of the gateway (all but the introspection ones). */
-export const DOMAIN_METHODS: readonly GatewayMethod[] = [...projectMethods, ...sessionMethods, ...pageMethods, ...searchMethods, ...indexMethods, ...importMethods, ...chatMethods];
+export const DOMAIN_METHODS: readonly GatewayMethod[] = [...projectMethods, ...sessionMethods, ...pageMethods, ...searchMethods, ...indexMethods, ...importMethods, ...chatMethods, ...dataMethods];
 
 /**
  * A new registry with every gateway method (projects.*, sessions.*, search.*, index.*, import.*,

@@ -11,10 +11,10 @@ import {
   addProjectFolder,
   archiveProject,
   createProject,
-  deleteProject,
   discoveredFolders,
   listProjects,
   projectForFolder,
+  purgeProject,
   removeProjectFolder,
   updateProject,
 } from '@recall/store';
@@ -43,7 +43,9 @@ export const projectMethods: GatewayMethod[] = [
   }),
 
   method('projects.delete', (p, ctx) => {
-    deleteProject(ctx.db, p.projectId);
+    // Without withConversations the store refuses a project that still owns a session (project_has_sessions).
+    const result = purgeProject(ctx.db, p.projectId, { withConversations: p.withConversations });
+    if (result.sessionIds.length > 0) ctx.events.emit({ type: 'sessions.changed', sessionIds: result.sessionIds, projectIds: [p.projectId] });
     ctx.events.emit({ type: 'projects.changed', projectIds: [p.projectId] });
     return { deleted: true as const };
   }),

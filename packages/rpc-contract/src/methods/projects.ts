@@ -47,8 +47,11 @@ export const PROJECT_METHODS = methodGroup({
     }),
   },
   'projects.delete': {
-    summary: 'Hard-delete a project; refused with project_has_sessions while any conversation still belongs to it.',
-    params: z.strictObject({ projectId: projectIdField }),
+    summary: 'Hard-delete a project; refused with project_has_sessions while any conversation still belongs to it, unless withConversations deletes them too (for real, scrubbed from the file).',
+    params: z.strictObject({
+      projectId: projectIdField,
+      withConversations: z.boolean().default(false).describe('Also delete every conversation of the project, for real (default false: refused while it has any)'),
+    }),
   },
   'projects.folders.add': {
     summary: 'Attach a folder to a project (folders are metadata, never membership). A folder belongs to at most one project.',
