@@ -10,8 +10,8 @@ export default defineConfig({
   test: {
     ...base.test,
     projects: [
-      { extends: true, test: { name: 'gateway-rpc', exclude: LOAD_TESTS } },
-      { extends: true, test: { name: 'gateway-rpc-load', include: LOAD_TESTS, sequence: { groupOrder: 1 } } },
+      { ...base, test: { ...base.test, name: 'gateway-rpc', exclude: LOAD_TESTS } },
+      { ...base, test: { ...base.test, name: 'gateway-rpc-load', include: LOAD_TESTS, sequence: { groupOrder: 1 } } },
     ],
   },
 });

@@ -8,6 +8,7 @@
  */
 import { realpathSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import { asDiskFullError } from '@recall/store';
 import { splitCommand } from './commands/args.js';
 import { COMMON_HELP, type Command } from './commands/command.js';
 import { EXIT_ERROR, EXIT_OK, EXIT_USAGE, stableCode, UsageError } from './errors.js';
@@ -64,7 +65,9 @@ export async function main(argv: readonly string[]): Promise<number> {
     const command = COMMANDS.find((c) => c.name === name);
     if (!command) throw new UsageError(`Unknown command ${JSON.stringify(name)}.`);
     return await command.run(rest);
-  } catch (error) {
+  } catch (thrown) {
+    // A full disk reached us unmapped (SQLITE_FULL / ENOSPC from any layer): a plain disk_full, no stack.
+    const error = asDiskFullError(thrown);
     if (error instanceof UsageError) {
       const hint = error.command ? `recall ${error.command} --help` : 'recall --help';
       process.stderr.write(`recall: ${error.message}\nRun "${hint}" for usage.\n`);

@@ -160,4 +160,8 @@ export {
   ImporterError,
   /** `hermes_schema_unsupported`: the file is not a Hermes state.db this importer can read. */
   HermesSchemaError,
+  /** An import stopped part-way (code of the cause, e.g. `disk_full`); `committed` says exactly what is saved. */
+  ImportAbortedError,
 } from './errors.js';
+/** What an aborted import had committed (`ImportAbortedError.committed`). */
+export type { CommittedCounts } from './errors.js';

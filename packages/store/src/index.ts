@@ -20,6 +20,8 @@ export {
   SessionExistsError,
   LineageError,
   SessionAlreadyCompressedError,
+  DiskFullError,
+  asDiskFullError,
 } from './errors.js';
 // --- projects and folders ---
 export {
