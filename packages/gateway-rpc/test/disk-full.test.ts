@@ -100,7 +100,7 @@ describe('write methods on a full disk', () => {
     expect(error!.message).toContain(`up to line ${data.lastCommittedLine}`);
     // Room again: the same text finishes the job.
     const rest = await rpc(gw, 'import.jsonl', { text: lines.join('\n') });
-    expect(rest.skipped).toBe(data.sessions + data.messages);
+    expect(rest.skipped).toBe(data.sessions! + data.messages!);
     expect(rowCounts(gw).messages - before.messages).toBe(1200);
   });
 });
