@@ -8,6 +8,7 @@
  */
 import { realpathSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import { asDiskFullError } from '@recall/store';
 import { splitCommand } from './commands/args.js';
 import { COMMON_HELP, printHelp, type Command } from './commands/command.js';
 import { colorChoiceFor, streamOutput } from './commands/context.js';
@@ -69,7 +70,9 @@ export async function main(argv: readonly string[]): Promise<number> {
     const command = COMMANDS.find((c) => c.name === name);
     if (!command) throw new UsageError(`Unknown command ${JSON.stringify(name)}.${didYouMean(name, COMMANDS.map((c) => c.name), (c) => `"recall ${c}"`)}`);
     return await command.run(rest);
-  } catch (error) {
+  } catch (thrown) {
+    // A full disk reached us unmapped (SQLITE_FULL / ENOSPC from any layer): a plain disk_full, no stack.
+    const error = asDiskFullError(thrown);
     // The same colour rule as the commands' own output (a terminal, no NO_COLOR / --no-color).
     const { style } = streamOutput(process.stderr, colorChoiceFor({ 'no-color': argv.includes('--no-color') }));
     const prefix = style.red('recall:');

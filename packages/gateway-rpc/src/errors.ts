@@ -120,6 +120,11 @@ function isDomainError(error: Error & { code: string }): boolean {
   return rpcCodeFor(error.code) !== undefined || domainErrorClasses.some((base) => error instanceof base);
 }
 
+/** A write that failed for want of space, from a layer that did not map it itself (the store does: DiskFullError). */
+function isDiskFull(code: string): boolean {
+  return code === 'SQLITE_FULL' || code === 'ENOSPC' || code === 'EDQUOT';
+}
+
 function isSqliteBusy(code: string): boolean {
   return code === 'SQLITE_BUSY' || code.startsWith('SQLITE_BUSY_') || code === 'SQLITE_LOCKED' || code.startsWith('SQLITE_LOCKED_');
 }
@@ -150,7 +155,8 @@ function safeDetails(error: Error): Record<string, unknown> {
 
 /**
  * The single exception → wire error mapping. Domain errors keep their (user-facing) message and
- * get `data.code` plus scalar details; SQLITE_BUSY becomes the retryable `busy` code; zod errors
+ * get `data.code` plus scalar details; SQLITE_BUSY becomes the retryable `busy` code, SQLITE_FULL /
+ * ENOSPC not mapped below us `disk_full`; zod errors
  * become -32602; everything else is logged to `logger` and answered with a bare -32603. Never throws.
  */
 export function toJsonRpcError(error: unknown, logger?: ErrorLogger, method?: string): JsonRpcErrorObject {
@@ -165,6 +171,9 @@ export function toJsonRpcError(error: unknown, logger?: ErrorLogger, method?: st
     const coded = error as Error & { code: string };
     if (isSqliteBusy(coded.code)) {
       return { code: DOMAIN_ERROR_CODES.busy, message: 'The database is busy; retry the request.', data: { code: 'busy', retryable: true } };
+    }
+    if (isDiskFull(coded.code)) {
+      return { code: DOMAIN_ERROR_CODES.disk_full, message: 'The disk is full, so this change was not saved. Free some disk space and try again.', data: { code: 'disk_full' } };
     }
     if (isDomainError(coded)) {
       return { code: rpcCodeFor(coded.code) ?? DOMAIN_ERROR_FALLBACK, message: coded.message.slice(0, 2000), data: { ...safeDetails(coded), code: coded.code } };

@@ -17,11 +17,12 @@ import type { RecallDatabase } from '@recall/schema';
 import { createSessionSearchTool } from '@recall/search-tool';
 import { WebSocketServer, type WebSocket } from 'ws';
 import { consoleLogger, DEFAULT_LAUNCHER, type CallContext, type GatewayContext, type GatewayLogger, type RecallLauncher, type SessionSearchExecutor } from './context.js';
-import { DOMAIN_ERROR_CODES, JSONRPC_INTERNAL_ERROR, JSONRPC_INVALID_REQUEST } from '@recall/rpc-contract';
+import { JSONRPC_INTERNAL_ERROR } from '@recall/rpc-contract';
 import type { JsonRpcErrorObject } from './errors.js';
 import { EventHub } from './events.js';
-import { readBody } from './http-body.js';
+import { readBody, refuse, rpcErrorBody, sendJson } from './http-body.js';
 import { serveWebSocket } from './ws-connection.js';
+import { ConnectionSlots } from './connection-slots.js';
 import { handleRpcText, type MethodRegistry } from './jsonrpc.js';
 import { createMethodRegistry } from './methods/index.js';
 import { openProfileDatabase } from './profiles.js';
@@ -41,10 +42,12 @@ export const DEFAULT_PORT = 7821;
 export const DEFAULT_PROFILE = 'default';
 /** Largest JSON-RPC body / WebSocket message accepted when `bodyLimitBytes` is not given: 1 MiB. */
 export const DEFAULT_BODY_LIMIT_BYTES = 1024 * 1024;
-/** Idle sockets cost a file descriptor each and nothing stops a local process opening thousands. */
-export const DEFAULT_FIRST_REQUEST_TIMEOUT_MS = 10_000;
-/** Open connections (HTTP and WebSocket) a gateway accepts at most when `maxConnections` is not given. */
+/** An unauthenticated connection is closed this long after it opened when `firstRequestTimeoutMs` is not given: 5 s. */
+export const DEFAULT_FIRST_REQUEST_TIMEOUT_MS = 5_000;
+/** Open connections (HTTP and WebSocket) a gateway keeps at most when `maxConnections` is not given. */
 export const DEFAULT_MAX_CONNECTIONS = 256;
+/** Of those, connections that have not authenticated (yet) at most, when `maxUnauthenticatedConnections` is not given. */
+export const DEFAULT_MAX_UNAUTHENTICATED_CONNECTIONS = 64;
 export { MAX_WS_BUFFERED_BYTES, MAX_WS_IN_FLIGHT } from './ws-connection.js';
 const LOOPBACK = '127.0.0.1';
 
@@ -79,10 +82,19 @@ export interface StartGatewayOptions {
   searchWorkers?: number;
   /** How often to look for writes by other processes (`PRAGMA data_version`), in ms (default 500; 0 = never). */
   externalWritePollMs?: number;
-  /** A connection that has not completed its first request (headers) by then is closed (default 10 s). */
+  /** A connection none of whose requests authenticated is closed this long after it opened, whatever it sent (default 5 s). */
   firstRequestTimeoutMs?: number;
-  /** Open connections (HTTP and WebSocket) at most; further ones are closed at once (default 256). */
+  /**
+   * Open connections (HTTP and WebSocket) at most (default 256). A newcomer beyond it closes the
+   * authenticated connection idle longest; it is refused only when every connection is busy.
+   */
   maxConnections?: number;
+  /**
+   * Connections that have not authenticated at most (default 64, at most a quarter of
+   * `maxConnections` by default); one more closes the oldest of them, so they can never take the
+   * slots of authenticated clients (connection-slots.ts).
+   */
+  maxUnauthenticatedConnections?: number;
   /** Chat model settings (`loadConfig().chat`); omitted or null = no model configured (chat.send answers chat_not_configured). */
   chat?: ChatSettingsInput | null;
   /**
@@ -142,10 +154,6 @@ export interface Gateway {
   call(method: string, params?: unknown): Promise<unknown>;
   /** Stops accepting, waits for in-flight calls, closes sockets, then the database. Idempotent. */
   close(): Promise<void>;
-}
-
-function rpcErrorBody(error: JsonRpcErrorObject): string {
-  return JSON.stringify({ jsonrpc: '2.0', id: null, error });
 }
 
 /**
@@ -260,22 +268,6 @@ export async function startGateway(options: StartGatewayOptions): Promise<Gatewa
   const authenticated = (req: IncomingMessage): boolean => tokenMatches(token, bearerToken(req.headers.authorization)) || sessions.hasSession(req);
   const staticHandler = createStaticHandler({ root: uiDir, hasSession: (req) => sessions.hasSession(req) });
 
-  const sendJson = (res: ServerResponse, status: number, body: string, extra: Record<string, string> = {}): void => {
-    res.writeHead(status, {
-      'Content-Type': 'application/json; charset=utf-8',
-      'Content-Length': String(Buffer.byteLength(body)),
-      'Cache-Control': 'no-store',
-      'X-Content-Type-Options': 'nosniff',
-      ...extra,
-    });
-    res.end(body);
-  };
-  /** Refusals before the body is read: close the connection so an unread body cannot be smuggled as the next request. */
-  const refuse = (res: ServerResponse, status: number, code: keyof typeof DOMAIN_ERROR_CODES | 'payload_too_large', message: string, extra: Record<string, string> = {}): void => {
-    const rpcCode = code === 'payload_too_large' ? JSONRPC_INVALID_REQUEST : DOMAIN_ERROR_CODES[code];
-    sendJson(res, status, rpcErrorBody({ code: rpcCode, message, data: { code } }), { Connection: 'close', ...extra });
-  };
-
   const handleRpcPost = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
     if (req.method !== 'POST') {
       refuse(res, 405, 'forbidden', 'Use POST for JSON-RPC over HTTP, or a WebSocket upgrade.', { Allow: 'POST' });
@@ -287,11 +279,7 @@ export async function startGateway(options: StartGatewayOptions): Promise<Gatewa
       });
       return;
     }
-    const declared = Number(req.headers['content-length'] ?? NaN);
-    if (Number.isFinite(declared) && declared > bodyLimit) {
-      refuse(res, 413, 'payload_too_large', `Request body larger than ${bodyLimit} bytes.`);
-      return;
-    }
+    // An oversized body is read and discarded up to a bound first, so the client can read the 413 (http-body.ts).
     const body = await readBody(req, bodyLimit);
     if (body === 'too_large') {
       refuse(res, 413, 'payload_too_large', `Request body larger than ${bodyLimit} bytes.`);
@@ -314,7 +302,22 @@ export async function startGateway(options: StartGatewayOptions): Promise<Gatewa
     sendJson(res, 200, response);
   };
 
+  const maxConnections = options.maxConnections ?? DEFAULT_MAX_CONNECTIONS;
+  const slots = new ConnectionSlots({
+    maxTotal: maxConnections,
+    maxUnauthenticated: options.maxUnauthenticatedConnections ?? Math.max(1, Math.min(DEFAULT_MAX_UNAUTHENTICATED_CONNECTIONS, Math.floor(maxConnections / 4))),
+    unauthenticatedTimeoutMs: options.firstRequestTimeoutMs ?? DEFAULT_FIRST_REQUEST_TIMEOUT_MS,
+  });
+  /** Credentials valid for this request (Host, Origin and token or session): its connection moves to the authenticated budget. */
+  const admit = (req: IncomingMessage, socket: Socket): void => {
+    if (hostAllowed(req) && originAllowed(req) && authenticated(req)) slots.authenticate(socket);
+  };
+
   const server: Server = createServer({ requestTimeout: 60_000, headersTimeout: 30_000 }, (req, res) => {
+    const socket = req.socket;
+    admit(req, socket);
+    slots.begin(socket);
+    res.once('close', () => slots.end(socket));
     const work = (async () => {
       if (closing) {
         refuse(res, 503, 'shutting_down', 'The gateway is shutting down.');
@@ -354,26 +357,12 @@ export async function startGateway(options: StartGatewayOptions): Promise<Gatewa
     });
     track(() => work);
   });
-  server.maxConnections = options.maxConnections ?? DEFAULT_MAX_CONNECTIONS;
   // Node's headersTimeout only runs once a request has begun; a connection that sends nothing (or
-  // dribbles its headers) would otherwise be kept forever. Every connection must finish its first
-  // request's headers in time; keep-alive idling after that is bounded by keepAliveTimeout.
-  const firstRequestTimeout = options.firstRequestTimeoutMs ?? DEFAULT_FIRST_REQUEST_TIMEOUT_MS;
-  const awaitingFirstRequest = new WeakMap<Socket, NodeJS.Timeout>();
-  const firstRequestSeen = (socket: Socket | Duplex): void => {
-    const timer = awaitingFirstRequest.get(socket as Socket);
-    if (timer !== undefined) {
-      clearTimeout(timer);
-      awaitingFirstRequest.delete(socket as Socket);
-    }
-  };
-  server.on('connection', (socket: Socket) => {
-    const timer = setTimeout(() => socket.destroy(), firstRequestTimeout);
-    timer.unref();
-    awaitingFirstRequest.set(socket, timer);
-    socket.once('close', () => firstRequestSeen(socket));
-  });
-  server.on('request', (req: IncomingMessage) => firstRequestSeen(req.socket));
+  // dribbles its headers) would otherwise be kept forever, and server.maxConnections would let such
+  // connections lock everyone out. The slots close an unauthenticated connection after the
+  // first-request timeout and make room for newcomers (connection-slots.ts); authenticated
+  // keep-alive idling is bounded by keepAliveTimeout.
+  server.on('connection', (socket: Socket) => slots.accept(socket));
   server.on('clientError', (_error, socket: Duplex) => {
     if ((socket as Socket).writable) socket.end('HTTP/1.1 400 Bad Request\r\nConnection: close\r\n\r\n');
     else socket.destroy();
@@ -389,7 +378,6 @@ export async function startGateway(options: StartGatewayOptions): Promise<Gatewa
   };
 
   server.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => {
-    firstRequestSeen(socket);
     socket.on('error', () => socket.destroy());
     if (closing) return rejectUpgrade(socket, 503, 'Service Unavailable');
     if (!hostAllowed(req)) return rejectUpgrade(socket, 403, 'Forbidden');
@@ -404,17 +392,25 @@ export async function startGateway(options: StartGatewayOptions): Promise<Gatewa
     // Browsers cannot set headers on a WebSocket but send the session cookie; a token in the URL
     // (it ends up in logs and console errors) is never accepted.
     if (!authenticated(req)) return rejectUpgrade(socket, 401, 'Unauthorized');
-    wss.handleUpgrade(req, socket, head, (ws) => onConnection(ws));
+    slots.authenticate(socket as Socket);
+    wss.handleUpgrade(req, socket, head, (ws) => onConnection(ws, socket as Socket));
   });
 
-  const onConnection = (ws: WebSocket): void =>
+  const onConnection = (ws: WebSocket, socket: Socket): void => {
+    // Evicted to make room (idle longest while every slot is taken): "try again later", then gone.
+    slots.onEvict(socket, () => {
+      ws.close(1013, 'too many connections');
+      setTimeout(() => ws.terminate(), 1_000).unref();
+    });
     serveWebSocket(ws, {
       clients,
       events,
       logger,
       isClosing: () => closing,
       run: (text) => track(() => handleRpcText(registry, text, { ...context, transport: 'ws' }, { logger })),
+      activity: { begin: () => slots.begin(socket), end: () => slots.end(socket) },
     });
+  };
 
 
   // ---- listen -------------------------------------------------------------------------------

@@ -32,6 +32,8 @@ export interface WebSocketDeps {
   isClosing(): boolean;
   /** Dispatches one frame's text (tracked by the gateway for a clean shutdown); null = no answer. */
   run(text: string): Promise<string | null>;
+  /** Told when a frame starts and stops running, so the connection counts as busy, not idle (connection-slots.ts). */
+  activity?: { begin(): void; end(): void };
 }
 
 const SHUTTING_DOWN = JSON.stringify({ jsonrpc: '2.0', id: null, error: { code: DOMAIN_ERROR_CODES.shutting_down, message: 'The gateway is shutting down.', data: { code: 'shutting_down' } } });
@@ -58,6 +60,7 @@ export function serveWebSocket(ws: WebSocket, deps: WebSocketDeps): void {
       return;
     }
     running++;
+    deps.activity?.begin();
     void deps
       .run(text)
       .then(
@@ -68,6 +71,7 @@ export function serveWebSocket(ws: WebSocket, deps: WebSocketDeps): void {
       )
       .finally(() => {
         running--;
+        deps.activity?.end();
         pump();
       });
   };

@@ -1,11 +1,13 @@
 /**
- * Idle and excess connections: a TCP connection that never sends a request (or never finishes its
- * headers) is closed after the first-request timeout, and connections beyond `maxConnections` are
- * closed at once, while a real client can still be served afterwards. Real gateway, raw sockets.
+ * Idle and excess connections (connection-slots.ts): a connection that has not authenticated is
+ * closed after the first-request timeout whatever it sent; unauthenticated connections over their
+ * budget close the oldest of them, never an authenticated one; over the total, the authenticated
+ * connection idle longest goes. Real gateway, raw sockets and WebSockets. The loads of issue 21.4
+ * are connection-load.test.ts.
  */
 import { connect, type Socket } from 'node:net';
 import { afterEach, describe, expect, test } from 'vitest';
-import { cleanup, rpc, startTestGateway } from './helpers.js';
+import { cleanup, rpc, startTestGateway, wsConnect } from './helpers.js';
 
 afterEach(() => cleanup());
 
@@ -45,26 +47,73 @@ describe('first-request timeout', () => {
     expect(await rpc(gw, 'projects.list')).toBeDefined();
   });
 
-  test('a connection that completed a request is not cut by the first-request timer', async () => {
+  test('an unauthenticated keep-alive connection is closed by the same timer, even after a completed request', async () => {
     const gw = await startTestGateway({ firstRequestTimeoutMs: 300 });
     const socket = await open(gw.port);
     socket.write(`GET /missing HTTP/1.1\r\nHost: 127.0.0.1:${gw.port}\r\n\r\n`);
     socket.on('data', () => {});
-    // keep-alive after a (refused) request: node's keepAliveTimeout governs (5 s); nothing closes it at 300 ms.
+    expect(await closedWithin(socket, 3_000)).not.toBeNull();
+  });
+
+  test('a connection that authenticated is not cut by it (keep-alive is then bounded by keepAliveTimeout)', async () => {
+    const gw = await startTestGateway({ firstRequestTimeoutMs: 300 });
+    const socket = await open(gw.port);
+    const body = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'gateway.info' });
+    socket.write(`POST /rpc HTTP/1.1\r\nHost: 127.0.0.1:${gw.port}\r\nAuthorization: Bearer ${gw.token}\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\n\r\n${body}`);
+    socket.on('data', () => {});
     expect(await closedWithin(socket, 800)).toBeNull();
     socket.destroy();
   });
 });
 
-describe('maxConnections', () => {
-  test('connections beyond the limit are closed at once; the limit frees up when they go', async () => {
-    const gw = await startTestGateway({ maxConnections: 3, firstRequestTimeoutMs: 60_000 });
-    const idle = await Promise.all([open(gw.port), open(gw.port), open(gw.port)]);
-    const extra = await open(gw.port);
-    expect(await closedWithin(extra, 3_000)).not.toBeNull();
-    for (const s of idle) expect(s.destroyed).toBe(false);
-    for (const s of idle) s.destroy();
-    await new Promise((r) => setTimeout(r, 100));
+/** An authenticated keep-alive connection: one call on a raw socket, kept open. */
+async function authenticatedSocket(gw: Awaited<ReturnType<typeof startTestGateway>>): Promise<Socket> {
+  const socket = await open(gw.port);
+  const body = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'gateway.info' });
+  await new Promise<void>((res) => {
+    socket.once('data', () => res());
+    socket.write(`POST /rpc HTTP/1.1\r\nHost: 127.0.0.1:${gw.port}\r\nAuthorization: Bearer ${gw.token}\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\n\r\n${body}`);
+  });
+  return socket;
+}
+
+describe('connection budgets', () => {
+  test('one unauthenticated connection over its budget closes the oldest unauthenticated one, not the newcomer', async () => {
+    const gw = await startTestGateway({ maxConnections: 10, maxUnauthenticatedConnections: 3, firstRequestTimeoutMs: 60_000 });
+    const idle = [await open(gw.port), await open(gw.port), await open(gw.port)];
+    const newcomer = await open(gw.port);
+    expect(await closedWithin(idle[0]!, 3_000)).not.toBeNull();
+    expect(idle[1]!.destroyed || newcomer.destroyed).toBe(false);
+    // The newcomer is served, and an authenticated client is too.
+    const served = new Promise<string>((res) => newcomer.once('data', (d) => res(d.toString('latin1'))));
+    newcomer.write(`GET /missing HTTP/1.1\r\nHost: 127.0.0.1:${gw.port}\r\n\r\n`);
+    expect(await served).toMatch(/^HTTP\/1\.1 404/);
     expect(await rpc(gw, 'projects.list')).toBeDefined();
+    for (const s of [...idle, newcomer]) s.destroy();
+  });
+
+  test('unauthenticated connections never take authenticated slots: with every unauthenticated slot held, authenticated ones still fill the rest', async () => {
+    const gw = await startTestGateway({ maxConnections: 6, maxUnauthenticatedConnections: 2, firstRequestTimeoutMs: 60_000 });
+    const authed = [await authenticatedSocket(gw), await authenticatedSocket(gw), await authenticatedSocket(gw), await authenticatedSocket(gw)];
+    const attackers = await Promise.all(Array.from({ length: 8 }, () => open(gw.port)));
+    await new Promise((r) => setTimeout(r, 100));
+    for (const s of authed) expect(s.destroyed).toBe(false);
+    expect(attackers.filter((s) => !s.destroyed)).toHaveLength(2);
+    expect(await rpc(gw, 'gateway.info')).toMatchObject({ profile: 'default' });
+    for (const s of [...authed, ...attackers]) s.destroy();
+  });
+
+  test('over the total, the authenticated connection idle longest is closed — a WebSocket with 1013 — and the newcomer is served', async () => {
+    const gw = await startTestGateway({ maxConnections: 4, maxUnauthenticatedConnections: 1, firstRequestTimeoutMs: 60_000 });
+    const oldest = await wsConnect(gw.wsUrl, { headers: { authorization: `Bearer ${gw.token}` } });
+    const closeCode = new Promise<number>((res) => oldest.ws.once('close', (code) => res(code)));
+    await new Promise((r) => setTimeout(r, 20));
+    const others = [await wsConnect(gw.wsUrl, { headers: { authorization: `Bearer ${gw.token}` } }), await wsConnect(gw.wsUrl, { headers: { authorization: `Bearer ${gw.token}` } })];
+    // Used just now, so not the idlest.
+    expect((await others[0]!.call('gateway.info')).result).toBeDefined();
+    expect(await rpc(gw, 'gateway.info')).toMatchObject({ profile: 'default' });
+    expect(await closeCode).toBe(1013);
+    expect((await others[0]!.call('gateway.info')).result).toBeDefined();
+    for (const c of others) await c.close();
   });
 });

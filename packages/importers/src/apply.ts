@@ -35,6 +35,7 @@ import {
   writeTransaction,
 } from '@recall/store';
 import { toNewMessage, type MessageRecord, type SessionRecord, type SessionUpdateRecord, type SourceRecord } from './records.js';
+import { abortsImport, ImportAbortedError } from './errors.js';
 
 export type ProjectMapping = { kind: 'none' } | { kind: 'project'; projectId: string } | { kind: 'per-folder' };
 
@@ -111,7 +112,7 @@ export function emptySourceSummary(dryRun = false): SourceImportSummary {
 }
 
 function lineErrorOf(error: unknown, rec: { file: string; line: number }): SourceLineError | null {
-  if (error instanceof StoreError || error instanceof RecallSchemaError) {
+  if ((error instanceof StoreError || error instanceof RecallSchemaError) && !abortsImport(error)) {
     return { file: rec.file, line: rec.line, code: (error as Error & { code: string }).code, message: error.message.slice(0, 500) };
   }
   return null;
@@ -173,7 +174,16 @@ export class SourceImporter {
     const batch = this.batch;
     this.batch = [];
     if (batch.length === 0) return;
-    const counts = this.options.dryRun ? this.plan(batch) : this.applyBatch(batch);
+    let counts: Counts;
+    try {
+      counts = this.options.dryRun ? this.plan(batch) : this.applyBatch(batch);
+    } catch (error) {
+      if (!abortsImport(error)) throw error;
+      // Nothing of this batch is stored; the summary holds exactly the committed batches.
+      const s = this.summary;
+      const committed = { lines: s.records - batch.length, projects: s.projectsCreated, sessions: s.sessions, sessionsUpdated: s.sessionsUpdated, messages: s.messages, skipped: s.skipped, errorCount: s.errorCount, lastCommittedLine: 0 };
+      throw new ImportAbortedError(error as Error & { code: string }, committed);
+    }
     this.merge(counts);
   }
 

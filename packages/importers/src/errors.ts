@@ -15,6 +15,49 @@ export class ImporterError extends Error {
   }
 }
 
+/**
+ * Errors that stop an import rather than refuse one line, although the store throws them: a full
+ * disk (`disk_full`) fails every line after it just the same.
+ */
+export function abortsImport(error: unknown): boolean {
+  return error instanceof Error && (error as { code?: unknown }).code === 'disk_full';
+}
+
+/**
+ * Counts of what an import had committed when it stopped (the same fields as its summary): every
+ * batch before the failing one is in the database, nothing of the failing one is.
+ */
+export interface CommittedCounts {
+  /** Lines (records) whose outcome is committed. */
+  lines: number;
+  projects: number;
+  sessions: number;
+  sessionsUpdated: number;
+  messages: number;
+  /** Already present (skipped as duplicates). */
+  skipped: number;
+  /** Lines rejected (with their own codes) among the committed ones. */
+  errorCount: number;
+  /** 1-based number of the last line of the input whose outcome is committed (0 = none, or several files). */
+  lastCommittedLine: number;
+}
+
+/**
+ * An import stopped part-way by an error that fails every further write (`code` is the cause's, e.g.
+ * `disk_full`). `committed` (also in `details`, scalar) is exactly what is in the database: run the
+ * same import again once the cause is fixed and the committed lines are skipped as already present.
+ */
+export class ImportAbortedError extends ImporterError {
+  readonly committed: CommittedCounts;
+  constructor(cause: Error & { code: string }, committed: CommittedCounts) {
+    const what = `${committed.projects} project(s), ${committed.sessions} new and ${committed.sessionsUpdated} updated conversation(s), ${committed.messages} message(s)`;
+    const where =
+      committed.lines === 0 ? 'nothing of it was saved' : committed.lastCommittedLine > 0 ? `everything up to line ${committed.lastCommittedLine} is saved (${what})` : `${committed.lines} record(s) are saved (${what})`;
+    super(cause.code, `${cause.message} The import stopped: ${where}. Running the same import again later skips what is already saved.`, { ...committed }, { cause });
+    this.committed = committed;
+  }
+}
+
 /** A Hermes state.db lacks a table or a required column the importer reads (`details.path`). */
 export class HermesSchemaError extends ImporterError {
   constructor(path: string, detail: string) {

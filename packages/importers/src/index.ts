@@ -164,7 +164,11 @@ export {
   HermesSchemaError,
   /** `export_too_large`: an export held in memory (`exportText`) passed its bound; write it to a file instead. */
   ExportTooLargeError,
+  /** An import stopped part-way (code of the cause, e.g. `disk_full`); `committed` says exactly what is saved. */
+  ImportAbortedError,
 } from './errors.js';
+/** What an aborted import had committed (`ImportAbortedError.committed`). */
+export type { CommittedCounts } from './errors.js';
 
 // ---------------------------------------------------------------------------------------------
 // Export (recall-jsonl that round-trips through the importer, Markdown for people)

@@ -38,6 +38,7 @@ import {
 import { z } from 'zod';
 import { lineTooLongMessage, MAX_LINE_BYTES, readLineBatches } from './line-reader.js';
 import { toNewMessage, type MessageFields } from './records.js';
+import { abortsImport, ImportAbortedError } from './errors.js';
 
 /** Lines applied per write transaction: large enough to amortise the commit, small enough to keep the write lock short. */
 export const DEFAULT_IMPORT_BATCH_LINES = 500;
@@ -228,9 +229,9 @@ export function parseLine(text: string, line: number): ParsedLine {
 // ---------------------------------------------------------------------------------------------
 // Applying records
 
-/** Store and schema errors are refusals of one line; anything else (I/O, SQLITE_FULL, bugs) aborts the import. */
+/** Store and schema errors are refusals of one line; anything else (I/O, a full disk, bugs) aborts the import. */
 function lineErrorOf(error: unknown, line: number): ImportLineError | null {
-  if (error instanceof StoreError || error instanceof RecallSchemaError) {
+  if ((error instanceof StoreError || error instanceof RecallSchemaError) && !abortsImport(error)) {
     return { line, code: (error as Error & { code: string }).code, message: error.message.slice(0, 500) };
   }
   return null;
@@ -416,8 +417,20 @@ async function importRawLines(
   const archiveLater: ArchiveQueue = [];
   let batch: ParsedLine[] = [];
   let bytes = 0;
+  let lastCommittedLine = 0;
   const flush = async (): Promise<void> => {
-    if (batch.length > 0) applyBatch(db, batch, summary, archiveLater);
+    if (batch.length > 0) {
+      try {
+        applyBatch(db, batch, summary, archiveLater);
+      } catch (error) {
+        if (!abortsImport(error)) throw error;
+        // Nothing of this batch is stored; `summary` holds exactly the committed ones.
+        const { errors: _errors, ...counts } = summary;
+        throw new ImportAbortedError(error as Error & { code: string }, { ...counts, lines: summary.lines - batch.length, lastCommittedLine });
+      }
+      const last = batch[batch.length - 1]!;
+      lastCommittedLine = last.ok ? last.line : last.error.line;
+    }
     batch = [];
     options.onProgress?.({ lines: summary.lines, bytes, totalBytes: options.totalBytes ?? null, summary });
     await yieldToEventLoop();

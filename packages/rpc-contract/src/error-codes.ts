@@ -61,6 +61,8 @@ export const DOMAIN_ERROR_CODES = {
   semantic_disabled: -32033,
   // store: a path that cannot be a project folder (relative, a filesystem root, the home folder unconfirmed)
   invalid_folder: -32034,
+  // store / importers / gateway: a write failed for want of space (SQLITE_FULL, ENOSPC); nothing of it was stored
+  disk_full: -32035,
   // transport bounds (jsonrpc.ts): a batch entry not run because the batch hit its cost or size bound
   batch_limit: -32050,
   // export / backup / restore (importers, store): the user's data out and back

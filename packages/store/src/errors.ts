@@ -181,3 +181,28 @@ export class RestoreTargetNewerError extends StoreError {
     );
   }
 }
+
+/** Error codes of a write that failed for want of space: SQLite's, and the system's (ENOSPC, EDQUOT: quota). */
+const DISK_FULL_CODES = new Set(['SQLITE_FULL', 'ENOSPC', 'EDQUOT']);
+
+/**
+ * Code `disk_full`: SQLite could not write because the disk is full (SQLITE_FULL, ENOSPC, a quota)
+ * or the database reached its size limit. The write was rolled back, so nothing of it is stored;
+ * what was committed before stays. The original error is `cause`.
+ */
+export class DiskFullError extends StoreError {
+  constructor(cause?: unknown) {
+    super('disk_full', 'The disk that holds the Recall database is full, so this change was not saved. Free some disk space and try again.');
+    this.cause = cause;
+  }
+}
+
+/**
+ * `error` as a {@link DiskFullError} when it is one of the disk-full errors (SQLITE_FULL, ENOSPC,
+ * EDQUOT, or already a DiskFullError); any other value is returned unchanged.
+ */
+export function asDiskFullError(error: unknown): unknown {
+  if (error instanceof DiskFullError) return error;
+  const code = error instanceof Error ? (error as { code?: unknown }).code : undefined;
+  return typeof code === 'string' && DISK_FULL_CODES.has(code) ? new DiskFullError(error) : error;
+}

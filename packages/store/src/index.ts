@@ -24,6 +24,8 @@ export {
   BackupInvalidError,
   BackupSchemaUnknownError,
   RestoreTargetNewerError,
+  DiskFullError,
+  asDiskFullError,
 } from './errors.js';
 // --- projects and folders ---
 export {

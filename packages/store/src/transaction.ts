@@ -6,9 +6,12 @@
  * refused write and go on (the importer does, per line). `bulkWrite` is the batch path for ingest:
  * one all-or-nothing transaction whose nested calls run without savepoints, because FTS5 flushes
  * its pending index data at every savepoint (measured: ~26k vs ~19k messages/s, docs/benchmarks.md).
+ * A write that fails for want of space (SQLITE_FULL, ENOSPC) leaves both as a `DiskFullError`
+ * (`disk_full`), whichever statement or the COMMIT hit it.
  */
 import type { RecallDatabase } from '@recall/schema';
 import type { Statement } from 'better-sqlite3';
+import { asDiskFullError } from './errors.js';
 
 const bulkConnections = new WeakSet<object>();
 
@@ -16,11 +19,15 @@ const bulkConnections = new WeakSet<object>();
  * Runs `fn` in a write transaction (BEGIN IMMEDIATE: the write lock is taken before anything is read)
  * and returns its result; a throw rolls back and rethrows. Nested inside another transaction it
  * becomes a savepoint, so a caller may catch a refused store write and go on. Waits up to the
- * database's busy timeout for the lock, then throws SQLITE_BUSY.
+ * database's busy timeout for the lock, then throws SQLITE_BUSY; a full disk throws DiskFullError.
  */
 export function writeTransaction<T>(db: RecallDatabase, fn: () => T): T {
-  if (db.raw.inTransaction) return bulkConnections.has(db.raw) ? fn() : db.raw.transaction(fn)();
-  return db.raw.transaction(fn).immediate();
+  try {
+    if (db.raw.inTransaction) return bulkConnections.has(db.raw) ? fn() : db.raw.transaction(fn)();
+    return db.raw.transaction(fn).immediate();
+  } catch (error) {
+    throw asDiskFullError(error);
+  }
 }
 
 /**
@@ -33,6 +40,8 @@ export function bulkWrite<T>(db: RecallDatabase, fn: () => T): T {
   bulkConnections.add(db.raw);
   try {
     return db.raw.transaction(fn).immediate();
+  } catch (error) {
+    throw asDiskFullError(error);
   } finally {
     bulkConnections.delete(db.raw);
   }

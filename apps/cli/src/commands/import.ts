@@ -8,7 +8,8 @@
  * is new), batched in transactions (nothing half-written when a line is refused or the process is
  * killed), shows a progress bar on a terminal (stderr) and ends with a summary — `--dry-run` says
  * what would be created per project without writing. Exit code 0 when every line was imported or
- * already present, 1 (code `import_line_errors`) when some lines were rejected — the valid ones are in.
+ * already present, 1 (code `import_line_errors`) when some lines were rejected — the valid ones are in —
+ * and 1 with the cause's code (`disk_full`) when it stopped part-way, saying exactly what was saved.
  */
 import { statSync } from 'node:fs';
 import { resolve } from 'node:path';
@@ -20,6 +21,7 @@ import {
   DEFAULT_SOURCE_BATCH,
   hermesStores,
   IMPORT_FORMATS,
+  ImportAbortedError,
   importHermes,
   importJsonlFile,
   importTranscripts,
@@ -150,6 +152,9 @@ async function importSource(ctx: CliContext, format: Exclude<ImportFormat, 'reca
       const summary = await importTranscripts(db, format, files, { mapping: mappingOf(db, values), dryRun, batchSize, onProgress, partialLast: 'yield' });
       results.push({ profile: ctx.config.profile, summary });
     }
+  } catch (error) {
+    reportAborted(ctx, values, error);
+    throw error;
   } finally {
     bar.finish();
   }
@@ -166,6 +171,14 @@ async function importSource(ctx: CliContext, format: Exclude<ImportFormat, 'reca
     ctx.err.write(`recall import: ${error.message} [${error.code}]\n`);
     return EXIT_ERROR;
   }
+}
+
+/**
+ * An import stopped part-way (a full disk): its error message (printed by the CLI with its code, no
+ * stack) says what was saved; with --json the committed counts are printed as JSON too.
+ */
+function reportAborted(ctx: CliContext, values: ImportFlags, error: unknown): void {
+  if (error instanceof ImportAbortedError && values.json) printJson(ctx.out, { committed: error.committed, error: { code: error.code, message: error.message } });
 }
 
 interface ImportFlags {
@@ -227,6 +240,9 @@ export const importCommand = defineCommand<ImportFlags>({
         onProgress: (p) =>
           bar.update(p.bytes, p.totalBytes, `${p.lines} lines, ${p.summary.messages} messages${p.totalBytes ? ` (${formatBytes(p.bytes)} of ${formatBytes(p.totalBytes)})` : ''}`),
       });
+    } catch (error) {
+      reportAborted(ctx, values, error);
+      throw error;
     } finally {
       bar.finish();
     }
