@@ -18,6 +18,7 @@
  * override the defaults below for that source only.
  */
 import type { MatchSource } from './result.js';
+import type { FusionHints } from './semantic-source.js';
 
 /** `weighted-rrf` or `keyword-first` (see the module header). */
 export type FusionForm = 'weighted-rrf' | 'keyword-first';
@@ -31,6 +32,16 @@ export interface FusionParams {
   semanticWeight: number;
   /** Semantic hits with a cosine below this never enter the fusion. */
   similarityFloor: number;
+  /**
+   * Rank bonus of keyword's rank-1 hit, added to its fused score when the keyword list is
+   * confident (see keywordTopMinGap); 0 = none. A bonus ≥ keywordWeight / (k + 1) keeps it first.
+   */
+  keywordTopBonus?: number;
+  /**
+   * The keyword list counts as confident when its rank-1 BM25 score leads rank 2 by at least this
+   * share (0 = always; see keywordConfidence).
+   */
+  keywordTopMinGap?: number;
 }
 
 /**
@@ -66,7 +77,13 @@ export interface FusionCandidate<K> {
  * named twice in one list counts once, at its best rank. Ties keep first appearance (keyword
  * before semantic), so the order is deterministic.
  */
-export function fuseRankings<K>(keyword: readonly K[], semantic: ReadonlyArray<{ key: K; score: number }>, params: FusionParams = FUSION_DEFAULTS): FusionCandidate<K>[] {
+export function fuseRankings<K>(
+  keyword: readonly K[],
+  semantic: ReadonlyArray<{ key: K; score: number }>,
+  params: FusionParams = FUSION_DEFAULTS,
+  /** How far keyword's rank 1 leads rank 2 (keywordConfidence); 1 when unknown. */
+  keywordLead = 1,
+): FusionCandidate<K>[] {
   const items = new Map<K, FusionCandidate<K> & { order: number }>();
   let order = 0;
   const entry = (key: K) => {
@@ -100,17 +117,37 @@ export function fuseRankings<K>(keyword: readonly K[], semantic: ReadonlyArray<{
       item.score =
         (item.ranks.keyword !== undefined ? params.keywordWeight / (params.k + item.ranks.keyword) : 0) +
         (item.ranks.semantic !== undefined ? params.semanticWeight / (params.k + item.ranks.semantic) : 0);
+      if (item.ranks.keyword === 1 && (params.keywordTopBonus ?? 0) > 0 && semantic.length > 0 && keywordLead >= (params.keywordTopMinGap ?? 0)) item.score += params.keywordTopBonus!;
     }
   }
   return all.sort((a, b) => b.score - a.score || a.order - b.order).map(({ key, score, source, ranks }) => ({ key, score, source, ranks }));
 }
 
-/** The defaults overridden by a source's per-model hints (bounded: weights ≥ 0, floor in [-1, 1]). */
-export function fusionParamsFor(hints: { semanticWeight?: number; similarityFloor?: number } | undefined): FusionParams {
+/**
+ * How confidently keyword search picked its rank 1: the share by which its score (higher is better,
+ * −BM25) leads rank 2's, in [0, 1]; 1 with a single hit, 0 with none or with score-less (literal) hits.
+ */
+export function keywordConfidence(hits: ReadonlyArray<{ score: number }>): number {
+  if (hits.length === 0) return 0;
+  if (hits.length === 1) return 1;
+  const a = hits[0]!.score;
+  const b = hits[1]!.score;
+  if (!(a > 0) || !Number.isFinite(a) || !Number.isFinite(b)) return 0;
+  return Math.min(1, Math.max(0, (a - b) / a));
+}
+
+/** The defaults overridden by a source's per-model hints (bounded: weights ≥ 0, floor in [-1, 1], bonus and gap in [0, 1]). */
+export function fusionParamsFor(hints: FusionHints | undefined): FusionParams {
   if (!hints) return FUSION_DEFAULTS;
-  return {
-    ...FUSION_DEFAULTS,
-    ...(hints.semanticWeight !== undefined && Number.isFinite(hints.semanticWeight) ? { semanticWeight: Math.max(0, hints.semanticWeight) } : {}),
-    ...(hints.similarityFloor !== undefined && Number.isFinite(hints.similarityFloor) ? { similarityFloor: Math.min(1, Math.max(-1, hints.similarityFloor)) } : {}),
-  };
+  const num = (x: number | undefined, lo: number, hi: number) => (x !== undefined && Number.isFinite(x) ? Math.min(hi, Math.max(lo, x)) : undefined);
+  const out: FusionParams = { ...FUSION_DEFAULTS };
+  const w = num(hints.semanticWeight, 0, Infinity);
+  if (w !== undefined) out.semanticWeight = w;
+  const floor = num(hints.similarityFloor, -1, 1);
+  if (floor !== undefined) out.similarityFloor = floor;
+  const bonus = num(hints.keywordTopBonus, 0, 1);
+  if (bonus !== undefined) out.keywordTopBonus = bonus;
+  const gap = num(hints.keywordTopMinGap, 0, 1);
+  if (gap !== undefined) out.keywordTopMinGap = gap;
+  return out;
 }

@@ -7,7 +7,7 @@
  */
 import type { RecallDatabase } from '@recall/schema';
 import type { MessageRole } from '@recall/rpc-contract';
-import { loadAllowedSet, type AllowedSet, type SemanticScope } from './allowed-set.js';
+import { loadAllowedSet, type AllowedDates, type AllowedSet, type SemanticScope } from './allowed-set.js';
 import type { MatrixCache } from './matrix-cache.js';
 import { TopK } from './topk.js';
 import { scanTopK, type ScanBackend } from './vector-scan.js';
@@ -27,8 +27,13 @@ export interface ExactSearchOptions {
   backend?: ScanBackend;
 }
 
-/** The allowed set for a scope: cached for a project, read directly for own history. */
-export function allowedSetFor(db: RecallDatabase, cache: MatrixCache | null, scope: SemanticScope, fingerprintId: number, dims: number): AllowedSet {
+/**
+ * The allowed set for a scope: cached for a project, read directly for own history and for a dated
+ * query (the date range is part of its SQL, so a dated set is never the project's cached one).
+ */
+export function allowedSetFor(db: RecallDatabase, cache: MatrixCache | null, scope: SemanticScope, fingerprintId: number, dims: number, dates?: AllowedDates): AllowedSet {
+  const dated = dates !== undefined && (dates.since !== undefined || dates.until !== undefined);
+  if (dated) return loadAllowedSet(db, scope.kind === 'project' ? { projectId: scope.projectId } : { sessionIds: scope.sessionIds }, fingerprintId, dims, dates);
   if (scope.kind === 'project') return cache ? cache.get(db, scope.projectId, fingerprintId, dims) : loadAllowedSet(db, { projectId: scope.projectId }, fingerprintId, dims);
   return loadAllowedSet(db, { sessionIds: scope.sessionIds }, fingerprintId, dims);
 }

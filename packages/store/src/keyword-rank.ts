@@ -35,18 +35,21 @@ export function runRanked(
   onWindowed?: () => void,
 ): RankedRow[] {
   let m = match;
+  // A dated search ranks with the JOIN (the date is part of its gate, before LIMIT): the newest-first
+  // window would rank only recent matches and could miss an older range entirely.
+  const dated = base['since'] != null || base['until'] != null;
   // The project token is only a pre-filter: used when there are many matches overall and no session
   // is waiting for a token rewrite after a move. The JOIN in rankedSql stays authoritative.
   const many = minMatches <= 0 || (stmt(db, PROBE_SQL).pluck().get({ match, cap: minMatches }) as number) >= minMatches;
   if (sp.kind === 'project' && many && refreshScopeTokens(db.raw)) {
     m = `scope : "${scopeToken(sp.params['projectId'] as string)}" AND (${match})`;
-    if (useTopFirst) {
+    if (useTopFirst && !dated) {
       const out = windowRanked(db, base, m, limit);
       if (out.windowed) onWindowed?.();
       return out.rows;
     }
   }
-  return stmt(db, rankedSql(sp.kind)).all({ ...base, match: m, limit }) as RankedRow[];
+  return stmt(db, rankedSql(sp.kind, dated)).all({ ...base, match: m, limit }) as RankedRow[];
 }
 
 /**

@@ -39,6 +39,12 @@ export { COMMON_CHARACTER_MIN_DOCS, COMMON_CHARACTER_SHARE, PARAPHRASE_COVERAGE,
 export { snippet } from './keyword-snippet.js';
 export { searchTitles, type TitleSearchOptions } from './keyword-titles.js';
 
+/** The bound date range: finite epoch ms or null (no bound); anything else is no bound. */
+function dateParams(options: KeywordSearchOptions): { since: number | null; until: number | null } {
+  const ms = (x: number | undefined) => (typeof x === 'number' && Number.isFinite(x) ? Math.floor(x) : null);
+  return { since: ms(options.since), until: ms(options.until) };
+}
+
 /** Parses and sanitises a query without searching (for notes, previews, tests). */
 export function describeQuery(query: string): QuerySummary {
   return summarize(parseQuery(query));
@@ -91,7 +97,9 @@ export function keywordSearch(db: RecallDatabase, scope: KeywordScope, query: st
   }
   ensureKeywordIndex(db.raw);
 
-  const base = { ...sp.params, automated, roles: roles.length > 0 ? JSON.stringify(roles) : null };
+  const dates = dateParams(options);
+  const dated = dates.since !== null || dates.until !== null;
+  const base = { ...sp.params, automated, roles: roles.length > 0 ? JSON.stringify(roles) : null, ...dates };
   const terms = parsed.terms;
 
   // --- messages
@@ -129,7 +137,7 @@ export function keywordSearch(db: RecallDatabase, scope: KeywordScope, query: st
       }
     }
   } else {
-    ranked = stmt(db, literalSql(sp.kind)).all({ ...base, pattern: `%${escapeLike(parsed.likeNeedle!)}%`, limit }) as typeof ranked;
+    ranked = stmt(db, literalSql(sp.kind, dated)).all({ ...base, pattern: `%${escapeLike(parsed.likeNeedle!)}%`, limit }) as typeof ranked;
   }
   if (windowed) notes.push(`These words are very common in this project: only the ${RANK_WINDOW.toLocaleString('en')} most recent matching messages were ranked. Add a rarer word to reach older ones.`);
   let substring: string[] | null = null;
@@ -137,7 +145,7 @@ export function keywordSearch(db: RecallDatabase, scope: KeywordScope, query: st
     substring = substringNeedles(query);
     if (substring) {
       const slots = Object.fromEntries(Array.from({ length: SUBSTRING_MAX_NEEDLES }, (_, i) => [`n${i}`, substring![i] === undefined ? null : `%${escapeLike(substring![i]!)}%`]));
-      ranked = stmt(db, substringSql(sp.kind)).all({ ...base, ...slots, scan: SUBSTRING_SCAN_MESSAGES, limit }) as typeof ranked;
+      ranked = stmt(db, substringSql(sp.kind, dated)).all({ ...base, ...slots, scan: SUBSTRING_SCAN_MESSAGES, limit }) as typeof ranked;
       const what = substring.map((n) => JSON.stringify(n)).join(' and ');
       // The scan reads only the requested roles; the note must not claim more than it looked at.
       const which = roles.length > 0 ? `messages of the requested roles (${roles.join(', ')})` : 'messages';
@@ -172,7 +180,7 @@ export function keywordSearch(db: RecallDatabase, scope: KeywordScope, query: st
   else if (sort === 'oldest') hits = [...hits].sort((a, b) => a.createdAt - b.createdAt || a.messageId - b.messageId);
 
   // --- titles
-  const titleHits = titleLimit > 0 ? searchTitlesParsed(db, sp, parsed, automated, titleLimit) : [];
+  const titleHits = titleLimit > 0 ? searchTitlesParsed(db, sp, parsed, automated, titleLimit, dates) : [];
   return { query: summary, titleHits, hits, notes };
 }
 

@@ -41,17 +41,23 @@ const MESSAGE_SCOPE_SQL = {
  * a visible message of the requested roles, in a session that is not hidden, inside the scope. One
  * text so the isolation rule cannot drift between the paths.
  */
-export function messageGateSql(kind: ScopeKind): string {
+export function messageGateSql(kind: ScopeKind, dated = false): string {
   return `m.visibility IN (${VISIBLE})
       AND (@roles IS NULL OR m.role IN (SELECT value FROM json_each(@roles)))
       AND s.hidden = 0
-      AND ${MESSAGE_SCOPE_SQL[kind]}`;
+      AND ${MESSAGE_SCOPE_SQL[kind]}${dated ? `\n      AND ${DATE_SQL}` : ''}`;
 }
+
+/**
+ * The optional date range of a search (`since` inclusive, `until` exclusive, epoch ms; either may be
+ * NULL). Only statements of a dated search carry it, so an undated search runs the same SQL as ever.
+ */
+export const DATE_SQL = `(@since IS NULL OR m.created_at >= @since) AND (@until IS NULL OR m.created_at < @until)`;
 
 /** Extra FTS constraint for the sessions scope: the rowid range of those sessions' messages. */
 const RANGE_SQL = `AND ${FTS_TABLE}.rowid BETWEEN @minId AND @maxId`;
 
-export function rankedSql(kind: ScopeKind): string {
+export function rankedSql(kind: ScopeKind, dated = false): string {
   // CROSS JOIN fixes the join order: FTS first (it yields only matching rows), then the message by
   // primary key, then its session by primary key where the scope is tested. Letting the planner start
   // from the project's sessions would probe the FTS index once per message of the project.
@@ -61,18 +67,18 @@ export function rankedSql(kind: ScopeKind): string {
     CROSS JOIN messages AS m ON m.id = ${FTS_TABLE}.rowid
     CROSS JOIN sessions AS s ON s.id = m.session_id
     WHERE ${FTS_TABLE} MATCH @match ${kind === 'sessions' ? RANGE_SQL : ''}
-      AND ${messageGateSql(kind)}
+      AND ${messageGateSql(kind, dated)}
     ORDER BY automated ASC, rank ASC, m.id DESC
     LIMIT @limit`;
 }
 
-export function literalSql(kind: ScopeKind): string {
+export function literalSql(kind: ScopeKind, dated = false): string {
   // No index can serve an arbitrary substring; the scan is bounded by the scope (sessions first,
   // then their messages through messages_session_idx), never the whole table.
   return `SELECT m.id AS id, 0 AS rank, (s.source IN (SELECT value FROM json_each(@automated))) AS automated
     FROM sessions AS s
     CROSS JOIN messages AS m ON m.session_id = s.id
-    WHERE ${messageGateSql(kind)}
+    WHERE ${messageGateSql(kind, dated)}
       AND m.content LIKE @pattern ESCAPE '\\'
     ORDER BY automated ASC, m.created_at DESC, m.id DESC
     LIMIT @limit`;
@@ -84,7 +90,7 @@ export const SUBSTRING_SCAN_MESSAGES = 20_000;
 export const SUBSTRING_MAX_NEEDLES = 4;
 const SUBSTRING_MIN_CHARS = 3;
 
-export function substringSql(kind: ScopeKind): string {
+export function substringSql(kind: ScopeKind, dated = false): string {
   // The inner query bounds the work: the scope's sessions newest first (sessions_project_idx), then
   // their messages by messages_session_idx, cut at @scan rows; only those rows are tested with LIKE.
   const needles = Array.from({ length: SUBSTRING_MAX_NEEDLES }, (_, i) => `(@n${i} IS NULL OR c.content LIKE @n${i} ESCAPE '\\')`).join(' AND ');
@@ -92,7 +98,7 @@ export function substringSql(kind: ScopeKind): string {
       SELECT m.id AS id, m.content AS content, (s.source IN (SELECT value FROM json_each(@automated))) AS automated
       FROM sessions AS s
       CROSS JOIN messages AS m ON m.session_id = s.id
-      WHERE ${messageGateSql(kind)}
+      WHERE ${messageGateSql(kind, dated)}
       ORDER BY s.started_at DESC, m.id DESC
       LIMIT @scan) AS c
     WHERE ${needles}
@@ -118,7 +124,7 @@ export function substringNeedles(query: string): string[] | null {
  * title). Latin needles (lower-case ASCII) are tested on lower(title) and also keep titles with any
  * full-width letter/digit, which only NFKC in JS can fold; CJK needles need neither.
  */
-export function titlesSql(kind: ScopeKind, needles: { latin: number; cjk: number } | null): string {
+export function titlesSql(kind: ScopeKind, needles: { latin: number; cjk: number } | null, dated = false): string {
   let filter = '';
   if (needles) {
     const tests = [
@@ -130,7 +136,8 @@ export function titlesSql(kind: ScopeKind, needles: { latin: number; cjk: number
   }
   return `SELECT s.id AS id, s.title AS title, (s.source IN (SELECT value FROM json_each(@automated))) AS automated
     FROM sessions AS s
-    WHERE ${SCOPE_SQL[kind]} AND s.hidden = 0 AND s.title IS NOT NULL AND s.title <> '' ${filter}`;
+    WHERE ${SCOPE_SQL[kind]} AND s.hidden = 0 AND s.title IS NOT NULL AND s.title <> '' ${filter}${dated ? `
+      AND EXISTS (SELECT 1 FROM messages AS m WHERE m.session_id = s.id AND m.visibility IN (${VISIBLE}) AND ${DATE_SQL})` : ''}`;
 }
 
 export const TITLE_COUNT_SQL = {

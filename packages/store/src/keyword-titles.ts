@@ -31,14 +31,22 @@ export function searchTitles(db: RecallDatabase, scope: KeywordScope, query: str
  * than kept in a second FTS table that session writes would have to maintain. Score = sum of the
  * IDF of matched terms over the titles in scope (BM25 without length normalisation).
  */
-export function searchTitlesParsed(db: RecallDatabase, sp: ScopeParams, parsed: ParsedQuery, automated: string, limit: number): TitleHit[] {
+export function searchTitlesParsed(
+  db: RecallDatabase,
+  sp: ScopeParams,
+  parsed: ParsedQuery,
+  automated: string,
+  limit: number,
+  dates: { since: number | null; until: number | null } = { since: null, until: null },
+): TitleHit[] {
+  const dated = dates.since !== null || dates.until !== null;
   const needle = parsed.match === null && parsed.likeNeedle !== null ? normalizeForSearch(parsed.likeNeedle) : null;
   const needles = needle === null ? termNeedles(parsed.terms) : null;
   // Latin needles first, then CJK, so the statement text depends only on the two counts.
   const ordered = needles ? [...new Set(needles)].sort((a, b) => Number(hasCjk(a)) - Number(hasCjk(b))) : [];
   const latin = ordered.filter((n) => !hasCjk(n)).length;
   const slots = Object.fromEntries(ordered.map((n, i) => [`n${i}`, n]));
-  const rows = stmt(db, titlesSql(sp.kind, needles ? { latin, cjk: ordered.length - latin } : null)).all({ ...sp.params, automated, ...slots }) as {
+  const rows = stmt(db, titlesSql(sp.kind, needles ? { latin, cjk: ordered.length - latin } : null, dated)).all({ ...sp.params, automated, ...slots, ...(dated ? dates : {}) }) as {
     id: string;
     title: string;
     automated: number;

@@ -78,6 +78,14 @@ export interface KeywordSearchOptions {
   substringFallback?: boolean;
   /** Tuning/testing knob: COMMON_CHARACTER_SHARE (1 = relax with every character). */
   commonCharacterShare?: number;
+  /**
+   * Only messages created at or after this time (epoch ms). Applied in the SQL of every path
+   * (ranked, literal, substring, titles) before its LIMIT; a title counts only when its session has
+   * a visible message in the range.
+   */
+  since?: number;
+  /** Only messages created before this time (epoch ms, exclusive); see `since`. */
+  until?: number;
   /** Tuning/testing knob: rank inside FTS5 (newest RANK_WINDOW matches) before the JOIN (default true; see windowRanked). */
   topFirst?: boolean;
 }

@@ -27,6 +27,8 @@ interface SearchFlags {
   read?: string;
   around?: string;
   window?: string;
+  since?: string;
+  until?: string;
   json?: boolean;
 }
 
@@ -45,7 +47,7 @@ function printResult(out: Output, result: SessionSearchResult): void {
 export const searchCommand = defineCommand<SearchFlags>({
   name: 'search',
   summary: "Recall earlier conversations of the current session's project (the session_search tool).",
-  usage: 'search --session ID [--query Q] [--mode hybrid|keyword|semantic] [--limit N] [--json]',
+  usage: 'search --session ID [--query Q] [--mode hybrid|keyword|semantic] [--limit N] [--since WHEN] [--until WHEN] [--json]',
   optionsHelp: `  --session ID      the current session: its stored project is the search scope (required)
   --query Q         what to look for (any language); omit to browse recent conversations
   --mode M          hybrid (default), keyword or semantic
@@ -55,6 +57,8 @@ export const searchCommand = defineCommand<SearchFlags>({
   --read SESSION    read that conversation (head + tail) instead of searching
   --around MSG_ID   scroll: messages around this message id
   --window N        messages before/after an anchor (0-20)
+  --since WHEN      only messages from then on: a date (2026-11-30), a date-time, or 24h, 7d, 2w ago
+  --until WHEN      only messages before then (a date includes that whole UTC day)
   --json            print exactly the tool's JSON result`,
   options: {
     session: { type: 'string' },
@@ -66,6 +70,8 @@ export const searchCommand = defineCommand<SearchFlags>({
     read: { type: 'string' },
     around: { type: 'string' },
     window: { type: 'string' },
+    since: { type: 'string' },
+    until: { type: 'string' },
     json: { type: 'boolean' },
   },
   positionals: { min: 0, max: 0 },
@@ -85,6 +91,8 @@ export const searchCommand = defineCommand<SearchFlags>({
     if (around !== undefined) args.around_message_id = around;
     const window = intFlag('search', 'window', values.window, 0, 20);
     if (window !== undefined) args.window = window;
+    if (values.since !== undefined) args.since = values.since;
+    if (values.until !== undefined) args.until = values.until;
 
     const tool = await loadSearchTool(ctx.db(), ctx.config);
     let result;
@@ -97,7 +105,9 @@ export const searchCommand = defineCommand<SearchFlags>({
     else printResult(ctx.out, result);
     if (result.error) {
       // The tool speaks to a model in its argument names; a person at the shell typed flags.
-      const message = result.error.message.replace(/search_mode "(\w+)"(?: or "(\w+)")?/g, (_m, a: string, b?: string) => `--mode ${a}${b ? ` or --mode ${b}` : ''}`);
+      const message = result.error.message
+        .replace(/search_mode "(\w+)"(?: or "(\w+)")?/g, (_m, a: string, b?: string) => `--mode ${a}${b ? ` or --mode ${b}` : ''}`)
+        .replace(/^Invalid arguments: (since|until):/, (_m, flag: string) => `Invalid --${flag}:`);
       const error = new SearchFailedError(result.error.code, message);
       ctx.err.write(`recall search: ${error.message} [${error.code}]\n`);
       return EXIT_ERROR;
