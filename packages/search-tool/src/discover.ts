@@ -80,7 +80,20 @@ interface Group {
   bodyTerms: number;
   /** Distinct query terms of the title, or -1 when the title did not match. */
   titleTerms: number;
-  others: number[];
+  /** Other hits of the conversation in fused order, with their keyword rank (Infinity = semantic only). */
+  others: { id: number; keywordRank: number }[];
+}
+
+/**
+ * The other matches listed with a result: keyword matches first (in keyword order: the exact words
+ * of the question), then semantic-only ones in fused order, at most OTHER_IDS_PER_RESULT.
+ */
+function otherIds(others: Group['others']): number[] {
+  return [...others]
+    .map((o, i) => ({ ...o, i }))
+    .sort((a, b) => a.keywordRank - b.keywordRank || a.i - b.i)
+    .slice(0, OTHER_IDS_PER_RESULT)
+    .map((o) => o.id);
 }
 
 /**
@@ -170,7 +183,7 @@ export async function discover(input: DiscoverInput): Promise<DiscoverOutput> {
     const root = rootOf(s.id);
     const existing = groups.get(root);
     if (existing) {
-      if (existing.others.length < OTHER_IDS_PER_RESULT && existing.message.id !== message.id) existing.others.push(message.id);
+      if (existing.message.id !== message.id) existing.others.push({ id: message.id, keywordRank: f.ranks.keyword ?? Infinity });
       continue;
     }
     const g: Group = { root, session: s, message, source: f.source, snippet: k?.snippet ?? semanticSnippet(message, sem), bodyTerms: k?.terms ?? 0, titleTerms: -1, others: [] };
@@ -208,7 +221,7 @@ export async function discover(input: DiscoverInput): Promise<DiscoverOutput> {
   let results = order.slice(0, args.limit).map((g) => ({
     ...buildItem(db, g.session, lineageOf, g.message, g.source, g.snippet, args.window),
     match_field: g.titleTerms >= 0 ? ('title' as const) : ('message' as const),
-    ...(g.others.length > 0 ? { other_message_ids: g.others } : {}),
+    ...(g.others.length > 0 ? { other_message_ids: otherIds(g.others) } : {}),
   }));
   if (args.sort === 'newest') results = [...results].sort((a, b) => b.date.localeCompare(a.date));
   if (args.sort === 'oldest') results = [...results].sort((a, b) => a.date.localeCompare(b.date));
