@@ -42,6 +42,8 @@ export interface FusionParams {
    * share (0 = always; see keywordConfidence).
    */
   keywordTopMinGap?: number;
+  /** How many of keyword's top ranks get the bonus (default 1): they stay above every other hit. */
+  keywordTopRanks?: number;
 }
 
 /**
@@ -117,7 +119,7 @@ export function fuseRankings<K>(
       item.score =
         (item.ranks.keyword !== undefined ? params.keywordWeight / (params.k + item.ranks.keyword) : 0) +
         (item.ranks.semantic !== undefined ? params.semanticWeight / (params.k + item.ranks.semantic) : 0);
-      if (item.ranks.keyword === 1 && (params.keywordTopBonus ?? 0) > 0 && semantic.length > 0 && keywordLead >= (params.keywordTopMinGap ?? 0)) item.score += params.keywordTopBonus!;
+      if (item.ranks.keyword !== undefined && item.ranks.keyword <= (params.keywordTopRanks ?? 1) && (params.keywordTopBonus ?? 0) > 0 && semantic.length > 0 && keywordLead >= (params.keywordTopMinGap ?? 0)) item.score += params.keywordTopBonus!;
     }
   }
   return all.sort((a, b) => b.score - a.score || a.order - b.order).map(({ key, score, source, ranks }) => ({ key, score, source, ranks }));
@@ -149,5 +151,7 @@ export function fusionParamsFor(hints: FusionHints | undefined): FusionParams {
   if (bonus !== undefined) out.keywordTopBonus = bonus;
   const gap = num(hints.keywordTopMinGap, 0, 1);
   if (gap !== undefined) out.keywordTopMinGap = gap;
+  const ranks = num(hints.keywordTopRanks, 1, 50);
+  if (ranks !== undefined) out.keywordTopRanks = Math.floor(ranks);
   return out;
 }

@@ -12,6 +12,7 @@ export interface FusionHints {
   similarityFloor?: number;
   keywordTopBonus?: number;
   keywordTopMinGap?: number;
+  keywordTopRanks?: number;
 }
 
 /** The semantic index's state for the caller's scope, as reported in `semantic_status`. */

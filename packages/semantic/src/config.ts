@@ -73,6 +73,7 @@ export const semanticConfigSchema = z
           ),
         keywordTopBonus: z.number().min(0).max(1).optional().describe("rank bonus of keyword's rank-1 hit in hybrid fusion (see search-tool fusion.ts); 0 = none"),
         keywordTopMinGap: z.number().min(0).max(1).optional().describe("the bonus applies only when keyword's rank 1 leads rank 2 by this share of its score (0 = always)"),
+        keywordTopRanks: z.number().int().min(1).max(50).optional().describe("how many of keyword's top ranks get the bonus (default 1)"),
       })
       .optional()
       .describe('per-model hybrid fusion overrides; omit to use the defaults measured on LoCoMo with the built-in model'),
@@ -110,7 +111,7 @@ export interface SemanticConfig {
    * Per-model fusion overrides for session_search (absent = the measured defaults). For the built-in
    * model `similarityFloor` defaults to USE_LITE_SIMILARITY_FLOOR.
    */
-  fusion?: { semanticWeight?: number; similarityFloor?: number; keywordTopBonus?: number; keywordTopMinGap?: number };
+  fusion?: { semanticWeight?: number; similarityFloor?: number; keywordTopBonus?: number; keywordTopMinGap?: number; keywordTopRanks?: number };
 }
 
 /**

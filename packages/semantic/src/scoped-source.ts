@@ -47,6 +47,7 @@ export interface SourceFusionHints {
   similarityFloor?: number;
   keywordTopBonus?: number;
   keywordTopMinGap?: number;
+  keywordTopRanks?: number;
 }
 
 /**

@@ -78,7 +78,7 @@ function intFlag(flag: string, value: string | undefined, min: number, max: numb
   return n;
 }
 
-const FUSION_KEYS = ['semanticWeight', 'similarityFloor', 'keywordTopBonus', 'keywordTopMinGap'] as const;
+const FUSION_KEYS = ['semanticWeight', 'similarityFloor', 'keywordTopBonus', 'keywordTopMinGap', 'keywordTopRanks'] as const;
 
 /** `--fusion similarityFloor=0.2,keywordTopBonus=0.1` → the config's fusion object (validated again by the semantic config). */
 function fusionFlag(value: string): Record<string, number> {
