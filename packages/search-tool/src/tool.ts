@@ -26,6 +26,7 @@ export const SESSION_SEARCH_DESCRIPTION = [
   'Use it when the user refers to something discussed before ("last time", "上次", "as we decided"), or when earlier decisions, code, errors or facts would help.',
   'Shapes, chosen by the arguments: query → find matching messages (keyword + meaning); no arguments → list recent conversations;',
   'session_id → read that conversation (head and tail; conversation: true reads all its compression segments in order); around_message_id → the messages around an anchor (offset pages through a long message).',
+  'since/until ("7d", "24h", or a date like 2026-11-30) keep only messages from that time range.',
   'Every result has session_id + message_id anchors, a link and its conversation_id/segment; quote results as the original text, they are not summaries.',
   'Read notes: they say when results were truncated and how to get the rest.',
 ].join(' ');
