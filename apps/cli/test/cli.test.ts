@@ -195,6 +195,21 @@ describe('search', () => {
     expect(out.results.every((r) => r.session_id.startsWith('s-alpha-'))).toBe(true);
   });
 
+  it('--since/--until narrow the search to a time range; a bad bound is a usage-worded error', async () => {
+    const home = await seededHome();
+    const all = json<ToolResult>(await runCli(['search', '--session', 's-alpha-2', '--query', 'LNK2019', '--json', '--home', home]));
+    expect(all.results.length).toBeGreaterThan(0);
+    const future = await runCli(['search', '--session', 's-alpha-2', '--query', 'LNK2019', '--since', '2999-01-01', '--json', '--home', home]);
+    expect(future.code, future.stderr).toBe(0);
+    expect(json<ToolResult>(future).results).toEqual([]);
+    const past = json<ToolResult>(await runCli(['search', '--session', 's-alpha-2', '--query', 'LNK2019', '--until', '2999-01-01', '--json', '--home', home]));
+    expect(past.results.map((r) => r.message_id)).toEqual(all.results.map((r) => r.message_id));
+    const bad = await runCli(['search', '--session', 's-alpha-2', '--query', 'LNK2019', '--since', 'last week', '--home', home]);
+    expect(bad.code).toBe(1);
+    expect(bad.stderr).toContain('Invalid --since');
+    expect(bad.stderr).toContain('[invalid_arguments]');
+  });
+
   it('a session without a project only recalls its own conversation', async () => {
     const home = await seededHome();
     const out = json<ToolResult>(await runCli(['search', '--session', 's-loose', '--query', 'LNK2019', '--json', '--home', home]));

@@ -11,7 +11,7 @@ export type { MessageRole, Visibility, LineageKind, SearchMode, SearchSort } fro
 export type { MethodSpec } from './method-spec.js';
 export { RPC_METHODS, RPC_METHOD_NAMES, isRpcMethodName } from './method-table.js';
 export type { RpcMethodName, RpcParams, RpcParamsInput } from './method-table.js';
-export { TOOL_ERROR_CODES, sessionSearchArgsSchema, sessionSearchResultSchema } from './session-search.js';
+export { DATE_BOUND_PATTERN, TOOL_ERROR_CODES, sessionSearchArgsSchema, sessionSearchResultSchema } from './session-search.js';
 export type { ToolErrorCode, SessionSearchArgs, SessionSearchArgsInput, SearchResult, SearchHit, SearchWindowMessage } from './session-search.js';
 export {
   projectFolderSchema,

@@ -31,6 +31,27 @@ export const TOOL_ERROR_CODES = [
 export type ToolErrorCode = (typeof TOOL_ERROR_CODES)[number];
 
 /**
+ * A `since`/`until` bound of session_search: an ISO-8601 date (`2026-11-30`, a whole UTC day) or
+ * date-time (`2026-11-30T14:00:00Z`), or a time before now: a whole number and a unit (`30m`,
+ * `24h`, `7d`, `2w`; at most 100 years back). The tool turns it into a time when the call runs.
+ */
+export const DATE_BOUND_PATTERN = /^(?:\d{4}-\d{2}-\d{2}(?:[T ]\d{2}:\d{2}(?::\d{2}(?:\.\d{1,3})?)?(?:Z|[+-]\d{2}:?\d{2})?)?|\d{1,6}[mhdw])$/;
+
+const dateBound = (which: 'since' | 'until') =>
+  z
+    .string()
+    .trim()
+    .min(2)
+    .max(40)
+    .regex(DATE_BOUND_PATTERN, { message: 'must be an ISO date like 2026-11-30 (or 2026-11-30T14:00Z) or a time before now like 30m, 24h, 7d, 2w' })
+    .optional()
+    .describe(
+      which === 'since'
+        ? 'Only messages from this time on: an ISO date (2026-11-30, from the start of that UTC day) or date-time, or a time before now such as "24h", "7d", "2w". Applies to every shape that searches or lists.'
+        : 'Only messages before this time: an ISO date (2026-11-30 includes that whole UTC day) or date-time, or a time before now such as "7d". Applies to every shape that searches or lists.',
+    );
+
+/**
  * session_search's arguments as a strict zod object: `parse()` applies the defaults (mode hybrid,
  * limit 8, sort relevance, window 2) and throws a `ZodError` on unknown keys or out-of-range values.
  * Which fields are set picks the shape: `query` → discover, nothing → browse, `session_id` → read,
@@ -69,6 +90,8 @@ export const sessionSearchArgsSchema = z
       .max(MAX_MESSAGE_CHARS)
       .optional()
       .describe('With around_message_id: read that one message from this character offset (a long message is shown in parts; a result with next_offset tells where to continue).'),
+    since: dateBound('since'),
+    until: dateBound('until'),
     conversation: z
       .boolean()
       .default(false)

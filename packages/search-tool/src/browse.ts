@@ -5,19 +5,22 @@
  * index and stops after one more than `limit` non-empty conversations, so the cost follows the page
  * size, not the project's size; empty conversations never take a slot. `role_filter` chooses the
  * anchor and snippet roles and skips conversations with no such message. No search runs and no
- * embedding is requested.
+ * embedding is requested. `since`/`until` (dates) keep only conversations with a message in the
+ * range, anchored and quoted from inside it (store SQL, before the page limit).
  */
 import type { RecallDatabase } from '@recall/schema';
 import { MAX_SCANNED_SESSIONS, recentConversations } from '@recall/store';
 import type { SessionSearchArgs } from './arguments.js';
+import type { DateRange } from './date-range.js';
 import { clip, isoDate, messageLink, sessionFacts, SNIPPET_CHARS, type SearchResultItem } from './result.js';
 import { readableSession, type ToolScope } from './scope.js';
 
-export function browse(db: RecallDatabase, scope: ToolScope, args: SessionSearchArgs): { results: SearchResultItem[]; truncated: boolean; notes: string[] } {
+export function browse(db: RecallDatabase, scope: ToolScope, args: SessionSearchArgs, dates: DateRange = {}): { results: SearchResultItem[]; truncated: boolean; notes: string[] } {
   const page = recentConversations(db, scope.kind === 'project' ? { kind: 'project', projectId: scope.projectId } : { kind: 'sessions', sessionIds: scope.sessionIds }, {
     limit: args.limit,
     order: args.sort === 'oldest' ? 'oldest' : 'newest',
     ...(args.role_filter ? { roles: args.role_filter } : {}),
+    ...dates,
   });
   const results: SearchResultItem[] = [];
   for (const c of page.conversations) {

@@ -1,7 +1,9 @@
 /**
  * The discover shape (a query): project-scoped keyword search, optionally fused with semantic
- * search on message anchors (fusion.ts: weighted RRF chosen on a dev split), then title hits first, one result per
- * logical conversation, each with a window of surrounding messages. The scope is applied inside
+ * search on message anchors (fusion.ts: weighted RRF chosen on a dev split), one result per
+ * logical conversation anchored at its best fused hit (its other hits listed), title matches merged
+ * in by how much of the query they match, each with a window of surrounding messages. `since` /
+ * `until` are applied inside both searches too. The scope is applied inside
  * both searches (in SQL, before any limit); this module never widens it and never fills up results
  * from elsewhere.
  */
@@ -12,7 +14,8 @@ import type { SessionSearchArgs } from './arguments.js';
 import { lineageCache, type LineageOf } from './conversation-lineage.js';
 import { ownLiveMatchCount, runKeyword, type KeywordMessageHit } from './keyword-source.js';
 import { clip, isoDate, messageLink, sessionFacts, SNIPPET_CHARS, windowMessage, type MatchSource, type SearchResultItem, type UsedMode } from './result.js';
-import { fuseRankings, fusionParamsFor } from './fusion.js';
+import type { DateRange } from './date-range.js';
+import { fuseRankings, fusionParamsFor, keywordConfidence } from './fusion.js';
 import { readableSession, type ToolScope } from './scope.js';
 import type { SemanticHit, SemanticSource } from './semantic-source.js';
 
@@ -28,6 +31,8 @@ export interface DiscoverInput {
   /** Semantic source to use, or null when this call is keyword-only (disabled, unavailable, or mode=keyword). */
   semantic: SemanticSource | null;
   deadline: AbortSignal;
+  /** `since`/`until` of the call, resolved (date-range.ts); applied in both searches' SQL and checked again here. */
+  dates?: DateRange;
 }
 
 export interface DiscoverOutput {
@@ -36,12 +41,19 @@ export interface DiscoverOutput {
   notes: string[];
   /** More matching conversations exist than were returned (see notes). */
   truncated: boolean;
+  /** Semantic mode found nothing above the model's similarity floor (the notes say so). */
+  noSemanticMatch: boolean;
 }
 
 async function semanticHits(input: DiscoverInput, limit: number, notes: string[]): Promise<SemanticHit[] | null> {
   if (!input.semantic) return null;
   try {
-    return await input.semantic.search(input.args.query, input.scope, { limit, ...(input.args.role_filter ? { roles: input.args.role_filter } : {}), signal: input.deadline });
+    return await input.semantic.search(input.args.query, input.scope, {
+      limit,
+      ...(input.args.role_filter ? { roles: input.args.role_filter } : {}),
+      signal: input.deadline,
+      ...input.dates,
+    });
   } catch (error) {
     const reason = input.deadline.aborted ? 'the semantic search did not finish before the deadline' : `the semantic search failed (${(error as Error).message})`;
     notes.push(`Semantic results are missing: ${reason}.`);
@@ -49,14 +61,82 @@ async function semanticHits(input: DiscoverInput, limit: number, notes: string[]
   }
 }
 
+/** What semantic mode says instead of listing loosely related text when nothing clears the model's similarity floor. */
+export const NO_SEMANTIC_MATCH_NOTE =
+  'No semantic match: nothing in this project is close enough in meaning to the query to be worth showing. A search for exact words may still find something.';
+
+/**
+ * One logical conversation being ranked: its anchor (the hit with the best fused score), how many
+ * distinct query terms the anchor matches, whether its title matched (and how many terms), and the
+ * ids of its other matches.
+ */
+interface Group {
+  root: string;
+  session: SessionHeader;
+  message: Message;
+  source: MatchSource;
+  snippet: string;
+  /** Distinct query terms of the anchor's text (0 for a semantic-only anchor or a title-only group). */
+  bodyTerms: number;
+  /** Distinct query terms of the title, or -1 when the title did not match. */
+  titleTerms: number;
+  /** Other hits of the conversation in fused order, with their keyword rank (Infinity = semantic only). */
+  others: { id: number; keywordRank: number }[];
+}
+
+/**
+ * The other matches listed with a result: keyword matches first (in keyword order: the exact words
+ * of the question), then semantic-only ones in fused order, at most OTHER_IDS_PER_RESULT.
+ */
+function otherIds(others: Group['others']): number[] {
+  return [...others]
+    .map((o, i) => ({ ...o, i }))
+    .sort((a, b) => a.keywordRank - b.keywordRank || a.i - b.i)
+    .slice(0, OTHER_IDS_PER_RESULT)
+    .map((o) => o.id);
+}
+
+/**
+ * Merges title-matched conversations (in title order) with body-matched ones (in fused order): a
+ * title goes first unless the next body anchor matches more distinct query terms than the title
+ * does, so a one-word title never outranks a message matching more of the question. Each list
+ * keeps its own order.
+ */
+export function mergeTitleAndBody<T extends { titleTerms: number; bodyTerms: number }>(titles: readonly T[], bodies: readonly T[]): T[] {
+  const out: T[] = [];
+  let i = 0;
+  let j = 0;
+  while (i < titles.length || j < bodies.length) {
+    const t = titles[i];
+    const b = bodies[j];
+    if (t && (!b || Math.max(t.titleTerms, t.bodyTerms) >= b.bodyTerms)) {
+      out.push(t);
+      i++;
+    } else {
+      out.push(b!);
+      j++;
+    }
+  }
+  return out;
+}
+
+function inRange(at: number, dates: DateRange | undefined): boolean {
+  if (!dates) return true;
+  return (dates.since === undefined || at >= dates.since) && (dates.until === undefined || at < dates.until);
+}
+
 export async function discover(input: DiscoverInput): Promise<DiscoverOutput> {
   const { db, scope, args } = input;
+  const dates = input.dates ?? {};
   const notes: string[] = [];
   const candidateLimit = Math.min(args.limit * CANDIDATES_PER_RESULT, MAX_CANDIDATES);
   const wantKeyword = args.search_mode !== 'semantic';
-  const keyword = wantKeyword ? runKeyword(db, scope, args.query, { limit: candidateLimit, roles: args.role_filter, substringFallback: true }) : null;
+  const keyword = wantKeyword ? runKeyword(db, scope, args.query, { limit: candidateLimit, roles: args.role_filter, substringFallback: true, dates }) : null;
   if (keyword) notes.push(...keyword.notes);
-  const semantic = await semanticHits(input, candidateLimit, notes);
+  const semanticRaw = await semanticHits(input, candidateLimit, notes);
+  const params = fusionParamsFor(input.semantic?.fusion);
+  // The model's similarity floor: hits below it are noise, in every mode.
+  const semantic = semanticRaw ? semanticRaw.filter((h) => h.score >= params.similarityFloor) : null;
 
   let usedMode: UsedMode;
   if (keyword && semantic) usedMode = 'hybrid';
@@ -70,7 +150,8 @@ export async function discover(input: DiscoverInput): Promise<DiscoverOutput> {
   const fused = fuseRankings(
     (keyword?.hits ?? []).map((h) => h.messageId),
     (semantic ?? []).map((h) => ({ key: h.messageId, score: h.score })),
-    fusionParamsFor(input.semantic?.fusion),
+    params,
+    keywordConfidence(keyword?.hits ?? []),
   );
 
   // Every anchor passes the same scope gate as read/scroll before it becomes a result. Keyword hits
@@ -84,34 +165,10 @@ export async function discover(input: DiscoverInput): Promise<DiscoverOutput> {
   const lineageOf = lineageCache(db, scope);
   const rootOf = (id: string) => lineageOf(id).conversation_id;
 
-  // One result per logical conversation. A later hit in a conversation already listed only adds its
-  // id; the item (its window read from the database) is built only for the first `limit`
-  // conversations — the rest are counted for the truncation note, never materialised.
-  const byConversation = new Map<string, SearchResultItem | null>();
-  const order: string[] = [];
-  const add = (sessionId: string, messageId: number, build: () => SearchResultItem) => {
-    const root = rootOf(sessionId);
-    const existing = byConversation.get(root);
-    if (existing !== undefined) {
-      if (existing === null) return;
-      existing.other_message_ids ??= [];
-      if (existing.other_message_ids.length < OTHER_IDS_PER_RESULT && existing.message_id !== messageId) existing.other_message_ids.push(messageId);
-      return;
-    }
-    byConversation.set(root, order.length < args.limit ? build() : null);
-    order.push(root);
-  };
-
-  // Title hits first: a conversation whose title matches is the strongest signal we have. The
-  // anchor is the session's first visible message of the requested roles (role_filter applies to
-  // title hits too: a title whose session has no such message is not a result).
-  const roles = args.role_filter ? { roles: args.role_filter } : {};
-  for (const t of keyword?.titleHits ?? []) {
-    const s = session(t.sessionId);
-    const anchor = s ? segmentsHeadTail(db, [s.id], 1, 0, roles).head[0] : undefined;
-    if (!s || !anchor) continue;
-    add(s.id, anchor.id, () => ({ ...buildItem(db, s, lineageOf, anchor, 'keyword', clip(anchor.content, SNIPPET_CHARS), args.window), match_field: 'title' }));
-  }
+  // One group per logical conversation, anchored at its best fused hit; later hits of the same
+  // conversation only add their ids. Windows are read only for the groups that are returned.
+  const groups = new Map<string, Group>();
+  const bodyOrder: Group[] = [];
   for (const f of fused) {
     const k = keywordById.get(f.key);
     const sem = semanticById.get(f.key);
@@ -120,38 +177,80 @@ export async function discover(input: DiscoverInput): Promise<DiscoverOutput> {
     if (!message || !s || (message.visibility !== 'live' && message.visibility !== 'compacted')) continue;
     // The caller's own live messages are already in its context (see keyword-source.ts).
     if (message.sessionId === scope.currentSessionId && message.visibility === 'live') continue;
-    // The role filter is part of the gate too: a semantic source is trusted no more for roles than for scope.
+    // The role filter and the date range are part of the gate too: a semantic source is trusted no more for them than for scope.
     if (args.role_filter && !args.role_filter.includes(message.role)) continue;
-    const source: MatchSource = f.source;
-    add(s.id, message.id, () => ({ ...buildItem(db, s, lineageOf, message, source, k?.snippet ?? semanticSnippet(message, sem), args.window), match_field: 'message' }));
+    if (!inRange(message.createdAt, dates)) continue;
+    const root = rootOf(s.id);
+    const existing = groups.get(root);
+    if (existing) {
+      if (existing.message.id !== message.id) existing.others.push({ id: message.id, keywordRank: f.ranks.keyword ?? Infinity });
+      continue;
+    }
+    const g: Group = { root, session: s, message, source: f.source, snippet: k?.snippet ?? semanticSnippet(message, sem), bodyTerms: k?.terms ?? 0, titleTerms: -1, others: [] };
+    groups.set(root, g);
+    bodyOrder.push(g);
   }
 
-  let results = order.slice(0, args.limit).map((root) => byConversation.get(root)!);
+  // Title hits: a matching title is a strong signal, but it ranks by how much of the query it
+  // matches (mergeTitleAndBody). A conversation whose messages also matched keeps its best message
+  // as the anchor; a title-only conversation is anchored at its first visible message of the
+  // requested roles (in the date range). A title whose session has no such message is not a result.
+  const roles = args.role_filter ? { roles: args.role_filter } : {};
+  const titleOrder: Group[] = [];
+  for (const t of keyword?.titleHits ?? []) {
+    const s = session(t.sessionId);
+    if (!s) continue;
+    const root = rootOf(s.id);
+    const existing = groups.get(root);
+    if (existing) {
+      if (existing.titleTerms < 0) {
+        existing.titleTerms = t.terms;
+        titleOrder.push(existing);
+      }
+      continue;
+    }
+    const anchor = segmentsHeadTail(db, [s.id], 1, 0, { ...roles, ...dates }).head[0];
+    if (!anchor) continue;
+    const g: Group = { root, session: s, message: anchor, source: 'keyword', snippet: clip(anchor.content, SNIPPET_CHARS), bodyTerms: 0, titleTerms: t.terms, others: [] };
+    groups.set(root, g);
+    titleOrder.push(g);
+  }
+  const inTitles = new Set(titleOrder.map((g) => g.root));
+  const order = mergeTitleAndBody(titleOrder, bodyOrder.filter((g) => !inTitles.has(g.root)));
+
+  let results = order.slice(0, args.limit).map((g) => ({
+    ...buildItem(db, g.session, lineageOf, g.message, g.source, g.snippet, args.window),
+    match_field: g.titleTerms >= 0 ? ('title' as const) : ('message' as const),
+    ...(g.others.length > 0 ? { other_message_ids: otherIds(g.others) } : {}),
+  }));
   if (args.sort === 'newest') results = [...results].sort((a, b) => b.date.localeCompare(a.date));
   if (args.sort === 'oldest') results = [...results].sort((a, b) => a.date.localeCompare(b.date));
 
   // Truncation: more conversations matched than `limit`, or the candidate list was full (so
   // per-conversation de-duplication may have left conversations beyond the cap unseen).
-  const capped = (keyword?.hits.length ?? 0) >= candidateLimit || (semantic?.length ?? 0) >= candidateLimit;
+  const capped = (keyword?.hits.length ?? 0) >= candidateLimit || (semanticRaw?.length ?? 0) >= candidateLimit;
   let truncated = false;
   if (order.length > args.limit) {
     truncated = true;
     notes.push(`More than ${args.limit} conversations match; raise limit (up to 50) or refine the query to see others.`);
-  } else if (capped) {
+  } else if (capped && order.length > 0) {
     truncated = true;
     notes.push(
       `Only the ${candidateLimit} best-matching messages were considered and they came from ${order.length} conversation(s); more matching conversations may exist — refine the query${args.limit < 50 ? ' or raise limit' : ''}.`,
     );
   }
+  // Semantic mode with nothing above the floor: say so instead of listing noise.
+  const noSemanticMatch = usedMode === 'semantic' && results.length === 0;
+  if (noSemanticMatch) notes.push(NO_SEMANTIC_MATCH_NOTE);
   if (keyword) {
-    const own = ownLiveMatchCount(db, scope, args.query, args.role_filter);
+    const own = ownLiveMatchCount(db, scope, args.query, args.role_filter, dates);
     if (own > 0) {
       notes.push(
         `Your current conversation also matches (${own === 1 ? 'a message' : `${own}+ messages`}), but it is not listed: its live messages are already in your context.${results.length === 0 ? ' No earlier conversation matches.' : ''}`,
       );
     }
   }
-  return { results, usedMode, notes, truncated };
+  return { results, usedMode, notes, truncated, noSemanticMatch };
 }
 
 function semanticSnippet(message: Message, hit: SemanticHit | undefined): string {

@@ -18,6 +18,7 @@
  * override the defaults below for that source only.
  */
 import type { MatchSource } from './result.js';
+import type { FusionHints } from './semantic-source.js';
 
 /** `weighted-rrf` or `keyword-first` (see the module header). */
 export type FusionForm = 'weighted-rrf' | 'keyword-first';
@@ -31,25 +32,43 @@ export interface FusionParams {
   semanticWeight: number;
   /** Semantic hits with a cosine below this never enter the fusion. */
   similarityFloor: number;
+  /**
+   * Rank bonus of keyword's rank-1 hit, added to its fused score when the keyword list is
+   * confident (see keywordTopMinGap); 0 = none. A bonus ≥ keywordWeight / (k + 1) keeps it first.
+   */
+  keywordTopBonus?: number;
+  /**
+   * The keyword list counts as confident when its rank-1 BM25 score leads rank 2 by at least this
+   * share (0 = always; see keywordConfidence).
+   */
+  keywordTopMinGap?: number;
+  /** How many of keyword's top ranks are protected (default 1): rank r gets (N − r + 1) bonuses, so they stay on top in keyword order. */
+  keywordTopRanks?: number;
 }
 
 /**
- * The chosen fusion: weighted RRF, k = 20, keyword weight 4, semantic weight 1, no floor. Chosen by
- * `pnpm tune:fusion` on LoCoMo dev (conversations 0–4, 997 questions, USE-lite) as the best
- * message-level recall@10 with no dev category below keyword: 0.558 vs keyword 0.547 (equal RRF
- * k=60: 0.456; k=10 ×2: 0.549). Test half (5–9, 985 questions, measured once): 0.554 vs keyword
- * 0.541, every category at or above keyword (adversarial 0.687/0.656, multi-hop 0.258/0.250,
- * open-domain 0.270/0.251, single-hop 0.634/0.626, temporal 0.512/0.510). With this weak model the
- * gain is mostly agreement (`both`) moving up; semantic-only hits enter below keyword's list. A
- * stronger model gets more say through the config's `semantic.fusion.semanticWeight` (e.g. 4 =
- * equal weight) and a model-specific `similarityFloor`.
+ * The chosen fusion: weighted RRF, k = 20, keyword weight 4, semantic weight 0.5, and a rank bonus
+ * that keeps keyword's rank-1 hit first whenever a semantic list exists (the hybrid answer at rank
+ * 1 is keyword's, so hybrid R@1 never drops below keyword's; semantic agreement and rescue act from
+ * rank 2 on). Issue 22 (docs/benchmarks.md, "Fusion at rank 1"): chosen with `npx -y pnpm@10 eval
+ * --dataset locomo --conversations 0,1,2,3,4 --modes keyword,hybrid --fusion …` on the dev half only
+ * as the variant with every dev category at or above keyword at R@1, R@5 and R@10 and the best dev
+ * R@5 (0.658 vs keyword 0.648; R@1 0.475 vs 0.466). Rejected on dev: no bonus (R@1 below keyword),
+ * a bonus only when keyword's rank 1 leads rank 2 by ≥ 10 % of its BM25 score (open-domain R@1
+ * below keyword), protecting keyword's top 2/3/5 (temporal R@1 or open-domain R@5 below keyword),
+ * semantic weight 1 (open-domain R@5 below keyword). The earlier choice (weight 1, no bonus) and
+ * its `pnpm tune:fusion` table are kept in docs/benchmarks.md. A stronger model gets more say
+ * through the config's `semantic.fusion` (semanticWeight, similarityFloor, keywordTopBonus, …).
  */
 export const FUSION_DEFAULTS: Readonly<FusionParams> = Object.freeze({
   form: 'weighted-rrf',
   k: 20,
   keywordWeight: 4,
-  semanticWeight: 1,
+  semanticWeight: 0.5,
   similarityFloor: 0,
+  keywordTopBonus: 1,
+  keywordTopMinGap: 0,
+  keywordTopRanks: 1,
 });
 
 /** One fused entry: its key, fused score (higher first), which lists found it, and its ranks there. */
@@ -66,7 +85,13 @@ export interface FusionCandidate<K> {
  * named twice in one list counts once, at its best rank. Ties keep first appearance (keyword
  * before semantic), so the order is deterministic.
  */
-export function fuseRankings<K>(keyword: readonly K[], semantic: ReadonlyArray<{ key: K; score: number }>, params: FusionParams = FUSION_DEFAULTS): FusionCandidate<K>[] {
+export function fuseRankings<K>(
+  keyword: readonly K[],
+  semantic: ReadonlyArray<{ key: K; score: number }>,
+  params: FusionParams = FUSION_DEFAULTS,
+  /** How far keyword's rank 1 leads rank 2 (keywordConfidence); 1 when unknown. */
+  keywordLead = 1,
+): FusionCandidate<K>[] {
   const items = new Map<K, FusionCandidate<K> & { order: number }>();
   let order = 0;
   const entry = (key: K) => {
@@ -100,17 +125,42 @@ export function fuseRankings<K>(keyword: readonly K[], semantic: ReadonlyArray<{
       item.score =
         (item.ranks.keyword !== undefined ? params.keywordWeight / (params.k + item.ranks.keyword) : 0) +
         (item.ranks.semantic !== undefined ? params.semanticWeight / (params.k + item.ranks.semantic) : 0);
+      if (item.ranks.keyword !== undefined && item.ranks.keyword <= (params.keywordTopRanks ?? 1) && (params.keywordTopBonus ?? 0) > 0 && semantic.length > 0 && keywordLead >= (params.keywordTopMinGap ?? 0)) {
+        // Rank r of the protected top N gets (N − r + 1) bonuses: they stay above every other hit, in keyword order.
+        item.score += params.keywordTopBonus! * ((params.keywordTopRanks ?? 1) - item.ranks.keyword + 1);
+      }
     }
   }
   return all.sort((a, b) => b.score - a.score || a.order - b.order).map(({ key, score, source, ranks }) => ({ key, score, source, ranks }));
 }
 
-/** The defaults overridden by a source's per-model hints (bounded: weights ≥ 0, floor in [-1, 1]). */
-export function fusionParamsFor(hints: { semanticWeight?: number; similarityFloor?: number } | undefined): FusionParams {
+/**
+ * How confidently keyword search picked its rank 1: the share by which its score (higher is better,
+ * −BM25) leads rank 2's, in [0, 1]; 1 with a single hit, 0 with none or with score-less (literal) hits.
+ */
+export function keywordConfidence(hits: ReadonlyArray<{ score: number }>): number {
+  if (hits.length === 0) return 0;
+  if (hits.length === 1) return 1;
+  const a = hits[0]!.score;
+  const b = hits[1]!.score;
+  if (!(a > 0) || !Number.isFinite(a) || !Number.isFinite(b)) return 0;
+  return Math.min(1, Math.max(0, (a - b) / a));
+}
+
+/** The defaults overridden by a source's per-model hints (bounded: weights ≥ 0, floor in [-1, 1], bonus and gap in [0, 1]). */
+export function fusionParamsFor(hints: FusionHints | undefined): FusionParams {
   if (!hints) return FUSION_DEFAULTS;
-  return {
-    ...FUSION_DEFAULTS,
-    ...(hints.semanticWeight !== undefined && Number.isFinite(hints.semanticWeight) ? { semanticWeight: Math.max(0, hints.semanticWeight) } : {}),
-    ...(hints.similarityFloor !== undefined && Number.isFinite(hints.similarityFloor) ? { similarityFloor: Math.min(1, Math.max(-1, hints.similarityFloor)) } : {}),
-  };
+  const num = (x: number | undefined, lo: number, hi: number) => (x !== undefined && Number.isFinite(x) ? Math.min(hi, Math.max(lo, x)) : undefined);
+  const out: FusionParams = { ...FUSION_DEFAULTS };
+  const w = num(hints.semanticWeight, 0, Infinity);
+  if (w !== undefined) out.semanticWeight = w;
+  const floor = num(hints.similarityFloor, -1, 1);
+  if (floor !== undefined) out.similarityFloor = floor;
+  const bonus = num(hints.keywordTopBonus, 0, 1);
+  if (bonus !== undefined) out.keywordTopBonus = bonus;
+  const gap = num(hints.keywordTopMinGap, 0, 1);
+  if (gap !== undefined) out.keywordTopMinGap = gap;
+  const ranks = num(hints.keywordTopRanks, 1, 50);
+  if (ranks !== undefined) out.keywordTopRanks = Math.floor(ranks);
+  return out;
 }

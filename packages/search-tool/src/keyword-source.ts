@@ -7,6 +7,7 @@
 import type { RecallDatabase } from '@recall/schema';
 import type { MessageRole } from '@recall/rpc-contract';
 import { findMessage, keywordSearch, type KeywordScope } from '@recall/store';
+import type { DateRange } from './date-range.js';
 import type { ToolScope } from './scope.js';
 
 export interface KeywordMessageHit {
@@ -14,11 +15,14 @@ export interface KeywordMessageHit {
   sessionId: string;
   snippet: string;
   score: number;
+  /** Distinct query terms the message matches (whole words). */
+  terms: number;
 }
 
 export interface KeywordRun {
   hits: KeywordMessageHit[];
-  titleHits: { sessionId: string }[];
+  /** Title hits, best first, with the distinct query terms each title matches. */
+  titleHits: { sessionId: string; terms: number }[];
   notes: string[];
 }
 
@@ -36,7 +40,7 @@ export function runKeyword(
   db: RecallDatabase,
   scope: ToolScope,
   query: string,
-  options: { limit: number; roles?: readonly MessageRole[] | undefined; substringFallback?: boolean },
+  options: { limit: number; roles?: readonly MessageRole[] | undefined; substringFallback?: boolean; dates?: DateRange },
 ): KeywordRun {
   const keywordScope = keywordScopeFor(scope);
   if (!keywordScope) return { hits: [], titleHits: [], notes: [] };
@@ -44,10 +48,11 @@ export function runKeyword(
     limit: options.limit,
     ...(options.roles ? { roleFilter: options.roles } : {}),
     ...(options.substringFallback ? { substringFallback: true } : {}),
+    ...options.dates,
   });
   return {
-    hits: out.hits.map((h) => ({ messageId: h.messageId, sessionId: h.sessionId, snippet: h.snippet, score: h.score })),
-    titleHits: out.titleHits.map((t) => ({ sessionId: t.sessionId })),
+    hits: out.hits.map((h) => ({ messageId: h.messageId, sessionId: h.sessionId, snippet: h.snippet, score: h.score, terms: h.matchedTerms.length })),
+    titleHits: out.titleHits.map((t) => ({ sessionId: t.sessionId, terms: t.matchedTerms.length })),
     notes: out.notes,
   };
 }
@@ -60,13 +65,14 @@ const OWN_MATCH_PROBE = 5;
  * excluded from discover because they are already in the model's context, and the tool says so
  * instead of a bare "No matches". Searches only the caller's own session (its rowid range).
  */
-export function ownLiveMatchCount(db: RecallDatabase, scope: ToolScope, query: string, roles: readonly MessageRole[] | undefined): number {
+export function ownLiveMatchCount(db: RecallDatabase, scope: ToolScope, query: string, roles: readonly MessageRole[] | undefined, dates: DateRange = {}): number {
   if (scope.currentSessionId === null) return 0; // a project-wide caller has no conversation of its own
   const out = keywordSearch(db, { kind: 'sessions', sessionIds: [scope.currentSessionId] }, query, {
     limit: OWN_MATCH_PROBE * 2,
     titleLimit: 0,
     cjkBackoff: 'bigram',
     ...(roles ? { roleFilter: roles } : {}),
+    ...dates,
   });
   return out.hits.filter((h) => findMessage(db, h.messageId)?.visibility === 'live').slice(0, OWN_MATCH_PROBE).length;
 }

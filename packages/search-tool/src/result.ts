@@ -16,7 +16,10 @@ export type Shape = 'discover' | 'browse' | 'read' | 'scroll';
 export type UsedMode = SearchMode | 'direct' | 'none';
 /** How a result was found: by keyword, by meaning, by both (fused), or read directly (browse/read/scroll). */
 export type MatchSource = 'keyword' | 'semantic' | 'both' | 'direct';
-/** Where a keyword match was: the conversation title or the message text. */
+/**
+ * Where a keyword match was: the conversation title (the anchor is still the conversation's
+ * best-matching message when one matched, else its first message) or only the message text.
+ */
 export type MatchField = 'title' | 'message';
 
 /**

@@ -6,6 +6,15 @@
  */
 import type { ToolScope } from './scope.js';
 
+/** Per-model fusion overrides a semantic source may carry (see fusion.ts; every key optional). */
+export interface FusionHints {
+  semanticWeight?: number;
+  similarityFloor?: number;
+  keywordTopBonus?: number;
+  keywordTopMinGap?: number;
+  keywordTopRanks?: number;
+}
+
 /** The semantic index's state for the caller's scope, as reported in `semantic_status`. */
 export type SemanticStatus = 'disabled' | 'ready' | 'partial' | 'unavailable';
 
@@ -36,7 +45,11 @@ export interface SemanticHit {
  */
 export interface SemanticSource {
   /** Per-model fusion hints from the semantic config (see fusion.ts); absent = the measured defaults. */
-  readonly fusion?: { semanticWeight?: number; similarityFloor?: number };
+  readonly fusion?: FusionHints;
   status(scope: ToolScope): { status: SemanticStatus; coverage: SemanticCoverage | 'unknown'; reason?: string };
-  search(query: string, scope: ToolScope, options: { limit: number; roles?: readonly string[]; signal: AbortSignal }): Promise<SemanticHit[]>;
+  /**
+   * `since`/`until` (epoch ms, since inclusive, until exclusive), when given, restrict the allowed
+   * set to messages created in that range before ranking; the tool also drops any hit outside it.
+   */
+  search(query: string, scope: ToolScope, options: { limit: number; roles?: readonly string[]; signal: AbortSignal; since?: number; until?: number }): Promise<SemanticHit[]>;
 }

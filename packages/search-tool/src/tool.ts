@@ -9,6 +9,7 @@ import type { RecallDatabase } from '@recall/schema';
 import { sessionSearchArgsSchema, sessionSearchJsonSchema, type SessionSearchArgs } from './arguments.js';
 import { applyBudget, RESULT_TOKEN_BUDGET } from './budget.js';
 import { browse } from './browse.js';
+import { describeRange, isDated, resolveDateRange, type DateRange } from './date-range.js';
 import { discover } from './discover.js';
 import { ToolError } from './errors.js';
 import { readSession, scrollAround } from './read.js';
@@ -25,6 +26,7 @@ export const SESSION_SEARCH_DESCRIPTION = [
   'Use it when the user refers to something discussed before ("last time", "上次", "as we decided"), or when earlier decisions, code, errors or facts would help.',
   'Shapes, chosen by the arguments: query → find matching messages (keyword + meaning); no arguments → list recent conversations;',
   'session_id → read that conversation (head and tail; conversation: true reads all its compression segments in order); around_message_id → the messages around an anchor (offset pages through a long message).',
+  'since/until ("7d", "24h", or a date like 2026-11-30) keep only messages from that time range.',
   'Every result has session_id + message_id anchors, a link and its conversation_id/segment; quote results as the original text, they are not summaries.',
   'Read notes: they say when results were truncated and how to get the rest.',
 ].join(' ');
@@ -151,6 +153,8 @@ export function createSessionSearchTool(options: SessionSearchToolOptions): Sess
       if (context.profile !== undefined && db.profile !== null && context.profile !== db.profile) {
         throw new ToolError('profile_mismatch', `This tool serves profile ${JSON.stringify(db.profile)}, not ${JSON.stringify(context.profile)}.`);
       }
+      // since/until become one time range now, before any shape runs (read/scroll ignore it).
+      const dates: DateRange = resolveDateRange(args, Date.now());
       let scope: ToolScope;
       if (context.currentSessionId === undefined && typeof context.projectId === 'string' && context.projectId !== '') {
         scope = resolveProjectScope(db, context.projectId);
@@ -191,7 +195,7 @@ export function createSessionSearchTool(options: SessionSearchToolOptions): Sess
           break;
         }
         case 'browse': {
-          const out = browse(db, scope, args);
+          const out = browse(db, scope, args, dates);
           Object.assign(result, { results: out.results, truncated: out.truncated, used_mode: 'direct' });
           result.notes.push(...out.notes);
           if (args.query !== undefined) result.notes.push('The query was empty, so recent conversations are listed instead.');
@@ -209,6 +213,7 @@ export function createSessionSearchTool(options: SessionSearchToolOptions): Sess
             args: { ...args, query: args.query! },
             semantic: args.search_mode === 'keyword' ? null : semantic,
             deadline: controller.signal,
+            dates,
           });
           result.results = out.results;
           result.used_mode = out.usedMode;
@@ -224,8 +229,9 @@ export function createSessionSearchTool(options: SessionSearchToolOptions): Sess
                 : 'Hybrid search fell back to keyword-only: semantic search was unavailable.',
             );
           }
-          if (out.results.length === 0) {
-            result.notes.push(scope.kind === 'project' ? 'No matches in this project.' : "No matches in this conversation's own history (it belongs to no project).");
+          if (out.results.length === 0 && !out.noSemanticMatch) {
+            const when = isDated(dates) ? ` ${describeRange(dates)}` : '';
+            result.notes.push(scope.kind === 'project' ? `No matches in this project${when}.` : `No matches in this conversation's own history (it belongs to no project)${when}.`);
           }
           break;
         }

@@ -28,7 +28,7 @@ describe('session_search arguments', () => {
 
   test('JSON Schema describes every property and offers no project or profile argument', () => {
     const schema = sessionSearchJsonSchema() as { properties: Record<string, { description?: string }>; additionalProperties: boolean };
-    expect(Object.keys(schema.properties).sort()).toEqual(['around_message_id', 'conversation', 'limit', 'offset', 'query', 'role_filter', 'search_mode', 'session_id', 'sort', 'window']);
+    expect(Object.keys(schema.properties).sort()).toEqual(['around_message_id', 'conversation', 'limit', 'offset', 'query', 'role_filter', 'search_mode', 'session_id', 'since', 'sort', 'until', 'window']);
     for (const [name, prop] of Object.entries(schema.properties)) expect(prop.description, name).toBeTruthy();
     expect(schema.additionalProperties).toBe(false);
     const def = openAiToolDefinition({ name: 'session_search', description: 'd', parameters: schema });

@@ -3,7 +3,7 @@
  * keyword-first form, match sources, per-model hints and their bounds.
  */
 import { describe, expect, test } from 'vitest';
-import { FUSION_DEFAULTS, fuseRankings, fusionParamsFor, type FusionParams } from '../src/fusion.js';
+import { FUSION_DEFAULTS, fuseRankings, fusionParamsFor, keywordConfidence, type FusionParams } from '../src/fusion.js';
 
 const rrf = (k: number, keywordWeight: number, semanticWeight = 1, similarityFloor = 0): FusionParams => ({ form: 'weighted-rrf', k, keywordWeight, semanticWeight, similarityFloor });
 const sem = (...pairs: Array<[number, number]>) => pairs.map(([key, score]) => ({ key, score }));
@@ -74,5 +74,30 @@ describe('fuseRankings', () => {
     [{ semanticWeight: Number.NaN }, FUSION_DEFAULTS],
   ])('per-model hints %j → bounded parameters', (hints, expected) => {
     expect(fusionParamsFor(hints)).toEqual(expected);
+  });
+});
+
+describe('rank bonus of keyword rank 1', () => {
+  const kw = ['k1', 'k2', 'k3'];
+  const sem = [{ key: 'k2', score: 0.9 }, { key: 's1', score: 0.8 }];
+  test.each([
+    [{ ...FUSION_DEFAULTS }, 1, ['k1', 'k2', 'k3', 's1']],
+    [{ ...FUSION_DEFAULTS, keywordTopBonus: 0 }, 1, ['k2', 'k1', 'k3', 's1']],
+    [{ ...FUSION_DEFAULTS, keywordTopMinGap: 0.5 }, 0.2, ['k2', 'k1', 'k3', 's1']],
+    [{ ...FUSION_DEFAULTS, keywordTopMinGap: 0.5 }, 0.6, ['k1', 'k2', 'k3', 's1']],
+    [{ ...FUSION_DEFAULTS, keywordTopRanks: 2 }, 1, ['k1', 'k2', 'k3', 's1']],
+  ])('%j with lead %f → %j', (params, lead, expected) => {
+    expect(fuseRankings(kw, sem, params, lead).map((c) => c.key)).toEqual(expected);
+  });
+  test('no bonus without a semantic list (keyword order either way)', () => {
+    expect(fuseRankings(kw, [], FUSION_DEFAULTS).map((c) => c.key)).toEqual(kw);
+  });
+  test.each([
+    [[], 0],
+    [[{ score: 5 }], 1],
+    [[{ score: 10 }, { score: 5 }], 0.5],
+    [[{ score: 0 }, { score: 0 }], 0],
+  ])('keywordConfidence(%j) = %f', (hits, expected) => {
+    expect(keywordConfidence(hits)).toBe(expected);
   });
 });

@@ -52,11 +52,22 @@ function scripted(db: ReturnType<typeof world>['db'], messageIds: number[], stat
 }
 
 describe('hybrid search through the SemanticSource seam', () => {
-  test('fuses keyword and semantic anchors by RRF: agreement first, each result says where it came from', async () => {
+  test('fuses keyword and semantic anchors by RRF: keyword rank 1 stays first (rank bonus), agreement next, each result says where it came from', async () => {
     const w = world();
     const tool = createSessionSearchTool({ db: w.db, semantic: scripted(w.db, [w.ids.semanticOnly, w.ids.both]) });
     const r = await tool.execute({ query: 'backoff', window: 0 }, { currentSessionId: w.caller.id });
     expect(r).toMatchObject({ requested_mode: 'hybrid', used_mode: 'hybrid', semantic_status: 'ready', semantic_coverage: { indexed: 3, total: 4 } });
+    expect(r.results.map((x) => [x.message_id, x.match_source])).toEqual([
+      [w.ids.keywordOnly, 'keyword'],
+      [w.ids.semanticOnly, 'semantic'],
+    ]);
+    expect(r.results[0]!.other_message_ids).toEqual([w.ids.both]);
+  });
+
+  test('without the rank bonus (a per-model hint) agreement comes first', async () => {
+    const w = world();
+    const source = Object.assign(scripted(w.db, [w.ids.semanticOnly, w.ids.both]), { fusion: { keywordTopBonus: 0 } });
+    const r = await createSessionSearchTool({ db: w.db, semantic: source }).execute({ query: 'backoff', window: 0 }, { currentSessionId: w.caller.id });
     expect(r.results.map((x) => [x.message_id, x.match_source])).toEqual([
       [w.ids.both, 'both'],
       [w.ids.semanticOnly, 'semantic'],

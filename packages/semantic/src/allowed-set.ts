@@ -63,17 +63,35 @@ const FILTER = `
   where c.fingerprint_id = @fp and c.status = 'ready' and c.vector is not null
     and s.hidden = 0 and m.visibility in ('live', 'compacted')`;
 
-function scopeClause(scope: { projectId: string } | { sessionIds: readonly string[] }): { sql: string; params: Record<string, unknown> } {
-  if ('projectId' in scope) return { sql: ' and s.project_id = @project', params: { project: scope.projectId } };
-  return { sql: ' and s.project_id is null and s.id in (select value from json_each(@sessions))', params: { sessions: JSON.stringify(scope.sessionIds) } };
+/** A date range of a query (epoch ms; since inclusive, until exclusive), applied in the allowed set's SQL. */
+export interface AllowedDates {
+  since?: number;
+  until?: number;
+}
+
+function scopeClause(scope: { projectId: string } | { sessionIds: readonly string[] }, dates: AllowedDates | undefined): { sql: string; params: Record<string, unknown> } {
+  const base: { sql: string; params: Record<string, unknown> } =
+    'projectId' in scope
+      ? { sql: ' and s.project_id = @project', params: { project: scope.projectId } }
+      : { sql: ' and s.project_id is null and s.id in (select value from json_each(@sessions))', params: { sessions: JSON.stringify(scope.sessionIds) } };
+  if (dates?.since !== undefined && Number.isFinite(dates.since)) {
+    base.sql += ' and m.created_at >= @since';
+    base.params['since'] = Math.floor(dates.since);
+  }
+  if (dates?.until !== undefined && Number.isFinite(dates.until)) {
+    base.sql += ' and m.created_at < @until';
+    base.params['until'] = Math.floor(dates.until);
+  }
+  return base;
 }
 
 /**
  * Reads the allowed set of one project (or one list of own-history sessions) for one fingerprint,
- * inside one read transaction so counts and rows come from the same snapshot.
+ * inside one read transaction so counts and rows come from the same snapshot. `dates` narrows it to
+ * messages created in that range (a dated query; such sets are never cached).
  */
-export function loadAllowedSet(db: RecallDatabase, where: { projectId: string } | { sessionIds: readonly string[] }, fingerprintId: number, dims: number): AllowedSet {
-  const scope = scopeClause(where);
+export function loadAllowedSet(db: RecallDatabase, where: { projectId: string } | { sessionIds: readonly string[] }, fingerprintId: number, dims: number, dates?: AllowedDates): AllowedSet {
+  const scope = scopeClause(where, dates);
   const params = { fp: fingerprintId, ...scope.params };
   const read = db.raw.transaction((): AllowedSet => {
     const counts = new Map<string, number>(

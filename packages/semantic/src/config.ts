@@ -10,6 +10,18 @@ import { MESSAGE_ROLES, type MessageRole } from '@recall/rpc-contract';
 import { z } from 'zod';
 import { SemanticConfigError } from './errors.js';
 
+/**
+ * The built-in model's similarity floor (cosine): below it a USE-lite match is noise. Calibrated on
+ * the eval's dev data (LoCoMo conversations 0–4; docs/benchmarks.md, "Similarity floor"): the
+ * largest of 0.2 / 0.3 / 0.4 / 0.5 that keeps dev semantic R@1 and R@5 and costs at most 0.005 of
+ * R@10 (0.3: R@10 0.582 → 0.580; 0.4 already costs 0.060).
+ */
+export const USE_LITE_SIMILARITY_FLOOR = 0.3;
+
+function definedOnly<T extends Record<string, unknown>>(o: T): { [K in keyof T]?: Exclude<T[K], undefined> } {
+  return Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as { [K in keyof T]?: Exclude<T[K], undefined> };
+}
+
 /** The built-in model's endpoint label: it runs in this process and sends nothing anywhere. */
 export const USE_LITE_ENDPOINT = 'local:use-lite';
 export const USE_LITE_MODEL = 'universal-sentence-encoder-lite';
@@ -52,8 +64,18 @@ export const semanticConfigSchema = z
     budgets: budgetsSchema.default({ chunksPerBatch: 64, pauseMsBetweenBatches: 0, maxAttempts: 5, leaseMs: 120_000 }),
     fusion: z
       .strictObject({
-        semanticWeight: z.number().min(0).max(10).optional().describe('weight of the semantic list in hybrid fusion (default 1 against keyword 4, see search-tool fusion.ts); raise it for a stronger model (4 = equal say)'),
-        similarityFloor: z.number().min(-1).max(1).optional().describe('semantic hits below this cosine never enter hybrid/semantic results (default 0); a model-specific noise level'),
+        semanticWeight: z.number().min(0).max(10).optional().describe('weight of the semantic list in hybrid fusion (default 0.5 against keyword 4, see search-tool fusion.ts); raise it for a stronger model (4 = equal say)'),
+        similarityFloor: z
+          .number()
+          .min(-1)
+          .max(1)
+          .optional()
+          .describe(
+            `the model's noise level: semantic hits below this cosine never enter hybrid/semantic results, and semantic mode answers "no semantic match" instead (default ${USE_LITE_SIMILARITY_FLOOR} for the built-in model, calibrated on the eval's dev data; 0 for other models — calibrate yours, see docs/semantic.md)`,
+          ),
+        keywordTopBonus: z.number().min(0).max(1).optional().describe("rank bonus of keyword's rank-1 hit in hybrid fusion (default 1: it stays first; see search-tool fusion.ts); 0 = none"),
+        keywordTopMinGap: z.number().min(0).max(1).optional().describe("the bonus applies only when keyword's rank 1 leads rank 2 by this share of its score (0 = always)"),
+        keywordTopRanks: z.number().int().min(1).max(50).optional().describe("how many of keyword's top ranks get the bonus (default 1)"),
       })
       .optional()
       .describe('per-model hybrid fusion overrides; omit to use the defaults measured on LoCoMo with the built-in model'),
@@ -87,8 +109,11 @@ export interface SemanticConfig {
   indexedRoles: readonly MessageRole[];
   includeToolOutput: boolean;
   budgets: SemanticBudgets;
-  /** Per-model fusion overrides for session_search (absent = the measured defaults). */
-  fusion?: { semanticWeight?: number; similarityFloor?: number };
+  /**
+   * Per-model fusion overrides for session_search (absent = the measured defaults). For the built-in
+   * model `similarityFloor` defaults to USE_LITE_SIMILARITY_FLOOR.
+   */
+  fusion?: { semanticWeight?: number; similarityFloor?: number; keywordTopBonus?: number; keywordTopMinGap?: number; keywordTopRanks?: number };
 }
 
 /**
@@ -129,14 +154,15 @@ export function parseSemanticConfig(raw: unknown): SemanticConfig | null {
     indexedRoles,
     includeToolOutput: c.includeToolOutput,
     budgets: c.budgets,
-    ...(c.fusion ? { fusion: { ...(c.fusion.semanticWeight !== undefined ? { semanticWeight: c.fusion.semanticWeight } : {}), ...(c.fusion.similarityFloor !== undefined ? { similarityFloor: c.fusion.similarityFloor } : {}) } } : {}),
+    ...(c.fusion ? { fusion: definedOnly(c.fusion) } : {}),
   };
   if (c.provider === 'use-lite') {
     if (c.endpoint !== undefined || (c.model !== undefined && c.model !== USE_LITE_MODEL) || (c.dims !== undefined && c.dims !== USE_LITE_DIMS)) {
       throw new SemanticConfigError(`Invalid "semantic" configuration: semantic.provider: "use-lite" is the built-in ${USE_LITE_DIMS}-d English model; remove endpoint/model/dims.`, ['semantic.provider']);
     }
     // USE-lite's sentencepiece model was trained on sentences/short paragraphs: 256 tokens keeps a chunk meaningful.
-    return { ...common, provider: 'use-lite', endpoint: USE_LITE_ENDPOINT, model: USE_LITE_MODEL, dims: USE_LITE_DIMS, sendDimensions: false, maxInputTokens: Math.min(c.maxInputTokens, 256) };
+    const fusion = { similarityFloor: USE_LITE_SIMILARITY_FLOOR, ...common.fusion };
+    return { ...common, fusion, provider: 'use-lite', endpoint: USE_LITE_ENDPOINT, model: USE_LITE_MODEL, dims: USE_LITE_DIMS, sendDimensions: false, maxInputTokens: Math.min(c.maxInputTokens, 256) };
   }
   const missing = (['endpoint', 'model', 'dims'] as const).filter((k) => c[k] === undefined);
   if (missing.length > 0) {

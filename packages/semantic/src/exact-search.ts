@@ -7,7 +7,7 @@
  */
 import type { RecallDatabase } from '@recall/schema';
 import type { MessageRole } from '@recall/rpc-contract';
-import { loadAllowedSet, type AllowedSegment, type AllowedSet, type SemanticScope } from './allowed-set.js';
+import { loadAllowedSet, type AllowedDates, type AllowedSegment, type AllowedSet, type SemanticScope } from './allowed-set.js';
 import type { MatrixCache } from './matrix-cache.js';
 import { quantizesTo } from './int8-scan.js';
 import { TopK } from './topk.js';
@@ -64,8 +64,13 @@ export interface ExactSearchOptions {
   int8?: boolean;
 }
 
-/** The allowed set for a scope: cached for a project, read directly for own history. */
-export function allowedSetFor(db: RecallDatabase, cache: MatrixCache | null, scope: SemanticScope, fingerprintId: number, dims: number): AllowedSet {
+/**
+ * The allowed set for a scope: cached for a project, read directly for own history and for a dated
+ * query (the date range is part of its SQL, so a dated set is never the project's cached one).
+ */
+export function allowedSetFor(db: RecallDatabase, cache: MatrixCache | null, scope: SemanticScope, fingerprintId: number, dims: number, dates?: AllowedDates): AllowedSet {
+  const dated = dates !== undefined && (dates.since !== undefined || dates.until !== undefined);
+  if (dated) return loadAllowedSet(db, scope.kind === 'project' ? { projectId: scope.projectId } : { sessionIds: scope.sessionIds }, fingerprintId, dims, dates);
   if (scope.kind === 'project') return cache ? cache.get(db, scope.projectId, fingerprintId, dims) : loadAllowedSet(db, { projectId: scope.projectId }, fingerprintId, dims);
   return loadAllowedSet(db, { sessionIds: scope.sessionIds }, fingerprintId, dims);
 }
@@ -75,8 +80,17 @@ export function allowedSetFor(db: RecallDatabase, cache: MatrixCache | null, sco
  * rows the rescore reads come from one snapshot; a stale entry (StaleVectorError) is dropped and
  * rebuilt once.
  */
-export function searchScope(db: RecallDatabase, cache: MatrixCache | null, scope: SemanticScope, fingerprintId: number, dims: number, query: Float32Array, options: ExactSearchOptions): ScopedHit[] {
-  const run = () => db.raw.transaction(() => searchAllowedSet(allowedSetFor(db, cache, scope, fingerprintId, dims), scope, query, options)).deferred();
+export function searchScope(
+  db: RecallDatabase,
+  cache: MatrixCache | null,
+  scope: SemanticScope,
+  fingerprintId: number,
+  dims: number,
+  query: Float32Array,
+  options: ExactSearchOptions,
+  dates?: AllowedDates,
+): ScopedHit[] {
+  const run = () => db.raw.transaction(() => searchAllowedSet(allowedSetFor(db, cache, scope, fingerprintId, dims, dates), scope, query, options)).deferred();
   try {
     return run();
   } catch (error) {

@@ -7,7 +7,7 @@
  * fingerprints and the vector scan are implementation: benches and the eval reach the few pieces
  * they measure through `@recall/semantic/internal` (no compatibility promise).
  */
-export { parseSemanticConfig, resolveEmbeddingApiKey, USE_LITE_ENDPOINT, USE_LITE_MODEL, USE_LITE_DIMS, OPENAI_ENDPOINT } from './config.js';
+export { parseSemanticConfig, resolveEmbeddingApiKey, USE_LITE_ENDPOINT, USE_LITE_MODEL, USE_LITE_DIMS, USE_LITE_SIMILARITY_FLOOR, OPENAI_ENDPOINT } from './config.js';
 export type { SemanticConfig, SemanticConfigInput, SemanticBudgets } from './config.js';
 export { createProvider, l2normalize, withRedaction } from './provider.js';
 export type { EmbeddingProvider, ProviderAvailability, ProviderInfo, EmbedOptions, CreateProviderOptions } from './provider.js';

@@ -45,6 +45,9 @@ export interface SourceHit {
 export interface SourceFusionHints {
   semanticWeight?: number;
   similarityFloor?: number;
+  keywordTopBonus?: number;
+  keywordTopMinGap?: number;
+  keywordTopRanks?: number;
 }
 
 /**
@@ -55,7 +58,7 @@ export interface SourceFusionHints {
  */
 export interface ScopedSemanticSource {
   status(scope: SemanticScope): SemanticStatusReport;
-  search(query: string, scope: SemanticScope, options: { limit: number; roles?: readonly string[]; signal: AbortSignal }): Promise<SourceHit[]>;
+  search(query: string, scope: SemanticScope, options: { limit: number; roles?: readonly string[]; signal: AbortSignal; since?: number; until?: number }): Promise<SourceHit[]>;
   readonly fusion?: SourceFusionHints;
   /** Query embeddings requested so far (tests count them; documents are embedded by the worker). */
   readonly embedCalls: number;
@@ -126,7 +129,7 @@ export function createScopedSemanticSource(options: ScopedSemanticSourceOptions)
       if (cannotWork(options.embedder) && (report.status === 'ready' || report.status === 'partial')) return { ...report, status: 'unavailable', reason: 'provider_unavailable' };
       return report;
     },
-    async search(query, scope, { limit, roles, signal }) {
+    async search(query, scope, { limit, roles, signal, since, until }) {
       const embedder = options.embedder;
       if (!embedder) throw new SemanticSearchUnavailableError('no embedding provider is running');
       const down = cannotWork(embedder);
@@ -139,8 +142,9 @@ export function createScopedSemanticSource(options: ScopedSemanticSourceOptions)
       if (!raw || raw.length !== fingerprint.dims) throw new SemanticSearchUnavailableError('the provider returned no usable query vector');
       const vector = normalizeL2(Float32Array.from(raw));
       if (signal.aborted) throw new SemanticSearchUnavailableError('the deadline passed before the scan');
+      const dates = { ...(since !== undefined ? { since } : {}), ...(until !== undefined ? { until } : {}) };
       const floor = options.fusion?.similarityFloor;
-      return searchScope(db, options.cache ?? null, scope, fingerprint.id, fingerprint.dims, vector, { limit, roles: roles as readonly MessageRole[] | undefined, ...(options.backend ? { backend: options.backend } : {}) })
+      return searchScope(db, options.cache ?? null, scope, fingerprint.id, fingerprint.dims, vector, { limit, roles: roles as readonly MessageRole[] | undefined, ...(options.backend ? { backend: options.backend } : {}) }, dates)
         .filter((h) => floor === undefined || h.score >= floor)
         .map((h) => ({ messageId: h.messageId, sessionId: h.sessionId, score: h.score, start: h.start, end: h.end }));
     },

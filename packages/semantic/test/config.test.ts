@@ -3,7 +3,7 @@
  * normalisation and which API key may be sent where.
  */
 import { describe, expect, test } from 'vitest';
-import { OPENAI_ENDPOINT, parseSemanticConfig, resolveEmbeddingApiKey } from '../src/index.js';
+import { OPENAI_ENDPOINT, parseSemanticConfig, resolveEmbeddingApiKey, USE_LITE_SIMILARITY_FLOOR } from '../src/index.js';
 import { normalizeEndpoint } from '../src/config.js';
 
 describe('parseSemanticConfig', () => {
@@ -59,5 +59,20 @@ describe('endpoints and keys', () => {
 
   test('the local model never gets a key', () => {
     expect(resolveEmbeddingApiKey({ provider: 'use-lite', endpoint: 'local:use-lite' }, { embeddingApiKey: 'sk' })).toBeNull();
+  });
+});
+
+describe('similarity floor per model', () => {
+  test.each([
+    [{ enabled: true, provider: 'use-lite' }, USE_LITE_SIMILARITY_FLOOR],
+    [{ enabled: true, provider: 'use-lite', fusion: { similarityFloor: 0.1 } }, 0.1],
+    [{ enabled: true, provider: 'openai-compatible', endpoint: 'http://127.0.0.1:1/v1', model: 'm', dims: 8 }, undefined],
+    [{ enabled: true, provider: 'openai-compatible', endpoint: 'http://127.0.0.1:1/v1', model: 'm', dims: 8, fusion: { similarityFloor: 0.42 } }, 0.42],
+  ])('%j → %s', (raw, floor) => {
+    expect(parseSemanticConfig(raw)!.fusion?.similarityFloor).toBe(floor);
+  });
+  test('the built-in default is a calibrated, non-zero floor', () => {
+    expect(USE_LITE_SIMILARITY_FLOOR).toBeGreaterThan(0);
+    expect(() => parseSemanticConfig({ enabled: true, provider: 'use-lite', fusion: { similarityFloor: 2 } })).toThrow();
   });
 });

@@ -33,6 +33,13 @@ export interface RecentConversationOptions {
   /** newest: by the most recently started segment; oldest: by the conversation's start. */
   order: 'newest' | 'oldest';
   roles?: readonly MessageRole[];
+  /**
+   * Only messages created at or after this time (epoch ms): a conversation with no visible message
+   * in [since, until) is skipped like an empty one, and its first/last messages are the range's.
+   */
+  since?: number;
+  /** Only messages created before this time (epoch ms, exclusive); see `since`. */
+  until?: number;
 }
 
 /**
@@ -93,12 +100,13 @@ export function recentConversations(db: RecallDatabase, scope: RecentConversatio
     if (seen.has(rootId)) return false;
     seen.add(rootId);
     const segments = conversationSegments(db, rootId);
-    const roles = options.roles && options.roles.length > 0 ? { roles: options.roles } : {};
+    const dates = { ...(options.since !== undefined ? { since: options.since } : {}), ...(options.until !== undefined ? { until: options.until } : {}) };
+    const roles = { ...(options.roles && options.roles.length > 0 ? { roles: options.roles } : {}), ...dates };
     const last = segmentsHeadTail(db, segments, 0, 1, roles);
     const lastMessage = last.truncated ? last.tail[0] : last.head[last.head.length - 1];
     if (!lastMessage) return false; // empty conversation: skipped, it never takes a slot
     const wantsUser = !options.roles || options.roles.length === 0 || options.roles.includes('user');
-    const firstUser = wantsUser ? segmentsHeadTail(db, segments, 1, 0, { roles: ['user'] }).head[0] : undefined;
+    const firstUser = wantsUser ? segmentsHeadTail(db, segments, 1, 0, { roles: ['user'], ...dates }).head[0] : undefined;
     const first = firstUser ?? segmentsHeadTail(db, segments, 1, 0, roles).head[0] ?? lastMessage;
     conversations.push({ rootId, segments, first, last: lastMessage });
     return true;

@@ -93,17 +93,34 @@ export function lastVisibleMessage(db: RecallDatabase, sessionId: string): Messa
 export interface SegmentReadOptions {
   /** Only messages of these roles (undefined or empty = every role). */
   roles?: readonly MessageRole[];
+  /** Only messages created at or after this time (epoch ms). */
+  since?: number;
+  /** Only messages created before this time (epoch ms, exclusive). */
+  until?: number;
 }
 
-function roleClause(roles: readonly MessageRole[] | undefined): { sql: string; params: unknown[] } {
-  if (!roles || roles.length === 0) return { sql: '', params: [] };
-  return { sql: ' and role in (select value from json_each(?))', params: [JSON.stringify(roles)] };
+function roleClause(roles: readonly MessageRole[] | undefined, since?: number, until?: number): { sql: string; params: unknown[] } {
+  let sql = '';
+  const params: unknown[] = [];
+  if (roles && roles.length > 0) {
+    sql += ' and role in (select value from json_each(?))';
+    params.push(JSON.stringify(roles));
+  }
+  if (since !== undefined && Number.isFinite(since)) {
+    sql += ' and created_at >= ?';
+    params.push(Math.floor(since));
+  }
+  if (until !== undefined && Number.isFinite(until)) {
+    sql += ' and created_at < ?';
+    params.push(Math.floor(until));
+  }
+  return { sql, params };
 }
 
 /** Up to `count` visible messages walking backward (or forward) from a position in the segments. */
-function walk(db: RecallDatabase, segments: readonly string[], from: { segment: number; id: number | null }, count: number, direction: 'back' | 'forward', roles: readonly MessageRole[] | undefined): Message[] {
+function walk(db: RecallDatabase, segments: readonly string[], from: { segment: number; id: number | null }, count: number, direction: 'back' | 'forward', filter: SegmentReadOptions): Message[] {
   const out: MessageRow[] = [];
-  const role = roleClause(roles);
+  const role = roleClause(filter.roles, filter.since, filter.until);
   const step = direction === 'back' ? -1 : 1;
   for (let i = from.segment; i >= 0 && i < segments.length && out.length < count; i += step) {
     const bound = i === from.segment && from.id !== null ? (direction === 'back' ? ' and id < ?' : ' and id > ?') : '';
@@ -125,8 +142,8 @@ export function segmentWindow(db: RecallDatabase, segments: readonly string[], a
   const anchor = prepared(db, `select * from messages where id = ? and ${VISIBLE}`).get(anchorId) as MessageRow | undefined;
   const at = anchor ? segments.indexOf(anchor.session_id) : -1;
   if (!anchor || at < 0) throw new MessageNotFoundError(anchorId);
-  const earlier = walk(db, segments, { segment: at, id: anchorId }, before + 1, 'back', options.roles);
-  const later = walk(db, segments, { segment: at, id: anchorId }, after + 1, 'forward', options.roles);
+  const earlier = walk(db, segments, { segment: at, id: anchorId }, before + 1, 'back', options);
+  const later = walk(db, segments, { segment: at, id: anchorId }, after + 1, 'forward', options);
   return {
     messages: [...earlier.slice(earlier.length > before ? 1 : 0), toMessage(anchor), ...later.slice(0, after)],
     anchorId,
@@ -140,8 +157,8 @@ export function segmentWindow(db: RecallDatabase, segments: readonly string[], a
  * `truncated` means messages exist between head and tail.
  */
 export function segmentsHeadTail(db: RecallDatabase, segments: readonly string[], head: number, tail: number, options: SegmentReadOptions = {}): Omit<HeadTail, 'total'> {
-  const first = walk(db, segments, { segment: 0, id: null }, head + tail + 1, 'forward', options.roles);
+  const first = walk(db, segments, { segment: 0, id: null }, head + tail + 1, 'forward', options);
   if (first.length <= head + tail) return { head: first, tail: [], truncated: false };
-  const last = walk(db, segments, { segment: segments.length - 1, id: null }, tail, 'back', options.roles);
+  const last = walk(db, segments, { segment: segments.length - 1, id: null }, tail, 'back', options);
   return { head: first.slice(0, head), tail: last, truncated: true };
 }

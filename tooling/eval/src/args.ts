@@ -38,6 +38,8 @@ Semantic and hybrid modes index the data with a real model first:
   --dims N           its vector length (required with --endpoint)
   --batch N          inputs per embedding request (default: the provider's)
   --cache-dir DIR    embedding cache outside the repository (default: <tmp>/recall-eval-embeddings)
+  --fusion K=V,...   the semantic config's fusion overrides to measure, e.g. similarityFloor=0.2,
+                     keywordTopBonus=0.2,keywordTopMinGap=0.1,semanticWeight=1 (tune on dev only)
 `;
 
 const FLAGS = {
@@ -55,6 +57,7 @@ const FLAGS = {
   dims: { type: 'string' },
   batch: { type: 'string' },
   'cache-dir': { type: 'string' },
+  fusion: { type: 'string' },
   help: { type: 'boolean', short: 'h' },
 } as const;
 
@@ -73,6 +76,21 @@ function intFlag(flag: string, value: string | undefined, min: number, max: numb
   const n = Number(value);
   if (!Number.isSafeInteger(n) || n < min || n > max) throw new EvalUsageError(`--${flag} must be between ${min} and ${max}, got ${value}.`);
   return n;
+}
+
+const FUSION_KEYS = ['semanticWeight', 'similarityFloor', 'keywordTopBonus', 'keywordTopMinGap', 'keywordTopRanks'] as const;
+
+/** `--fusion similarityFloor=0.2,keywordTopBonus=0.1` → the config's fusion object (validated again by the semantic config). */
+function fusionFlag(value: string): Record<string, number> {
+  const out: Record<string, number> = {};
+  for (const part of value.split(',').map((s) => s.trim()).filter(Boolean)) {
+    const [key, raw] = part.split('=');
+    if (!key || raw === undefined || !(FUSION_KEYS as readonly string[]).includes(key)) throw new EvalUsageError(`--fusion takes ${FUSION_KEYS.join(', ')} as key=value, got ${JSON.stringify(part)}.`);
+    const n = Number(raw);
+    if (raw.trim() === '' || !Number.isFinite(n)) throw new EvalUsageError(`--fusion ${key} must be a number, got ${JSON.stringify(raw)}.`);
+    out[key] = n;
+  }
+  return out;
 }
 
 function parseFlags(argv: readonly string[]) {
@@ -96,6 +114,7 @@ export function parseEvalArgs(argv: readonly string[], keys: SemanticKeys, log: 
   const batch = intFlag('batch', values.batch, 1, 2048);
   if (values.endpoint !== undefined && (!values.model || dims === undefined)) throw new EvalUsageError('--endpoint needs --model and --dims.');
   if (values.endpoint === undefined && (values.model !== undefined || dims !== undefined)) throw new EvalUsageError('--model and --dims belong to --endpoint (the built-in model has its own).');
+  const fusion = values.fusion === undefined ? undefined : fusionFlag(values.fusion);
   const conversations = values.conversations?.split(',').map((s) => intFlag('conversations', s.trim(), 0, 9)!);
   const writeDocs = values['write-docs'] === true;
   const outDir = values['no-out'] ? null : values.out ? resolve(values.out) : writeDocs ? join(REPO_ROOT, 'docs', 'eval') : null;
@@ -112,6 +131,7 @@ export function parseEvalArgs(argv: readonly string[], keys: SemanticKeys, log: 
             ...(values.endpoint ? { endpoint: values.endpoint, model: values.model!, dims: dims! } : {}),
             ...(batch !== undefined ? { batchSize: batch } : {}),
             ...(values['cache-dir'] ? { cacheDir: resolve(values['cache-dir']) } : {}),
+            ...(fusion ? { fusion } : {}),
           },
           keys,
           semanticSearchTool,

@@ -157,7 +157,7 @@ export function sectionKey(options: Pick<EvalOptions, 'modes' | 'speakerPrefix' 
 export function markdownSection(reports: readonly DatasetReport[], options: EvalOptions, command: string): string {
   const out: string[] = [];
   out.push(`Generated ${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC by \`${command}\` on ${machineLine()}.`);
-  out.push(`Tools: ${options.tools.describe()}. Each question is one \`session_search\` call (limit ${options.limit}) from a fresh empty session of its project; recall counts evidence found as a result's anchor or in its \`other_message_ids\` ("anchors only": anchors alone). Latency is the tool call in-process.`);
+  out.push(`Tools: ${options.tools.describe()}. Each question is one \`session_search\` call (limit ${options.limit}) from a fresh empty session of its project; recall counts evidence found as a result's anchor or in its \`other_message_ids\`; "anchor" counts anchors alone (is the anchor the evidence message?), "conversation" counts evidence anywhere in a returned conversation (is the conversation right?). Latency is the tool call in-process.`);
   const chartDir = options.outDir ? relative(dirname(options.docsFile ?? join(REPO_ROOT, 'docs', 'x.md')), options.outDir) : null;
   for (const { run, dataset, facts } of reports) {
     out.push('', `### ${run.dataset === 'locomo' ? 'LoCoMo (English)' : 'MemoryBank (Chinese)'} — ${run.messages.toLocaleString('en')} messages, ${dataset.questions.length} questions`);

@@ -6,6 +6,9 @@
  * - recall@k: share of the question's units found in the first k results (anchor or other ids;
  *   `anchorOnly` counts anchors only — session_search de-duplicates per conversation, so the two
  *   differ a lot when evidence sits in the same conversation);
+ * - anchor recall@k: the same counting anchors only (is the result's anchor the evidence message?);
+ * - conversation recall@k: share of units whose conversation is one of the first k results, whatever
+ *   the anchor (is the conversation right?) — the gap to anchor recall is a wrong anchor;
  * - reciprocal rank: 1 / rank of the first result holding any unit (0 when none);
  * - all found@k: every unit found in the first k.
  * Latency percentiles use the nearest-rank definition.
@@ -16,6 +19,8 @@ export interface RankedResult {
   anchorUnits: readonly string[];
   /** Evidence units hit by its other_message_ids. */
   otherUnits: readonly string[];
+  /** Evidence units that lie anywhere in the result's conversation (anchor or not); absent = anchor + other units. */
+  conversationUnits?: readonly string[];
 }
 
 export interface QuestionOutcome {
@@ -44,6 +49,14 @@ function foundUnits(results: readonly RankedResult[], k: number, anchorOnly: boo
     if (!anchorOnly) for (const u of r.otherUnits) found.add(u);
   }
   return found;
+}
+
+/** Share of `units` lying in the conversations of the first k results (see the module header). */
+export function conversationRecallAtK(units: readonly string[], results: readonly RankedResult[], k: number): number {
+  if (units.length === 0) return NaN;
+  const found = new Set<string>();
+  for (const r of results.slice(0, k)) for (const u of r.conversationUnits ?? [...r.anchorUnits, ...r.otherUnits]) found.add(u);
+  return units.filter((u) => found.has(u)).length / units.length;
 }
 
 export function recallAtK(units: readonly string[], results: readonly RankedResult[], k: number, anchorOnly = false): number {
@@ -83,6 +96,8 @@ export interface Aggregate {
   scored: number;
   recall: Record<(typeof KS)[number], number>;
   recallAnchor: Record<(typeof KS)[number], number>;
+  /** Conversation-level recall@k (conversationRecallAtK). */
+  recallConversation: Record<(typeof KS)[number], number>;
   mrr: number;
   mrrAnchor: number;
   allFound10: number;
@@ -97,12 +112,14 @@ const mean = (xs: readonly number[]): number => (xs.length === 0 ? NaN : xs.redu
 export function aggregate(outcomes: readonly QuestionOutcome[]): Aggregate {
   const scored = outcomes.filter((o) => o.units.length > 0 && o.error === undefined);
   const rec = (k: number, anchorOnly: boolean) => mean(scored.map((o) => recallAtK(o.units, o.results, k, anchorOnly)));
+  const conv = (k: number) => mean(scored.map((o) => conversationRecallAtK(o.units, o.results, k)));
   const lat = outcomes.filter((o) => o.error === undefined).map((o) => o.latencyMs);
   return {
     asked: outcomes.length,
     scored: scored.length,
     recall: { 1: rec(1, false), 5: rec(5, false), 10: rec(10, false) },
     recallAnchor: { 1: rec(1, true), 5: rec(5, true), 10: rec(10, true) },
+    recallConversation: { 1: conv(1), 5: conv(5), 10: conv(10) },
     mrr: mean(scored.map((o) => reciprocalRank(o.units, o.results))),
     mrrAnchor: mean(scored.map((o) => reciprocalRank(o.units, o.results, true))),
     allFound10: mean(scored.map((o) => (allFoundAtK(o.units, o.results, 10) ? 1 : 0))),

@@ -75,15 +75,15 @@ const msf = (x: number): string => (Number.isNaN(x) ? '–' : x < 10 ? x.toFixed
 
 export function markdownTable(rows: readonly GroupRow[]): string {
   const lines = [
-    '| mode | split | category | questions (scored) | R@1 | R@5 | R@10 | R@5 / R@10 anchors only | MRR | all evidence @10 | p50 / p95 ms | leaks |',
-    '|---|---|---|---|---|---|---|---|---|---|---|---|',
+    '| mode | split | category | questions (scored) | R@1 | R@5 | R@10 | anchor R@1 / R@5 | conversation R@1 / R@5 | MRR | all evidence @10 | p50 / p95 ms | leaks |',
+    '|---|---|---|---|---|---|---|---|---|---|---|---|---|',
   ];
   for (const r of rows) {
     const a = r.agg;
     const bold = r.group.startsWith('all');
     const b = (s: string) => (bold ? `**${s}**` : s);
     lines.push(
-      `| ${r.mode} | ${r.split} | ${b(r.group)} | ${a.asked} (${a.scored}) | ${n3(a.recall[1])} | ${b(n3(a.recall[5]))} | ${b(n3(a.recall[10]))} | ${n3(a.recallAnchor[5])} / ${n3(a.recallAnchor[10])} | ${n3(a.mrr)} | ${n3(a.allFound10)} | ${msf(a.p50Ms)} / ${msf(a.p95Ms)} | ${a.leaks}${a.errors ? ` (${a.errors} errors)` : ''} |`,
+      `| ${r.mode} | ${r.split} | ${b(r.group)} | ${a.asked} (${a.scored}) | ${n3(a.recall[1])} | ${b(n3(a.recall[5]))} | ${b(n3(a.recall[10]))} | ${n3(a.recallAnchor[1])} / ${n3(a.recallAnchor[5])} | ${n3(a.recallConversation[1])} / ${n3(a.recallConversation[5])} | ${n3(a.mrr)} | ${n3(a.allFound10)} | ${msf(a.p50Ms)} / ${msf(a.p95Ms)} | ${a.leaks}${a.errors ? ` (${a.errors} errors)` : ''} |`,
     );
   }
   return lines.join('\n');

@@ -108,7 +108,9 @@ function outcomeOf(q: EvalQuestion, res: SessionSearchResult, latencyMs: number,
       if (q.foreignProjectId !== undefined && p === q.foreignProjectId) foreignHits++;
     }
     if (truth.sessionProject.get(item.session_id) !== q.projectId) leaks++;
-    results.push({ anchorUnits: unitsOf([item.message_id]), otherUnits: unitsOf(item.other_message_ids ?? []) });
+    const inConversation = new Set([item.session_id, item.conversation_id]);
+    const conversationUnits = [...new Set(q.evidence.filter((e) => inConversation.has(e.sessionId)).map((e) => e.unit))];
+    results.push({ anchorUnits: unitsOf([item.message_id]), otherUnits: unitsOf(item.other_message_ids ?? []), conversationUnits });
   }
   return {
     questionId: q.id,

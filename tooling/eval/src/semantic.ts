@@ -23,6 +23,8 @@ export interface SemanticSpec {
   dims?: number;
   batchSize?: number;
   cacheDir?: string;
+  /** The semantic config's `fusion` overrides (e.g. a similarity floor or rank bonus being measured). */
+  fusion?: Record<string, number>;
 }
 
 export interface SemanticKeys {
@@ -35,14 +37,14 @@ export type SemanticToolBuilder = (db: RecallDatabase, index: SemanticIndex) => 
 
 export function semanticConfigFor(spec: SemanticSpec): SemanticConfig {
   const raw = spec.endpoint
-    ? { enabled: true, provider: 'openai-compatible', endpoint: spec.endpoint, model: spec.model, dims: spec.dims, ...(spec.batchSize ? { batchSize: spec.batchSize } : {}) }
-    : { enabled: true, provider: 'use-lite', ...(spec.batchSize ? { batchSize: spec.batchSize } : {}) };
+    ? { enabled: true, provider: 'openai-compatible', endpoint: spec.endpoint, model: spec.model, dims: spec.dims, ...(spec.batchSize ? { batchSize: spec.batchSize } : {}), ...(spec.fusion ? { fusion: spec.fusion } : {}) }
+    : { enabled: true, provider: 'use-lite', ...(spec.batchSize ? { batchSize: spec.batchSize } : {}), ...(spec.fusion ? { fusion: spec.fusion } : {}) };
   return parseSemanticConfig(raw)!;
 }
 
 export function semanticTools(spec: SemanticSpec, keys: SemanticKeys, buildTool: SemanticToolBuilder): ToolFactory {
   const config = semanticConfigFor(spec);
-  const describe = `session_search with a semantic index: ${config.provider} ${config.model} (${config.dims}-d, ${config.endpoint}), embeddings cached in ${spec.cacheDir ?? DEFAULT_CACHE_DIR} (query vectors too: the latencies below exclude the model's per-query cost, given separately as "single query embedding")`;
+  const describe = `session_search with a semantic index: ${config.provider} ${config.model} (${config.dims}-d, ${config.endpoint}), embeddings cached in ${spec.cacheDir ?? DEFAULT_CACHE_DIR} (query vectors too: the latencies below exclude the model's per-query cost, given separately as "single query embedding")${spec.fusion ? `; fusion overrides ${JSON.stringify(spec.fusion)}` : ''}`;
   return {
     describe: () => describe,
     async create(db, log) {

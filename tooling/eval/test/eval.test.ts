@@ -16,7 +16,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { DEFAULT_DATA_DIR, REPO_ROOT } from '../src/eval.js';
 import { loadLocomo, normaliseEvidenceId, parseLocomoDate, type LocomoConversation } from '../src/locomo.js';
 import { loadMemoryBank, type DevQuery, type MemoryBank, type MemoryBankConverter } from '../src/memorybank.js';
-import { aggregate, allFoundAtK, percentile, recallAtK, reciprocalRank, type QuestionOutcome, type RankedResult } from '../src/metrics.js';
+import { aggregate, allFoundAtK, conversationRecallAtK, percentile, recallAtK, reciprocalRank, type QuestionOutcome, type RankedResult } from '../src/metrics.js';
 import { foreignRows, groupRows, replaceGenerated } from '../src/report.js';
 import { runDataset } from '../src/runner.js';
 import { semanticConfigFor } from '../src/semantic.js';
@@ -152,6 +152,19 @@ describe('metrics (hand-computed)', () => {
     [['A'], false, 0.5],
   ])('reciprocal rank of %j (anchors only: %s) = %f', (units, anchorOnly, expected) => {
     expect(reciprocalRank(units, results, anchorOnly)).toBe(expected);
+  });
+  // conversation level: result 1's conversation also holds C (neither anchor nor other id), result 3's holds D.
+  const conv = [{ ...R([], ['B']), conversationUnits: ['B', 'C'] }, R(['A']), { ...R([]), conversationUnits: ['D'] }];
+  it.each([
+    [['C'], 1, 1],
+    [['A', 'C'], 1, 0.5],
+    [['A', 'C'], 2, 1],
+    [['D'], 2, 0],
+    [['D'], 3, 1],
+    [['E'], 10, 0],
+  ])('conversation recall of %j @%i = %f (anchor recall never exceeds it)', (units, k, expected) => {
+    expect(conversationRecallAtK(units, conv, k)).toBe(expected);
+    expect(recallAtK(units, conv, k, true)).toBeLessThanOrEqual(expected);
   });
   it('all found', () => {
     expect(allFoundAtK(['A', 'B'], results, 2)).toBe(true);

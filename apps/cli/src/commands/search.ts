@@ -37,6 +37,8 @@ interface SearchFlags {
   around?: string;
   window?: string;
   conversation?: boolean;
+  since?: string;
+  until?: string;
   json?: boolean;
 }
 
@@ -65,7 +67,8 @@ function forPeople(text: string): string {
   return text
     .replace(/search_mode "(\w+)"(?: or "(\w+)")?/g, (_m, a: string, b?: string) => `--mode ${a}${b ? ` or --mode ${b}` : ''}`)
     .replace(/Pass conversation: true/g, 'Add --conversation')
-    .replace(/\bconversation: true\b/g, '--conversation');
+    .replace(/\bconversation: true\b/g, '--conversation')
+    .replace(/^Invalid arguments: (since|until):/, (_m, flag: string) => `Invalid --${flag}:`);
 }
 
 /** A title in bold with its «matches» highlighted (each part styled on its own, so a match does not end the bold). */
@@ -126,7 +129,7 @@ function resolveSearchScope(ctx: CliContext, values: SearchFlags): ReturnType<ty
 export const searchCommand = defineCommand<SearchFlags>({
   name: 'search',
   summary: 'Search earlier conversations of one project (the session_search tool, as an agent calls it).',
-  usage: 'search [QUERY] --project ID|SLUG|NAME | --cwd DIR | --session ID [--mode hybrid|keyword|semantic] [--limit N] [--json]',
+  usage: 'search [QUERY] --project ID|SLUG|NAME | --cwd DIR | --session ID [--mode hybrid|keyword|semantic] [--limit N] [--since WHEN] [--until WHEN] [--json]',
   optionsHelp: `  QUERY             what to look for, in any language (or --query Q); without it, the recent conversations
   --project ID|SLUG|NAME
                     search this whole project
@@ -142,6 +145,8 @@ export const searchCommand = defineCommand<SearchFlags>({
   --conversation    with --read: the whole conversation (every compression segment, oldest first)
   --around MSG_ID   scroll: messages around this message id
   --window N        messages before/after an anchor (0-20)
+  --since WHEN      only messages from then on: a date (2026-11-30), a date-time, or 24h, 7d, 2w ago
+  --until WHEN      only messages before then (a date includes that whole UTC day)
   --json            print exactly the tool's JSON result`,
   examples: ['recall search "linker error" --project alpha', 'recall search 番茄炒蛋 --cwd .', 'recall search --project alpha --read SESSION_ID'],
   options: {
@@ -157,6 +162,8 @@ export const searchCommand = defineCommand<SearchFlags>({
     around: { type: 'string' },
     window: { type: 'string' },
     conversation: { type: 'boolean' },
+    since: { type: 'string' },
+    until: { type: 'string' },
     json: { type: 'boolean' },
   },
   positionals: { min: 0, max: Number.MAX_SAFE_INTEGER },
@@ -181,6 +188,8 @@ export const searchCommand = defineCommand<SearchFlags>({
     const window = intFlag('search', 'window', values.window, 0, 20);
     if (window !== undefined) args.window = window;
     if (values.conversation) args.conversation = true;
+    if (values.since !== undefined) args.since = values.since;
+    if (values.until !== undefined) args.until = values.until;
 
     const { scope, note } = resolveSearchScope(ctx, values);
     if (note !== null) ctx.err.write(`${ctx.err.style.dim(`recall search: ${note}`)}\n`);
