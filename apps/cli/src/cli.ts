@@ -14,6 +14,7 @@ import { EXIT_ERROR, EXIT_OK, EXIT_USAGE, stableCode, UsageError } from './error
 import { importCommand } from './commands/import.js';
 import { indexCommand } from './commands/index-status.js';
 import { mcpCommand } from './commands/mcp.js';
+import { migrateCommand } from './commands/migrate.js';
 import { mvCommand } from './commands/mv.js';
 import { projectsCommand } from './commands/projects.js';
 import { searchCommand } from './commands/search.js';
@@ -22,7 +23,7 @@ import { sessionsCommand } from './commands/sessions.js';
 import { syncCommand } from './commands/sync.js';
 import { CLI_VERSION } from './version.js';
 
-export const COMMANDS: readonly Command[] = [serveCommand, importCommand, searchCommand, projectsCommand, sessionsCommand, mvCommand, indexCommand, mcpCommand, syncCommand];
+export const COMMANDS: readonly Command[] = [serveCommand, importCommand, searchCommand, projectsCommand, sessionsCommand, mvCommand, indexCommand, mcpCommand, syncCommand, migrateCommand];
 
 function mainHelp(): string {
   const width = Math.max(...COMMANDS.map((c) => c.name.length));

@@ -14,17 +14,20 @@ export type OptionSpec = NonNullable<ParseArgsConfig['options']>;
 export const COMMON_OPTIONS = {
   home: { type: 'string' },
   profile: { type: 'string' },
+  database: { type: 'string' },
   help: { type: 'boolean', short: 'h' },
 } as const satisfies OptionSpec;
 
 export interface CommonFlags {
   home?: string | undefined;
   profile?: string | undefined;
+  /** A PostgreSQL team database URL (prefer RECALL_DATABASE_URL: a flag shows in `ps`). */
+  database?: string | undefined;
   help?: boolean | undefined;
 }
 
 /** Global flags that take a value: needed to find the command name in `recall --home X cmd …`. */
-const VALUE_FLAGS = new Set(['--home', '--profile']);
+const VALUE_FLAGS = new Set(['--home', '--profile', '--database']);
 
 /** Splits argv into the command name and the remaining arguments (global flags may come first). */
 export function splitCommand(argv: readonly string[]): { command: string | null; rest: string[] } {
