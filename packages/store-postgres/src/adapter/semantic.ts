@@ -206,5 +206,12 @@ export function postgresClaims(pool: pg.Pool): ClaimQueue {
       if (ids.length === 0) return;
       await pool.query('update semantic_chunks set lease_owner = null, lease_until = null where id = any($1) and lease_owner = $2', [[...ids], owner]);
     },
+    async reclaim(deadOwners, now = nowMs()) {
+      const r = await pool.query(
+        'update semantic_chunks set lease_owner = null, lease_until = null where lease_owner is not null and (lease_until < $1 or lease_owner = any($2::text[]))',
+        [now, [...deadOwners]],
+      );
+      return r.rowCount ?? 0;
+    },
   };
 }
