@@ -124,6 +124,15 @@ function isSqliteBusy(code: string): boolean {
   return code === 'SQLITE_BUSY' || code.startsWith('SQLITE_BUSY_') || code === 'SQLITE_LOCKED' || code.startsWith('SQLITE_LOCKED_');
 }
 
+/**
+ * A lost or refused database connection (PostgreSQL team mode): SQLSTATE class 08 (connection
+ * exception), 57P01-57P03 (server shutting down, crashed, not accepting connections yet) and the
+ * socket errors the pg driver passes through. Retrying later can succeed.
+ */
+function isConnectionLoss(code: string): boolean {
+  return /^08[0-9A-Z]{3}$/.test(code) || code === '57P01' || code === '57P02' || code === '57P03' || code === 'ECONNREFUSED' || code === 'ECONNRESET' || code === 'ETIMEDOUT' || code === 'EPIPE';
+}
+
 const SCALAR = new Set(['string', 'number', 'boolean']);
 
 /**
@@ -150,7 +159,8 @@ function safeDetails(error: Error): Record<string, unknown> {
 
 /**
  * The single exception → wire error mapping. Domain errors keep their (user-facing) message and
- * get `data.code` plus scalar details; SQLITE_BUSY becomes the retryable `busy` code; zod errors
+ * get `data.code` plus scalar details; SQLITE_BUSY becomes the retryable `busy` code, a lost
+ * database connection (or a storage_unavailable error) the retryable `storage_unavailable`; zod errors
  * become -32602; everything else is logged to `logger` and answered with a bare -32603. Never throws.
  */
 export function toJsonRpcError(error: unknown, logger?: ErrorLogger, method?: string): JsonRpcErrorObject {
@@ -165,6 +175,13 @@ export function toJsonRpcError(error: unknown, logger?: ErrorLogger, method?: st
     const coded = error as Error & { code: string };
     if (isSqliteBusy(coded.code)) {
       return { code: DOMAIN_ERROR_CODES.busy, message: 'The database is busy; retry the request.', data: { code: 'busy', retryable: true } };
+    }
+    // Nothing of the driver's message goes on the wire: it can name hosts and users.
+    if (isConnectionLoss(coded.code)) {
+      return { code: DOMAIN_ERROR_CODES.storage_unavailable, message: 'The database cannot be reached right now; retry the request.', data: { code: 'storage_unavailable', retryable: true } };
+    }
+    if (coded.code === 'storage_unavailable') {
+      return { code: DOMAIN_ERROR_CODES.storage_unavailable, message: coded.message.slice(0, 2000), data: { ...safeDetails(coded), code: 'storage_unavailable', retryable: true } };
     }
     if (isDomainError(coded)) {
       return { code: rpcCodeFor(coded.code) ?? DOMAIN_ERROR_FALLBACK, message: coded.message.slice(0, 2000), data: { ...safeDetails(coded), code: coded.code } };

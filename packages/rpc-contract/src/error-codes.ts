@@ -61,6 +61,11 @@ export const DOMAIN_ERROR_CODES = {
   semantic_disabled: -32033,
   // store: a path that cannot be a project folder (relative, a filesystem root, the home folder unconfirmed)
   invalid_folder: -32034,
+  // storage ports (@recall/storage-ports): the database cannot be reached (retryable), an operation
+  // the configured storage does not serve yet, a storage configuration that is not valid
+  storage_unavailable: -32045,
+  storage_unsupported: -32046,
+  invalid_storage_config: -32047,
   // transport bounds (jsonrpc.ts): a batch entry not run because the batch hit its cost or size bound
   batch_limit: -32050,
 } as const satisfies Record<string, number>;
