@@ -17,6 +17,7 @@ import { EXIT_ERROR, EXIT_OK, EXIT_USAGE, stableCode, UsageError } from './error
 import { importCommand } from './commands/import.js';
 import { indexCommand } from './commands/index-status.js';
 import { mcpCommand } from './commands/mcp.js';
+import { migrateCommand } from './commands/migrate.js';
 import { mvCommand } from './commands/mv.js';
 import { projectsCommand } from './commands/projects.js';
 import { searchCommand } from './commands/search.js';
@@ -28,7 +29,7 @@ import { deleteCommand } from './commands/delete.js';
 import { exportCommand } from './commands/export.js';
 import { CLI_VERSION } from './version.js';
 
-export const COMMANDS: readonly Command[] = [serveCommand, importCommand, searchCommand, projectsCommand, sessionsCommand, mvCommand, indexCommand, mcpCommand, syncCommand, exportCommand, deleteCommand, backupCommand, restoreCommand];
+export const COMMANDS: readonly Command[] = [serveCommand, importCommand, searchCommand, projectsCommand, sessionsCommand, mvCommand, indexCommand, mcpCommand, syncCommand, exportCommand, deleteCommand, backupCommand, restoreCommand, migrateCommand];
 
 function mainHelp(): string {
   const width = Math.max(...COMMANDS.map((c) => c.name.length));

@@ -13,7 +13,8 @@
 import { readFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { isAbsolute, join, resolve } from 'node:path';
-import { assertProfileName } from '@recall/schema';
+import { assertProfileName, profileDatabasePath } from '@recall/schema';
+import { redactStorageUrl, type StorageConfig } from '@recall/storage-ports';
 import { z } from 'zod';
 import { ConfigError, DEFAULT_PORT, DEFAULT_PROFILE } from '@recall/gateway-rpc';
 import { MAX_PATTERN_LENGTH, MAX_PATTERNS, RedactionPatternError, RedactionPolicy, type RedactionPolicyOptions } from '@recall/redaction';
@@ -83,6 +84,18 @@ const redactFileSchema = z
   .describe('secret redaction before text leaves the machine');
 
 const privacyFileSchema = z.strictObject({ redact: redactFileSchema.optional() }).describe('privacy settings');
+/** A PostgreSQL connection URL (team mode); it may hold a password, so messages never echo it. */
+const databaseUrlSchema = z
+  .string()
+  .max(4096)
+  .regex(/^postgres(ql)?:\/\/[^\s]+$/, 'must be a postgres:// or postgresql:// URL')
+  .describe('PostgreSQL connection URL of a team database');
+const storageFileSchema = z
+  .discriminatedUnion('kind', [
+    z.strictObject({ kind: z.literal('sqlite') }).describe('one SQLite file per profile under <home>/profiles (default)'),
+    z.strictObject({ kind: z.literal('postgres'), url: databaseUrlSchema }).describe('a shared PostgreSQL + pgvector database (team mode)'),
+  ])
+  .describe('where the data lives');
 
 /** `<home>/config.json`. Strict so that typos are reported instead of silently ignored. */
 export const configFileSchema = z
@@ -93,6 +106,7 @@ export const configFileSchema = z
     // Owned by the semantic layer (stage B); validated there, carried through opaquely here.
     semantic: z.record(z.string(), z.unknown()).optional().describe('semantic index settings (stage B)'),
     privacy: privacyFileSchema.optional(),
+    storage: storageFileSchema.optional(),
   })
   .describe('optional <home>/config.json');
 export type ConfigFile = z.infer<typeof configFileSchema>;
@@ -107,6 +121,7 @@ const envSchema = z.object({
   RECALL_CHAT_API_KEY: z.string().min(1).optional(),
   RECALL_CHAT_MODEL: z.string().min(1).max(200).optional(),
   RECALL_EMBEDDING_API_KEY: z.string().min(1).optional(),
+  RECALL_DATABASE_URL: databaseUrlSchema.optional(),
 });
 
 export interface ChatModelConfig {
@@ -191,12 +206,20 @@ export interface RecallConfig {
   configFile: { path: string; found: boolean };
   /** Things the user should know (an API key withheld or sent over plain http); `serve` prints them. */
   warnings: string[];
+  /**
+   * Where the data lives: the profile's SQLite file (default) or a PostgreSQL database from
+   * `--database`, RECALL_DATABASE_URL or config.json `storage` (that order). The URL may hold a
+   * password: print it only through redactStorageUrl (`redactConfig()` does).
+   */
+  storage: StorageConfig;
 }
 
 export interface ConfigOverrides {
   home?: string | undefined;
   profile?: string | undefined;
   port?: number | string | undefined;
+  /** `--database URL`: a PostgreSQL team database instead of the profile's SQLite file. */
+  database?: string | undefined;
 }
 
 export interface LoadConfigOptions {
@@ -317,12 +340,26 @@ export function loadConfig(options: LoadConfigOptions = {}): RecallConfig {
     semanticKeys: { embeddingApiKey: env.RECALL_EMBEDDING_API_KEY ?? null, openaiApiKey: env.OPENAI_API_KEY ?? null },
     redaction,
     configFile: { path: configPath, found },
+    storage: resolveStorage(home, profile, overrides.database, env.RECALL_DATABASE_URL, file.storage),
   };
 }
 
 /** The redaction policy of this process, from `config.redaction` (one per process: its counts are the process's). */
 export function redactionPolicy(config: Pick<RecallConfig, 'redaction'>): RedactionPolicy {
   return new RedactionPolicy(config.redaction);
+}
+
+/** --database, then RECALL_DATABASE_URL, then config.json `storage`, else the profile's SQLite file. */
+function resolveStorage(home: string, profile: string, flag: string | undefined, envUrl: string | undefined, file: ConfigFile['storage']): StorageConfig {
+  if (flag !== undefined) {
+    const parsed = databaseUrlSchema.safeParse(flag);
+    // The zod issue would not echo the value, but say so plainly: the flag may carry a password.
+    if (!parsed.success) throw new ConfigError('Invalid configuration in --database: must be a postgres:// or postgresql:// URL (the value is not shown).', { source: '--database' });
+    return { kind: 'postgres', url: parsed.data };
+  }
+  const url = envUrl ?? (file?.kind === 'postgres' ? file.url : undefined);
+  if (url !== undefined) return { kind: 'postgres', url };
+  return { kind: 'sqlite', path: profileDatabasePath(home, profile) };
 }
 
 /** A copy safe to print or log: secrets replaced by a marker saying whether they are set. */
@@ -333,6 +370,7 @@ export function redactConfig(config: RecallConfig): Omit<RecallConfig, 'chat' | 
   const mark = (v: string | null) => (v === null ? null : ('set' as const));
   return {
     ...config,
+    storage: config.storage.kind === 'postgres' ? { ...config.storage, url: redactStorageUrl(config.storage.url) } : config.storage,
     chat: { ...config.chat, apiKey: mark(config.chat.apiKey) },
     semanticKeys: { embeddingApiKey: mark(config.semanticKeys.embeddingApiKey), openaiApiKey: mark(config.semanticKeys.openaiApiKey) },
   };

@@ -70,3 +70,16 @@ export class FolderNotInProjectError extends GatewayError {
     this.name = 'FolderNotInProjectError';
   }
 }
+
+/**
+ * A command other than `migrate` given a PostgreSQL storage (`--database`, RECALL_DATABASE_URL or
+ * config.json `storage`): code `storage_unsupported`, nothing read or written.
+ */
+export class StorageNotServedError extends GatewayError {
+  constructor(command: string) {
+    super('storage_unsupported', `PostgreSQL storage is not served by this command yet ("recall ${command}" works on the profile's SQLite file; "recall migrate" copies a profile into PostgreSQL).`, {
+      data: { command, kind: 'postgres' },
+    });
+    this.name = 'StorageNotServedError';
+  }
+}

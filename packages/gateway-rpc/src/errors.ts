@@ -129,6 +129,15 @@ function isSqliteBusy(code: string): boolean {
   return code === 'SQLITE_BUSY' || code.startsWith('SQLITE_BUSY_') || code === 'SQLITE_LOCKED' || code.startsWith('SQLITE_LOCKED_');
 }
 
+/**
+ * A lost or refused database connection (PostgreSQL team mode): SQLSTATE class 08 (connection
+ * exception), 57P01-57P03 (server shutting down, crashed, not accepting connections yet) and the
+ * socket errors the pg driver passes through. Retrying later can succeed.
+ */
+function isConnectionLoss(code: string): boolean {
+  return /^08[0-9A-Z]{3}$/.test(code) || code === '57P01' || code === '57P02' || code === '57P03' || code === 'ECONNREFUSED' || code === 'ECONNRESET' || code === 'ETIMEDOUT' || code === 'EPIPE';
+}
+
 const SCALAR = new Set(['string', 'number', 'boolean']);
 
 /**
@@ -156,7 +165,8 @@ function safeDetails(error: Error): Record<string, unknown> {
 /**
  * The single exception → wire error mapping. Domain errors keep their (user-facing) message and
  * get `data.code` plus scalar details; SQLITE_BUSY becomes the retryable `busy` code, SQLITE_FULL /
- * ENOSPC not mapped below us `disk_full`; zod errors
+ * ENOSPC not mapped below us `disk_full`, a lost database connection (or a storage_unavailable
+ * error) the retryable `storage_unavailable`; zod errors
  * become -32602; everything else is logged to `logger` and answered with a bare -32603. Never throws.
  */
 export function toJsonRpcError(error: unknown, logger?: ErrorLogger, method?: string): JsonRpcErrorObject {
@@ -174,6 +184,13 @@ export function toJsonRpcError(error: unknown, logger?: ErrorLogger, method?: st
     }
     if (isDiskFull(coded.code)) {
       return { code: DOMAIN_ERROR_CODES.disk_full, message: 'The disk is full, so this change was not saved. Free some disk space and try again.', data: { code: 'disk_full' } };
+    }
+    // Nothing of the driver's message goes on the wire: it can name hosts and users.
+    if (isConnectionLoss(coded.code)) {
+      return { code: DOMAIN_ERROR_CODES.storage_unavailable, message: 'The database cannot be reached right now; retry the request.', data: { code: 'storage_unavailable', retryable: true } };
+    }
+    if (coded.code === 'storage_unavailable') {
+      return { code: DOMAIN_ERROR_CODES.storage_unavailable, message: coded.message.slice(0, 2000), data: { ...safeDetails(coded), code: 'storage_unavailable', retryable: true } };
     }
     if (isDomainError(coded)) {
       return { code: rpcCodeFor(coded.code) ?? DOMAIN_ERROR_FALLBACK, message: coded.message.slice(0, 2000), data: { ...safeDetails(coded), code: coded.code } };

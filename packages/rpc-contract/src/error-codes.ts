@@ -63,6 +63,11 @@ export const DOMAIN_ERROR_CODES = {
   invalid_folder: -32034,
   // store / importers / gateway: a write failed for want of space (SQLITE_FULL, ENOSPC); nothing of it was stored
   disk_full: -32035,
+  // storage ports (@recall/storage-ports): the database cannot be reached (retryable), an operation
+  // the configured storage does not serve yet, a storage configuration that is not valid
+  storage_unavailable: -32045,
+  storage_unsupported: -32046,
+  invalid_storage_config: -32047,
   // transport bounds (jsonrpc.ts): a batch entry not run because the batch hit its cost or size bound
   batch_limit: -32050,
   // export / backup / restore (importers, store): the user's data out and back

@@ -82,6 +82,15 @@ function claimQueue(db: RecallDatabase): ClaimQueue {
     complete: (owner, results) => run(() => completeChunks(db, owner, results)),
     fail: (owner, ids, error) => run(() => failChunks(db, owner, ids, error)),
     release: (owner, ids) => run(() => releaseLeases(db, owner, ids)),
+    reclaim: (deadOwners, now = Date.now()) =>
+      run(() =>
+        db.raw.transaction(() => {
+          let freed = db.raw.prepare('update semantic_chunks set lease_owner = null, lease_until = null where lease_owner is not null and lease_until < ?').run(now).changes;
+          const byOwner = db.raw.prepare('update semantic_chunks set lease_owner = null, lease_until = null where lease_owner = ?');
+          for (const owner of new Set(deadOwners)) freed += byOwner.run(owner).changes;
+          return freed;
+        }).immediate(),
+      ),
   };
 }
 

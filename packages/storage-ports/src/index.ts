@@ -42,6 +42,8 @@ export type {
   ClaimRequest,
   CompletionOutcome,
 } from './semantic.js';
+/** Whole-profile transfers (`recall migrate`): reading rows with their ids, importing them unchanged, counting. */
+export type { TransferSource, BulkImport, StorageCounts } from './bulk.js';
 /** Outside writes. */
 export type { ChangeFeed, ChangeSubscription, StorageChange } from './feed.js';
 /** The bundle, its configuration and the openers. */

@@ -107,4 +107,11 @@ export interface ClaimQueue {
   fail(owner: string, chunkIds: readonly number[], error: string): Promise<void>;
   /** Gives leases back without counting an attempt. */
   release(owner: string, chunkIds: readonly number[]): Promise<void>;
+  /**
+   * Frees dead leases without counting an attempt: every lease whose time has passed (`now`,
+   * default the current time) and every lease held by one of `deadOwners` (workers the caller knows
+   * have died, e.g. a `host:pid` whose process is gone). A freed chunk's late result then drops.
+   * Returns how many leases were freed.
+   */
+  reclaim(deadOwners: readonly string[], now?: number): Promise<number>;
 }

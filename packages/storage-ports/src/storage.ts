@@ -5,6 +5,7 @@
  * and loads the PostgreSQL one with import() only when configured.
  */
 import { StorageConfigError, StorageUnavailableError } from './errors.js';
+import type { BulkImport, TransferSource } from './bulk.js';
 import type { ChangeFeed } from './feed.js';
 import type { KeywordIndex } from './keyword.js';
 import type { MessageStore } from './messages.js';
@@ -36,6 +37,10 @@ export interface Storage {
   readonly changes: ChangeFeed;
   /** Present when the adapter carries the semantic index's rows (SQLite: when @recall/semantic attached them). */
   readonly semantic?: SemanticStorage;
+  /** Reading every row with its ids for a transfer (both adapters). */
+  readonly transfer?: TransferSource;
+  /** Importing transferred rows unchanged (PostgreSQL). */
+  readonly bulk?: BulkImport;
   /** Closes connections and subscriptions (idempotent). */
   close(): Promise<void>;
 }

@@ -32,6 +32,7 @@ import {
 import { recentConversations } from './recent-conversations.js';
 import { createSession, endSession, findSession, findSessionHeader, getSession, getSessionHeader, listSessions, sessionProjectId, setSessionCwd, setSessionTitle, updateSession, upsertSession } from './sessions.js';
 import { sqliteChangeFeed } from './sqlite-feed.js';
+import { sqliteTransferSource } from './sqlite-transfer.js';
 import { messageWindow, segmentsHeadTail, segmentWindow } from './windows.js';
 
 /** Runs a synchronous store call as a promise (a thrown StoreError becomes a rejection). */
@@ -146,6 +147,7 @@ export function sqliteStorage(db: RecallDatabase, options: { ownsDatabase?: bool
     messages: messageStore(db),
     keyword: keywordIndex(db),
     changes: feed,
+    transfer: sqliteTransferSource(db),
     async close() {
       if (closed) return;
       closed = true;

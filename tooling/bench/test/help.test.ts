@@ -19,6 +19,7 @@ const ENTRY_POINTS: [string, string, string][] = [
   ['bench:cjk', 'tooling/bench/dist/cjk-bench.js', 'pnpm bench:cjk'],
   ['bench:vector', 'tooling/bench/dist/vector-bench.js', 'pnpm bench:vector'],
   ['bench:index', 'tooling/bench/dist/index-bench.js', 'pnpm bench:index'],
+  ['bench:postgres', 'tooling/bench/dist/postgres-bench.js', 'pnpm bench:postgres'],
   ['bench:result-size', 'tooling/bench/dist/result-size.js', 'pnpm bench:result-size'],
   ['bench:rpc', 'tooling/bench/dist/rpc-bench.js', 'pnpm bench:rpc'],
   ['bench:import', 'tooling/bench/dist/import-bench.js', 'pnpm bench:import'],

@@ -16,6 +16,7 @@ export type OptionSpec = NonNullable<ParseArgsConfig['options']>;
 export const COMMON_OPTIONS = {
   home: { type: 'string' },
   profile: { type: 'string' },
+  database: { type: 'string' },
   help: { type: 'boolean', short: 'h' },
   'no-color': { type: 'boolean' },
 } as const satisfies OptionSpec;
@@ -23,12 +24,14 @@ export const COMMON_OPTIONS = {
 export interface CommonFlags {
   home?: string | undefined;
   profile?: string | undefined;
+  /** A PostgreSQL team database URL (prefer RECALL_DATABASE_URL: a flag shows in `ps`). */
+  database?: string | undefined;
   help?: boolean | undefined;
   'no-color'?: boolean | undefined;
 }
 
 /** Global flags that take a value: needed to find the command name in `recall --home X cmd …`. */
-const VALUE_FLAGS = new Set(['--home', '--profile']);
+const VALUE_FLAGS = new Set(['--home', '--profile', '--database']);
 
 /** Splits argv into the command name and the remaining arguments (global flags may come first). */
 export function splitCommand(argv: readonly string[]): { command: string | null; rest: string[] } {

@@ -7,13 +7,14 @@
  */
 import { parseCommandArgs, type OptionSpec, type Parsed } from './args.js';
 import { createCliContext, type CliContext } from './context.js';
-import { EXIT_OK } from '../errors.js';
+import { EXIT_OK, StorageNotServedError } from '../errors.js';
 import { wrapText } from './style.js';
 
 export const COMMON_HELP = `Common options:
   --home DIR        Recall home (default: $RECALL_HOME, else ~/.recall)
   --profile NAME    profile, i.e. which database under <home>/profiles (default: $RECALL_PROFILE, else "default")
   --no-color        plain output even on a terminal (also: the NO_COLOR environment variable)
+  --database URL    a PostgreSQL team database (default: $RECALL_DATABASE_URL, else config.json "storage")
   -h, --help        show this help`;
 
 /** Column where option descriptions start in help texts. */
@@ -84,6 +85,11 @@ export interface CommandDefinition<V> {
    * `--home`) is an error instead of a silently created empty store.
    */
   createsData?: boolean | ((parsed: Parsed<V>) => boolean);
+  /**
+   * The command works on a PostgreSQL storage (team mode). Until the callers are on the storage
+   * ports only `migrate` does; every other command refuses a postgres storage (storage_unsupported).
+   */
+  servesPostgres?: boolean;
   /** Flag checks that must report a usage error (exit 2) before the configuration is loaded. */
   check?(parsed: Parsed<V>): void;
   run(ctx: CliContext, parsed: Parsed<V>): Promise<number | void> | number | void;
@@ -113,6 +119,7 @@ export function defineCommand<V>(definition: CommandDefinition<V>): Command {
       definition.check?.(parsed);
       const ctx = createCliContext({ ...parsed.values, port: (parsed.values as { port?: string }).port }, { createsData: typeof definition.createsData === 'function' ? definition.createsData(parsed) : definition.createsData === true });
       try {
+        if (ctx.config.storage.kind === 'postgres' && definition.servesPostgres !== true) throw new StorageNotServedError(definition.name);
         return (await definition.run(ctx, parsed)) ?? EXIT_OK;
       } finally {
         ctx.close();

@@ -68,7 +68,7 @@ export class ProfileNotFoundError extends GatewayError {
 }
 
 export function createCliContext(flags: CommonFlags & { port?: string | undefined }, options: { createsData?: boolean } = {}): CliContext {
-  const config = loadConfig({ overrides: { home: flags.home, profile: flags.profile, port: flags.port } });
+  const config = loadConfig({ overrides: { home: flags.home, profile: flags.profile, port: flags.port, database: flags.database } });
   let db: RecallDatabase | null = null;
   const choice = colorChoiceFor(flags);
   const err = streamOutput(process.stderr, choice);

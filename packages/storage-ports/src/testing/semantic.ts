@@ -189,5 +189,31 @@ export function describeSemanticConformance(open: OpenFreshStorage, options: { n
       await semanticOf(s).claims.fail('w4', again.map((w) => w.id), 'provider said no');
       expect((await semanticOf(s).chunks.counts(fp, 'p_a')).failed).toBe(again.length);
     });
+
+    it('reclaim frees expired leases and the leases of dead owners (never live ones); the old owner\'s late result drops', async () => {
+      const s = await fresh();
+      const endpoint = 'http://127.0.0.1:9/v1';
+      await s.projects.create({ id: 'p_a', name: 'A' });
+      await semanticOf(s).chunks.setConsent('p_a', endpoint, true);
+      await s.sessions.create({ id: 's1', projectId: 'p_a' });
+      const msgs = (await s.messages.append('s1', [0, 1, 2, 3, 4, 5].map((i) => ({ role: 'user' as const, content: `lease ${i}` })))).messages;
+      const fp = await semanticOf(s).chunks.ensureFingerprint(spec(3, endpoint));
+      await semanticOf(s).chunks.plan(fp, msgs.map((m) => ({ messageId: m.id, chunkIndex: 0, start: 0, end: m.content.length, contentHash: sha(m.content) })));
+      const { claims } = semanticOf(s);
+      const claim = (owner: string, limit: number, leaseMs = 60_000) => claims.claim({ fingerprintId: fp, endpoint, owner, limit, leaseMs, maxAttempts: 3 });
+      const dead = await claim('host:dead', 2);
+      const live = await claim('host:live', 2);
+      const short = await claim('host:short', 2, 20_000);
+      expect([dead.length, live.length, short.length]).toEqual([2, 2, 2]);
+      expect(await claim('other', 10)).toEqual([]);
+      const now = Date.now() + 30_000; // past the 20 s leases, before the 60 s ones
+      expect(await claims.reclaim([], now)).toBe(2); // the expired ones only
+      expect(await claims.reclaim(['host:dead', 'host:dead'], now)).toBe(2);
+      expect(await claims.reclaim(['host:dead', 'nobody'], now)).toBe(0);
+      const taken = await claim('heir', 10);
+      expect(taken.map((w) => w.messageId).sort((a, b) => a - b)).toEqual([...dead, ...short].map((w) => w.messageId).sort((a, b) => a - b));
+      expect(await claims.complete('host:dead', dead.map((chunk) => ({ chunk, vector: unit([1, 0, 0]) })))).toEqual({ written: 0, dropped: 2 });
+      expect(await claims.complete('host:live', live.map((chunk) => ({ chunk, vector: unit([0, 1, 0]) })))).toEqual({ written: 2, dropped: 0 });
+    });
   });
 }

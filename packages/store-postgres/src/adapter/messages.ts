@@ -33,36 +33,72 @@ async function index(tx: Tx, rows: ReadonlyArray<{ id: number; content: string }
   );
 }
 
-/** Inserts validated messages into an existing session inside the caller's transaction. */
+/** Rows per multi-row INSERT (bounded so one statement's parameters stay small). */
+const INSERT_CHUNK = 5000;
+
+/**
+ * Inserts validated messages into an existing session inside the caller's transaction: one
+ * multi-row `INSERT … SELECT FROM unnest(…) WITH ORDINALITY ORDER BY ord` per 5,000 messages (ids
+ * are assigned in input order), `ON CONFLICT (session_id, external_id) DO NOTHING`; a repeated
+ * external id (stored earlier or earlier in the same batch) gives the stored row.
+ */
 export async function insertParsedMessages(tx: Tx, sessionId: string, inputs: z.output<typeof appendSchema>): Promise<AppendOutcome> {
   const out: Message[] = [];
   const fresh: Array<{ id: number; content: string }> = [];
   let skipped = 0;
   let last = 0;
   const now = nowMs();
-  for (const m of inputs) {
-    const createdAt = m.createdAt ?? now;
-    const inserted = await tx.query(
-      `insert into messages (session_id, role, content, tool_name, tool_calls, tool_call_id, external_id, created_at, visibility)
-       values ($1, $2, $3, $4, $5, $6, $7, $8, $9)
-       on conflict (session_id, external_id) do nothing returning *`,
-      [sessionId, m.role, m.content, m.toolName ?? null, m.toolCalls ?? null, m.toolCallId ?? null, m.externalId ?? null, createdAt, m.visibility ?? 'live'],
-    );
-    if (inserted.rowCount === 1) {
-      const row = inserted.rows[0];
-      fresh.push({ id: Number(row.id), content: m.content });
-      last = Math.max(last, createdAt);
-      out.push(toMessage(row));
-      continue;
+  for (let from = 0; from < inputs.length; from += INSERT_CHUNK) {
+    const batch = inputs.slice(from, from + INSERT_CHUNK);
+    const created = batch.map((m) => m.createdAt ?? now);
+    const inserted = (
+      await tx.query(
+        `insert into messages (session_id, role, content, tool_name, tool_calls, tool_call_id, external_id, created_at, visibility)
+         select $1, v.role, v.content, v.tool_name, v.tool_calls, v.tool_call_id, v.external_id, v.created_at, v.visibility
+           from unnest($2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::bigint[], $9::text[])
+                with ordinality as v(role, content, tool_name, tool_calls, tool_call_id, external_id, created_at, visibility, ord)
+          order by v.ord
+         on conflict (session_id, external_id) do nothing returning *`,
+        [
+          sessionId,
+          batch.map((m) => m.role),
+          batch.map((m) => m.content),
+          batch.map((m) => m.toolName ?? null),
+          batch.map((m) => m.toolCalls ?? null),
+          batch.map((m) => m.toolCallId ?? null),
+          batch.map((m) => m.externalId ?? null),
+          created,
+          batch.map((m) => m.visibility ?? 'live'),
+        ],
+      )
+    ).rows.sort((a, b) => Number(a.id) - Number(b.id));
+    // Returned rows, in id (= input) order: keyed by external id, the rest queued.
+    const byExternal = new Map<string, Record<string, unknown>>();
+    const anonymous: Array<Record<string, unknown>> = [];
+    for (const row of inserted) {
+      if (row.external_id === null) anonymous.push(row);
+      else byExternal.set(row.external_id as string, row);
     }
-    // A repeated external id: the stored row, brought in line with the source's visibility (a deleted row stays deleted).
-    const existing = (await tx.query('select * from messages where session_id = $1 and external_id = $2', [sessionId, m.externalId])).rows[0]!;
-    if (m.visibility !== undefined && m.visibility !== existing.visibility && existing.visibility !== 'deleted') {
-      await tx.query('update messages set visibility = $1 where id = $2', [m.visibility, existing.id]);
-      existing.visibility = m.visibility;
+    let nextAnonymous = 0;
+    for (let i = 0; i < batch.length; i++) {
+      const m = batch[i]!;
+      const row = m.externalId == null ? anonymous[nextAnonymous++] : byExternal.get(m.externalId);
+      if (row) {
+        if (m.externalId != null) byExternal.delete(m.externalId);
+        fresh.push({ id: Number(row.id), content: m.content });
+        last = Math.max(last, created[i]!);
+        out.push(toMessage(row));
+        continue;
+      }
+      // A repeated external id: the stored row, brought in line with the source's visibility (a deleted row stays deleted).
+      const existing = (await tx.query('select * from messages where session_id = $1 and external_id = $2', [sessionId, m.externalId])).rows[0]!;
+      if (m.visibility !== undefined && m.visibility !== existing.visibility && existing.visibility !== 'deleted') {
+        await tx.query('update messages set visibility = $1 where id = $2', [m.visibility, existing.id]);
+        existing.visibility = m.visibility;
+      }
+      out.push(toMessage(existing));
+      skipped++;
     }
-    out.push(toMessage(existing));
-    skipped++;
   }
   if (fresh.length > 0) {
     await index(tx, fresh);

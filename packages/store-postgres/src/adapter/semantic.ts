@@ -90,16 +90,15 @@ export function postgresChunks(pool: pg.Pool): ChunkStore {
         for (let k = limit * 2; ; k *= 4) {
           const rows = (
             await tx.query(
-              `with allowed as materialized (
-                 select c.message_id, c.session_id, c.start, c."end", c.embedding
-                   from semantic_chunks c
-                   join messages m on m.id = c.message_id
-                   join sessions s on s.id = m.session_id
-                  where c.fingerprint_id = $1 and c.status = 'ready' and c.embedding is not null
-                    and not s.hidden and m.visibility in ${VISIBLE_SQL} and ${where} ${roles} ${caller}
-               )
-               select message_id, session_id, start, "end", embedding <=> $2::vector as distance, count(*) over () as n
-                 from allowed order by embedding <=> $2::vector, message_id limit ${k}`,
+              // One ranked statement over the allowed set: no materialized CTE (it spilled every
+              // vector to temp files) and no count(*) over () (a short page means the set is exhausted).
+              `select c.message_id, c.session_id, c.start, c."end", c.embedding <=> $2::vector as distance
+                 from semantic_chunks c
+                 join messages m on m.id = c.message_id
+                 join sessions s on s.id = m.session_id
+                where c.fingerprint_id = $1 and c.status = 'ready' and c.embedding is not null
+                  and not s.hidden and m.visibility in ${VISIBLE_SQL} and ${where} ${roles} ${caller}
+                order by distance, c.message_id limit ${k}`,
               params,
             )
           ).rows;
@@ -111,8 +110,7 @@ export function postgresChunks(pool: pg.Pool): ChunkStore {
             seen.add(id);
             hits.push({ messageId: id, sessionId: r.session_id as string, score: 1 - Number(r.distance), start: Number(r.start), end: Number(r.end) });
           }
-          const total = rows.length > 0 ? Number(rows[0].n) : 0;
-          if (hits.length >= limit || rows.length >= total) return hits.slice(0, limit);
+          if (hits.length >= limit || rows.length < k) return hits.slice(0, limit);
         }
       });
     },
@@ -207,6 +205,13 @@ export function postgresClaims(pool: pg.Pool): ClaimQueue {
     async release(owner, ids) {
       if (ids.length === 0) return;
       await pool.query('update semantic_chunks set lease_owner = null, lease_until = null where id = any($1) and lease_owner = $2', [[...ids], owner]);
+    },
+    async reclaim(deadOwners, now = nowMs()) {
+      const r = await pool.query(
+        'update semantic_chunks set lease_owner = null, lease_until = null where lease_owner is not null and (lease_until < $1 or lease_owner = any($2::text[]))',
+        [now, [...deadOwners]],
+      );
+      return r.rowCount ?? 0;
     },
   };
 }

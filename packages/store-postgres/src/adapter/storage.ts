@@ -4,6 +4,7 @@
  */
 import type { Storage, StorageConfig } from '@recall/storage-ports';
 import { openPostgres, type RecallPostgres } from '../database.js';
+import { postgresBulkImport, postgresTransferSource } from './bulk.js';
 import { postgresChangeFeed } from './feed.js';
 import { postgresKeyword } from './keyword.js';
 import { postgresMessages } from './messages.js';
@@ -23,6 +24,8 @@ export function postgresStorage(db: RecallPostgres, url: string, options: { owns
     keyword: postgresKeyword(db.pool),
     changes: feed,
     semantic: { chunks: postgresChunks(db.pool), claims: postgresClaims(db.pool) },
+    transfer: postgresTransferSource(db.pool),
+    bulk: postgresBulkImport(db.pool),
     async close() {
       if (closed) return;
       closed = true;

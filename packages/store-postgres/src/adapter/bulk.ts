@@ -1,0 +1,108 @@
+/**
+ * TransferSource and BulkImport on PostgreSQL (`recall migrate` writes a SQLite profile through
+ * BulkImport). Rows keep their ids, timestamps, lineage and visibility; every insert is `ON CONFLICT
+ * (id) DO NOTHING`, so a re-run inserts nothing and an interrupted run continues where it stopped
+ * (messages of a session are imported in id order, one transaction per batch, and lastMessageId
+ * says where to continue). Imported messages get their keyword rows as appended ones do (deleted
+ * ones none); finish() moves the message id identity past the imported ids.
+ */
+import type { Message, Project } from '@recall/rpc-contract';
+import type { BulkImport, SessionRecord, StorageCounts, TransferSource } from '@recall/storage-ports';
+import type pg from 'pg';
+import { documentText, PG_KEYWORD_TOKENIZER_VERSION, tsvectorLiteral } from '../keyword-text.js';
+import { toMessage, toSession, write } from './tx.js';
+import { postgresProjects } from './projects.js';
+
+async function counts(pool: pg.Pool): Promise<StorageCounts> {
+  const perProject: StorageCounts['perProject'] = {};
+  for (const r of (await pool.query("select coalesce(project_id, '') as p, count(*) as n from sessions group by 1")).rows) perProject[r.p as string] = { sessions: Number(r.n), messages: 0 };
+  for (const r of (await pool.query("select coalesce(s.project_id, '') as p, count(*) as n from messages m join sessions s on s.id = m.session_id group by 1")).rows) {
+    (perProject[r.p as string] ??= { sessions: 0, messages: 0 }).messages = Number(r.n);
+  }
+  const one = async (table: string) => Number((await pool.query(`select count(*) as n from ${table}`)).rows[0].n);
+  return { projects: await one('projects'), sessions: await one('sessions'), messages: await one('messages'), perProject };
+}
+
+/** Importing transferred rows into a PostgreSQL team database. */
+export function postgresBulkImport(pool: pg.Pool): BulkImport {
+  return {
+    async importProjects(projects: readonly Project[]) {
+      if (projects.length === 0) return 0;
+      return write(pool, async (tx) => {
+        const r = await tx.query(
+          `insert into projects (id, name, slug, description, color, icon, archived, created_at, updated_at)
+           select * from unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::boolean[], $8::bigint[], $9::bigint[])
+           on conflict (id) do nothing`,
+          [projects.map((p) => p.id), projects.map((p) => p.name), projects.map((p) => p.slug), projects.map((p) => p.description), projects.map((p) => p.color), projects.map((p) => p.icon), projects.map((p) => p.archived), projects.map((p) => p.createdAt), projects.map((p) => p.updatedAt)],
+        );
+        const folders = projects.flatMap((p) => p.folders.map((f) => ({ projectId: p.id, path: f.path, isPrimary: f.isPrimary })));
+        if (folders.length > 0) {
+          await tx.query(
+            `insert into project_folders (project_id, path, is_primary) select * from unnest($1::text[], $2::text[], $3::boolean[]) on conflict do nothing`,
+            [folders.map((f) => f.projectId), folders.map((f) => f.path), folders.map((f) => f.isPrimary)],
+          );
+        }
+        return r.rowCount ?? 0;
+      });
+    },
+    async importSessions(sessions: readonly SessionRecord[]) {
+      if (sessions.length === 0) return 0;
+      const col = <K extends keyof SessionRecord>(k: K) => sessions.map((s) => s[k]);
+      const r = await pool.query(
+        `insert into sessions (id, project_id, parent_session_id, lineage, source, title, cwd, git_repo_root, git_branch, model, started_at, ended_at, end_reason, archived, hidden, created_at, updated_at)
+         select * from unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::text[], $9::text[], $10::text[], $11::bigint[], $12::bigint[], $13::text[], $14::boolean[], $15::boolean[], $16::bigint[], $17::bigint[])
+         on conflict (id) do nothing`,
+        [col('id'), col('projectId'), col('parentSessionId'), col('lineage'), col('source'), col('title'), col('cwd'), col('gitRepoRoot'), col('gitBranch'), col('model'), col('startedAt'), col('endedAt'), col('endReason'), col('archived'), col('hidden'), col('createdAt'), col('updatedAt')],
+      );
+      return r.rowCount ?? 0;
+    },
+    async importMessages(messages: readonly Message[]) {
+      if (messages.length === 0) return 0;
+      return write(pool, async (tx) => {
+        const col = <K extends keyof Message>(k: K) => messages.map((m) => m[k]);
+        const all = (
+          await tx.query(
+            `insert into messages (id, session_id, role, content, tool_name, tool_calls, tool_call_id, external_id, created_at, visibility, edited_at)
+             overriding system value
+             select * from unnest($1::bigint[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::text[], $9::bigint[], $10::text[], $11::bigint[])
+             on conflict do nothing returning id, content, visibility`,
+            [col('id'), col('sessionId'), col('role'), col('content'), col('toolName'), col('toolCalls'), col('toolCallId'), col('externalId'), col('createdAt'), col('visibility'), col('editedAt')],
+          )
+        ).rows;
+        const inserted = all.filter((r) => r.visibility !== 'deleted');
+        if (inserted.length > 0) {
+          await tx.query(
+            `insert into message_keywords (message_id, document, tokenizer_version) select * from unnest($1::bigint[], $2::tsvector[], $3::int[]) on conflict (message_id) do nothing`,
+            [inserted.map((r) => r.id), inserted.map((r) => tsvectorLiteral(documentText(r.content as string))), inserted.map(() => PG_KEYWORD_TOKENIZER_VERSION)],
+          );
+        }
+        return all.length;
+      });
+    },
+    async lastMessageId(sessionId) {
+      return Number((await pool.query('select coalesce(max(id), 0) as id from messages where session_id = $1', [sessionId])).rows[0].id);
+    },
+    async finish() {
+      await pool.query("select setval(pg_get_serial_sequence('messages', 'id'), greatest((select coalesce(max(id), 0) from messages), 1))");
+    },
+    counts: () => counts(pool),
+  };
+}
+
+/** Reading a PostgreSQL team database's rows with their ids. */
+export function postgresTransferSource(pool: pg.Pool): TransferSource {
+  const projects = postgresProjects(pool);
+  return {
+    projects: () => projects.list({ includeArchived: true }),
+    async sessions(afterId, limit) {
+      return (await pool.query('select * from sessions where id > $1 order by id limit $2', [afterId, Math.max(1, Math.floor(limit))])).rows.map((r) => {
+        const { messageCount: _c, lastMessageAt: _l, ...record } = toSession(r);
+        return record;
+      });
+    },
+    async messages(sessionId, afterId, limit) {
+      return (await pool.query('select * from messages where session_id = $1 and id > $2 order by id limit $3', [sessionId, afterId, Math.max(1, Math.floor(limit))])).rows.map(toMessage);
+    },
+    counts: () => counts(pool),
+  };
+}

@@ -1,0 +1,84 @@
+/**
+ * Bench-only helpers of @recall/store-postgres (`@recall/store-postgres/internal`), not part of the
+ * adapter's API: the optional HNSW index of one fingerprint and its approximate top-k, measured by
+ * `pnpm bench:postgres` against the exact scan of ChunkStore.search.
+ *
+ * pgvector indexes only columns (or expressions) of a fixed dimension, and `semantic_chunks.embedding`
+ * is an untyped `vector` (fingerprints of different dimensions share it). So the index is a
+ * per-fingerprint PARTIAL index on a dimension-typed expression:
+ * `CREATE INDEX … USING hnsw ((embedding::vector(D)) vector_cosine_ops) WHERE fingerprint_id = F`,
+ * and a query uses it only when it repeats both the expression and the predicate.
+ */
+import type pg from 'pg';
+
+/** Name of the HNSW index of one fingerprint. */
+export const hnswIndexName = (fingerprintId: number): string => `semantic_chunks_hnsw_fp${Math.floor(fingerprintId)}`;
+
+const int = (n: number, what: string): number => {
+  if (!Number.isSafeInteger(n) || n <= 0) throw new RangeError(`${what} must be a positive integer`);
+  return n;
+};
+
+/** Builds the HNSW index of one fingerprint (m = 16, ef_construction = 64, pgvector's defaults). */
+export async function createHnswIndex(pool: pg.Pool, fingerprintId: number, dims: number, options: { m?: number; efConstruction?: number } = {}): Promise<void> {
+  const f = int(fingerprintId, 'fingerprint id');
+  const d = int(dims, 'dims');
+  await pool.query(
+    `create index if not exists ${hnswIndexName(f)} on semantic_chunks using hnsw ((embedding::vector(${d})) vector_cosine_ops)
+       with (m = ${int(options.m ?? 16, 'm')}, ef_construction = ${int(options.efConstruction ?? 64, 'ef_construction')})
+       where fingerprint_id = ${f} and embedding is not null`,
+  );
+}
+
+/** Drops the HNSW index of one fingerprint (idempotent). */
+export async function dropHnswIndex(pool: pg.Pool, fingerprintId: number): Promise<void> {
+  await pool.query(`drop index if exists ${hnswIndexName(int(fingerprintId, 'fingerprint id'))}`);
+}
+
+/**
+ * Approximate top-k message ids of one project through the HNSW index (ef_search, optional
+ * `hnsw.iterative_scan = relaxed_order` so the project filter after the index still fills k).
+ * Returns the ids best first and whether the plan used the index.
+ */
+export async function hnswTopK(
+  pool: pg.Pool,
+  input: { fingerprintId: number; dims: number; projectId: string; query: Float32Array; k: number; efSearch?: number; iterative?: boolean },
+): Promise<number[]> {
+  const f = int(input.fingerprintId, 'fingerprint id');
+  const d = int(input.dims, 'dims');
+  const client = await pool.connect();
+  try {
+    await client.query('begin read only');
+    await client.query(`set local hnsw.ef_search = ${int(input.efSearch ?? 40, 'ef_search')}`);
+    await client.query(`set local hnsw.iterative_scan = ${input.iterative ? 'relaxed_order' : 'off'}`);
+    const rows = (
+      await client.query(
+        `select c.message_id from semantic_chunks c join sessions s on s.id = c.session_id
+          where c.fingerprint_id = ${f} and c.embedding is not null and s.project_id = $1
+          order by c.embedding::vector(${d}) <=> $2::vector(${d}) limit ${int(input.k, 'k')}`,
+        [input.projectId, `[${Array.from(input.query).join(',')}]`],
+      )
+    ).rows;
+    await client.query('commit');
+    return rows.map((r) => Number(r.message_id));
+  } finally {
+    client.release();
+  }
+}
+
+/** Whether the planner picks the fingerprint's HNSW index for hnswTopK's query shape. */
+export async function hnswPlanUsesIndex(pool: pg.Pool, input: { fingerprintId: number; dims: number; projectId: string; query: Float32Array }): Promise<boolean> {
+  const f = int(input.fingerprintId, 'fingerprint id');
+  const d = int(input.dims, 'dims');
+  const plan = (
+    await pool.query(
+      `explain select c.message_id from semantic_chunks c join sessions s on s.id = c.session_id
+        where c.fingerprint_id = ${f} and c.embedding is not null and s.project_id = $1
+        order by c.embedding::vector(${d}) <=> $2::vector(${d}) limit 10`,
+      [input.projectId, `[${Array.from(input.query).join(',')}]`],
+    )
+  ).rows
+    .map((r) => String(r['QUERY PLAN']))
+    .join('\n');
+  return plan.includes(hnswIndexName(f));
+}

@@ -1,0 +1,289 @@
+/**
+ * `pnpm bench:postgres [--messages N] [--projects P] [--queries Q] [--vectors LIST] [--dims D] [--database URL]`
+ * compares the SQLite path with the PostgreSQL path over the SAME generated data, both through the
+ * storage ports (@recall/storage-ports): bulk ingest through MessageStore.append (one call per
+ * message and one call per session batch), keyword discover p50/p95 through KeywordIndex.search in
+ * the largest project (10 % of the messages) for common English, rare English and Chinese queries,
+ * and exact vector top-10 in one project: pgvector's exact scan through ChunkStore.search against
+ * @recall/semantic's scanTopK over the same vectors (the kernel its search runs on the cached
+ * allowed set), plus an HNSW index (store-postgres/internal) with its build time, recall@10 against
+ * the exact scan and `hnsw.iterative_scan`. Ratios are printed from the same run. Without
+ * --database it starts a throwaway PostgreSQL 15 + pgvector cluster (pg-cluster.ts). A command, not a test.
+ */
+import { createHash } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { openDatabase } from '@recall/schema';
+import { normalizeL2, scanTopK, type VectorMatrix } from '@recall/semantic/internal';
+import type { MessageInput, Storage } from '@recall/storage-ports';
+import { sqliteStorage } from '@recall/store';
+import { openPostgres, postgresStorage } from '@recall/store-postgres';
+import { createHnswIndex, dropHnswIndex, hnswPlanUsesIndex, hnswTopK } from '@recall/store-postgres/internal';
+import { benchPostgres } from './pg-cluster.js';
+import { argNumber, argValue, exitOnHelp, machine, ms, rng, stats } from './util.js';
+
+exitOnHelp(`Usage: pnpm bench:postgres [options]   (node tooling/bench/dist/postgres-bench.js [options])
+SQLite path vs PostgreSQL path over the same generated data, through the storage ports:
+ingest msg/s (per-message and batched MessageStore.append), keyword discover p50/p95 in the
+largest project (common, rare, Chinese queries), exact vector top-10 (pgvector vs scanTopK) and
+an HNSW index with its recall@10 and iterative scans. Same-run ratios; progress on stderr.
+  --messages N      keyword corpus size (default 200k; 1m accepted)
+  --projects P      projects (default 100; the largest holds 10 %)
+  --session-size N  messages per session = per batched append (default 500)
+  --single N        messages appended one call each, per backend (default 2000)
+  --queries Q       queries per kind (default 50)
+  --vectors LIST    vector counts in one project, cumulative (default 100k; e.g. 100k,1m; 0 skips)
+  --dims D          vector dimensions (default 384)
+  --vector-queries Q  queries per vector size (default 20)
+  --no-hnsw         skip the HNSW index
+  --database URL    an empty PostgreSQL database with pgvector (or RECALL_BENCH_DATABASE_URL);
+                    default: a throwaway cluster in a temp folder
+  -h, --help        print this and exit`);
+
+const N = argNumber('messages', 200_000);
+const P = argNumber('projects', 100);
+const SESSION = argNumber('session-size', 500);
+const SINGLE = argNumber('single', 2000);
+const Q = argNumber('queries', 50);
+const VECTORS = (argValue('vectors') || '100k').split(',').map((v) => argNumberOf(v));
+const DIMS = argNumber('dims', 384);
+const VQ = argNumber('vector-queries', 20);
+const HNSW = argValue('no-hnsw') === undefined;
+
+function argNumberOf(text: string): number {
+  const m = /^([\d_.]+)([km]?)$/i.exec(text.trim());
+  if (!m) throw new Error(`--vectors expects counts like 100k,1m, got ${text}`);
+  return Math.round(Number(m[1]!.replace(/_/g, '')) * (m[2]!.toLowerCase() === 'k' ? 1e3 : m[2]!.toLowerCase() === 'm' ? 1e6 : 1));
+}
+const progress = (line: string): void => void process.stderr.write(`[bench:postgres] ${line}\n`);
+
+const EN = ('the to of and in is it for that we with this should need use run fix add test build change update check error file code data value function return call server client request response query index table cache config option version release deploy branch merge commit review issue bug problem default path input output message session project user model retry timeout connection database migration schema search result performance latency memory thread process queue worker job task log').split(' ');
+const RARE = ('kubernetes terraform prometheus grafana haproxy clickhouse rabbitmq zookeeper flamegraph backpressure idempotency tombstone compaction checkpoint deadlock livelock quicksort bisect webhook cronjob serializer tokenizer quantization').split(' ');
+const ZH = ('数据库 迁移 索引 查询 性能 问题 修复 测试 部署 服务器 配置 文件 超时 重试 日志 错误 用户 项目 会话 消息 搜索 缓存 内存 线程 进程 网络 连接 接口 版本 发布 代码 函数 参数 返回 结果 页面 组件 构建 依赖 升级 回滚 备份 权限 登录 队列 任务 调度 监控 告警 延迟 压缩 分片 事务 今天 明天 周末 旅游 电影 音乐 朋友 吃饭 蒸鱼 鲈鱼 做菜 公园 散步 咖啡 读书').split(' ');
+
+const r = rng(19);
+const pick = <T>(xs: readonly T[]): T => xs[Math.floor(r() * xs.length)]!;
+function sentence(): string {
+  if (r() < 0.3) return Array.from({ length: 4 + Math.floor(r() * 10) }, () => pick(ZH)).join('') + '。';
+  const words = Array.from({ length: 8 + Math.floor(r() * 14) }, () => (r() < 0.02 ? pick(RARE) : pick(EN)));
+  return words.join(' ') + '.';
+}
+
+/** Project sizes: the largest 10 %, the rest spread evenly. */
+const largest = Math.floor(N * 0.1);
+const sizes = [largest, ...Array.from({ length: P - 1 }, (_, i) => Math.floor((N - largest) / (P - 1)) + (i < (N - largest) % (P - 1) ? 1 : 0))];
+progress(`generating ${N.toLocaleString('en')} messages in ${P} projects (largest ${largest.toLocaleString('en')})`);
+const t0gen = Date.now();
+const corpus: Array<{ project: number; batch: MessageInput[] }> = [];
+const base = Date.UTC(2026, 0, 1);
+let written = 0;
+sizes.forEach((size, project) => {
+  for (let left = size; left > 0; left -= SESSION) {
+    const batch: MessageInput[] = [];
+    for (let i = 0; i < Math.min(SESSION, left); i++) batch.push({ role: i % 2 ? 'assistant' : 'user', content: sentence(), createdAt: base + written++ * 1000 });
+    corpus.push({ project, batch });
+  }
+});
+progress(`generated in ${((Date.now() - t0gen) / 1000).toFixed(1)} s`);
+
+interface Side {
+  name: string;
+  storage: Storage;
+  projectIds: string[];
+  batchRate: number;
+  singleRate: number;
+}
+
+async function ingest(name: string, storage: Storage): Promise<Side> {
+  const projectIds: string[] = [];
+  for (let p = 0; p < P; p++) projectIds.push((await storage.projects.create({ name: `bench ${p}` })).id);
+  const t0 = performance.now();
+  let done = 0;
+  let lastReport = Date.now();
+  for (const { project, batch } of corpus) {
+    const session = await storage.sessions.create({ projectId: projectIds[project]!, title: `session ${done}` });
+    await storage.messages.append(session.id, batch);
+    done += batch.length;
+    if (Date.now() - lastReport > 5000) {
+      lastReport = Date.now();
+      progress(`${name}: ${done.toLocaleString('en')} / ${N.toLocaleString('en')} messages`);
+    }
+  }
+  const batchRate = N / ((performance.now() - t0) / 1000);
+  const single = await storage.sessions.create({ projectId: projectIds[P - 1]!, title: 'single appends' });
+  const t1 = performance.now();
+  for (let i = 0; i < SINGLE; i++) await storage.messages.append(single.id, [{ role: 'user', content: sentence() }]);
+  const singleRate = SINGLE / ((performance.now() - t1) / 1000);
+  progress(`${name}: ${Math.round(batchRate).toLocaleString('en')} msg/s batched, ${Math.round(singleRate).toLocaleString('en')} msg/s one per call`);
+  return { name, storage, projectIds, batchRate, singleRate };
+}
+
+const queryKinds: Record<string, string[]> = {
+  common: Array.from({ length: Q }, () => `${pick(EN.slice(20))} ${pick(EN.slice(20))}`),
+  rare: Array.from({ length: Q }, () => pick(RARE)),
+  chinese: Array.from({ length: Q }, () => `${pick(ZH)}${pick(ZH)}`),
+};
+
+async function keyword(side: Side): Promise<Record<string, { p50: number; p95: number; hits: number }>> {
+  const out: Record<string, { p50: number; p95: number; hits: number }> = {};
+  const scope = { kind: 'project' as const, projectId: side.projectIds[0]! };
+  for (const q of queryKinds.common!.slice(0, 5)) await side.storage.keyword.search(scope, q); // warm-up
+  for (const [kind, queries] of Object.entries(queryKinds)) {
+    const samples: number[] = [];
+    let hits = 0;
+    for (const q of queries) {
+      const t = performance.now();
+      const answer = await side.storage.keyword.search(scope, q, { limit: 20 });
+      samples.push(performance.now() - t);
+      hits += answer.hits.length;
+    }
+    const s = stats(samples);
+    out[kind] = { p50: s.p50, p95: s.p95, hits: hits / queries.length };
+  }
+  return out;
+}
+
+/** Clustered unit vectors (centroid + noise), like real embeddings, seeded. */
+function vectors(count: number, offset: number): Float32Array[] {
+  const vr = rng(1000 + offset);
+  const centroids = Array.from({ length: 64 }, (_, i) => {
+    const cr = rng(7 + i);
+    return normalizeL2(Float32Array.from({ length: DIMS }, () => cr() - 0.5));
+  });
+  return Array.from({ length: count }, () => {
+    const c = centroids[Math.floor(vr() * centroids.length)]!;
+    const v = Float32Array.from({ length: DIMS }, (_, i) => c[i]! + (vr() - 0.5) * 0.2);
+    return normalizeL2(v);
+  });
+}
+
+const sha = (text: string): string => createHash('sha256').update(text).digest('hex');
+
+async function main(): Promise<void> {
+  const given = argValue('database') || process.env.RECALL_BENCH_DATABASE_URL;
+  const server = await benchPostgres(given);
+  const dir = mkdtempSync(join(tmpdir(), 'recall-bench-pgsq-'));
+  const lines: string[] = [];
+  const say = (line: string) => {
+    lines.push(line);
+    process.stdout.write(`${line}\n`);
+  };
+  try {
+    say(`bench:postgres — ${new Date().toISOString()} — ${machine()}`);
+    say(`PostgreSQL: ${server.label}; SQLite: openDatabase() in ${dir}`);
+    say(`corpus: ${N.toLocaleString('en')} messages, ${P} projects (largest ${largest.toLocaleString('en')}), sessions of ${SESSION}`);
+    const sqlite = await ingest('sqlite', sqliteStorage(openDatabase(join(dir, 'recall.db')), { ownsDatabase: true }));
+    const pgdb = await openPostgres(server.url, { maxConnections: 4 });
+    const pg = await ingest('postgres', postgresStorage(pgdb, server.url));
+    say('');
+    say('| ingest through MessageStore.append | SQLite | PostgreSQL | PG / SQLite |');
+    say('|---|---|---|---|');
+    say(`| batched (one call per session of ${SESSION}) | ${Math.round(sqlite.batchRate).toLocaleString('en')} msg/s | ${Math.round(pg.batchRate).toLocaleString('en')} msg/s | ${(pg.batchRate / sqlite.batchRate).toFixed(2)} |`);
+    say(`| one call per message (${SINGLE}) | ${Math.round(sqlite.singleRate).toLocaleString('en')} msg/s | ${Math.round(pg.singleRate).toLocaleString('en')} msg/s | ${(pg.singleRate / sqlite.singleRate).toFixed(2)} |`);
+    progress('keyword queries');
+    await pgdb.pool.query('vacuum analyze');
+    const ks = await keyword(sqlite);
+    const kp = await keyword(pg);
+    say('');
+    say(`| keyword discover, largest project (${largest.toLocaleString('en')} msgs), ${Q} queries/kind | SQLite p50 / p95 | PostgreSQL p50 / p95 | p95 ratio PG / SQLite | mean hits S / PG |`);
+    say('|---|---|---|---|---|');
+    for (const kind of Object.keys(queryKinds)) {
+      const a = ks[kind]!;
+      const b = kp[kind]!;
+      say(`| ${kind} | ${ms(a.p50)} / ${ms(a.p95)} | ${ms(b.p50)} / ${ms(b.p95)} | ${(b.p95 / a.p95).toFixed(2)} | ${a.hits.toFixed(1)} / ${b.hits.toFixed(1)} |`);
+    }
+    await sqlite.storage.close();
+
+    const targets = VECTORS.filter((v) => v > 0).sort((a, b) => a - b);
+    if (targets.length > 0) {
+      say('');
+      say(`| exact vector top-10, one project, ${DIMS} dims, ${VQ} queries | scanTopK (SQLite path, warm matrix) p50 / p95 | pgvector exact via ChunkStore.search p50 / p95 | p50 ratio PG / scan |`);
+      say('|---|---|---|---|');
+      const chunks = pg.storage.semantic!.chunks;
+      const claims = pg.storage.semantic!.claims;
+      const fp = await chunks.ensureFingerprint({ provider: 'bench', endpoint: 'http://127.0.0.1/bench', model: 'bench', dims: DIMS, normalization: 'l2', chunkerVersion: 1 });
+      const project = (await pg.storage.projects.create({ name: 'vectors' })).id;
+      await chunks.setConsent(project, 'http://127.0.0.1/bench', true);
+      const all: Float32Array[] = [];
+      const hnswRows: string[] = [];
+      const queries = vectors(VQ, 999_999);
+      for (const target of targets) {
+        progress(`seeding vectors up to ${target.toLocaleString('en')}`);
+        const tSeed = performance.now();
+        while (all.length < target) {
+          const count = Math.min(2000, target - all.length);
+          const fresh = vectors(count, all.length);
+          const session = await pg.storage.sessions.create({ projectId: project });
+          const contents = fresh.map((_, i) => `vector message ${all.length + i}`);
+          const appended = await pg.storage.messages.append(session.id, contents.map((content) => ({ role: 'assistant' as const, content })));
+          await chunks.plan(fp, appended.messages.map((m) => ({ messageId: m.id, chunkIndex: 0, start: 0, end: m.content.length, contentHash: sha(m.content) })));
+          const byMessage = new Map(appended.messages.map((m, i) => [m.id, fresh[i]!]));
+          const work = await claims.claim({ fingerprintId: fp, endpoint: 'http://127.0.0.1/bench', owner: 'bench', limit: count, leaseMs: 600_000, maxAttempts: 3, projectId: project });
+          await claims.complete('bench', work.map((chunk) => ({ chunk, vector: byMessage.get(chunk.messageId)! })));
+          all.push(...fresh);
+          if (all.length % 20_000 === 0) progress(`  ${all.length.toLocaleString('en')} vectors (${((performance.now() - tSeed) / 1000).toFixed(0)} s)`);
+        }
+        await pgdb.pool.query('vacuum analyze semantic_chunks');
+        const matrix: VectorMatrix = { dims: DIMS, rows: all.length, data: new Float32Array(all.length * DIMS) };
+        all.forEach((v, i) => matrix.data.set(v, i * DIMS));
+        const scan: number[] = [];
+        for (const q of queries) {
+          const t = performance.now();
+          scanTopK(matrix, q, { k: 10 });
+          scan.push(performance.now() - t);
+        }
+        const exact: number[] = [];
+        const truth: number[][] = [];
+        const scope = { kind: 'project' as const, projectId: project, currentSessionId: null };
+        for (const q of queries) {
+          const t = performance.now();
+          truth.push((await chunks.search(scope, fp, q, { limit: 10 })).map((h) => h.messageId));
+          exact.push(performance.now() - t);
+        }
+        const a = stats(scan);
+        const b = stats(exact);
+        say(`| ${target.toLocaleString('en')} vectors | ${ms(a.p50)} / ${ms(a.p95)} | ${ms(b.p50)} / ${ms(b.p95)} | ${(b.p50 / a.p50).toFixed(1)} |`);
+        if (HNSW) {
+          progress(`building HNSW over ${target.toLocaleString('en')} vectors`);
+          await dropHnswIndex(pgdb.pool, fp);
+          const tb = performance.now();
+          await createHnswIndex(pgdb.pool, fp, DIMS);
+          const build = (performance.now() - tb) / 1000;
+          const used = await hnswPlanUsesIndex(pgdb.pool, { fingerprintId: fp, dims: DIMS, projectId: project, query: queries[0]! });
+          for (const [ef, iterative] of [[40, false], [40, true], [100, true], [200, true]] as const) {
+            const samples: number[] = [];
+            let hit = 0;
+            for (const [i, q] of queries.entries()) {
+              const t = performance.now();
+              const ids = await hnswTopK(pgdb.pool, { fingerprintId: fp, dims: DIMS, projectId: project, query: q, k: 10, efSearch: ef, iterative });
+              samples.push(performance.now() - t);
+              const want = new Set(truth[i]);
+              hit += ids.filter((id) => want.has(id)).length / Math.max(1, want.size);
+            }
+            const s = stats(samples);
+            hnswRows.push(`| ${target.toLocaleString('en')} | ${build.toFixed(1)} s | ${used ? 'yes' : 'NO'} | ${ef} | ${iterative ? 'relaxed_order' : 'off'} | ${ms(s.p50)} / ${ms(s.p95)} | ${(hit / queries.length).toFixed(3)} |`);
+          }
+        }
+      }
+      if (hnswRows.length > 0) {
+        say('');
+        say('| HNSW vectors | build | plan uses index | ef_search | iterative_scan | p50 / p95 | recall@10 vs exact |');
+        say('|---|---|---|---|---|---|---|');
+        for (const row of hnswRows) say(row);
+      }
+    }
+    await pg.storage.close();
+    await pgdb.close();
+    say('');
+    say('Goals: keyword p95 ≤ 2× SQLite; batched ingest ≥ 10k msg/s; exact scan within 3× of the SQLite scan.');
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+    server.stop();
+  }
+}
+
+main().catch((error: unknown) => {
+  process.stderr.write(`bench:postgres failed: ${(error as Error).message}\n`);
+  process.exit(1);
+});
