@@ -74,7 +74,7 @@ export const migrateCommand = defineCommand<{ from?: string; to?: string; json?:
     const source = await openSqliteStorage({ kind: 'sqlite', path, readonly: true });
     let target: Storage | undefined;
     try {
-      const { openPostgresStorage } = await import('@recall/store-postgres');
+      const { openPostgresStorage } = await loadPostgresAdapter();
       try {
         target = await openPostgresStorage({ kind: 'postgres', url, maxConnections: 2 });
       } catch (error) {
@@ -129,3 +129,18 @@ export const migrateCommand = defineCommand<{ from?: string; to?: string; json?:
     }
   },
 });
+
+/**
+ * The PostgreSQL adapter is not published yet (team mode is served only from a source checkout):
+ * an installed CLI without it says so instead of failing with a module-resolution stack.
+ */
+async function loadPostgresAdapter(): Promise<typeof import('@recall/store-postgres')> {
+  try {
+    return await import('@recall/store-postgres');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'ERR_MODULE_NOT_FOUND') throw error;
+    throw new GatewayError('storage_unsupported', 'recall migrate needs the team-mode package @recall/store-postgres, which this installation does not include (it is not published yet): run it from a source checkout of Recall, see docs/team-mode.md.', {
+      data: { missing: '@recall/store-postgres' },
+    });
+  }
+}
