@@ -117,6 +117,7 @@ describe('every publishable package', () => {
       '@recall/schema',
       '@recall/search-tool',
       '@recall/semantic',
+      '@recall/storage-ports',
       '@recall/store',
     ]);
   });
