@@ -59,3 +59,5 @@ export { COMMON_CHARACTER_SHARE } from './keyword-search.js';
 export { COMMON_CHARACTER_MIN_DOCS } from './keyword-search.js';
 /** Tuning: messages (most recent sessions first) the substring fallback reads at most per call. */
 export { SUBSTRING_SCAN_MESSAGES } from './keyword-search.js';
+/** Coverage re-ranking of CJK keyword candidates and its tuning constants (keyword-coverage.ts). */
+export { COVERAGE_BIGRAM_WEIGHT, COVERAGE_BM25_SHARE, COVERAGE_COMMON_CHAR_WEIGHT, coverage, coverageUnits, rerankByCoverage, type CoverageUnit } from './keyword-coverage.js';

@@ -32,7 +32,8 @@ import {
   type KeywordSearchResult,
   type QuerySummary,
 } from './keyword-types.js';
-import { likeOutsidePrivate } from './search-text.js';
+import { coverageUnits, rerankByCoverage } from './keyword-coverage.js';
+import { likeOutsidePrivate, normalizeForSearch, searchableContent } from './search-text.js';
 
 export * from './keyword-types.js';
 export { keywordSearchSql, SUBSTRING_SCAN_MESSAGES, substringNeedles } from './keyword-sql.js';
@@ -110,6 +111,7 @@ export function keywordSearch(db: RecallDatabase, scope: KeywordScope, query: st
     windowed = true;
   };
   let ranked: RankedRow[];
+  let common: ReadonlySet<string> | null = null;
   if (parsed.match !== null) {
     const topFirst = options.topFirst !== false;
     if (backoff !== 'auto') ranked = runRanked(db, sp, base, parsed.match, limit, minMatches, topFirst, onWindowed);
@@ -121,6 +123,7 @@ export function keywordSearch(db: RecallDatabase, scope: KeywordScope, query: st
       // barely move BM25 but cost a scan of their postings each. One query instead of exact-then-
       // relaxed keeps an exact question's latency and a paraphrase's at the same single query.
       const skip = commonCharacters(db, query, options.commonCharacterShare ?? COMMON_CHARACTER_SHARE);
+      common = skip;
       const relaxed = parseQuery(query, { cjkBackoff: 'unigram', skipCharacters: skip }).match ?? parsed.match;
       ranked = runRanked(db, sp, base, relaxed, limit, minMatches, topFirst, onWindowed);
       summary.match = relaxed;
@@ -179,6 +182,14 @@ export function keywordSearch(db: RecallDatabase, scope: KeywordScope, query: st
     });
   }
   const sort = options.sort ?? 'relevance';
+  // CJK questions: re-order BM25's candidates by how much of the question each contains (keyword-coverage.ts).
+  if (common !== null && literalNeedle === null && sort === 'relevance' && options.coverageRerank !== false) {
+    const units = coverageUnits(query, common);
+    if (units.length > 0) {
+      const text = new Map(hits.map((h) => [h.messageId, normalizeForSearch(searchableContent(details.get(h.messageId)!.content))]));
+      hits = rerankByCoverage(hits.map((h) => ({ ...h, text: text.get(h.messageId)! })), units).map(({ text: _t, ...h }) => h);
+    }
+  }
   if (sort === 'newest') hits = [...hits].sort((a, b) => b.createdAt - a.createdAt || b.messageId - a.messageId);
   else if (sort === 'oldest') hits = [...hits].sort((a, b) => a.createdAt - b.createdAt || a.messageId - b.messageId);
 

@@ -79,6 +79,11 @@ export interface KeywordSearchOptions {
   /** Tuning/testing knob: COMMON_CHARACTER_SHARE (1 = relax with every character). */
   commonCharacterShare?: number;
   /**
+   * Tuning/testing knob: re-order the BM25 candidates of a CJK question by how much of the question
+   * each contains (keyword-coverage.ts; default on, only under `cjkBackoff: 'auto'`).
+   */
+  coverageRerank?: boolean;
+  /**
    * Only messages created at or after this time (epoch ms). Applied in the SQL of every path
    * (ranked, literal, substring, titles) before its LIMIT; a title counts only when its session has
    * a visible message in the range.

@@ -13,7 +13,7 @@ import { DATASETS, DEFAULT_DATA_DIR, REPO_ROOT, type DatasetName, type EvalOptio
 import { semanticTools, type SemanticKeys } from './semantic.js';
 import { keywordTools, semanticSearchTool } from './tools.js';
 
-export const USAGE = `Usage: pnpm eval [--dataset locomo,memorybank] [--modes keyword,semantic,hybrid] [--limit N] [--data DIR] [--out DIR] [--write-docs]
+export const USAGE = `Usage: pnpm eval [--dataset locomo,memorybank] [--modes keyword,semantic,hybrid] [--limit N] [--data DIR] [--memorybank-queries FILE] [--out DIR] [--write-docs]
 
 Measure retrieval quality on LoCoMo (English) and MemoryBank (Chinese) through the real importer
 and session_search, in throw-away temp homes (never the user's own). Prints the Markdown tables on
@@ -24,6 +24,10 @@ Options:
   --modes LIST       keyword, semantic, hybrid or all (default keyword)
   --limit N          results per session_search call (1-50, default 10)
   --data DIR         shared data folder (default ${DEFAULT_DATA_DIR})
+  --memorybank-queries FILE
+                     the MemoryBank question file (same shape as the default
+                     packages/store/test/fixtures/cjk-dev-queries.json), e.g. the held-out
+                     packages/store/test/fixtures/cjk-dev2-queries.json
   --conversations L  LoCoMo conversation indexes, e.g. 0,1,2 (default all 10)
   --no-speaker       store LoCoMo turns without the "Speaker: " prefix
   --out DIR          write the JSON results + SVG charts into DIR
@@ -47,6 +51,7 @@ const FLAGS = {
   modes: { type: 'string' },
   limit: { type: 'string' },
   data: { type: 'string' },
+  'memorybank-queries': { type: 'string' },
   out: { type: 'string' },
   'no-out': { type: 'boolean' },
   'write-docs': { type: 'boolean' },
@@ -123,6 +128,7 @@ export function parseEvalArgs(argv: readonly string[], keys: SemanticKeys, log: 
     modes,
     limit,
     dataDir: values.data ? resolve(values.data) : DEFAULT_DATA_DIR,
+    ...(values['memorybank-queries'] ? { memorybankQueries: resolve(values['memorybank-queries']) } : {}),
     speakerPrefix: !values['no-speaker'],
     ...(conversations ? { conversations } : {}),
     tools: modes.some((m) => m !== 'keyword')

@@ -12,7 +12,7 @@ import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { openDatabase, profileDatabasePath, type RecallDatabase } from '@recall/schema';
 import type { SearchMode } from '@recall/rpc-contract';
-import { EvalDataMissingError } from './errors.js';
+import { EvalDataMissingError, EvalUsageError } from './errors.js';
 import { loadLocomo, type LocomoConversation } from './locomo.js';
 import { loadMemoryBank, type DevQuery, type MemoryBank, type MemoryBankConverter } from './memorybank.js';
 import { aggregate } from './metrics.js';
@@ -23,6 +23,8 @@ import type { EvalDataset } from './types.js';
 /** tooling/eval/{src|dist} → repository root. */
 export const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..', '..');
 export const DEFAULT_DATA_DIR = resolve(REPO_ROOT, '..', 'shared', 'data');
+/** The hand-labelled MemoryBank questions the Chinese keyword ranking was tuned on. */
+export const DEFAULT_MEMORYBANK_QUERIES = join(REPO_ROOT, 'packages', 'store', 'test', 'fixtures', 'cjk-dev-queries.json');
 export const DATASETS = ['locomo', 'memorybank'] as const;
 export type DatasetName = (typeof DATASETS)[number];
 
@@ -40,6 +42,8 @@ export interface EvalOptions {
   limit: number;
   dataDir: string;
   speakerPrefix: boolean;
+  /** MemoryBank question file (default packages/store/test/fixtures/cjk-dev-queries.json, the set the keyword ranking was tuned on). */
+  memorybankQueries?: string;
   /** LoCoMo conversation indexes (default all 10). */
   conversations?: readonly number[];
   tools: ToolFactory;
@@ -71,7 +75,9 @@ async function loadDataset(name: DatasetName, options: EvalOptions): Promise<Eva
   const path = join(options.dataDir, 'memorybank', 'memory_bank_cn.json');
   if (!existsSync(path)) return null;
   const bank = JSON.parse(readFileSync(path, 'utf8')) as MemoryBank;
-  const fixture = JSON.parse(readFileSync(join(REPO_ROOT, 'packages', 'store', 'test', 'fixtures', 'cjk-dev-queries.json'), 'utf8')) as { queries: DevQuery[] };
+  const queriesFile = options.memorybankQueries ?? DEFAULT_MEMORYBANK_QUERIES;
+  if (!existsSync(queriesFile)) throw new EvalUsageError(`--memorybank-queries: no such file ${queriesFile}.`);
+  const fixture = JSON.parse(readFileSync(queriesFile, 'utf8')) as { queries: DevQuery[] };
   // The repository's own converter (plain JS, also used for `recall import` of the demo data).
   const script = (await import(pathToFileURL(join(REPO_ROOT, 'tooling', 'scripts', 'memorybank-to-jsonl.mjs')).href)) as { convertMemoryBank: MemoryBankConverter };
   return loadMemoryBank(bank, fixture.queries, script.convertMemoryBank);

@@ -109,6 +109,25 @@ describe('pnpm eval (tooling/eval/dist/main.js)', () => {
   });
 });
 
+describe('--memorybank-queries', () => {
+  it.each([
+    ['a file that does not exist', (dir: string) => join(dir, 'missing.json'), 2, /--memorybank-queries: no such file/],
+    ['a question file whose user is not in the data', (dir: string) => {
+      const f = join(dir, 'q.json');
+      writeFileSync(f, JSON.stringify({ queries: [{ id: 'x1', kind: 'paraphrase', user: '没有这个人', query: '蒸鱼', targets: ['2023-04-29#1'] }] }));
+      return f;
+    }, 1, /没有这个人.*not in the data/],
+  ])('points the MemoryBank evaluation at another question file: %s', async (_name, file, code, message) => {
+    assertMainBuilt();
+    const data = tempDir('recall-eval-data-');
+    mkdirSync(join(data, 'memorybank'));
+    writeFileSync(join(data, 'memorybank', 'memory_bank_cn.json'), JSON.stringify({ 张三: { name: '张三', history: { '2023-04-29': [{ query: '清蒸鲈鱼要蒸几分钟', response: '八分钟' }] } } }));
+    const result = await runEvalMain(['--dataset', 'memorybank', '--data', data, '--no-out', '--memorybank-queries', file(tempDir())], { timeoutMs: 30_000 });
+    expect(result.code).toBe(code);
+    expect(result.stderr).toMatch(message);
+  });
+});
+
 describe('docs name the eval by its own command', () => {
   it.each(['README.md', 'docs/benchmarks.md', 'docs/architecture.md'])('%s: no `recall eval`, no `dist/cli.js eval`', (file) => {
     const text = readFileSync(join(REPO_ROOT, file), 'utf8');
