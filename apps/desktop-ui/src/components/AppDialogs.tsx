@@ -105,13 +105,13 @@ export function AppDialogs({ dialogs, api, conv, openSessionId, info, notify, go
         <TextDialog
           title="Rename conversation"
           description="The new title is shown in the sidebar and in search results; the conversation stays where it is."
-          // Not name "title": TextDialog's input ids share a prefix with its heading's id ("…-title").
-          fields={[{ name: 'conversationTitle', label: 'Title', required: true, initial: dialog.conversation.title === 'Untitled conversation' ? '' : dialog.conversation.title }]}
+          // Named "title" on purpose: data-actions.test.ts checks that this field's label works beside the heading's id.
+          fields={[{ name: 'title', label: 'Title', required: true, initial: dialog.conversation.title === 'Untitled conversation' ? '' : dialog.conversation.title }]}
           submitLabel="Rename"
           onClose={() => closeDataDialog(dialog.opener)}
           onSubmit={async (v) => {
-            await rpc.call('session.title', { sessionId: dialog.conversation.root.id, title: v.conversationTitle ?? '' });
-            notify('success', `Renamed to “${v.conversationTitle}”`);
+            await rpc.call('session.title', { sessionId: dialog.conversation.root.id, title: v.title ?? '' });
+            notify('success', `Renamed to “${v.title}”`);
             void api.refreshGroups([dialog.conversation.projectId]).catch(() => undefined);
             if (openSessionId && dialog.conversation.members.some((m) => m.id === openSessionId)) await conv.reload();
           }}
