@@ -177,7 +177,9 @@ export function App() {
     }
   };
 
-  const projectTarget = (p: Project): DataTarget => ({ kind: 'project', project: p, conversations: Math.max(api.groups.get(p.id)?.total ?? 0, p.sessionCount ?? 0) });
+  // Conversations as the sidebar counts them (a compressed conversation's parts are one); the
+  // project's stored session count only when its group is not loaded (e.g. archived).
+  const projectTarget = (p: Project): DataTarget => ({ kind: 'project', project: p, conversations: api.groups.get(p.id)?.total ?? p.sessionCount ?? 0 });
 
   const setArchived = async (p: Project, archived: boolean) => {
     try {
@@ -330,7 +332,7 @@ export function App() {
       />
 
       {homeDialog}
-      <AppDialogs dialogs={dialogs} api={api} conv={conv} openSessionId={openSessionId} info={info} notify={notify} go={go} withHomeConfirm={withHomeConfirm} />
+      <AppDialogs dialogs={dialogs} api={api} conv={conv} openSessionId={openSessionId} info={info} notify={notify} go={go} withHomeConfirm={withHomeConfirm} onChanged={search.refresh} />
     </div>
   );
 }

@@ -63,9 +63,11 @@ export interface AppDialogsProps {
   notify: NoticesApi['notify'];
   go: (r: Route) => void;
   withHomeConfirm: HomeConfirm['withHomeConfirm'];
+  /** A conversation was renamed or deleted: shown search results may name or quote it. */
+  onChanged: () => void;
 }
 
-export function AppDialogs({ dialogs, api, conv, openSessionId, info, notify, go, withHomeConfirm }: AppDialogsProps) {
+export function AppDialogs({ dialogs, api, conv, openSessionId, info, notify, go, withHomeConfirm, onChanged }: AppDialogsProps) {
   const { rpc } = useRpc();
   const { dialog, close } = dialogs;
   if (!dialog) return null;
@@ -81,13 +83,19 @@ export function AppDialogs({ dialogs, api, conv, openSessionId, info, notify, go
     notify('success', text);
     const gone = target.kind === 'conversation' ? target.conversation.members.map((m) => m.id) : null;
     if (openSessionId && (gone ? gone.includes(openSessionId) : conv.session?.projectId === (target.kind === 'project' ? target.project.id : undefined))) go({ view: 'home' });
-    void (target.kind === 'project' ? api.reloadAll() : api.refreshGroups([target.conversation.projectId])).catch(() => undefined);
+    onChanged();
     const projectId = target.kind === 'conversation' ? target.conversation.projectId : null;
     // The deleted row (the menu's opener) is gone: its project's header takes the focus.
-    close(() => {
+    const focusGroup = () => {
       const group = document.querySelector<HTMLElement>(projectId ? `[data-project-id="${CSS.escape(projectId)}"] .group-toggle` : '.sidebar .group-toggle');
       (group ?? document.querySelector<HTMLElement>('.sidebar button'))?.focus();
-    });
+    };
+    const lost = () => !document.activeElement || document.activeElement === document.body;
+    // The reload re-renders the sidebar (the focused header may be replaced): focus again if it fell to <body>.
+    void (target.kind === 'project' ? api.reloadAll() : api.refreshGroups([target.conversation.projectId]))
+      .catch(() => undefined)
+      .then(() => requestAnimationFrame(() => lost() && focusGroup()));
+    close(focusGroup);
   };
 
   /** Same-named projects are allowed (ids decide), but people should know before making one. */
@@ -113,6 +121,7 @@ export function AppDialogs({ dialogs, api, conv, openSessionId, info, notify, go
             await rpc.call('session.title', { sessionId: dialog.conversation.root.id, title: v.title ?? '' });
             notify('success', `Renamed to “${v.title}”`);
             void api.refreshGroups([dialog.conversation.projectId]).catch(() => undefined);
+            onChanged();
             if (openSessionId && dialog.conversation.members.some((m) => m.id === openSessionId)) await conv.reload();
           }}
         />

@@ -42,6 +42,7 @@ export function TextDialog({ title, description, fields, submitLabel, onSubmit, 
 
   const submit = async (e: FormEvent) => {
     e.preventDefault();
+    if (busy) return;
     for (const f of fields) {
       if (f.required && !values[f.name]?.trim()) {
         setError(`${f.label} is required`);
@@ -91,10 +92,10 @@ export function TextDialog({ title, description, fields, submitLabel, onSubmit, 
           </p>
         )}
         <div className="dialog-actions">
-          <button type="button" className="btn" onClick={onClose} disabled={busy}>
+          <button type="button" className="btn" onClick={() => !busy && onClose()} aria-disabled={busy}>
             Cancel
           </button>
-          <button type="submit" className="btn primary" disabled={busy}>
+          <button type="submit" className="btn primary" aria-disabled={busy}>
             {busy ? 'Saving…' : submitLabel}
           </button>
         </div>
