@@ -21,13 +21,16 @@ const focusIsInside = (page: Page, selector: string) =>
     return !!a && a !== document.body && !!a.closest(sel);
   }, selector);
 
-/** Every argument of each command block in the dialog stays on one line (its characters share one line top). */
+/**
+ * Every argument of each command block stays on one line (its characters share one line top), and
+ * so does every line of the JSON configuration.
+ */
 async function brokenArguments(dialog: Locator): Promise<string[]> {
   return dialog.locator('pre').evaluateAll((pres) => {
     const broken: string[] = [];
     for (const pre of pres) {
       const label = pre.getAttribute('aria-label') ?? '';
-      if (!/command/i.test(label)) continue;
+      const isCommand = /command/i.test(label);
       const walker = document.createTreeWalker(pre, NodeFilter.SHOW_TEXT);
       const chars: Array<{ ch: string; top: number }> = [];
       for (let n = walker.nextNode(); n; n = walker.nextNode()) {
@@ -42,7 +45,7 @@ async function brokenArguments(dialog: Locator): Promise<string[]> {
       let arg = '';
       let tops = new Set<number>();
       for (const c of [...chars, { ch: ' ', top: 0 }]) {
-        if (c.ch === ' ' || c.ch === '\n') {
+        if ((isCommand && c.ch === ' ') || c.ch === '\n') {
           if (tops.size > 1) broken.push(`${label}: ${arg}`);
           arg = '';
           tops = new Set();
@@ -146,12 +149,33 @@ describe('the newcomer walk-through', () => {
         const radio = dialog.getByRole('radio', { name: form });
         if ((await radio.count()) > 0) await radio.check();
         await dialog.locator('pre[aria-label="Claude Code command"]').waitFor();
+        assert.equal(await dialog.locator('pre').count(), 3, 'command, configuration and Claude Code blocks');
         assert.deepEqual(await brokenArguments(dialog), [], `${form}: arguments broken over two lines`);
       }
       await p.page.keyboard.press('Escape');
       p.assertNoProblems();
     });
   }
+
+  it('390×844: opening a conversation from the drawer with the keyboard moves the focus to it; Escape gives it to the drawer toggle', async () => {
+    const p = await openPage(browser, cleanup, PHONE, { isMobile: true, hasTouch: true });
+    const { page } = p;
+    await openApp(page, server.url);
+    const toggle = page.getByRole('button', { name: 'Show projects' });
+    await toggle.click();
+    const row = page.locator('li.conv[data-session-id="demo-scratch-docker"] button.conv-open');
+    await row.focus();
+    await page.keyboard.press('Enter');
+    await page.locator('h1.conv-heading').waitFor();
+    await eventually('the focus to leave the closed drawer for the conversation', async () => assert.ok(await focusIsInside(page, '#main'), 'focus in the conversation, not <body>'));
+    await page.getByRole('button', { name: 'Show projects' }).click();
+    await row.focus();
+    await page.keyboard.press('Escape');
+    await eventually('the focus on the drawer toggle', async () =>
+      assert.equal(await page.evaluate(() => document.activeElement?.getAttribute('aria-label')), 'Show projects'),
+    );
+    p.assertNoProblems();
+  });
 
   it('390×844: a long title is clamped, not cut at the screen edge, and every header button is on screen', async () => {
     const p = await openPage(browser, cleanup, PHONE, { isMobile: true, hasTouch: true });

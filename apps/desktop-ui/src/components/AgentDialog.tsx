@@ -92,7 +92,8 @@ export function mcpJson(form: Pick<McpForm, 'command' | 'args'>): string {
 /**
  * A command or configuration with a Copy button. A command comes as its arguments: each is kept on
  * one line (a long one scrolls), so lines break only between arguments, never inside a path or an
- * option such as `--session` at a hyphen.
+ * option such as `--session` at a hyphen. A configuration (JSON) keeps its lines as they are and
+ * scrolls sideways when one is too long.
  */
 function CopyBlock({ label, text, args }: { label: string; text: string; args?: string[] }) {
   const [state, setState] = useState<'idle' | 'copied' | 'failed'>('idle');
@@ -110,7 +111,7 @@ function CopyBlock({ label, text, args }: { label: string; text: string; args?: 
       <button type="button" className="copy-code" onClick={() => void copy()} aria-label={`Copy ${label}`}>
         {state === 'copied' ? 'Copied' : state === 'failed' ? 'Copy failed' : 'Copy'}
       </button>
-      <pre aria-label={label} className="nowrap-tokens">
+      <pre aria-label={label} className={args ? 'nowrap-tokens' : 'nowrap-tokens no-wrap'}>
         <code>
           {args
             ? args.map((a, i) => (

@@ -24,6 +24,15 @@ function useMediaQuery(q: string): boolean {
   return match;
 }
 
+/** After the drawer closed (and went inert), focus `selector` if the focus fell to <body>. */
+function refocusAfterDrawer(selector: string): void {
+  requestAnimationFrame(() => {
+    const a = document.activeElement;
+    if (a && a !== document.body && !a.closest('#sidebar')) return;
+    document.querySelector<HTMLElement>(selector)?.focus({ preventScroll: true });
+  });
+}
+
 export interface Layout {
   narrow: boolean;
   sidebarOpen: boolean;
@@ -42,11 +51,14 @@ export function useLayout(navigate: (r: Route | string) => void, modalOpen: bool
   const [pane, setPane] = useState<PaneName>('conversation');
   const [searchFocusRequest, setSearchFocusRequest] = useState(0);
 
-  // Narrow screens: the sidebar is a drawer; Escape closes it.
+  // Narrow screens: the sidebar is a drawer; Escape closes it and gives the focus to its toggle.
   useEffect(() => {
     if (!narrow || !sidebarOpen) return;
     const onKey = (e: KeyboardEvent) => {
-      if (e.key === 'Escape' && !modalOpen) setSidebarOpen(false);
+      if (e.key !== 'Escape' || modalOpen) return;
+      const inDrawer = !!document.activeElement?.closest('#sidebar');
+      setSidebarOpen(false);
+      if (inDrawer) refocusAfterDrawer('.sidebar-toggle');
     };
     window.addEventListener('keydown', onKey);
     return () => window.removeEventListener('keydown', onKey);
@@ -56,7 +68,12 @@ export function useLayout(navigate: (r: Route | string) => void, modalOpen: bool
     (r: Route | string) => {
       navigate(r);
       setPane('conversation');
-      if (narrow) setSidebarOpen(false);
+      if (narrow) {
+        // The closed drawer is inert: focus inside it would fall to <body>; the opened content takes it.
+        const inDrawer = !!document.activeElement?.closest('#sidebar');
+        setSidebarOpen(false);
+        if (inDrawer) refocusAfterDrawer('#main');
+      }
     },
     [navigate, narrow],
   );
