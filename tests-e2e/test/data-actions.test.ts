@@ -73,7 +73,13 @@ describe('rename, export and delete from the menus', () => {
     const menu = await openMoveMenu(page, { contextMenuOf: plan.id });
     await menu.getByRole('menuitem', { name: /^Rename…/ }).click();
     const dialog = page.getByRole('dialog', { name: 'Rename conversation' });
-    await dialog.getByLabel('Title').fill('Launch plan (final)');
+    // The field is named "title": its label must name the input, not the dialog's heading.
+    const field = dialog.getByLabel('Title', { exact: true });
+    assert.deepEqual(
+      await field.evaluate((el) => ({ tag: el.tagName, label: (el as HTMLInputElement).labels?.[0]?.textContent, focused: document.activeElement === el, sameId: document.querySelectorAll(`[id="${el.id}"]`).length })),
+      { tag: 'INPUT', label: 'Title', focused: true, sameId: 1 },
+    );
+    await field.fill('Launch plan (final)');
     await dialog.getByRole('button', { name: 'Rename' }).click();
     await waitForNotice(page, 'success', 'Renamed to “Launch plan (final)”');
     assert.equal((await server.rpc.session(plan.id)).title, 'Launch plan (final)');

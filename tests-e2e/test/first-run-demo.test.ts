@@ -166,7 +166,10 @@ describe('first run, demo data, search modes and index panel', () => {
     await panel.getByText('Disabled — no embedding provider is configured').waitFor();
     await panel.getByRole('heading', { name: 'How to turn it on' }).waitFor();
     if (status.semantic.howToConfigure) {
-      assert.equal((await panel.locator('.howto-text').textContent())?.trim(), status.semantic.howToConfigure.trim());
+      // The gateway's text is the one explanation, with its real config path; `commands` show as code.
+      assert.equal((await panel.locator('.howto-text').textContent())?.trim(), status.semantic.howToConfigure.replaceAll('`', '').trim());
+      assert.include(await panel.locator('.howto-text').textContent(), `${server.home}/config.json`);
+      assert.notInclude(await panel.locator('.howto').textContent(), 'as the gateway describes them', 'one explanation, not two');
     }
     await eventually('the keyword counts', async () => {
       assert.include(

@@ -1,32 +1,31 @@
 /**
  * Composition root of the UI: wires the state hooks (projects, open conversation, search, index,
- * events, notices) to the layout — sidebar | conversation | side panel (search / index) — and owns
- * the transient UI state (open menu, open dialog, narrow-screen pane and sidebar drawer). All
- * project changes go through the hooks; this file only decides what to show and when.
+ * events, notices, layout) to the layout — sidebar | conversation | side panel (search / index) —
+ * with the menus (AppMenus) and dialogs (AppDialogs) on top. All project changes go through the
+ * hooks; this file only decides what to show and when.
  */
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
-import { AgentDialog, type AgentTarget } from './components/AgentDialog';
+import type { AgentTarget } from './components/AgentDialog';
+import { AppDialogs, useDialogs } from './components/AppDialogs';
+import { AppMenus, type MenuState } from './components/AppMenus';
 import { ConversationView } from './components/ConversationView';
+import type { DataTarget } from './components/DataDialogs';
 import { IndexPanel } from './components/IndexPanel';
-import { Menu } from './components/Menu';
-import { MoveMenu } from './components/MoveMenu';
 import { Notices } from './components/Notices';
 import { SEARCH_BOX_ID, SearchPanel } from './components/SearchPanel';
 import { SidePanel } from './components/SidePanel';
 import { Sidebar } from './components/Sidebar';
-import { TextDialog } from './components/TextDialog';
-import { DeleteDialog, ExportDialog, type DataTarget } from './components/DataDialogs';
-import { TopBar, type PaneName } from './components/TopBar';
+import { TopBar } from './components/TopBar';
 import { Welcome } from './components/Welcome';
-import { baseName, shortPath, titleFromText } from './lib/format';
-import { folderProblem } from './lib/folders';
 import { semanticDotLabel, semanticUnavailableFor } from './lib/semantic';
 import { displayTitle, orderedFolders, projectName, type Conversation } from './lib/grouping';
-import { continuationOf, useChat } from './state/chat';
+import { useChat } from './state/chat';
+import { useChatActions } from './state/chatActions';
 import { useConversation, useSaveDraft, type Draft } from './state/conversation';
 import { describeImport, importDemo } from './state/demo';
 import { useEventStream } from './state/events';
 import { useIndexStatus } from './state/indexStatus';
+import { useLayout } from './state/layout';
 import { useNotices } from './state/notices';
 import { useProjects, type MoveTarget } from './state/projects';
 import { useHomeConfirm } from './state/homeConfirm';
@@ -35,22 +34,6 @@ import { useRpc } from './state/rpcContext';
 import { useSearch, useSearchScope } from './state/search';
 import type { GatewayInfo, Project, Session } from '@recall/rpc-contract';
 import type { Route } from './lib/links';
-
-type MenuState =
-  | { kind: 'move'; conversation: Conversation; x: number; y: number; opener: HTMLElement | null }
-  | { kind: 'project'; project: Project; x: number; y: number; opener: HTMLElement | null };
-
-type DialogState =
-  | { kind: 'createProject'; folder?: string }
-  | { kind: 'renameProject'; project: Project }
-  | { kind: 'addFolder'; project: Project }
-  | { kind: 'cwd'; conversation: Conversation }
-  | { kind: 'agent'; target: AgentTarget }
-  | { kind: 'renameConversation'; conversation: Conversation; opener: HTMLElement | null }
-  | { kind: 'export'; target: DataTarget; opener: HTMLElement | null }
-  | { kind: 'delete'; target: DataTarget; opener: HTMLElement | null };
-
-const NARROW = '(max-width: 860px)';
 
 function soloConversation(s: Session): Conversation {
   return {
@@ -64,35 +47,15 @@ function soloConversation(s: Session): Conversation {
   };
 }
 
-function useMediaQuery(q: string): boolean {
-  const [match, setMatch] = useState(() => globalThis.matchMedia?.(q).matches ?? false);
-  useEffect(() => {
-    const mq = matchMedia(q);
-    const on = () => setMatch(mq.matches);
-    mq.addEventListener('change', on);
-    return () => mq.removeEventListener('change', on);
-  }, [q]);
-  return match;
-}
-
 export function App() {
   const { rpc } = useRpc();
   const api = useProjects();
   const { route, navigate, replace } = useHashRoute();
   const { notices, notify, fail, dismiss, dismissAll } = useNotices();
-  const narrow = useMediaQuery(NARROW);
-  const [sidebarOpen, setSidebarOpen] = useState(false);
-  const [pane, setPane] = useState<PaneName>('conversation');
   const [menu, setMenu] = useState<MenuState | null>(null);
-  const [dialog, setDialog] = useState<DialogState | null>(null);
-  // Where the focus goes once a dialog has closed: set by the closing code, run after the <dialog> left the page.
-  const focusAfterDialog = useRef<(() => void) | null>(null);
-  useEffect(() => {
-    if (dialog !== null || !focusAfterDialog.current) return;
-    const focus = focusAfterDialog.current;
-    focusAfterDialog.current = null;
-    focus();
-  }, [dialog]);
+  const dialogs = useDialogs();
+  const { dialog } = dialogs;
+  const { narrow, sidebarOpen, setSidebarOpen, pane, setPane, go, focusSearch } = useLayout(navigate, !!menu || !!dialog);
   const [busyFolder, setBusyFolder] = useState<string | null>(null);
   const { withHomeConfirm, dialog: homeDialog } = useHomeConfirm();
 
@@ -115,8 +78,7 @@ export function App() {
   const live = useEventStream(ready);
   const saveDraft = useSaveDraft();
   const chat = useChat(ready);
-  const [compressing, setCompressing] = useState<string | null>(null);
-  const [searchFocusRequest, setSearchFocusRequest] = useState(0);
+  const { compressing, chatSend, compressConversation, draftChat } = useChatActions({ chat, draft, go, replace, notify, fail, refreshGroups: api.refreshGroups });
   const [info, setInfo] = useState<GatewayInfo | null>(null);
   useEffect(() => {
     void rpc
@@ -144,108 +106,6 @@ export function App() {
   useEffect(() => {
     document.title = conv.session ? `${displayTitle(conv.session)} — Recall` : 'Recall';
   }, [conv.session]);
-
-  // Narrow screens: the sidebar is a drawer; Escape closes it.
-  useEffect(() => {
-    if (!narrow || !sidebarOpen) return;
-    const onKey = (e: KeyboardEvent) => {
-      if (e.key === 'Escape' && !menu && !dialog) setSidebarOpen(false);
-    };
-    window.addEventListener('keydown', onKey);
-    return () => window.removeEventListener('keydown', onKey);
-  }, [narrow, sidebarOpen, menu, dialog]);
-
-  const go = useCallback(
-    (r: Parameters<typeof navigate>[0]) => {
-      navigate(r);
-      setPane('conversation');
-      if (narrow) setSidebarOpen(false);
-    },
-    [navigate, narrow],
-  );
-
-  // "Skip to search", Ctrl/Cmd+K anywhere and "/" outside text fields: show the search pane and focus its box.
-  const focusSearch = useCallback(() => {
-    setPane('search');
-    if (narrow) setSidebarOpen(false);
-    setSearchFocusRequest((n) => n + 1);
-  }, [narrow]);
-
-  useEffect(() => {
-    if (searchFocusRequest === 0) return;
-    const box = document.getElementById(SEARCH_BOX_ID);
-    if (box instanceof HTMLInputElement) {
-      box.focus();
-      box.select();
-    } else document.querySelector<HTMLElement>('section.search[aria-label="Search"]')?.focus();
-  }, [searchFocusRequest]);
-
-  useEffect(() => {
-    const onKey = (e: KeyboardEvent) => {
-      if (e.defaultPrevented || menu || dialog) return;
-      const target = e.target instanceof Element ? e.target : null;
-      const typing = !!target?.closest('input, textarea, select, [contenteditable]:not([contenteditable="false"])');
-      const chord = (e.ctrlKey || e.metaKey) && !e.altKey && !e.shiftKey && e.key.toLowerCase() === 'k';
-      const slash = e.key === '/' && !e.ctrlKey && !e.metaKey && !e.altKey && !typing;
-      if (!chord && !slash) return;
-      e.preventDefault();
-      focusSearch();
-    };
-    window.addEventListener('keydown', onKey);
-    return () => window.removeEventListener('keydown', onKey);
-  }, [menu, dialog, focusSearch]);
-
-  /** A chat refused because the session was compressed elsewhere: open the continuation. */
-  const openContinuation = (err: unknown): boolean => {
-    const next = continuationOf(err);
-    if (!next) return false;
-    notify('info', 'This part of the conversation was compressed; opened the latest part.');
-    go({ view: 'session', sessionId: next });
-    return true;
-  };
-
-  const chatSend = async (sessionId: string, text: string) => {
-    try {
-      await chat.send(sessionId, text);
-    } catch (err) {
-      if (openContinuation(err)) throw new Error('Not sent: this part was compressed. The latest part is open now; send it there.');
-      throw err;
-    }
-  };
-
-  const compressConversation = async (sessionId: string) => {
-    setCompressing(sessionId);
-    try {
-      const next = await chat.compress(sessionId);
-      notify('success', 'Compressed: the conversation continues in a new part; the earlier part stays searchable');
-      go({ view: 'session', sessionId: next.id });
-    } catch (err) {
-      if (!openContinuation(err)) fail('Could not compress', err);
-    } finally {
-      setCompressing(null);
-    }
-  };
-
-  /** A draft's first message to the model: store the draft in its project, then chat.send. */
-  const draftChat = async (text: string) => {
-    if (!draft) return;
-    const s = await rpc.call('session.create', {
-      projectId: draft.projectId,
-      title: titleFromText(text),
-      source: 'desktop',
-      ...(draft.cwd ? { cwd: draft.cwd } : {}),
-      ...(chat.status?.model ? { model: chat.status.model } : {}),
-    });
-    replace({ view: 'session', sessionId: s.id });
-    void api.refreshGroups([s.projectId]).catch(() => undefined);
-    try {
-      await chat.send(s.id, text);
-    } catch (err) {
-      // The refusal stored nothing: keep what the user wrote as a plain message.
-      await rpc.call('session.append', { sessionId: s.id, role: 'user', content: text }).catch(() => undefined);
-      fail('Saved your message, but the model was not asked', err);
-    }
-  };
 
   const doMove = useCallback(
     async (c: Conversation, target: MoveTarget, isUndo = false) => {
@@ -317,30 +177,9 @@ export function App() {
     }
   };
 
-  const projectTarget = (p: Project): DataTarget => ({ kind: 'project', project: p, conversations: Math.max(api.groups.get(p.id)?.total ?? 0, p.sessionCount ?? 0) });
-
-  /** Closes a rename/export/delete dialog and gives the focus back to what opened its menu (WAI-ARIA dialog pattern). */
-  const closeDataDialog = (opener: HTMLElement | null) => {
-    focusAfterDialog.current = () => {
-      if (opener?.isConnected) opener.focus();
-    };
-    setDialog(null);
-  };
-
-  /** After a real delete: leave a conversation that no longer exists, refresh, and put the focus somewhere that still exists. */
-  const afterDelete = (target: DataTarget, text: string) => {
-    notify('success', text);
-    const gone = target.kind === 'conversation' ? target.conversation.members.map((m) => m.id) : null;
-    if (openSessionId && (gone ? gone.includes(openSessionId) : conv.session?.projectId === (target.kind === 'project' ? target.project.id : undefined))) go({ view: 'home' });
-    void (target.kind === 'project' ? api.reloadAll() : api.refreshGroups([target.conversation.projectId])).catch(() => undefined);
-    const projectId = target.kind === 'conversation' ? target.conversation.projectId : null;
-    // The deleted row (the menu's opener) is gone: its project's header takes the focus.
-    focusAfterDialog.current = () => {
-      const group = document.querySelector<HTMLElement>(projectId ? `[data-project-id="${CSS.escape(projectId)}"] .group-toggle` : '.sidebar .group-toggle');
-      (group ?? document.querySelector<HTMLElement>('.sidebar button'))?.focus();
-    };
-    setDialog(null);
-  };
+  // Conversations as the sidebar counts them (a compressed conversation's parts are one); the
+  // project's stored session count only when its group is not loaded (e.g. archived).
+  const projectTarget = (p: Project): DataTarget => ({ kind: 'project', project: p, conversations: api.groups.get(p.id)?.total ?? p.sessionCount ?? 0 });
 
   const setArchived = async (p: Project, archived: boolean) => {
     try {
@@ -353,15 +192,6 @@ export function App() {
 
   const openMoveMenu = (c: Conversation, x: number, y: number, opener: HTMLElement | null) =>
     setMenu({ kind: 'move', conversation: c, x, y, opener });
-
-  /** Same-named projects are allowed (ids decide), but people should know before making one. */
-  const duplicateName = (name: string | undefined, except?: string): string | null => {
-    const n = name?.trim().toLocaleLowerCase();
-    const same = n ? api.projects.filter((p) => p.id !== except && p.name.trim().toLocaleLowerCase() === n) : [];
-    if (same.length === 0) return null;
-    const where = same.map((p) => (orderedFolders(p)[0] ? `folder ${shortPath(orderedFolders(p)[0]!, 2)}` : 'no folder')).join(', ');
-    return `A project named “${same[0]!.name}” already exists (${where}${same.some((p) => p.archived) ? ', archived' : ''}). You can still use the name; menus tell them apart by folder.`;
-  };
 
   const rightPane = pane === 'index' ? 'index' : 'search';
   // "New chat" starts where the user is: the open conversation's (or draft's) project, if active.
@@ -398,7 +228,7 @@ export function App() {
           onNew={newConversation}
           onStartInFolder={(p) => void startInFolder(p)}
           onMakeProjectFromFolder={(p) => void makeProjectFromFolder(p)}
-          onCreateProject={() => setDialog({ kind: 'createProject' })}
+          onCreateProject={() => dialogs.open({ kind: 'createProject' })}
           onProjectMenu={(project, x, y, opener) => setMenu({ kind: 'project', project, x, y, opener })}
           onSearchProject={searchProjectNow}
           onUnarchive={(p) => void setArchived(p, false)}
@@ -423,7 +253,7 @@ export function App() {
             loadingDemo={demo.loading}
             demoStatus={demo.status}
             onLoadDemo={() => void loadDemo()}
-            onCreateProject={() => setDialog({ kind: 'createProject' })}
+            onCreateProject={() => dialogs.open({ kind: 'createProject' })}
             onNewConversation={() => newConversation(null)}
           />
         )}
@@ -440,8 +270,8 @@ export function App() {
               const r = opener.getBoundingClientRect();
               openMoveMenu(openConversation, r.left, r.bottom + 4, opener);
             }}
-            onChangeCwd={() => openConversation && setDialog({ kind: 'cwd', conversation: openConversation })}
-            onAgent={() => openConversation && setDialog({ kind: 'agent', target: agentFor(openConversation) })}
+            onChangeCwd={() => openConversation && dialogs.open({ kind: 'cwd', conversation: openConversation })}
+            onAgent={() => openConversation && dialogs.open({ kind: 'agent', target: agentFor(openConversation) })}
             onSaveDraft={async (text) => {
               if (!draft) return;
               const s = await saveDraft(draft, text);
@@ -486,156 +316,23 @@ export function App() {
         )}
       </SidePanel>
 
-      {menu?.kind === 'move' && (
-        <MoveMenu
-          conversation={menu.conversation}
-          projects={api.projects}
-          discovered={api.discovered}
-          x={menu.x}
-          y={menu.y}
-          returnFocus={menu.opener}
-          onClose={() => setMenu(null)}
-          onMove={(t) => void doMove(menu.conversation, t)}
-          {...(openSessionId && menu.conversation.members.some((m) => m.id === openSessionId)
-            ? {}
-            : { onOpen: () => go({ view: 'session', sessionId: menu.conversation.head.id }) })}
-          onChangeCwd={() => setDialog({ kind: 'cwd', conversation: menu.conversation })}
-          onAgent={() => setDialog({ kind: 'agent', target: agentFor(menu.conversation) })}
-          onRename={() => setDialog({ kind: 'renameConversation', conversation: menu.conversation, opener: menu.opener })}
-          onExport={() => setDialog({ kind: 'export', target: { kind: 'conversation', conversation: menu.conversation }, opener: menu.opener })}
-          onDelete={() => setDialog({ kind: 'delete', target: { kind: 'conversation', conversation: menu.conversation }, opener: menu.opener })}
-        />
-      )}
-      {menu?.kind === 'project' && (
-        <Menu
-          label={`Actions for project ${menu.project.name}`}
-          heading={menu.project.name}
-          x={menu.x}
-          y={menu.y}
-          returnFocus={menu.opener}
-          onClose={() => setMenu(null)}
-          sections={[
-            {
-              items: [
-                { key: 'new', label: 'New conversation here', onSelect: () => newConversation(menu.project.id) },
-                { key: 'rename', label: 'Rename…', onSelect: () => setDialog({ kind: 'renameProject', project: menu.project }) },
-                { key: 'folder', label: 'Add folder…', hint: 'metadata only', onSelect: () => setDialog({ kind: 'addFolder', project: menu.project }) },
-                { key: 'agent', label: 'Use with an agent…', hint: 'MCP set-up', onSelect: () => setDialog({ kind: 'agent', target: { project: menu.project } }) },
-                { key: 'archive', label: 'Archive', hint: 'keeps conversations', onSelect: () => void setArchived(menu.project, true) },
-              ],
-            },
-            {
-              items: [
-                { key: 'export', label: 'Export…', hint: 'JSONL or Markdown', onSelect: () => setDialog({ kind: 'export', target: projectTarget(menu.project), opener: menu.opener }) },
-                { key: 'delete', label: 'Delete…', danger: true, onSelect: () => setDialog({ kind: 'delete', target: projectTarget(menu.project), opener: menu.opener }) },
-              ],
-            },
-          ]}
-        />
-      )}
+      <AppMenus
+        menu={menu}
+        onClose={() => setMenu(null)}
+        projects={api.projects}
+        discovered={api.discovered}
+        openSessionId={openSessionId}
+        openDialog={dialogs.open}
+        agentFor={agentFor}
+        projectTarget={projectTarget}
+        onMove={(c, t) => void doMove(c, t)}
+        onOpen={(c) => go({ view: 'session', sessionId: c.head.id })}
+        onNewConversation={newConversation}
+        onArchive={(p) => void setArchived(p, true)}
+      />
 
       {homeDialog}
-      {dialog?.kind === 'renameConversation' && (
-        <TextDialog
-          title="Rename conversation"
-          description="The new title is shown in the sidebar and in search results; the conversation stays where it is."
-          // Not name "title": TextDialog's input ids share a prefix with its heading's id ("…-title").
-          fields={[{ name: 'conversationTitle', label: 'Title', required: true, initial: dialog.conversation.title === 'Untitled conversation' ? '' : dialog.conversation.title }]}
-          submitLabel="Rename"
-          onClose={() => closeDataDialog(dialog.opener)}
-          onSubmit={async (v) => {
-            await rpc.call('session.title', { sessionId: dialog.conversation.root.id, title: v.conversationTitle ?? '' });
-            notify('success', `Renamed to “${v.conversationTitle}”`);
-            void api.refreshGroups([dialog.conversation.projectId]).catch(() => undefined);
-            if (openSessionId && dialog.conversation.members.some((m) => m.id === openSessionId)) await conv.reload();
-          }}
-        />
-      )}
-      {dialog?.kind === 'export' && <ExportDialog target={dialog.target} onClose={() => closeDataDialog(dialog.opener)} onDone={(text) => notify('success', text)} />}
-      {dialog?.kind === 'delete' && (
-        <DeleteDialog
-          target={dialog.target}
-          onClose={() => closeDataDialog(dialog.opener)}
-          onDeleted={(text) => afterDelete(dialog.target, text)}
-        />
-      )}
-      {dialog?.kind === 'agent' && <AgentDialog target={dialog.target} info={info} onClose={() => setDialog(null)} />}
-      {dialog?.kind === 'createProject' && (
-        <TextDialog
-          title="New project"
-          description="A project is an explicit home for conversations. Folders are only metadata (the default directory for new conversations)."
-          fields={[
-            { name: 'name', label: 'Name', required: true, placeholder: 'e.g. grepline', initial: dialog.folder ? baseName(dialog.folder) : '' },
-            { name: 'folder', label: 'Folder (optional)', placeholder: '/home/you/src/project', initial: dialog.folder ?? '' },
-          ]}
-          submitLabel="Create project"
-          warning={(v) => duplicateName(v.name)}
-          onClose={() => setDialog(null)}
-          onSubmit={async (v) => {
-            const problem = folderProblem(v.folder);
-            if (problem) throw new Error(problem);
-            const folder = v.folder || undefined;
-            const p = folder
-              ? await withHomeConfirm(folder, (confirmHome) => api.createProject(v.name ?? '', folder, confirmHome))
-              : await api.createProject(v.name ?? '');
-            if (!p) throw new Error('Not created: choose a folder inside your home folder, or leave the folder empty.');
-            notify('success', `Created project “${p.name}”`);
-          }}
-        />
-      )}
-      {dialog?.kind === 'renameProject' && (
-        <TextDialog
-          title="Rename project"
-          description="Renaming never changes which conversations belong to it."
-          fields={[{ name: 'name', label: 'Name', required: true, initial: dialog.project.name }]}
-          submitLabel="Rename"
-          warning={(v) => duplicateName(v.name, dialog.project.id)}
-          onClose={() => setDialog(null)}
-          onSubmit={async (v) => {
-            const p = await api.renameProject(dialog.project.id, v.name ?? '');
-            notify('success', `Renamed to “${p.name}”`);
-          }}
-        />
-      )}
-      {dialog?.kind === 'addFolder' && (
-        <TextDialog
-          title={`Add a folder to “${dialog.project.name}”`}
-          description="Folders are metadata: the default directory of new conversations and a hint for suggestions. They never move conversations."
-          fields={[{ name: 'path', label: 'Folder path', required: true, placeholder: '/home/you/src/project' }]}
-          submitLabel="Add folder"
-          onClose={() => setDialog(null)}
-          onSubmit={async (v) => {
-            const path = v.path ?? '';
-            const problem = folderProblem(path);
-            if (problem) throw new Error(problem);
-            const p = await withHomeConfirm(path, (confirmHome) => api.addFolder(dialog.project.id, path, confirmHome));
-            if (!p) throw new Error('Not added: choose a folder inside your home folder.');
-            notify('success', `Added ${v.path} to “${dialog.project.name}”`);
-          }}
-        />
-      )}
-      {dialog?.kind === 'cwd' && (
-        <TextDialog
-          title="Change working directory"
-          description={
-            <>
-              This only changes the directory of “{dialog.conversation.title}”. Its project stays{' '}
-              <strong>{projectName(api.projects, dialog.conversation.projectId)}</strong>
-              {dialog.conversation.head.cwd ? ` (current directory ${shortPath(dialog.conversation.head.cwd, 3)})` : ''}. To change the project, use “Move…”.
-            </>
-          }
-          fields={[{ name: 'cwd', label: 'Directory', required: true, initial: dialog.conversation.head.cwd ?? '' }]}
-          submitLabel="Change directory"
-          onClose={() => setDialog(null)}
-          onSubmit={async (v) => {
-            const sessionId = dialog.conversation.head.id;
-            const s =
-              openSessionId === sessionId ? await conv.setCwd(v.cwd ?? '') : await rpc.call('session.cwd.set', { sessionId, cwd: v.cwd ?? '' });
-            notify('success', `Directory set to ${s.cwd ?? v.cwd}; project unchanged (${projectName(api.projects, s.projectId)})`);
-            void api.refreshGroups([s.projectId]).catch(() => undefined);
-          }}
-        />
-      )}
+      <AppDialogs dialogs={dialogs} api={api} conv={conv} openSessionId={openSessionId} info={info} notify={notify} go={go} withHomeConfirm={withHomeConfirm} onChanged={search.refresh} />
     </div>
   );
 }

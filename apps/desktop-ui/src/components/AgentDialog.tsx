@@ -7,7 +7,7 @@
  * Every command has its Copy button (the copied state belongs to one form: switching forms resets
  * it); commands break only between arguments; the body scrolls so "Done" always stays in view.
  */
-import { useId, useState } from 'react';
+import { Fragment, useId, useState } from 'react';
 import { ModalDialog } from './ModalDialog';
 import { orderedFolders } from '../lib/grouping';
 import type { GatewayInfo, Project } from '@recall/rpc-contract';
@@ -89,7 +89,13 @@ export function mcpJson(form: Pick<McpForm, 'command' | 'args'>): string {
   return JSON.stringify({ mcpServers: { recall: { command: form.command, args: form.args } } }, null, 2);
 }
 
-function CopyBlock({ label, text }: { label: string; text: string }) {
+/**
+ * A command or configuration with a Copy button. A command comes as its arguments: each is kept on
+ * one line (a long one scrolls), so lines break only between arguments, never inside a path or an
+ * option such as `--session` at a hyphen. A configuration (JSON) keeps its lines as they are and
+ * scrolls sideways when one is too long.
+ */
+function CopyBlock({ label, text, args }: { label: string; text: string; args?: string[] }) {
   const [state, setState] = useState<'idle' | 'copied' | 'failed'>('idle');
   const copy = async () => {
     try {
@@ -105,12 +111,24 @@ function CopyBlock({ label, text }: { label: string; text: string }) {
       <button type="button" className="copy-code" onClick={() => void copy()} aria-label={`Copy ${label}`}>
         {state === 'copied' ? 'Copied' : state === 'failed' ? 'Copy failed' : 'Copy'}
       </button>
-      <pre aria-label={label} className="nowrap-tokens">
-        <code>{text}</code>
+      <pre aria-label={label} className={args ? 'nowrap-tokens' : 'nowrap-tokens no-wrap'}>
+        <code>
+          {args
+            ? args.map((a, i) => (
+                <Fragment key={i}>
+                  {i > 0 ? ' ' : ''}
+                  <span className="arg">{a}</span>
+                </Fragment>
+              ))
+            : text}
+        </code>
       </pre>
     </div>
   );
 }
+
+const commandLine = (args: string[]) => args.map(shellQuote).join(' ');
+const claudeArgs = (form: McpForm) => ['claude', 'mcp', 'add', 'recall', '--', form.command, ...form.args];
 
 export function AgentDialog({ target, info, onClose }: { target: AgentTarget; info: GatewayInfo | null; onClose: () => void }) {
   const id = useId();
@@ -143,11 +161,11 @@ export function AgentDialog({ target, info, onClose }: { target: AgentTarget; in
         <div data-testid="agent-config" key={form.key}>
           <p className="field-hint">{form.explain}</p>
           <h3 className="agent-h">Command</h3>
-          <CopyBlock label="command" text={[form.command, ...form.args].map(shellQuote).join(' ')} />
+          <CopyBlock label="command" text={commandLine([form.command, ...form.args])} args={[form.command, ...form.args].map(shellQuote)} />
           <h3 className="agent-h">MCP client configuration (JSON)</h3>
           <CopyBlock label="configuration" text={mcpJson(form)} />
           <h3 className="agent-h">Claude Code</h3>
-          <CopyBlock label="Claude Code command" text={['claude', 'mcp', 'add', 'recall', '--', form.command, ...form.args].map(shellQuote).join(' ')} />
+          <CopyBlock label="Claude Code command" text={commandLine(claudeArgs(form))} args={claudeArgs(form).map(shellQuote)} />
           {form.key === 'cwd' && (
             <p className="field-hint">
               To share the set-up in the repository (<code>.mcp.json</code>), use <code>--cwd .</code>: the agent starts Recall in the repository folder.

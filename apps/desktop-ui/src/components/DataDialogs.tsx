@@ -5,6 +5,8 @@
  * A project that still has conversations is deleted only with the "also delete its conversations"
  * box ticked; without it the gateway refuses and the dialog says why. Dialogs are the native modal
  * <dialog> (ModalDialog); Cancel has the focus first in a delete dialog, so Enter never deletes.
+ * While a request runs the buttons are aria-disabled, not disabled: a disabled button that has the
+ * focus drops it to <body>.
  */
 import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
 import type { Project } from '@recall/rpc-contract';
@@ -44,6 +46,7 @@ export function ExportDialog({ target, onClose, onDone }: { target: DataTarget; 
 
   const submit = async (e: FormEvent) => {
     e.preventDefault();
+    if (busy) return;
     setBusy(true);
     setError(null);
     try {
@@ -95,10 +98,10 @@ export function ExportDialog({ target, onClose, onDone }: { target: DataTarget; 
           </p>
         )}
         <div className="dialog-actions">
-          <button type="button" className="btn" onClick={onClose} disabled={busy}>
+          <button type="button" className="btn" onClick={() => !busy && onClose()} aria-disabled={busy}>
             {link ? 'Close' : 'Cancel'}
           </button>
-          <button type="submit" className="btn primary" disabled={busy}>
+          <button type="submit" className="btn primary" aria-disabled={busy}>
             {busy ? 'Exporting…' : 'Export'}
           </button>
         </div>
@@ -118,6 +121,7 @@ export function DeleteDialog({ target, onClose, onDeleted }: { target: DataTarge
 
   const submit = async (e: FormEvent) => {
     e.preventDefault();
+    if (busy) return;
     setBusy(true);
     setError(null);
     try {
@@ -171,10 +175,10 @@ export function DeleteDialog({ target, onClose, onDeleted }: { target: DataTarge
           </p>
         )}
         <div className="dialog-actions">
-          <button type="button" className="btn" onClick={onClose} disabled={busy} autoFocus>
+          <button type="button" className="btn" onClick={() => !busy && onClose()} aria-disabled={busy} autoFocus>
             Cancel
           </button>
-          <button type="submit" className="btn danger" disabled={busy}>
+          <button type="submit" className="btn danger" aria-disabled={busy}>
             {busy ? 'Deleting…' : target.kind === 'conversation' ? 'Delete conversation' : 'Delete project'}
           </button>
         </div>

@@ -168,23 +168,28 @@ export function IndexPanel({ index, onNotice }: { index: IndexApi; onNotice: (ki
   );
 }
 
+/** The gateway's text with its `backticked` commands shown as code (the backticks themselves are not shown). */
+function withCode(text: string) {
+  return text.split('`').map((part, i) => (i % 2 === 1 ? <code key={i}>{part}</code> : part));
+}
+
 function SemanticHowTo({ howTo, reason }: { howTo: string | undefined; reason: string | undefined }) {
+  // One explanation: what it is here, and the steps with this gateway's real config path from the gateway.
   return (
     <div className="howto">
       <h4>How to turn it on</h4>
       <p>
         Semantic search finds messages by meaning, not only by their words. It needs an embedding model: the built-in English model
         (runs on this computer, sends nothing anywhere) or any OpenAI-compatible embeddings server such as Ollama, vLLM or OpenAI.
-        Add a <code>semantic</code> section to the Recall home’s <code>config.json</code> and restart <code>recall serve</code>; then switch
-        it on here for each project you want.
+        {!howTo && (
+          <>
+            {' '}Add a <code>semantic</code> section to the Recall home’s <code>config.json</code> and restart <code>recall serve</code>; then
+            switch it on here for each project you want.
+          </>
+        )}
       </p>
       {reason === 'turned_off' && <p className="muted">It is configured but turned off (<code>enabled: false</code>).</p>}
-      {howTo && (
-        <p className="howto-exact">
-          <span className="howto-exact-label">The exact settings, as the gateway describes them: </span>
-          <span className="howto-text">{howTo}</span>
-        </p>
-      )}
+      {howTo && <p className="howto-text">{withCode(howTo)}</p>}
       <p className="muted">History is only ever sent to the model you configure, and only for projects you switch on.</p>
     </div>
   );

@@ -1,6 +1,7 @@
 /**
  * A modal form with one or two text fields on the native <dialog> element (focus trap and Escape
- * come from the browser). Used for "New project", "Rename project" and "Change working directory".
+ * come from the browser). Used for "New project", "Rename project", "Add folder", "Rename
+ * conversation" and "Change working directory".
  * Submitting awaits the action; a failure is shown inside the dialog and the dialog stays open.
  * An optional warning (e.g. "a project with this name exists") is shown as the user types.
  */
@@ -28,15 +29,20 @@ export interface TextDialogProps {
   warning?: (values: Record<string, string>) => string | null;
 }
 
+/** A field's element id: its own namespace, so no field name (not even "title") can take the heading's id. */
+function fieldId(dialogId: string, name: string): string {
+  return `${dialogId}-field-${name}`;
+}
+
 export function TextDialog({ title, description, fields, submitLabel, onSubmit, onClose, warning }: TextDialogProps) {
   const id = useId();
   const [values, setValues] = useState<Record<string, string>>(() => Object.fromEntries(fields.map((f) => [f.name, f.initial ?? ''])));
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
 
-
   const submit = async (e: FormEvent) => {
     e.preventDefault();
+    if (busy) return;
     for (const f of fields) {
       if (f.required && !values[f.name]?.trim()) {
         setError(`${f.label} is required`);
@@ -62,9 +68,9 @@ export function TextDialog({ title, description, fields, submitLabel, onSubmit, 
         {description && <div className="dialog-desc">{description}</div>}
         {fields.map((f, i) => (
           <div className="field" key={f.name}>
-            <label htmlFor={`${id}-${f.name}`}>{f.label}</label>
+            <label htmlFor={fieldId(id, f.name)}>{f.label}</label>
             <input
-              id={`${id}-${f.name}`}
+              id={fieldId(id, f.name)}
               type="text"
               value={values[f.name] ?? ''}
               placeholder={f.placeholder}
@@ -86,10 +92,10 @@ export function TextDialog({ title, description, fields, submitLabel, onSubmit, 
           </p>
         )}
         <div className="dialog-actions">
-          <button type="button" className="btn" onClick={onClose} disabled={busy}>
+          <button type="button" className="btn" onClick={() => !busy && onClose()} aria-disabled={busy}>
             Cancel
           </button>
-          <button type="submit" className="btn primary" disabled={busy}>
+          <button type="submit" className="btn primary" aria-disabled={busy}>
             {busy ? 'Saving…' : submitLabel}
           </button>
         </div>

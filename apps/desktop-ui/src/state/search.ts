@@ -37,6 +37,8 @@ export interface SearchApi {
   scope: SearchScope | null;
   error: string | null;
   run: () => Promise<void>;
+  /** Asks the answered search again (after a rename or a delete changed what it may show). */
+  refresh: () => void;
   /** Empties the box and the results. */
   clear: () => void;
 }
@@ -127,6 +129,9 @@ export function useSearch(scope: SearchScope | null): SearchApi {
   );
 
   const run = useCallback(() => search(query.trim(), mode), [search, query, mode]);
+  const refresh = useCallback(() => {
+    if (asked.current) void search(asked.current, modeRef.current);
+  }, [search]);
   const clear = useCallback(() => setQuery(''), [setQuery]);
 
   const current = shown && shown.key === key ? shown : null;
@@ -141,6 +146,7 @@ export function useSearch(scope: SearchScope | null): SearchApi {
     scope,
     error,
     run,
+    refresh,
     clear,
   };
 }
