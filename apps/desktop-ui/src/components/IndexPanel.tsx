@@ -353,6 +353,13 @@ function ConsentDialog({
             <p>It understands English text only. Switching it off stops indexing and deletes nothing.</p>
           </>
         )}
+        {provider.reranker && (
+          <p data-testid="consent-reranker">
+            When you search by meaning, your question and the text of the best matches are also sent to the reranker at{' '}
+            <strong data-testid="consent-reranker-endpoint">{provider.reranker.endpoint}</strong>
+            {provider.reranker.model ? ` (model ${provider.reranker.model})` : ''} to put the best first.
+          </p>
+        )}
         {languageWarning(provider, project) && (
           <p className="status-warn" role="alert" data-testid="consent-language-warning">
             {languageWarning(provider, project)}
