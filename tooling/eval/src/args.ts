@@ -124,8 +124,9 @@ export function parseEvalArgs(argv: readonly string[], keys: SemanticKeys, log: 
   if (values.endpoint !== undefined && (!values.model || dims === undefined)) throw new EvalUsageError('--endpoint needs --model and --dims.');
   if (values.endpoint === undefined && (values.model !== undefined || dims !== undefined)) throw new EvalUsageError('--model and --dims belong to --endpoint (the built-in model has its own).');
   const fusion = values.fusion === undefined ? undefined : fusionFlag(values.fusion);
-  const rerankApi = values['rerank-api'] ?? 'cohere';
-  if (rerankApi !== 'cohere' && rerankApi !== 'tei') throw new EvalUsageError(`--rerank-api accepts cohere or tei, got ${JSON.stringify(rerankApi)}.`);
+  const rerankApiRaw = values['rerank-api'] ?? 'cohere';
+  if (rerankApiRaw !== 'cohere' && rerankApiRaw !== 'tei') throw new EvalUsageError(`--rerank-api accepts cohere or tei, got ${JSON.stringify(rerankApiRaw)}.`);
+  const rerankApi: 'cohere' | 'tei' = rerankApiRaw;
   const rerankTopN = intFlag('rerank-top-n', values['rerank-top-n'], 2, 50);
   const rerankEndpoint = values['rerank-endpoint'];
   if (rerankEndpoint === undefined && (values['rerank-model'] !== undefined || values['rerank-api'] !== undefined || rerankTopN !== undefined)) throw new EvalUsageError('--rerank-model, --rerank-api and --rerank-top-n belong to --rerank-endpoint.');
