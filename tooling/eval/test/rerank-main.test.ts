@@ -32,7 +32,7 @@ afterAll(async () => {
 describe('pnpm eval --rerank-endpoint', () => {
   it('runs hybrid search with the reranker at the loopback server and prints the table and the reranker facts', async () => {
     assertMainBuilt();
-    const args = ['--data', join(dir, 'data'), '--dataset', 'locomo', '--modes', 'hybrid', '--no-out', '--cache-dir', join(dir, 'cache'), '--endpoint', `${embeddings.url}/v1`, '--model', 'e', '--dims', '8'];
+    const args = ['--data', join(dir, 'data'), '--dataset', 'locomo', '--modes', 'hybrid', '--no-out', '--cache-dir', join(dir, 'cache'), '--endpoint', embeddings.url, '--model', 'e', '--dims', '8'];
     const r = await runEvalMain([...args, '--rerank-endpoint', `${rerank.url}/v1`, '--rerank-model', 'bge-reranker-v2-m3', '--rerank-top-n', '5'], { timeoutMs: 120_000 });
     expect(r.stderr).not.toMatch(/unexpected error/);
     expect(r.code).toBe(0);
