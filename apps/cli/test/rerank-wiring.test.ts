@@ -7,7 +7,7 @@
  * results with a note. A fast-check property over random worlds checks that only the caller's
  * project's text ever reaches the reranker.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startScriptedEmbeddings, type ScriptedEmbeddings } from '@recall/config/scripted-embeddings';
@@ -17,6 +17,7 @@ import { parseSemanticConfig, SemanticIndex } from '@recall/semantic';
 import { appendMessage, createProject, createSession } from '@recall/store';
 import fc from 'fast-check';
 import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
+import { loadConfig, redactConfig } from '../src/config.js';
 import { createSearchComposition, searchOptionsForIndex } from '../src/search-wiring.js';
 
 let embeddings: ScriptedEmbeddings;
@@ -152,5 +153,25 @@ describe('reranking in the composition', () => {
     );
     // the property was exercised: the reranker did receive texts in some worlds
     expect(rerank.requests.length).toBeGreaterThan(start);
+  });
+});
+
+describe('the reranker key (RECALL_RERANK_API_KEY, resolveApiKey rules)', () => {
+  function load(endpoint: string, env: Record<string, string>) {
+    const home = mkdtempSync(join(tmpdir(), 'recall-rerank-home-'));
+    dirs.push(home);
+    writeFileSync(join(home, 'config.json'), JSON.stringify({ semantic: { enabled: true, provider: 'use-lite', rerank: { endpoint, model: 'm' } } }));
+    return loadConfig({ overrides: { home }, env });
+  }
+  test.each([
+    { name: 'the dedicated key goes to the reranker', endpoint: 'http://127.0.0.1:8000/v1', env: { RECALL_RERANK_API_KEY: 'rr' }, key: 'rr', warning: null },
+    { name: 'OPENAI_API_KEY is withheld from a reranker that is not OpenAI', endpoint: 'https://rerank.example/v1', env: { OPENAI_API_KEY: 'sk-o' }, key: undefined, warning: /OPENAI_API_KEY is not sent to the rerank endpoint.*RECALL_RERANK_API_KEY/ },
+    { name: 'a key over plain http to another host is warned about', endpoint: 'http://rerank.example:8000/v1', env: { RECALL_RERANK_API_KEY: 'rr' }, key: 'rr', warning: /rerank API key will be sent unencrypted/ },
+  ])('$name', ({ endpoint, env, key, warning }) => {
+    const config = load(endpoint, env);
+    expect(config.semanticKeys.rerankApiKey).toBe(key);
+    if (warning) expect(config.warnings.join('\n')).toMatch(warning);
+    else expect(config.warnings).toEqual([]);
+    expect(JSON.stringify(redactConfig(config))).not.toContain('"rr"');
   });
 });
