@@ -157,7 +157,7 @@ describe('reranking in the composition', () => {
 });
 
 describe('the reranker key (RECALL_RERANK_API_KEY, resolveApiKey rules)', () => {
-  function load(endpoint: string, env: Record<string, string>) {
+  function load(endpoint: string, env: Record<string, string | undefined>) {
     const home = mkdtempSync(join(tmpdir(), 'recall-rerank-home-'));
     dirs.push(home);
     writeFileSync(join(home, 'config.json'), JSON.stringify({ semantic: { enabled: true, provider: 'use-lite', rerank: { endpoint, model: 'm' } } }));
