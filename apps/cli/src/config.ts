@@ -4,7 +4,7 @@
  * test can never pick up a developer's real `~/.recall` by accident. Sources, highest first:
  * explicit overrides (CLI flags) → environment (`RECALL_HOME`, `RECALL_PROFILE`, `RECALL_PORT`,
  * `RECALL_CHAT_BASE_URL` / `OPENAI_BASE_URL`, `RECALL_CHAT_API_KEY` / `OPENAI_API_KEY`,
- * `RECALL_CHAT_MODEL`, `RECALL_EMBEDDING_API_KEY`) → `<home>/config.json` → defaults.
+ * `RECALL_CHAT_MODEL`, `RECALL_EMBEDDING_API_KEY`, `RECALL_RERANK_API_KEY`) → `<home>/config.json` → defaults.
  * Invalid values raise `ConfigError` (stable code `invalid_config`) naming the offending source.
  * API keys follow `resolveApiKey()`: `OPENAI_API_KEY` goes only to OpenAI's own endpoint (or to the
  * endpoint named by `OPENAI_BASE_URL`, which the same user set for it); any other endpoint needs its
@@ -122,6 +122,7 @@ const envSchema = z.object({
   RECALL_CHAT_MODEL: z.string().min(1).max(200).optional(),
   RECALL_EMBEDDING_API_KEY: z.string().min(1).optional(),
   RECALL_DATABASE_URL: databaseUrlSchema.optional(),
+  RECALL_RERANK_API_KEY: z.string().min(1).optional(),
 });
 
 export interface ChatModelConfig {
@@ -144,8 +145,8 @@ export interface ChatModelConfig {
  * travel unencrypted (http) to a host that is not loopback.
  */
 export interface ApiKeyInput {
-  /** "chat" or "embedding": names the variables in warnings. */
-  purpose: 'chat' | 'embedding';
+  /** "chat", "embedding" or "rerank": names the variables in warnings. */
+  purpose: 'chat' | 'embedding' | 'rerank';
   baseUrl: string | null;
   baseUrlFromOpenAiEnv: boolean;
   dedicatedKey: string | undefined;
@@ -160,7 +161,7 @@ function isLoopbackHost(hostname: string): boolean {
 }
 
 export function resolveApiKey(input: ApiKeyInput): { apiKey: string | null; warnings: string[] } {
-  const dedicatedName = input.purpose === 'chat' ? 'RECALL_CHAT_API_KEY' : 'RECALL_EMBEDDING_API_KEY';
+  const dedicatedName = input.purpose === 'chat' ? 'RECALL_CHAT_API_KEY' : input.purpose === 'rerank' ? 'RECALL_RERANK_API_KEY' : 'RECALL_EMBEDDING_API_KEY';
   const warnings: string[] = [];
   let url: URL | null = null;
   if (input.baseUrl !== null) {
@@ -195,7 +196,7 @@ export interface RecallConfig {
    * semantic layer decides which one may be sent where (`resolveEmbeddingApiKey`): OPENAI_API_KEY
    * only ever goes to OpenAI's own API.
    */
-  semanticKeys: { embeddingApiKey: string | null; openaiApiKey: string | null };
+  semanticKeys: { embeddingApiKey: string | null; openaiApiKey: string | null; rerankApiKey?: string | null };
   /**
    * `privacy.redact` of config.json as the options of a `RedactionPolicy` (@recall/redaction),
    * already checked (its patterns compile and pass the backtracking check). Build the process's
@@ -307,6 +308,12 @@ export function loadConfig(options: LoadConfigOptions = {}): RecallConfig {
     semanticRaw?.provider === 'openai-compatible' && typeof semanticRaw.endpoint === 'string'
       ? resolveApiKey({ purpose: 'embedding', baseUrl: semanticRaw.endpoint, baseUrlFromOpenAiEnv: false, dedicatedKey: env.RECALL_EMBEDDING_API_KEY, openAiKey: env.OPENAI_API_KEY })
       : { apiKey: null, warnings: [] as string[] };
+  // The reranker's key (semantic.rerank): RECALL_RERANK_API_KEY, by the same rule (resolved here).
+  const rerankRaw = semanticRaw?.rerank as { endpoint?: unknown } | undefined;
+  const rerankKey =
+    rerankRaw && typeof rerankRaw.endpoint === 'string'
+      ? resolveApiKey({ purpose: 'rerank', baseUrl: rerankRaw.endpoint, baseUrlFromOpenAiEnv: false, dedicatedKey: env.RECALL_RERANK_API_KEY, openAiKey: env.OPENAI_API_KEY })
+      : { apiKey: null, warnings: [] as string[] };
 
   const redact = file.privacy?.redact;
   const redaction: RedactionPolicyOptions = {
@@ -327,7 +334,7 @@ export function loadConfig(options: LoadConfigOptions = {}): RecallConfig {
     home,
     profile,
     port,
-    warnings: [...chatKey.warnings, ...embeddingKey.warnings],
+    warnings: [...chatKey.warnings, ...embeddingKey.warnings, ...rerankKey.warnings],
     chat: {
       baseUrl: chatBaseUrl,
       apiKey: chatKey.apiKey,
@@ -337,7 +344,7 @@ export function loadConfig(options: LoadConfigOptions = {}): RecallConfig {
       ...(file.chat?.maxRetries === undefined ? {} : { maxRetries: file.chat.maxRetries }),
     },
     semantic: file.semantic ?? null,
-    semanticKeys: { embeddingApiKey: env.RECALL_EMBEDDING_API_KEY ?? null, openaiApiKey: env.OPENAI_API_KEY ?? null },
+    semanticKeys: { embeddingApiKey: env.RECALL_EMBEDDING_API_KEY ?? null, openaiApiKey: env.OPENAI_API_KEY ?? null, ...(rerankKey.apiKey !== null ? { rerankApiKey: rerankKey.apiKey } : {}) },
     redaction,
     configFile: { path: configPath, found },
     storage: resolveStorage(home, profile, overrides.database, env.RECALL_DATABASE_URL, file.storage),
@@ -365,14 +372,18 @@ function resolveStorage(home: string, profile: string, flag: string | undefined,
 /** A copy safe to print or log: secrets replaced by a marker saying whether they are set. */
 export function redactConfig(config: RecallConfig): Omit<RecallConfig, 'chat' | 'semanticKeys'> & {
   chat: Omit<ChatModelConfig, 'apiKey'> & { apiKey: 'set' | null };
-  semanticKeys: { embeddingApiKey: 'set' | null; openaiApiKey: 'set' | null };
+  semanticKeys: { embeddingApiKey: 'set' | null; openaiApiKey: 'set' | null; rerankApiKey?: 'set' };
 } {
   const mark = (v: string | null) => (v === null ? null : ('set' as const));
   return {
     ...config,
     storage: config.storage.kind === 'postgres' ? { ...config.storage, url: redactStorageUrl(config.storage.url) } : config.storage,
     chat: { ...config.chat, apiKey: mark(config.chat.apiKey) },
-    semanticKeys: { embeddingApiKey: mark(config.semanticKeys.embeddingApiKey), openaiApiKey: mark(config.semanticKeys.openaiApiKey) },
+    semanticKeys: {
+      embeddingApiKey: mark(config.semanticKeys.embeddingApiKey),
+      openaiApiKey: mark(config.semanticKeys.openaiApiKey),
+      ...(config.semanticKeys.rerankApiKey ? { rerankApiKey: 'set' as const } : {}),
+    },
   };
 }
 

@@ -11,6 +11,7 @@
 import { openDatabase, type RecallDatabase } from '@recall/schema';
 import { createSessionSearchTool, type SessionSearchTool } from '@recall/search-tool';
 import {
+  createConfiguredReranker,
   createConfiguredSemanticSource,
   createProvider,
   MatrixCache,
@@ -30,7 +31,7 @@ export interface SearchWiringOptions {
   /** The profile's `semantic` config section: raw (validated here) or already validated; absent/null = keyword-only. */
   semantic?: Record<string, unknown> | SemanticConfig | null;
   /** Keys from config.ts (the only reader of the environment); never logged. */
-  semanticKeys?: { embeddingApiKey: string | null; openaiApiKey: string | null };
+  semanticKeys?: { embeddingApiKey: string | null; openaiApiKey: string | null; rerankApiKey?: string | null };
   /** A running provider to share (e.g. the gateway's index); otherwise one is created here and closed by close(). */
   provider?: EmbeddingProvider | null;
   /** The in-process index worker's health, when one runs (provider down → `unavailable`). */
@@ -39,7 +40,10 @@ export interface SearchWiringOptions {
   cache?: MatrixCache;
   /** One deadline per call (default: the tool's 8 s). */
   deadlineMs?: number;
-  /** Redaction of what a provider created here embeds (its `embedding` surface; absent = the built-in rules). A shared provider brings its own. */
+  /**
+   * Redaction of what a provider created here embeds and of what the reranker receives (the
+   * `embedding` surface; absent = the built-in rules). A shared provider brings its own.
+   */
   redaction?: RedactionPolicy;
 }
 
@@ -75,7 +79,14 @@ export function createSearchComposition(db: RecallDatabase, options: SearchWirin
     }
   }
   const semantic = createConfiguredSemanticSource({ db, config, provider, cache: options.cache ?? new MatrixCache(), ...(options.health ? { health: options.health } : {}) });
-  const tool = createSessionSearchTool({ db, semantic, ...(options.deadlineMs !== undefined ? { deadlineMs: options.deadlineMs } : {}) });
+  // Optional reranking (semantic.rerank): consent-gated per project, redacted like embeddings, under the call's deadline.
+  const reranker = createConfiguredReranker({
+    db,
+    config,
+    apiKey: options.semanticKeys?.rerankApiKey ?? null,
+    ...(options.redaction ? { redact: options.redaction.text('embedding') } : {}),
+  });
+  const tool = createSessionSearchTool({ db, semantic, reranker, ...(options.deadlineMs !== undefined ? { deadlineMs: options.deadlineMs } : {}) });
   let closed = false;
   return {
     tool,

@@ -21,7 +21,7 @@ export interface SemanticSettingsInput {
   /** The raw `semantic` section of config.json (`loadConfig().semantic`). */
   config: Record<string, unknown> | null;
   /** `loadConfig().semanticKeys`. Secrets: never logged. */
-  keys?: { embeddingApiKey: string | null; openaiApiKey: string | null };
+  keys?: { embeddingApiKey: string | null; openaiApiKey: string | null; rerankApiKey?: string | null };
   /** How often an idle worker looks for writes made by other processes (default 5000 ms). */
   pollMs?: number;
   /** The process's redaction policy: every text embedded goes through its `embedding` surface (absent = the built-in rules). */
@@ -61,7 +61,9 @@ export function semanticPlugin(input: SemanticSettingsInput | null): SemanticPlu
       const index = createSemanticIndex(db, input, { logger, events });
       if (!index.active) return { index, search: null };
       try {
-        return { index, search: createSearchComposition(db, searchOptionsForIndex(index)) };
+        // The reranker's key and the redaction policy come with the settings (the provider is the index's own).
+        const options = { ...searchOptionsForIndex(index), ...(input?.keys ? { semanticKeys: input.keys } : {}), ...(input?.redaction ? { redaction: input.redaction } : {}) };
+        return { index, search: createSearchComposition(db, options) };
       } catch (error) {
         void index.close();
         throw error;

@@ -16,7 +16,7 @@ import { notInstalledIndex, notInstalledSource, SEMANTIC_NOT_INSTALLED } from '.
 /** The raw `semantic` section of config.json and the keys its endpoint may receive (never logged). */
 export interface StageBSettings {
   config: Record<string, unknown> | null;
-  keys?: { embeddingApiKey: string | null; openaiApiKey: string | null };
+  keys?: { embeddingApiKey: string | null; openaiApiKey: string | null; rerankApiKey?: string | null };
   /** How often an idle worker looks for writes made by other processes (default 5000 ms). */
   pollMs?: number;
   /** The process's redaction policy (its `embedding` surface); absent = the built-in rules. */

@@ -53,6 +53,16 @@ const rpcError = async (p: Promise<unknown>) => p.then(
 );
 
 describe('index.* over the gateway', () => {
+  test('with semantic.rerank: index.status and the consent name the reranker endpoint and model', async () => {
+    const gw = await gateway({ rerank: { endpoint: 'http://127.0.0.1:9/v1', model: 'bge-reranker-v2-m3' } }, { pollMs: 60_000 });
+    const f = await seed(gw);
+    const status = (await gw.call('index.status', {})) as any;
+    expect(status.semantic.provider.reranker).toEqual({ endpoint: 'http://127.0.0.1:9/v1', model: 'bge-reranker-v2-m3' });
+    const enabled = (await gw.call('index.project.enable', { projectId: f.on })) as any;
+    expect(enabled.reranker).toEqual({ endpoint: 'http://127.0.0.1:9/v1', model: 'bge-reranker-v2-m3' });
+    expect(enabled.notice).toContain('reranker at http://127.0.0.1:9/v1 (model bge-reranker-v2-m3)');
+  });
+
   test('status → enable (consent names the endpoint) → run → ready; the private project sends nothing; the key is never answered', async () => {
     const gw = await gateway({}, { pollMs: 60_000 });
     const f = await seed(gw);

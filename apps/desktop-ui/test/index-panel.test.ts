@@ -4,7 +4,7 @@
  * (the built-in model sends nothing anywhere); the search panel's coverage label keeps "unknown".
  */
 import { describe, expect, test } from 'vitest';
-import { projectStateText, providerText, semanticStatusText } from '../src/components/IndexPanel';
+import { projectStateText, providerText, rerankerConsentText, semanticStatusText } from '../src/components/IndexPanel';
 import { coverageLabel } from '../src/components/SearchPanel';
 import type { IndexProjectStatus } from '@recall/rpc-contract';
 
@@ -63,5 +63,15 @@ describe('providerText / semanticStatusText / coverageLabel', () => {
     [null, null],
   ])('coverage %#', (c, text) => {
     expect(coverageLabel(c)).toBe(text);
+  });
+});
+
+describe('rerankerConsentText', () => {
+  test.each([
+    [{}, null],
+    [{ reranker: { endpoint: 'http://127.0.0.1:8000/v1', model: 'bge-reranker-v2-m3' } }, 'When you search by meaning, your question and the text of the best matches of this project are also sent to the reranker at http://127.0.0.1:8000/v1 (model bge-reranker-v2-m3) to put the best first.'],
+    [{ reranker: { endpoint: 'http://127.0.0.1:8080', model: null } }, 'When you search by meaning, your question and the text of the best matches of this project are also sent to the reranker at http://127.0.0.1:8080 to put the best first.'],
+  ])('%j', (provider, text) => {
+    expect(rerankerConsentText(provider)).toBe(text);
   });
 });

@@ -59,6 +59,8 @@ export interface IndexService {
   readonly config: { readonly enabled: boolean } | null;
   /** The provider in use; `null` when not active. */
   readonly provider: IndexServiceProvider | null;
+  /** The reranker configured with the index (`semantic.rerank`), named in consent and status; absent/null = none. */
+  readonly reranker?: { readonly endpoint: string; readonly model: string | null } | null;
   /** The active fingerprint (model identity); `null` when not active. */
   readonly fingerprint: { readonly id: number } | null;
   /** The in-process worker; `null` when not active. */

@@ -203,6 +203,8 @@ export const indexProviderSchema = z.strictObject({
   maxInputTokens: z.number().int().positive(),
   maxBatch: z.number().int().positive(),
   fingerprintId: z.number().int(),
+  /** The reranker that also receives the query and top matches at search time (`semantic.rerank`), when one is configured. */
+  reranker: z.strictObject({ endpoint: z.string(), model: z.string().nullable() }).optional(),
 });
 /** The embedding provider of the semantic index (see indexProviderSchema). */
 export type IndexProvider = z.output<typeof indexProviderSchema>;
@@ -251,6 +253,8 @@ export const indexConsentSchema = z.strictObject({
   model: z.string(),
   includesNewMessages: z.literal(true),
   notice: z.string(),
+  /** The reranker the consent covers too (it receives the query and top matches at search time), when configured. */
+  reranker: z.strictObject({ endpoint: z.string(), model: z.string().nullable() }).optional(),
 });
 /** A recorded consent to send a project's messages to an embedding endpoint (see indexConsentSchema). */
 export type IndexConsent = z.output<typeof indexConsentSchema>;

@@ -18,11 +18,14 @@ import type { DateRange } from './date-range.js';
 import { fuseRankings, fusionParamsFor, keywordConfidence } from './fusion.js';
 import { readableSession, type ToolScope } from './scope.js';
 import type { SemanticHit, SemanticSource } from './semantic-source.js';
+import { blendRerank, type Reranker } from './reranker.js';
 
 /** Candidates fetched per requested result, so that per-conversation dedup still fills `limit`. */
 const CANDIDATES_PER_RESULT = 8;
 const MAX_CANDIDATES = 400;
 const OTHER_IDS_PER_RESULT = 3;
+/** Characters of an anchor's text sent to a reranker (cross-encoders read ~512 tokens). */
+export const RERANK_TEXT_CHARS = 2_000;
 
 export interface DiscoverInput {
   db: RecallDatabase;
@@ -31,6 +34,8 @@ export interface DiscoverInput {
   /** Semantic source to use, or null when this call is keyword-only (disabled, unavailable, or mode=keyword). */
   semantic: SemanticSource | null;
   deadline: AbortSignal;
+  /** Reranker of the fused top conversations, or null (not configured, not allowed for this scope, or mode=keyword). */
+  reranker?: Reranker | null;
   /** `since`/`until` of the call, resolved (date-range.ts); applied in both searches' SQL and checked again here. */
   dates?: DateRange;
 }
@@ -43,6 +48,8 @@ export interface DiscoverOutput {
   truncated: boolean;
   /** Semantic mode found nothing above the model's similarity floor (the notes say so). */
   noSemanticMatch: boolean;
+  /** Whether the reranker reordered the top conversations (false when none was used or it failed). */
+  reranked: boolean;
 }
 
 async function semanticHits(input: DiscoverInput, limit: number, notes: string[]): Promise<SemanticHit[] | null> {
@@ -82,6 +89,8 @@ interface Group {
   titleTerms: number;
   /** Other hits of the conversation in fused order, with their keyword rank (Infinity = semantic only). */
   others: { id: number; keywordRank: number }[];
+  /** The anchor's fused score (0 for a title-only group). */
+  fused: number;
 }
 
 /**
@@ -186,10 +195,13 @@ export async function discover(input: DiscoverInput): Promise<DiscoverOutput> {
       if (existing.message.id !== message.id) existing.others.push({ id: message.id, keywordRank: f.ranks.keyword ?? Infinity });
       continue;
     }
-    const g: Group = { root, session: s, message, source: f.source, snippet: k?.snippet ?? semanticSnippet(message, sem), bodyTerms: k?.terms ?? 0, titleTerms: -1, others: [] };
+    const g: Group = { root, session: s, message, source: f.source, snippet: k?.snippet ?? semanticSnippet(message, sem), bodyTerms: k?.terms ?? 0, titleTerms: -1, others: [], fused: f.score };
     groups.set(root, g);
     bodyOrder.push(g);
   }
+
+  // Optional reranking of the top body conversations (reranker.ts: blended, never a replacement).
+  const reranked = input.reranker && bodyOrder.length > 1 ? await rerankGroups(input, bodyOrder, notes) : false;
 
   // Title hits: a matching title is a strong signal, but it ranks by how much of the query it
   // matches (mergeTitleAndBody). A conversation whose messages also matched keeps its best message
@@ -211,7 +223,7 @@ export async function discover(input: DiscoverInput): Promise<DiscoverOutput> {
     }
     const anchor = segmentsHeadTail(db, [s.id], 1, 0, { ...roles, ...dates }).head[0];
     if (!anchor) continue;
-    const g: Group = { root, session: s, message: anchor, source: 'keyword', snippet: clip(anchor.content, SNIPPET_CHARS), bodyTerms: 0, titleTerms: t.terms, others: [] };
+    const g: Group = { root, session: s, message: anchor, source: 'keyword', snippet: clip(anchor.content, SNIPPET_CHARS), bodyTerms: 0, titleTerms: t.terms, others: [], fused: 0 };
     groups.set(root, g);
     titleOrder.push(g);
   }
@@ -250,7 +262,39 @@ export async function discover(input: DiscoverInput): Promise<DiscoverOutput> {
       );
     }
   }
-  return { results, usedMode, notes, truncated, noSemanticMatch };
+  return { results, usedMode, notes, truncated, noSemanticMatch, reranked };
+}
+
+/** The note a call carries when its reranking did not happen; results are then in fused order. */
+export function rerankSkippedNote(reason: string): string {
+  return `Results are in search order, not reranked: ${reason}.`;
+}
+
+/** Reorders the first `topN` groups in place by the blended score; false (with a note) when the reranker failed. */
+async function rerankGroups(input: DiscoverInput, groups: Group[], notes: string[]): Promise<boolean> {
+  const reranker = input.reranker!;
+  const head = groups.slice(0, Math.max(0, Math.min(reranker.topN, groups.length)));
+  if (head.length < 2) return false;
+  if (input.deadline.aborted) {
+    notes.push(rerankSkippedNote('the search deadline had passed before the reranker could be asked'));
+    return false;
+  }
+  let scores: number[];
+  try {
+    scores = await reranker.rerank(
+      input.args.query,
+      head.map((g) => clip(g.message.content, RERANK_TEXT_CHARS)),
+      { signal: input.deadline },
+    );
+    if (!Array.isArray(scores) || scores.length !== head.length) throw new Error(`it returned ${Array.isArray(scores) ? scores.length : 'no'} scores for ${head.length} texts`);
+  } catch (error) {
+    notes.push(rerankSkippedNote(input.deadline.aborted ? 'the reranker did not answer before the search deadline' : `the reranker failed (${(error as Error).message})`));
+    return false;
+  }
+  const order = blendRerank(head.map((g) => g.fused), scores);
+  const reordered = order.map((i) => head[i]!);
+  groups.splice(0, head.length, ...reordered);
+  return true;
 }
 
 function semanticSnippet(message: Message, hit: SemanticHit | undefined): string {

@@ -15,4 +15,5 @@ export type { SessionSearchResult, SearchResultItem, WindowMessage, MatchSource,
 export { estimateTokens, RESULT_TOKEN_BUDGET } from './budget.js';
 export type { SemanticSource, SemanticStatus, SemanticCoverage, SemanticHit, FusionHints } from './semantic-source.js';
 export type { ToolScope } from './scope.js';
+export type { Reranker } from './reranker.js';
 export { ToolError } from './errors.js';

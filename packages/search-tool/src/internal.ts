@@ -5,3 +5,4 @@
  */
 export { fuseRankings, FUSION_DEFAULTS } from './fusion.js';
 export type { FusionCandidate, FusionForm, FusionParams } from './fusion.js';
+export { blendRerank, retrievalWeight } from './reranker.js';

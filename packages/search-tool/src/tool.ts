@@ -16,6 +16,7 @@ import { readSession, scrollAround } from './read.js';
 import type { SessionSearchResult, Shape } from './result.js';
 import { resolveProjectScope, resolveScope, type ToolScope } from './scope.js';
 import type { SemanticSource, SemanticStatus } from './semantic-source.js';
+import type { Reranker } from './reranker.js';
 
 /** The tool's name as a model sees it in tool definitions and tool calls: `session_search`. */
 export const SESSION_SEARCH_TOOL_NAME = 'session_search';
@@ -58,7 +59,13 @@ export interface SessionSearchToolOptions {
   db: RecallDatabase;
   /** Stage B: omitted (or null) means keyword-only, reported as semantic_status "disabled". */
   semantic?: SemanticSource | null;
-  /** One deadline for the whole call (semantic search included). Default 8 s. */
+  /**
+   * Optional reranking of the fused top conversations (hybrid and semantic mode) by a cross-encoder,
+   * blended with the retrieval order (reranker.ts), under the same deadline; used only for scopes
+   * it `allows()`. Omitted (or null) = no reranking.
+   */
+  reranker?: Reranker | null;
+  /** One deadline for the whole call (semantic search and reranking included). Default 8 s. */
   deadlineMs?: number;
   /** Size budget of one call's results in estimated tokens (see budget.ts). Default RESULT_TOKEN_BUDGET. */
   resultTokenBudget?: number;
@@ -121,6 +128,7 @@ function disabledReasonText(reason: string | undefined): string {
 export function createSessionSearchTool(options: SessionSearchToolOptions): SessionSearchTool {
   const { db } = options;
   const semanticSource = options.semantic ?? null;
+  const rerankerOption = options.reranker ?? null;
   const deadlineMs = options.deadlineMs ?? 8_000;
   const tokenBudget = options.resultTokenBudget ?? RESULT_TOKEN_BUDGET;
   const parameters = sessionSearchJsonSchema();
@@ -207,6 +215,8 @@ export function createSessionSearchTool(options: SessionSearchToolOptions): Sess
             const why = semanticStatus === 'disabled' ? disabledReasonText(disabledReason) : 'the semantic index is not available right now';
             throw new ToolError('semantic_unavailable', `Semantic search is unavailable (${why}). Retry with search_mode "keyword" or "hybrid".`);
           }
+          // Reranking sends text to the reranker: only in hybrid/semantic mode and only for a scope switched on for it.
+          const reranker = rerankerOption && args.search_mode !== 'keyword' && rerankerOption.allows(scope).allowed ? rerankerOption : null;
           const out = await discover({
             db,
             scope,
@@ -214,6 +224,7 @@ export function createSessionSearchTool(options: SessionSearchToolOptions): Sess
             semantic: args.search_mode === 'keyword' ? null : semantic,
             deadline: controller.signal,
             dates,
+            reranker,
           });
           result.results = out.results;
           result.used_mode = out.usedMode;

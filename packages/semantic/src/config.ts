@@ -38,6 +38,25 @@ const budgetsSchema = z
   })
   .describe('worker budgets');
 
+/** Bounds of the reranker's candidate count (`semantic.rerank.topN`). */
+export const RERANK_TOP_N_MAX = 50;
+
+const rerankSchema = z
+  .strictObject({
+    endpoint: z
+      .url()
+      .max(2048)
+      .describe('base URL of the rerank server; Recall POSTs to {endpoint}/rerank, e.g. http://127.0.0.1:8080 (TEI) or http://127.0.0.1:8000/v1 (vLLM, llama.cpp), https://api.jina.ai/v1'),
+    api: z
+      .enum(['tei', 'cohere'])
+      .default('cohere')
+      .describe('request shape: "tei" = Text Embeddings Inference {query, texts} → [{index, score}]; "cohere" (default) = {model, query, documents, top_n} → {results: [{index, relevance_score}]}, spoken by vLLM, llama.cpp, Jina and Cohere'),
+    model: z.string().min(1).max(200).optional().describe('reranker model name, e.g. bge-reranker-v2-m3 (required for api "cohere")'),
+    topN: z.number().int().min(2).max(RERANK_TOP_N_MAX).default(20).describe(`how many of the fused top conversations are reranked (2-${RERANK_TOP_N_MAX}, default 20)`),
+    timeoutMs: z.number().int().min(100).max(60_000).default(3_000).describe("timeout of one rerank request in ms (100-60000, default 3000); the search call's own deadline applies too"),
+  })
+  .describe('optional reranking of the fused top results by a cross-encoder; the API key comes only from RECALL_RERANK_API_KEY');
+
 export const semanticConfigSchema = z
   .strictObject({
     enabled: z.boolean().default(false).describe('turn semantic indexing on; off = keyword-only, nothing is deleted'),
@@ -79,6 +98,7 @@ export const semanticConfigSchema = z
       })
       .optional()
       .describe('per-model hybrid fusion overrides; omit to use the defaults measured on LoCoMo with the built-in model'),
+    rerank: rerankSchema.optional(),
   })
   .describe('semantic index settings (config.json "semantic" section); the API key comes only from RECALL_EMBEDDING_API_KEY');
 
@@ -90,6 +110,17 @@ type Parsed = z.output<typeof semanticConfigSchema>;
  * Worker budgets of a validated config: batch sizes, provider call limits and backoff (see `docs/semantic.md`).
  */
 export type SemanticBudgets = Parsed['budgets'];
+
+/** The validated `semantic.rerank` section: where the reranker is, which request shape it speaks, how many candidates and how long. */
+export interface RerankConfig {
+  /** Normalised base URL; requests go to `{endpoint}/rerank`. */
+  endpoint: string;
+  api: 'tei' | 'cohere';
+  /** Model name (always set for `cohere`; null = the server's only model, TEI). */
+  model: string | null;
+  topN: number;
+  timeoutMs: number;
+}
 
 /** A validated, complete configuration (provider-specific fields resolved). */
 export interface SemanticConfig {
@@ -114,6 +145,8 @@ export interface SemanticConfig {
    * model `similarityFloor` defaults to USE_LITE_SIMILARITY_FLOOR.
    */
   fusion?: { semanticWeight?: number; similarityFloor?: number; keywordTopBonus?: number; keywordTopMinGap?: number; keywordTopRanks?: number };
+  /** Optional reranker of the fused top results (absent = no reranking). */
+  rerank?: RerankConfig;
 }
 
 /**
@@ -140,6 +173,7 @@ export function parseSemanticConfig(raw: unknown): SemanticConfig | null {
     throw new SemanticConfigError(`Invalid "semantic" configuration: ${issues.join('; ')}`, issues);
   }
   const c = parsed.data;
+  const rerank = c.rerank ? parseRerank(c.rerank) : undefined;
   // tool output is embedded only when explicitly included, whatever indexedRoles says.
   const roles = new Set<MessageRole>(c.indexedRoles.filter((r) => r !== 'tool'));
   if (c.includeToolOutput) roles.add('tool');
@@ -155,6 +189,7 @@ export function parseSemanticConfig(raw: unknown): SemanticConfig | null {
     includeToolOutput: c.includeToolOutput,
     budgets: c.budgets,
     ...(c.fusion ? { fusion: definedOnly(c.fusion) } : {}),
+    ...(rerank ? { rerank } : {}),
   };
   if (c.provider === 'use-lite') {
     if (c.endpoint !== undefined || (c.model !== undefined && c.model !== USE_LITE_MODEL) || (c.dims !== undefined && c.dims !== USE_LITE_DIMS)) {
@@ -172,6 +207,13 @@ export function parseSemanticConfig(raw: unknown): SemanticConfig | null {
   const endpoint = normalizeEndpoint(c.endpoint!);
   if (!/^https?:\/\//.test(endpoint)) throw new SemanticConfigError('Invalid "semantic" configuration: semantic.endpoint must be http(s).', ['semantic.endpoint']);
   return { ...common, provider: 'openai-compatible', endpoint, model: c.model!, dims: c.dims!, sendDimensions: c.sendDimensions, maxInputTokens: c.maxInputTokens };
+}
+
+function parseRerank(r: Parsed['rerank'] & object): RerankConfig {
+  if (r.api === 'cohere' && r.model === undefined) throw new SemanticConfigError('Invalid "semantic" configuration: semantic.rerank.model: required for api "cohere" (e.g. "bge-reranker-v2-m3").', ['semantic.rerank.model']);
+  const endpoint = normalizeEndpoint(r.endpoint);
+  if (!/^https?:\/\//.test(endpoint)) throw new SemanticConfigError('Invalid "semantic" configuration: semantic.rerank.endpoint must be http(s).', ['semantic.rerank.endpoint']);
+  return { endpoint, api: r.api, model: r.model ?? null, topN: r.topN, timeoutMs: r.timeoutMs };
 }
 
 /**

@@ -71,6 +71,27 @@ export class ProviderClosedError extends SemanticError {
   }
 }
 
+/** The reranker cannot be reached, timed out, or answered 429/5xx. */
+export class RerankUnavailableError extends SemanticError {
+  constructor(message: string, details: Record<string, unknown> = {}, options?: { cause?: unknown }) {
+    super('rerank_unavailable', message, details, options);
+  }
+}
+
+/** The reranker answered, but not with something usable (auth, unknown model, malformed or oversized body). */
+export class RerankRequestError extends SemanticError {
+  constructor(message: string, details: Record<string, unknown> = {}) {
+    super('rerank_request_failed', message, details);
+  }
+}
+
+/** The caller aborted the rerank request (the search call's deadline). */
+export class RerankAbortedError extends SemanticError {
+  constructor() {
+    super('rerank_aborted', 'The rerank request was aborted.');
+  }
+}
+
 /** A project-scoped request named a project that does not exist in this profile. */
 export class SemanticProjectNotFoundError extends SemanticError {
   constructor(projectId: string) {

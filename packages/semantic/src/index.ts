@@ -8,7 +8,9 @@
  * they measure through `@recall/semantic/internal` (no compatibility promise).
  */
 export { parseSemanticConfig, resolveEmbeddingApiKey, USE_LITE_ENDPOINT, USE_LITE_MODEL, USE_LITE_DIMS, USE_LITE_SIMILARITY_FLOOR, OPENAI_ENDPOINT } from './config.js';
-export type { SemanticConfig, SemanticConfigInput, SemanticBudgets } from './config.js';
+export type { SemanticConfig, SemanticConfigInput, SemanticBudgets, RerankConfig } from './config.js';
+export { createRerankClient, createConfiguredReranker, RERANK_MAX_RESPONSE_BYTES } from './rerank.js';
+export type { RerankClient, RerankClientOptions, ConfiguredReranker, ConfiguredRerankerOptions } from './rerank.js';
 export { createProvider, l2normalize, withRedaction } from './provider.js';
 export type { EmbeddingProvider, ProviderAvailability, ProviderInfo, EmbedOptions, CreateProviderOptions } from './provider.js';
 export { createOpenAICompatibleProvider } from './openai-provider.js';
@@ -41,6 +43,9 @@ export {
   ProviderClosedError,
   SemanticProjectNotFoundError,
   SemanticSearchUnavailableError,
+  RerankUnavailableError,
+  RerankRequestError,
+  RerankAbortedError,
 } from './errors.js';
 
 /** The semantic rows of a profile database behind @recall/storage-ports (ChunkStore, ClaimQueue) on SQLite. */

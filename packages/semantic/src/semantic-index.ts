@@ -64,13 +64,15 @@ export interface EnableResult {
   /** Always true: new messages of the project are sent too while it stays enabled. */
   includesNewMessages: true;
   notice: string;
+  /** The reranker that also receives text of this project at search time (`semantic.rerank`), when configured. */
+  reranker?: { endpoint: string; model: string | null };
 }
 
 /** Every project's index status plus the provider and worker health (what `index.status` shows). */
 export interface IndexOverview {
   configured: boolean;
   enabled: boolean;
-  provider: (Omit<ProviderInfo, never> & { fingerprintId: number }) | null;
+  provider: (Omit<ProviderInfo, never> & { fingerprintId: number; reranker?: { endpoint: string; model: string | null } }) | null;
   worker: WorkerHealth | null;
   projects: ProjectIndexStatus[];
 }
@@ -121,6 +123,12 @@ export class SemanticIndex {
         : null;
   }
 
+  /** The reranker configured with this index (named in consent notices and status), or null. */
+  get reranker(): { endpoint: string; model: string | null } | null {
+    const r = this.active ? this.config?.rerank : undefined;
+    return r ? { endpoint: r.endpoint, model: r.model } : null;
+  }
+
   /** Semantic is configured AND switched on (a provider and a fingerprint exist). */
   get active(): boolean {
     return this.worker !== null;
@@ -167,7 +175,20 @@ export class SemanticIndex {
     const notice = provider.info.remote
       ? `The text of every message of this project — existing ones and new ones, while it stays switched on — will be sent to ${provider.info.endpoint} (model ${provider.info.model}) to be embedded.`
       : `Messages of this project will be embedded by the built-in ${provider.info.model} model (English only) on this machine; nothing leaves the machine.`;
-    return { projectId, enabled: true, endpoint: provider.info.endpoint, remote: provider.info.remote, model: provider.info.model, includesNewMessages: true, notice };
+    const rerank = this.reranker ? this.config!.rerank! : undefined;
+    const rerankNotice = rerank
+      ? ` When you search with meaning (hybrid or semantic), the question and the text of up to ${rerank.topN} top matches are also sent to the reranker at ${rerank.endpoint}${rerank.model ? ` (model ${rerank.model})` : ''} to put the best first.`
+      : '';
+    return {
+      projectId,
+      enabled: true,
+      endpoint: provider.info.endpoint,
+      remote: provider.info.remote,
+      model: provider.info.model,
+      includesNewMessages: true,
+      notice: notice + rerankNotice,
+      ...(rerank ? { reranker: { endpoint: rerank.endpoint, model: rerank.model } } : {}),
+    };
   }
 
   /** Stops sending this project's text; deletes nothing. Works while semantic is off too. */
@@ -193,7 +214,10 @@ export class SemanticIndex {
     return {
       configured: this.config !== null,
       enabled: this.config?.enabled === true,
-      provider: this.provider && this.fingerprint ? { ...this.provider.info, fingerprintId: this.fingerprint.id } : null,
+      provider:
+        this.provider && this.fingerprint
+          ? { ...this.provider.info, fingerprintId: this.fingerprint.id, ...(this.config?.rerank ? { reranker: { endpoint: this.config.rerank.endpoint, model: this.config.rerank.model } } : {}) }
+          : null,
       worker: this.worker?.health ?? null,
       projects: ids.map((id) => this.status(id)),
     };

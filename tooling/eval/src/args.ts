@@ -13,7 +13,7 @@ import { DATASETS, DEFAULT_DATA_DIR, REPO_ROOT, type DatasetName, type EvalOptio
 import { semanticTools, type SemanticKeys } from './semantic.js';
 import { keywordTools, semanticSearchTool } from './tools.js';
 
-export const USAGE = `Usage: pnpm eval [--dataset locomo,memorybank] [--modes keyword,semantic,hybrid] [--limit N] [--data DIR] [--memorybank-queries FILE] [--out DIR] [--write-docs]
+export const USAGE = `Usage: pnpm eval [--dataset locomo,memorybank] [--modes keyword,semantic,hybrid] [--limit N] [--data DIR] [--memorybank-queries FILE] [--out DIR] [--write-docs] [--rerank-endpoint URL --rerank-model M]
 
 Measure retrieval quality on LoCoMo (English) and MemoryBank (Chinese) through the real importer
 and session_search, in throw-away temp homes (never the user's own). Prints the Markdown tables on
@@ -44,6 +44,11 @@ Semantic and hybrid modes index the data with a real model first:
   --cache-dir DIR    embedding cache outside the repository (default: <tmp>/recall-eval-embeddings)
   --fusion K=V,...   the semantic config's fusion overrides to measure, e.g. similarityFloor=0.2,
                      keywordTopBonus=0.2,keywordTopMinGap=0.1,semanticWeight=1 (tune on dev only)
+Reranking of the fused top results (semantic and hybrid modes; docs/semantic.md, "Reranking"):
+  --rerank-endpoint URL  a rerank server: Recall POSTs to URL/rerank (key: RECALL_RERANK_API_KEY)
+  --rerank-model M       its model, e.g. bge-reranker-v2-m3 (required for --rerank-api cohere)
+  --rerank-api A         cohere (default: vLLM, llama.cpp, Jina, Cohere) or tei
+  --rerank-top-n N       conversations reranked per call (2-50, default 20)
 `;
 
 const FLAGS = {
@@ -63,6 +68,10 @@ const FLAGS = {
   batch: { type: 'string' },
   'cache-dir': { type: 'string' },
   fusion: { type: 'string' },
+  'rerank-endpoint': { type: 'string' },
+  'rerank-model': { type: 'string' },
+  'rerank-api': { type: 'string' },
+  'rerank-top-n': { type: 'string' },
   help: { type: 'boolean', short: 'h' },
 } as const;
 
@@ -120,6 +129,15 @@ export function parseEvalArgs(argv: readonly string[], keys: SemanticKeys, log: 
   if (values.endpoint !== undefined && (!values.model || dims === undefined)) throw new EvalUsageError('--endpoint needs --model and --dims.');
   if (values.endpoint === undefined && (values.model !== undefined || dims !== undefined)) throw new EvalUsageError('--model and --dims belong to --endpoint (the built-in model has its own).');
   const fusion = values.fusion === undefined ? undefined : fusionFlag(values.fusion);
+  const rerankApiRaw = values['rerank-api'] ?? 'cohere';
+  if (rerankApiRaw !== 'cohere' && rerankApiRaw !== 'tei') throw new EvalUsageError(`--rerank-api accepts cohere or tei, got ${JSON.stringify(rerankApiRaw)}.`);
+  const rerankApi: 'cohere' | 'tei' = rerankApiRaw;
+  const rerankTopN = intFlag('rerank-top-n', values['rerank-top-n'], 2, 50);
+  const rerankEndpoint = values['rerank-endpoint'];
+  if (rerankEndpoint === undefined && (values['rerank-model'] !== undefined || values['rerank-api'] !== undefined || rerankTopN !== undefined)) throw new EvalUsageError('--rerank-model, --rerank-api and --rerank-top-n belong to --rerank-endpoint.');
+  if (rerankEndpoint !== undefined && rerankApi === 'cohere' && values['rerank-model'] === undefined) throw new EvalUsageError('--rerank-endpoint needs --rerank-model (or --rerank-api tei).');
+  if (rerankEndpoint !== undefined && !modes.some((m) => m !== 'keyword')) throw new EvalUsageError('--rerank-endpoint reranks semantic and hybrid results: add --modes hybrid (or semantic).');
+  const rerank = rerankEndpoint === undefined ? undefined : { endpoint: rerankEndpoint, api: rerankApi, ...(values['rerank-model'] ? { model: values['rerank-model'] } : {}), ...(rerankTopN !== undefined ? { topN: rerankTopN } : {}) };
   const conversations = values.conversations?.split(',').map((s) => intFlag('conversations', s.trim(), 0, 9)!);
   const writeDocs = values['write-docs'] === true;
   const outDir = values['no-out'] ? null : values.out ? resolve(values.out) : writeDocs ? join(REPO_ROOT, 'docs', 'eval') : null;
@@ -138,6 +156,7 @@ export function parseEvalArgs(argv: readonly string[], keys: SemanticKeys, log: 
             ...(batch !== undefined ? { batchSize: batch } : {}),
             ...(values['cache-dir'] ? { cacheDir: resolve(values['cache-dir']) } : {}),
             ...(fusion ? { fusion } : {}),
+            ...(rerank ? { rerank } : {}),
           },
           keys,
           semanticSearchTool,

@@ -18,7 +18,7 @@ async function main(argv: readonly string[]): Promise<number> {
     const parsed = parseEvalArgs(
       argv,
       // The only reader of the environment: keys go to the semantic layer, which decides where each may be sent.
-      { embeddingApiKey: process.env.RECALL_EMBEDDING_API_KEY || null, openaiApiKey: process.env.OPENAI_API_KEY || null },
+      { embeddingApiKey: process.env.RECALL_EMBEDDING_API_KEY || null, openaiApiKey: process.env.OPENAI_API_KEY || null, rerankApiKey: process.env.RECALL_RERANK_API_KEY || null },
       (line) => process.stderr.write(`${line}\n`),
     );
     if (parsed.help) {

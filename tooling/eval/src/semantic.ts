@@ -25,26 +25,29 @@ export interface SemanticSpec {
   cacheDir?: string;
   /** The semantic config's `fusion` overrides (e.g. a similarity floor or rank bonus being measured). */
   fusion?: Record<string, number>;
+  /** The semantic config's `rerank` section (`--rerank-endpoint` …): rerank the fused top results. */
+  rerank?: { endpoint: string; api: 'tei' | 'cohere'; model?: string; topN?: number };
 }
 
 export interface SemanticKeys {
   embeddingApiKey: string | null;
   openaiApiKey: string | null;
+  /** RECALL_RERANK_API_KEY (sent only to --rerank-endpoint). */
+  rerankApiKey?: string | null;
 }
 
 /** Builds session_search for `db` with the given semantic index (tools.ts: the product's composition). */
-export type SemanticToolBuilder = (db: RecallDatabase, index: SemanticIndex) => SearchExecutor;
+export type SemanticToolBuilder = (db: RecallDatabase, index: SemanticIndex, rerank?: { apiKey: string | null; onCall: () => void }) => SearchExecutor;
 
 export function semanticConfigFor(spec: SemanticSpec): SemanticConfig {
-  const raw = spec.endpoint
-    ? { enabled: true, provider: 'openai-compatible', endpoint: spec.endpoint, model: spec.model, dims: spec.dims, ...(spec.batchSize ? { batchSize: spec.batchSize } : {}), ...(spec.fusion ? { fusion: spec.fusion } : {}) }
-    : { enabled: true, provider: 'use-lite', ...(spec.batchSize ? { batchSize: spec.batchSize } : {}), ...(spec.fusion ? { fusion: spec.fusion } : {}) };
+  const extra = { ...(spec.batchSize ? { batchSize: spec.batchSize } : {}), ...(spec.fusion ? { fusion: spec.fusion } : {}), ...(spec.rerank ? { rerank: spec.rerank } : {}) };
+  const raw = spec.endpoint ? { enabled: true, provider: 'openai-compatible', endpoint: spec.endpoint, model: spec.model, dims: spec.dims, ...extra } : { enabled: true, provider: 'use-lite', ...extra };
   return parseSemanticConfig(raw)!;
 }
 
 export function semanticTools(spec: SemanticSpec, keys: SemanticKeys, buildTool: SemanticToolBuilder): ToolFactory {
   const config = semanticConfigFor(spec);
-  const describe = `session_search with a semantic index: ${config.provider} ${config.model} (${config.dims}-d, ${config.endpoint}), embeddings cached in ${spec.cacheDir ?? DEFAULT_CACHE_DIR} (query vectors too: the latencies below exclude the model's per-query cost, given separately as "single query embedding")${spec.fusion ? `; fusion overrides ${JSON.stringify(spec.fusion)}` : ''}`;
+  const describe = `session_search with a semantic index: ${config.provider} ${config.model} (${config.dims}-d, ${config.endpoint}), embeddings cached in ${spec.cacheDir ?? DEFAULT_CACHE_DIR} (query vectors too: the latencies below exclude the model's per-query cost, given separately as "single query embedding")${spec.fusion ? `; fusion overrides ${JSON.stringify(spec.fusion)}` : ''}${config.rerank ? `; reranked by ${config.rerank.model ?? 'the model'} at ${config.rerank.endpoint} (${config.rerank.api}, top ${config.rerank.topN}, position-aware blending)` : ''}`;
   return {
     describe: () => describe,
     async create(db, log) {
@@ -108,7 +111,13 @@ export function semanticTools(spec: SemanticSpec, keys: SemanticKeys, buildTool:
         if (probeMs.length) facts['single query embedding p50 / p95 (uncached, 20 probes)'] = `${probeMs[Math.ceil(0.5 * probeMs.length) - 1]!.toFixed(0)} / ${probeMs[Math.ceil(0.95 * probeMs.length) - 1]!.toFixed(0)} ms`;
         log(`eval: semantic index ready: ${counts.ready} chunks of ${counts.messages} messages in ${(indexMs / 1000).toFixed(1)} s (${provider.stats.misses} embedded, ${provider.stats.hits} cached)`);
       };
-      return { tool: buildTool(db, index), prepare, close: () => index.close(), facts };
+      let rerankCalls = 0;
+      if (config.rerank) {
+        facts.reranker = `${config.rerank.api} ${config.rerank.model ?? ''} at ${config.rerank.endpoint}, top ${config.rerank.topN}`.replace('  ', ' ');
+        Object.defineProperty(facts, 'rerank requests', { enumerable: true, get: () => rerankCalls });
+      }
+      const tool = config.rerank ? buildTool(db, index, { apiKey: keys.rerankApiKey ?? null, onCall: () => rerankCalls++ }) : buildTool(db, index);
+      return { tool, prepare, close: () => index.close(), facts };
     },
   };
 }

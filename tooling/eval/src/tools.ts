@@ -7,7 +7,7 @@
  */
 import type { RecallDatabase } from '@recall/schema';
 import { createSessionSearchTool } from '@recall/search-tool';
-import { createConfiguredSemanticSource, MatrixCache, type SemanticIndex } from '@recall/semantic';
+import { createConfiguredReranker, createConfiguredSemanticSource, MatrixCache, type SemanticIndex } from '@recall/semantic';
 import type { ToolFactory } from './eval.js';
 import type { SearchExecutor } from './runner.js';
 
@@ -24,7 +24,19 @@ export function keywordTools(): ToolFactory {
  * semantic source, every semantic/hybrid call falls back to keyword and the report flags those rows
  * instead of presenting them as semantic numbers.
  */
-export function semanticSearchTool(db: RecallDatabase, index: SemanticIndex): SearchExecutor {
+export function semanticSearchTool(db: RecallDatabase, index: SemanticIndex, rerank?: { apiKey: string | null; onCall: () => void }): SearchExecutor {
   const semantic = createConfiguredSemanticSource({ db, config: index.config, provider: index.provider, cache: new MatrixCache(), health: () => index.worker?.health ?? null });
-  return createSessionSearchTool({ db, semantic });
+  // With a rerank section (--rerank-endpoint), the configured reranker as the CLI composes it (consent-gated, redacted).
+  const configured = rerank ? createConfiguredReranker({ db, config: index.config, apiKey: rerank.apiKey }) : null;
+  const reranker = configured
+    ? {
+        topN: configured.topN,
+        allows: (scope: Parameters<typeof configured.allows>[0]) => configured.allows(scope),
+        rerank: (query: string, texts: readonly string[], options: { signal: AbortSignal }) => {
+          rerank!.onCall();
+          return configured.rerank(query, texts, options);
+        },
+      }
+    : null;
+  return createSessionSearchTool({ db, semantic, reranker });
 }

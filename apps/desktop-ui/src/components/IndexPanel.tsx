@@ -311,6 +311,12 @@ function ProjectRow({
   );
 }
 
+/** What the consent says about the reranker (`semantic.rerank`), which also receives text at search time; null without one. */
+export function rerankerConsentText(p: Pick<IndexProvider, 'reranker'>): string | null {
+  if (!p.reranker) return null;
+  return `When you search by meaning, your question and the text of the best matches of this project are also sent to the reranker at ${p.reranker.endpoint}${p.reranker.model ? ` (model ${p.reranker.model})` : ''} to put the best first.`;
+}
+
 /** The consent: names the endpoint that will receive the text, and that new messages go there too. */
 function ConsentDialog({
   project,
@@ -358,6 +364,7 @@ function ConsentDialog({
             <p>It understands English text only. Switching it off stops indexing and deletes nothing.</p>
           </>
         )}
+        {rerankerConsentText(provider) && <p data-testid="consent-reranker">{rerankerConsentText(provider)}</p>}
         {languageWarning(provider, project) && (
           <p className="status-warn" role="alert" data-testid="consent-language-warning">
             {languageWarning(provider, project)}

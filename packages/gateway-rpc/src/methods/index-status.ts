@@ -132,6 +132,7 @@ export function indexStatus(db: RecallDatabase, index: IndexService | null | und
             maxInputTokens: info.maxInputTokens,
             maxBatch: info.maxBatch,
             fingerprintId: index.fingerprint.id,
+            ...(index.reranker ? { reranker: { endpoint: index.reranker.endpoint, model: index.reranker.model } } : {}),
           }
         : null,
     worker: health

@@ -1,0 +1,203 @@
+/**
+ * Optional reranking (issue 22 item 4): an HTTP client for the common rerank APIs and the reranker
+ * `session_search` takes (structurally @recall/search-tool's `Reranker`; this package may not import
+ * search-tool). Request shapes, both POSTed to `{endpoint}/rerank`:
+ * - `tei` (Text Embeddings Inference): `{ query, texts }` → `[{ index, score }]`;
+ * - `cohere` (vLLM, llama.cpp, Jina, Cohere): `{ model, query, documents, top_n }` →
+ *   `{ results: [{ index, relevance_score }] }`.
+ * One request per search call, no retries (the call has one deadline), a timeout of its own, a
+ * bounded response body, typed errors whose messages never carry the key or the text. The reranker
+ * sends text only for a project switched on for semantic search (the same consent as embeddings;
+ * the consent notice names the reranker), and every text and the query pass the redaction pass of
+ * the `embedding` surface first.
+ */
+import type { RecallDatabase } from '@recall/schema';
+import { createRedactor } from '@recall/redaction';
+import type { SemanticScope } from './allowed-set.js';
+import type { RerankConfig, SemanticConfig } from './config.js';
+import { consentAllows } from './consent.js';
+import { redactSecret, RerankAbortedError, RerankRequestError, RerankUnavailableError } from './errors.js';
+
+/** The largest rerank answer read (bytes); a longer body is refused with `RerankRequestError`. */
+export const RERANK_MAX_RESPONSE_BYTES = 1 << 20;
+
+/** Settings of a rerank client (normally a validated `semantic.rerank` section plus its key). */
+export interface RerankClientOptions extends Pick<RerankConfig, 'endpoint' | 'api' | 'model' | 'timeoutMs'> {
+  /** Secret (RECALL_RERANK_API_KEY): sent as a Bearer token, never logged, never in an error. */
+  apiKey?: string | null;
+  /** Default RERANK_MAX_RESPONSE_BYTES. */
+  maxResponseBytes?: number;
+}
+
+/** A client of one rerank server: one score per text, in input order (the server's scale). */
+export interface RerankClient {
+  readonly info: { endpoint: string; api: 'tei' | 'cohere'; model: string | null };
+  /**
+   * Scores `texts` against `query`. Rejects with `RerankUnavailableError` (unreachable, timed out,
+   * 408/429/5xx), `RerankRequestError` (other HTTP errors, malformed or oversized answers) or
+   * `RerankAbortedError` (the caller's signal).
+   */
+  rerank(query: string, texts: readonly string[], options?: { signal?: AbortSignal }): Promise<number[]>;
+}
+
+async function readBounded(response: Response, max: number): Promise<string> {
+  const reader = response.body?.getReader();
+  if (!reader) return '';
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.byteLength;
+    if (size > max) {
+      await reader.cancel().catch(() => {});
+      throw new RerankRequestError(`The reranker's answer is larger than ${max} bytes.`, { maxBytes: max });
+    }
+    chunks.push(value);
+  }
+  return Buffer.concat(chunks).toString('utf8');
+}
+
+/** Scores by index from either answer shape; indices must be integers inside the request. */
+function scoresFrom(json: unknown, count: number): number[] {
+  const list = Array.isArray(json) ? json : (json as { results?: unknown } | null)?.results;
+  if (!Array.isArray(list)) throw new RerankRequestError('The reranker answered without a list of results.');
+  const scores = new Array<number>(count).fill(Number.NaN);
+  for (const entry of list) {
+    const index = (entry as { index?: unknown })?.index;
+    const raw = (entry as { relevance_score?: unknown; score?: unknown })?.relevance_score ?? (entry as { score?: unknown })?.score;
+    if (typeof index !== 'number' || !Number.isInteger(index) || index < 0 || index >= count) throw new RerankRequestError('The reranker answered with a result for a text it was not sent.');
+    if (typeof raw !== 'number') throw new RerankRequestError('The reranker answered a result without a score.');
+    scores[index] = raw;
+  }
+  return scores;
+}
+
+/**
+ * A client for a rerank server (see the module header for the shapes). Does not contact the server
+ * until the first `rerank()`.
+ */
+export function createRerankClient(options: RerankClientOptions): RerankClient {
+  const url = `${options.endpoint}/rerank`;
+  const max = options.maxResponseBytes ?? RERANK_MAX_RESPONSE_BYTES;
+  const secret = options.apiKey ?? null;
+  const clean = (text: string) => redactSecret(text, secret).slice(0, 300);
+  return {
+    info: { endpoint: options.endpoint, api: options.api, model: options.model },
+    async rerank(query, texts, callOptions = {}) {
+      if (texts.length === 0) return [];
+      const signal = callOptions.signal;
+      if (signal?.aborted) throw new RerankAbortedError();
+      const body =
+        options.api === 'tei'
+          ? { query, texts, truncate: true, raw_scores: false }
+          : { ...(options.model ? { model: options.model } : {}), query, documents: texts, top_n: texts.length, return_documents: false };
+      const timeout = AbortSignal.timeout(options.timeoutMs);
+      const combined = signal ? AbortSignal.any([signal, timeout]) : timeout;
+      let response: Response;
+      let text: string;
+      try {
+        response = await fetch(url, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', accept: 'application/json', ...(secret ? { authorization: `Bearer ${secret}` } : {}) },
+          body: JSON.stringify(body),
+          signal: combined,
+        });
+        text = await readBounded(response, max);
+      } catch (error) {
+        if (error instanceof RerankRequestError) throw error;
+        if (signal?.aborted) throw new RerankAbortedError();
+        if (timeout.aborted) throw new RerankUnavailableError(`The reranker at ${options.endpoint} did not answer within ${options.timeoutMs} ms.`, { timeoutMs: options.timeoutMs });
+        throw new RerankUnavailableError(`The reranker at ${options.endpoint} cannot be reached.`, {}, { cause: error });
+      }
+      if (!response.ok) {
+        let message = '';
+        try {
+          const j = JSON.parse(text) as { error?: unknown; message?: unknown };
+          const e = j.error;
+          message = typeof e === 'string' ? e : typeof (e as { message?: unknown })?.message === 'string' ? ((e as { message: string }).message) : typeof j.message === 'string' ? j.message : '';
+        } catch {
+          message = '';
+        }
+        const said = message ? `: ${clean(message)}` : '';
+        const status = response.status;
+        if (status === 408 || status === 429 || status >= 500) throw new RerankUnavailableError(`The reranker answered HTTP ${status}${said}`, { status });
+        throw new RerankRequestError(`The reranker refused the request (HTTP ${status})${said}`, { status });
+      }
+      let json: unknown;
+      try {
+        json = JSON.parse(text);
+      } catch {
+        throw new RerankRequestError('The reranker answered with something that is not JSON.');
+      }
+      return scoresFrom(json, texts.length);
+    },
+  };
+}
+
+/**
+ * The reranker a search tool takes (fits @recall/search-tool's `Reranker`): `allows(scope)` is the
+ * project's semantic consent for the active embedding endpoint; `rerank()` redacts and sends.
+ */
+export interface ConfiguredReranker {
+  readonly topN: number;
+  /** Where the text goes (for consent notices and status). */
+  readonly endpoint: string;
+  readonly model: string | null;
+  allows(scope: SemanticScope): { allowed: true } | { allowed: false; reason: string };
+  rerank(query: string, texts: readonly string[], options: { signal: AbortSignal }): Promise<number[]>;
+  /** Requests sent so far (tests count them). */
+  readonly calls: number;
+}
+
+/** What `createConfiguredReranker()` needs: the database (consent rows), the validated config, the key and the redaction pass. */
+export interface ConfiguredRerankerOptions {
+  db: RecallDatabase;
+  config: SemanticConfig | null;
+  /** RECALL_RERANK_API_KEY as the CLI's config resolved it (never logged). */
+  apiKey?: string | null;
+  /**
+   * Applied to the query and every text before it is sent (the `embedding` surface of the
+   * process's RedactionPolicy). Default: @recall/redaction's built-in rules; null = texts as they are.
+   */
+  redact?: ((text: string) => string) | null;
+  /** A client to use instead of one built from the config (tests). */
+  client?: RerankClient;
+}
+
+/**
+ * The reranker of a profile: null unless semantic search is configured and switched on and a
+ * `semantic.rerank` section exists. Text of a project is sent only while the project is switched
+ * on for the configured embedding endpoint (its consent names the reranker too); a conversation
+ * without a project is never reranked.
+ */
+export function createConfiguredReranker(options: ConfiguredRerankerOptions): ConfiguredReranker | null {
+  const { db, config } = options;
+  if (!config?.enabled || !config.rerank) return null;
+  const rerank = config.rerank;
+  const client = options.client ?? createRerankClient({ endpoint: rerank.endpoint, api: rerank.api, model: rerank.model, timeoutMs: rerank.timeoutMs, apiKey: options.apiKey ?? null });
+  let redact = options.redact;
+  if (redact === undefined) {
+    const redactor = createRedactor();
+    redact = (text) => redactor.redactText(text);
+  }
+  const pass = redact;
+  let calls = 0;
+  return {
+    topN: rerank.topN,
+    endpoint: rerank.endpoint,
+    model: rerank.model,
+    get calls() {
+      return calls;
+    },
+    allows(scope) {
+      if (scope.kind !== 'project') return { allowed: false, reason: 'a conversation without a project is never sent to the reranker' };
+      if (!consentAllows(db, scope.projectId, config.endpoint)) return { allowed: false, reason: 'semantic search is not switched on for this project' };
+      return { allowed: true };
+    },
+    async rerank(query, texts, callOptions) {
+      calls++;
+      return client.rerank(pass ? pass(query) : query, pass ? texts.map((t) => pass(t)) : texts, { signal: callOptions.signal });
+    },
+  };
+}
