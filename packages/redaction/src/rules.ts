@@ -205,7 +205,8 @@ const ASSIGN_LINE = /^[ \t]*(?:export[ \t]+)?([A-Za-z_][A-Za-z0-9_.-]{0,127})[ \
 const ASSIGN_INLINE = /(?<=[ \t;,(-])(?:export[ \t]+)?([A-Za-z_][A-Za-z0-9_.-]{0,127})[ \t]*=[ \t]*(?:"([^"\r\n]{1,1024})"|'([^'\r\n]{1,1024})'|([^\s"'#;,)]{1,1024}))/dg;
 // `… password: value` inside a line: what a snippet makes of a YAML block whose line breaks it folded.
 // Only clearly secret names (password, secret, token, …) and a value of 6+ characters holding a
-// digit or a symbol, so that prose ("my secret: I love cats") is left alone. Groups: 1 name, 2 value.
+// digit, a symbol or a change of case after its first letter, so that prose ("my secret: I love cats")
+// is left alone. Groups: 1 name, 2 value.
 const ASSIGN_INLINE_COLON = /(?<=[ \t;,(-])([A-Za-z_][A-Za-z0-9_.-]{0,127})[ \t]*:[ \t]*([^\s"'#;,)]{6,1024})/dg;
 const COLON_NAMES = /(?:password|passwd|passphrase|secret|token|pwd|credential|api_?key)$/i;
 // `"name": "value"` (JSON, JS objects with quoted keys). Groups: 1 name, 2 value.
@@ -231,7 +232,10 @@ function acceptInline(m: RegExpExecArray): boolean {
 
 function acceptInlineColon(m: RegExpExecArray): boolean {
   const value = m[2]!;
-  return COLON_NAMES.test(m[1]!) && isSecretName(m[1]!) && /[0-9!@#$%^&*_+=/-]/.test(value) && !isPlaceholderValue(value);
+  // A digit or a symbol, or letters whose case changes after the first one (`xKqPzRtWmNvB`): a
+  // generated password without digits, which prose ("token: expired", "Password: Required") is not.
+  const generated = /[0-9!@#$%^&*_+=/-]/.test(value) || (/[a-z]/.test(value) && /[A-Z]/.test(value.slice(1)));
+  return COLON_NAMES.test(m[1]!) && isSecretName(m[1]!) && generated && !isPlaceholderValue(value);
 }
 
 function acceptJson(m: RegExpExecArray): boolean {

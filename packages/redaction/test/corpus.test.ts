@@ -51,6 +51,16 @@ describe('the fake-secret corpus is caught in full', () => {
     const r = redactor.redact('DB_«PASSWORD»=hunter2hunter2 and «ghp»_' + 'a'.repeat(36));
     expect(r.text).toBe('DB_«PASSWORD»=[redacted:secret_assignment] and «[redacted:github_token]');
   });
+
+  // A snippet folds a YAML block onto one line; a generated password may hold no digit at all.
+  test.each([
+    ['digits', 'db: user: app password: hunter2hunter host: db'],
+    ['letters only, mixed case', 'db: user: app password: xKqPzRtWmNvB host: db'],
+    ['letters only, leading capital then mixed', 'db: user: app password: QwErTyUiOpAs host: db'],
+  ])('a folded YAML password (%s) is caught', (_name, text) => {
+    const r = redact(text);
+    expect(r.text).toBe('db: user: app password: [redacted:secret_assignment] host: db');
+  });
 });
 
 describe('ordinary text is left alone', () => {
@@ -59,6 +69,7 @@ describe('ordinary text is left alone', () => {
     ['bearer in prose', 'I am the bearer of bad news, the authorization form is due Monday.'],
     ['Key: in prose', 'Key: the main idea is to rest more.'],
     ['secret: in prose', 'Here is my secret: I practice every morning, and the token: a small gift.'],
+    ['password: in prose, one word', 'The login form asks for a password: Required, and the token: expired yesterday.'],
     ['a counted token setting', 'MAX_TOKENS=4096\nTOKEN_LIMIT=2000\nsort_key=name\ncacheKey = userId'],
     ['variable references', 'DB_PASSWORD=$DB_PASSWORD\nAPI_KEY=${API_KEY}\nSECRET=<your secret here>'],
     ['boolean settings', 'USE_PASSWORD=true\nREQUIRE_TOKEN=false'],
