@@ -14,7 +14,7 @@ import { join } from 'node:path';
 import { openDatabase, type RecallDatabase } from '@recall/schema';
 import { appendMessages, backupDatabase, bulkWrite, createProject, createSession, restoreDatabaseFile } from '@recall/store';
 import { arg, num } from './bench-args.js';
-import { exitOnHelp, machine, rng } from './util.js';
+import { exitOnHelp, machine, rng, syntheticMessage } from './util.js';
 
 exitOnHelp(`Usage: pnpm bench:backup [options]   (node tooling/bench/dist/backup-bench.js [options])
 Backup time and size of a profile with and without the derived index (keyword index rows, semantic
@@ -28,21 +28,8 @@ const SIZES = (arg('sizes') || '100k,1m').split(',').map(num);
 const DIMS = num(arg('dims') || '384');
 const KEEP = arg('keep') !== undefined;
 
-const EN = 'the a migration database index query project session deploy pipeline schema vector chunk lease worker model embedding release branch commit review test failure latency budget cache'.split(' ');
-const ZH = ['数据库', '迁移', '项目', '会话', '部署', '向量', '索引', '模型', '测试', '发布', '分支', '缓存', '延迟', '预算'];
 /** 60 % English, 40 % Chinese; 40-2000 characters, most of them short (a chat's turns). */
-function message(r: () => number): string {
-  const target = Math.floor(40 + r() ** 3 * 1960);
-  const zh = r() < 0.4;
-  const parts: string[] = [];
-  let len = 0;
-  while (len < target) {
-    const p = zh ? `${ZH[Math.floor(r() * ZH.length)]}${ZH[Math.floor(r() * ZH.length)]}的问题。` : `${EN[Math.floor(r() * EN.length)]} ${EN[Math.floor(r() * EN.length)]} ${EN[Math.floor(r() * EN.length)]}${r() < 0.2 ? '.' : ''} `;
-    parts.push(p);
-    len += p.length;
-  }
-  return parts.join('');
-}
+const message = (r: () => number): string => syntheticMessage(r, 2000);
 
 function fileBytes(path: string): number {
   return statSync(path).size;

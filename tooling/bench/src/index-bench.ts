@@ -34,7 +34,7 @@ import {
   WRITE_GAP_MS,
 } from '@recall/semantic/internal';
 import { arg, num } from './bench-args.js';
-import { exitOnHelp, rng } from './util.js';
+import { exitOnHelp, rng, syntheticMessage } from './util.js';
 
 exitOnHelp(`Usage: pnpm bench:index [options]   (node tooling/bench/dist/index-bench.js [options])
 The semantic index's own costs (no model): chunking, plan → claim → write throughput vs plain
@@ -54,21 +54,8 @@ const KEEP = arg('keep') !== undefined;
 const CHUNKER = { maxInputTokens: 512, charsPerToken: 3 };
 const BATCH = 64;
 
-const EN = 'the a migration database index query project session deploy pipeline schema vector chunk lease worker model embedding release branch commit review test failure latency budget cache'.split(' ');
-const ZH = ['数据库', '迁移', '项目', '会话', '部署', '向量', '索引', '模型', '测试', '发布', '分支', '缓存', '延迟', '预算'];
 /** 60 % English, 40 % Chinese; lengths 40-4000 characters (a long tail of long assistant answers). */
-function message(r: () => number): string {
-  const target = Math.floor(40 + r() ** 3 * 3960);
-  const zh = r() < 0.4;
-  const parts: string[] = [];
-  let len = 0;
-  while (len < target) {
-    const p = zh ? `${ZH[Math.floor(r() * ZH.length)]}${ZH[Math.floor(r() * ZH.length)]}的问题。` : `${EN[Math.floor(r() * EN.length)]} ${EN[Math.floor(r() * EN.length)]} ${EN[Math.floor(r() * EN.length)]}${r() < 0.2 ? '.' : ''} `;
-    parts.push(p);
-    len += p.length;
-  }
-  return parts.join('');
-}
+const message = (r: () => number): string => syntheticMessage(r, 4000);
 
 /** BENCH-ONLY instant embedder: no model, no network; a unit vector per text (not a quality figure). */
 function instantEmbedder(dims: number): EmbeddingProvider {

@@ -100,3 +100,25 @@ export function rng(seed: number): () => number {
     return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
   };
 }
+
+const EN_WORDS = 'the a migration database index query project session deploy pipeline schema vector chunk lease worker model embedding release branch commit review test failure latency budget cache'.split(' ');
+const ZH_WORDS = ['数据库', '迁移', '项目', '会话', '部署', '向量', '索引', '模型', '测试', '发布', '分支', '缓存', '延迟', '预算'];
+
+/**
+ * A generated chat message: 60 % English, 40 % Chinese, 40 to `maxChars` characters with most of
+ * them short (a cubic length distribution). The same `r` sequence gives the same text.
+ */
+export function syntheticMessage(r: () => number, maxChars: number): string {
+  const target = Math.floor(40 + r() ** 3 * (maxChars - 40));
+  const zh = r() < 0.4;
+  const parts: string[] = [];
+  let len = 0;
+  while (len < target) {
+    const p = zh
+      ? `${ZH_WORDS[Math.floor(r() * ZH_WORDS.length)]}${ZH_WORDS[Math.floor(r() * ZH_WORDS.length)]}的问题。`
+      : `${EN_WORDS[Math.floor(r() * EN_WORDS.length)]} ${EN_WORDS[Math.floor(r() * EN_WORDS.length)]} ${EN_WORDS[Math.floor(r() * EN_WORDS.length)]}${r() < 0.2 ? '.' : ''} `;
+    parts.push(p);
+    len += p.length;
+  }
+  return parts.join('');
+}
