@@ -38,6 +38,7 @@ export type {
   ChunkScope,
   ChunkHit,
   ChunkSearchOptions,
+  ProjectConsentState,
   ChunkCountsByStatus,
   ClaimedChunkWork,
   ClaimRequest,

@@ -56,6 +56,12 @@ export interface ChunkSearchOptions {
   until?: number;
 }
 
+/** Whether a project's text may be embedded, and for which endpoint (the one it was switched on for). */
+export interface ProjectConsentState {
+  enabled: boolean;
+  endpoint: string | null;
+}
+
 /** Counts of one fingerprint's chunk rows in one project. */
 export interface ChunkCountsByStatus {
   pending: number;
@@ -75,6 +81,10 @@ export interface ChunkStore {
   search(scope: ChunkScope, fingerprintId: number, query: Float32Array, options: ChunkSearchOptions): Promise<ChunkHit[]>;
   /** Chunk rows of a fingerprint in a project, by status. */
   counts(fingerprintId: number, projectId: string): Promise<ChunkCountsByStatus>;
+  /** A project's consent: switched on or off and for which endpoint (null: never switched on). */
+  consent(projectId: string): Promise<ProjectConsentState | null>;
+  /** The fingerprint's id when it exists (a read; ensureFingerprint creates it). */
+  findFingerprint(spec: FingerprintSpec): Promise<number | null>;
 }
 
 /** A chunk leased to one worker, with its text and the hash re-checked on write. */

@@ -143,7 +143,7 @@ function keywordIndex(db: RecallDatabase): KeywordIndex {
 export function sqliteStorage(db: RecallDatabase, options: { ownsDatabase?: boolean; feedIntervalMs?: number } = {}): Storage {
   let closed = false;
   const feed = sqliteChangeFeed(db, options.feedIntervalMs === undefined ? {} : { intervalMs: options.feedIntervalMs });
-  const storage: Storage = {
+  return {
     kind: 'sqlite',
     profile: db.profile,
     projects: projectStore(db),
@@ -159,10 +159,12 @@ export function sqliteStorage(db: RecallDatabase, options: { ownsDatabase?: bool
       if (options.ownsDatabase) db.close();
     },
     // One file per profile and one process: there is no other project's reader to keep out here,
-    // so a read scope is the storage itself (the callers' own scope filters apply as always).
-    withReadScope: (_scope, fn) => fn(storage),
+    // so a read scope is the storage itself (the callers' own scope filters apply as always). `this`:
+    // a bundle spread with its semantic part attached ({ ...sqliteStorage(db), semantic }) passes itself.
+    withReadScope(_scope, fn) {
+      return fn(this);
+    },
   };
-  return storage;
 }
 
 /** Opens a profile database file (migrating it unless read-only) and returns its storage ports; close() closes the file. */

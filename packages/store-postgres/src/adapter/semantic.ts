@@ -45,6 +45,14 @@ export function postgresChunks(pool: pg.Pool): ChunkStore {
       );
       return Number((await pool.query('select id from semantic_fingerprints where key = $1', [key])).rows[0].id);
     },
+    async findFingerprint(spec) {
+      const row = (await pool.query('select id from semantic_fingerprints where key = $1', [fingerprintKey(spec)])).rows[0];
+      return row ? Number(row.id) : null;
+    },
+    async consent(projectId) {
+      const row = (await pool.query('select enabled, endpoint from semantic_projects where project_id = $1', [projectId])).rows[0];
+      return row ? { enabled: row.enabled === true, endpoint: (row.endpoint as string | null) || null } : null;
+    },
     async setConsent(projectId, endpoint, enabled) {
       await write(pool, async (tx) => {
         if (!(await tx.query('select 1 from projects where id = $1', [projectId])).rowCount) throw new ProjectNotFoundError(projectId);
