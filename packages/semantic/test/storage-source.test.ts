@@ -25,7 +25,7 @@ function embedText(text: string): Float32Array {
   return Float32Array.from(AXES.map((w) => (text.includes(w) ? 3 : 0) + 0.1));
 }
 const provider = {
-  info: { provider: 'openai-compatible', endpoint: ENDPOINT, model: 'bag', dims: AXES.length },
+  info: { provider: 'openai-compatible' as const, endpoint: ENDPOINT, model: 'bag', dims: AXES.length },
   embed: async (texts: readonly string[]) => texts.map(embedText),
 };
 const config = parseSemanticConfig({ enabled: true, provider: 'openai-compatible', endpoint: ENDPOINT, model: 'bag', dims: AXES.length, fusion: { similarityFloor: 0.5 } })!;
