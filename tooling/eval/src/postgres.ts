@@ -11,7 +11,6 @@ import type { RecallDatabase } from '@recall/schema';
 import type { Storage } from '@recall/storage-ports';
 import { redactStorageUrl } from '@recall/storage-ports';
 import { sqliteStorage } from '@recall/store';
-import { openPostgresStorage } from '@recall/store-postgres';
 import { EvalUsageError } from './errors.js';
 import { groupRows } from './report.js';
 import type { RunResult } from './runner.js';
@@ -22,6 +21,8 @@ const MESSAGE_BATCH = 5_000;
 /** Opens the PostgreSQL storage and copies the SQLite database's rows into it; returns the open storage (close it). */
 export async function copyToPostgres(db: RecallDatabase, url: string, log: (line: string) => void): Promise<Storage> {
   const from = sqliteStorage(db).transfer!;
+  // Loaded only for --database (as the CLI loads it): the default eval never loads the pg driver.
+  const { openPostgresStorage } = await import('@recall/store-postgres');
   const target = await openPostgresStorage({ kind: 'postgres', url });
   try {
     const to = target.bulk!;
