@@ -61,11 +61,16 @@ export function postgresChunks(pool: pg.Pool): ChunkStore {
     async plan(fingerprintId, chunks) {
       if (chunks.length === 0) return 0;
       const r = await pool.query(
-        `insert into semantic_chunks (fingerprint_id, message_id, session_id, chunk_index, start, "end", content_hash, chunker_version, status)
-         select $1, c.message_id, m.session_id, c.chunk_index, c.start, c."end", c.content_hash, f.chunker_version, 'pending'
+        // The scope copies (project, role, visibility: migration 0003) are read in the same
+        // statement, with the sessions and messages locked FOR SHARE so a move or a rewind made meanwhile
+        // waits and then rewrites them (triggers, migration 0004).
+        `insert into semantic_chunks (fingerprint_id, message_id, session_id, chunk_index, start, "end", content_hash, chunker_version, status, project_id, role, visibility)
+         select $1, c.message_id, m.session_id, c.chunk_index, c.start, c."end", c.content_hash, f.chunker_version, 'pending', s.project_id, m.role, m.visibility
            from unnest($2::bigint[], $3::int[], $4::int[], $5::int[], $6::text[]) as c(message_id, chunk_index, start, "end", content_hash)
            join messages m on m.id = c.message_id
+           join sessions s on s.id = m.session_id
            join semantic_fingerprints f on f.id = $1
+         for share of s, m
          on conflict (fingerprint_id, message_id, content_hash, chunk_index) do nothing`,
         [fingerprintId, chunks.map((c) => c.messageId), chunks.map((c) => c.chunkIndex), chunks.map((c) => c.start), chunks.map((c) => c.end), chunks.map((c) => c.contentHash)],
       );
@@ -82,9 +87,15 @@ export function postgresChunks(pool: pg.Pool): ChunkStore {
           params.push(v);
           return `$${params.length}`;
         };
-        const where = scope.kind === 'project' ? `s.project_id = ${p(scope.projectId)}` : `s.project_id is null and s.id = any(${p([...scope.sessionIds])})`;
-        const roles = options.roles && options.roles.length > 0 ? `and m.role = any(${p([...options.roles])})` : '';
-        const caller = scope.currentSessionId !== null ? `and not (m.session_id = ${p(scope.currentSessionId)} and m.visibility = 'live')` : '';
+        // Conditions on the chunk row's scope copies (migration 0003) — no per-row join to
+        // messages — and on sessions, the membership rule itself (a hash join over the scope's
+        // sessions: the project is checked there once more, and hidden sessions are left out).
+        const where =
+          scope.kind === 'project'
+            ? `c.project_id = ${p(scope.projectId)} and s.project_id = c.project_id`
+            : `c.project_id is null and c.session_id = any(${p([...scope.sessionIds])}) and s.project_id is null`;
+        const roles = options.roles && options.roles.length > 0 ? `and c.role = any(${p([...options.roles])})` : '';
+        const caller = scope.currentSessionId !== null ? `and not (c.session_id = ${p(scope.currentSessionId)} and c.visibility = 'live')` : '';
         // Exact: every chunk of the allowed set is ranked (no ANN index is consulted); the chunk
         // limit grows until `limit` distinct messages are certain.
         for (let k = limit * 2; ; k *= 4) {
@@ -94,10 +105,9 @@ export function postgresChunks(pool: pg.Pool): ChunkStore {
               // vector to temp files) and no count(*) over () (a short page means the set is exhausted).
               `select c.message_id, c.session_id, c.start, c."end", c.embedding <=> $2::vector as distance
                  from semantic_chunks c
-                 join messages m on m.id = c.message_id
-                 join sessions s on s.id = m.session_id
+                 join sessions s on s.id = c.session_id
                 where c.fingerprint_id = $1 and c.status = 'ready' and c.embedding is not null
-                  and not s.hidden and m.visibility in ${VISIBLE_SQL} and ${where} ${roles} ${caller}
+                  and not s.hidden and c.visibility in ${VISIBLE_SQL} and ${where} ${roles} ${caller}
                 order by distance, c.message_id limit ${k}`,
               params,
             )
