@@ -2,7 +2,9 @@
  * ChunkStore and ClaimQueue on PostgreSQL + pgvector. The allowed set is selected first (ready
  * chunks of the fingerprint, visible messages of visible sessions of the scope, roles, the caller's
  * own live messages out) inside a row-level-security transaction of the scope, and ranked exactly
- * over that whole set: `order by embedding <=> $query limit k` (cosine distance; the best chunk
+ * over that whole set: `order by embedding <#> $query limit k` (negative inner product: every
+ * fingerprint is l2-normalised, so this is the cosine ranking of @recall/semantic's scan, at a third
+ * of the arithmetic of `<=>`, which also computes both norms per row; the best chunk
  * anchors each message). Claims are one statement each — `FOR UPDATE SKIP LOCKED` picks free rows
  * and stamps a lease in the same statement, so two workers never get the same chunk and no
  * transaction stays open while the provider is called; complete() writes a vector only while the
@@ -103,7 +105,7 @@ export function postgresChunks(pool: pg.Pool): ChunkStore {
             await tx.query(
               // One ranked statement over the allowed set: no materialized CTE (it spilled every
               // vector to temp files) and no count(*) over () (a short page means the set is exhausted).
-              `select c.message_id, c.session_id, c.start, c."end", c.embedding <=> $2::vector as distance
+              `select c.message_id, c.session_id, c.start, c."end", c.embedding <#> $2::vector as distance
                  from semantic_chunks c
                  join sessions s on s.id = c.session_id
                 where c.fingerprint_id = $1 and c.status = 'ready' and c.embedding is not null
@@ -118,7 +120,7 @@ export function postgresChunks(pool: pg.Pool): ChunkStore {
             const id = Number(r.message_id);
             if (seen.has(id)) continue;
             seen.add(id);
-            hits.push({ messageId: id, sessionId: r.session_id as string, score: 1 - Number(r.distance), start: Number(r.start), end: Number(r.end) });
+            hits.push({ messageId: id, sessionId: r.session_id as string, score: -Number(r.distance), start: Number(r.start), end: Number(r.end) });
           }
           if (hits.length >= limit || rows.length < k) return hits.slice(0, limit);
         }
