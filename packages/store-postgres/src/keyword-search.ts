@@ -75,18 +75,25 @@ export async function searchKeyword(db: RecallPostgres, args: PostgresKeywordSea
     VISIBLE_VISIBILITIES.map((v) => sql`${v}`),
     sql`, `,
   );
+  // The project, visibility and match are conditions on the keyword row (its scope copies,
+  // migration 0003: one GIN index over project_id + document), ranked and limited before the
+  // messages are read; sessions.project_id, the membership rule, is checked again on the way out.
   const result = await db.orm.execute<Row>(sql`
-    select m.id, m.session_id, m.content, m.created_at,
-           ts_rank('{0, 0, 0.5, 1}'::real[], k.document, q.query, 1) as rank
-      from (select ${tsquery}::tsquery as query) q
-      join message_keywords k on k.document @@ q.query
-      join messages m on m.id = k.message_id
+    select m.id, m.session_id, m.content, m.created_at, h.rank
+      from (select k.message_id, ts_rank('{0, 0, 0.5, 1}'::real[], k.document, q.query, 1) as rank
+              from (select ${tsquery}::tsquery as query) q
+              join message_keywords k on k.document @@ q.query
+             where k.project_id = ${args.projectId}
+               and k.visibility in (${visible})
+               and not exists (select 1 from sessions hs where hs.id = k.session_id and hs.hidden)
+             order by rank desc, k.message_id desc
+             limit ${limit}) h
+      join messages m on m.id = h.message_id
       join sessions s on s.id = m.session_id
      where s.project_id = ${args.projectId}
        and not s.hidden
        and m.visibility in (${visible})
-     order by rank desc, m.id desc
-     limit ${limit}`);
+     order by h.rank desc, m.id desc`);
   const hits = result.rows.map((r) => ({
     messageId: Number(r.id),
     sessionId: r.session_id,

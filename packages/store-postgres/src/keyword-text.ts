@@ -29,11 +29,31 @@ export const PG_MAX_INDEXED_CHARS = 50_000;
 const TOKEN_RE = /[\p{L}\p{N}\p{Co}\p{M}]+/gu;
 const LATIN_MARKS_RE = /(\p{Script=Latin})\p{M}+/gu;
 
-/** One token of indexColumns() output as a lexeme: CJK unchanged; other text lower-cased, Latin diacritics removed, Porter-stemmed. */
-export function lexeme(token: string): string {
+/** The definition of lexeme(): CJK unchanged; other text lower-cased, Latin diacritics removed, Porter-stemmed. */
+export function lexemeReference(token: string): string {
   if (hasCjk(token)) return token;
   const folded = token.toLowerCase().normalize('NFD').replace(LATIN_MARKS_RE, '$1').normalize('NFC');
   return porterStem(folded);
+}
+
+const ASCII_RE = /^[\x00-\x7f]*$/;
+/** Memo of lexeme() (text repeats its words: most tokens of a bulk ingest were seen before). */
+const LEXEME_CACHE = new Map<string, string>();
+const LEXEME_CACHE_MAX = 100_000;
+
+/**
+ * One token of indexColumns() output as a lexeme — exactly lexemeReference() (a test compares
+ * them), only faster: ASCII tokens skip the Unicode normalisations (which leave ASCII unchanged),
+ * and results are memoised (bounded; cleared when full). The tokenizer is most of the CPU time of
+ * a bulk ingest.
+ */
+export function lexeme(token: string): string {
+  let out = LEXEME_CACHE.get(token);
+  if (out !== undefined) return out;
+  out = ASCII_RE.test(token) ? porterStem(token.toLowerCase()) : lexemeReference(token);
+  if (LEXEME_CACHE.size >= LEXEME_CACHE_MAX) LEXEME_CACHE.clear();
+  LEXEME_CACHE.set(token, out);
+  return out;
 }
 
 function lexemes(text: string): string[] {
@@ -59,6 +79,7 @@ const MAX_POSITION = 16_383;
 const MAX_POSITIONS_PER_LEXEME = 256;
 
 function quoteLexeme(lex: string): string {
+  if (!lex.includes('\\') && !lex.includes("'")) return `'${lex}'`;
   return `'${lex.replace(/\\/g, '\\\\').replace(/'/g, "''")}'`;
 }
 
@@ -70,25 +91,34 @@ function quoteLexeme(lex: string): string {
  * (`1e5hello` → `1e5`, `hello`) and whose idea of a letter follows the server's locale.
  */
 export function tsvectorLiteral(text: DocumentText): string {
-  const positions = new Map<string, string[]>();
+  // Per lexeme: its positions (numbers, growing) and their weights, in first-seen order.
+  const positions = new Map<string, { at: number[]; weights: string[] }>();
   let pos = 0;
   const add = (tokens: string, weight: 'A' | 'B'): void => {
+    if (tokens === '') return;
     for (const lex of tokens.split(' ')) {
       if (lex === '') continue;
       pos++;
       let list = positions.get(lex);
-      if (!list) positions.set(lex, (list = []));
+      if (!list) positions.set(lex, (list = { at: [], weights: [] }));
       const at = Math.min(pos, MAX_POSITION);
-      const last = list[list.length - 1];
+      const n = list.at.length;
       // Positions only grow; past MAX_POSITION they all clamp to it, kept once (as PostgreSQL does).
-      if (list.length < MAX_POSITIONS_PER_LEXEME && (last === undefined || Number.parseInt(last, 10) !== at)) list.push(`${at}${weight}`);
+      if (n < MAX_POSITIONS_PER_LEXEME && (n === 0 || list.at[n - 1] !== at)) {
+        list.at.push(at);
+        list.weights.push(weight);
+      }
     }
   };
   add(text.body, 'A');
   add(text.cjk, 'B');
-  const out: string[] = [];
-  for (const [lex, list] of positions) out.push(`${quoteLexeme(lex)}:${list.join(',')}`);
-  return out.join(' ');
+  let out = '';
+  for (const [lex, list] of positions) {
+    if (out !== '') out += ' ';
+    out += `${quoteLexeme(lex)}:`;
+    for (let i = 0; i < list.at.length; i++) out += `${i > 0 ? ',' : ''}${list.at[i]}${list.weights[i]}`;
+  }
+  return out;
 }
 
 /** The SQL value of a message's tsvector (one bound parameter cast to tsvector). */

@@ -4,11 +4,11 @@
  * minimum the search needs; the full store port (edits, visibility, moves, lineage) is still to come
  * (README "What is still to come").
  */
-import { sql } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import type { RecallPostgres } from './database.js';
 import type { MessageRole, Visibility } from './enums.js';
 import { documentSql, documentText, PG_KEYWORD_TOKENIZER_VERSION } from './keyword-text.js';
-import { messageKeywords, messages } from './tables.js';
+import { messageKeywords, messages, sessions } from './tables.js';
 
 /** One message to append to a session. */
 export interface NewPostgresMessage {
@@ -37,11 +37,17 @@ export async function insertMessages(db: RecallPostgres, sessionId: string, rows
       )
       .returning({ id: messages.id });
     const ids = inserted.map((r) => r.id);
+    // The session's project for the keyword rows' scope copy (migration 0003), FOR SHARE so a move waits.
+    const [session] = await tx.select({ projectId: sessions.projectId }).from(sessions).where(eq(sessions.id, sessionId)).for('share');
     await tx.insert(messageKeywords).values(
       ids.map((messageId, i) => ({
         messageId,
         document: sql`${documentSql(documentText(rows[i]!.content))}`,
         tokenizerVersion: PG_KEYWORD_TOKENIZER_VERSION,
+        sessionId,
+        projectId: session?.projectId ?? null,
+        role: rows[i]!.role,
+        visibility: rows[i]!.visibility ?? 'live',
       })),
     );
     return ids;

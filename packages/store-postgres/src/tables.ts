@@ -98,8 +98,16 @@ export const messages = pgTable(
  * output as SQLite's FTS5 index (packages/store/src/search-text.ts indexColumns): weight A = `body`
  * (Latin words, Porter-stemmed, and CJK bigrams), weight B = `cjk` (CJK unigrams), each run through
  * `to_tsvector('simple', …)`. Derived data: `tokenizer_version` records which tokenizer wrote the
- * row, so a tokenizer change can re-index only stale rows. No project column: the search JOINs
- * sessions.project_id, the one membership rule, so moving a session needs no index write.
+ * row, so a tokenizer change can re-index only stale rows.
+ *
+ * Denormalised from the message and its session (migration 0003), so the ranked query and its
+ * row-level-security policy need no per-row join: `session_id`, `role`, `visibility` and the
+ * session's `project_id`. They are kept true in the same transaction as every write that changes
+ * them: appends and imports write them with the row (the session is locked FOR SHARE, so a move
+ * waits), and triggers (migration 0004) rewrite `project_id` when a session moves and `visibility`
+ * when a message is rewound, compacted or deleted. sessions.project_id stays the one membership
+ * rule; these copies are an index of it. One GIN index over (project_id, document) (btree_gin)
+ * finds a project's matches without walking its messages.
  */
 export const messageKeywords = pgTable(
   'message_keywords',
@@ -109,8 +117,16 @@ export const messageKeywords = pgTable(
       .references(() => messages.id, { onDelete: 'cascade' }),
     document: tsvector('document').notNull(),
     tokenizerVersion: integer('tokenizer_version').notNull(),
+    /** messages.session_id of the message (a message never changes session). */
+    sessionId: text('session_id').notNull(),
+    /** sessions.project_id of that session (NULL: no project); rewritten by a move (trigger). */
+    projectId: text('project_id'),
+    /** messages.role (never changes). */
+    role: text('role', { enum: MESSAGE_ROLES }).notNull(),
+    /** messages.visibility (trigger on messages). */
+    visibility: text('visibility', { enum: VISIBILITIES }).notNull(),
   },
-  (t) => [index('message_keywords_document_gin').using('gin', t.document)],
+  (t) => [index('message_keywords_project_document_gin').using('gin', t.projectId, t.document), index('message_keywords_session_idx').on(t.sessionId)],
 );
 
 
@@ -151,9 +167,11 @@ export const semanticProjects = pgTable('semantic_projects', {
 
 /**
  * Chunk rows of the semantic index: a UTF-16 range of a message, the sha256 of the message content
- * it was cut from, and its vector once embedded. No project column: the allowed set joins
- * sessions.project_id at read time, so a move never re-embeds. A content edit deletes the
- * message's rows (trigger, migration 0002).
+ * it was cut from, and its vector once embedded. A content edit deletes the message's rows
+ * (trigger, migration 0002). `project_id`, `role` and `visibility` are copies of the session's
+ * project and the message's role and visibility (migration 0003), kept true by the same triggers as
+ * message_keywords (a move rewrites project_id, never the vector), so the allowed set and its
+ * row-level-security policy are conditions on the chunk row itself.
  */
 export const semanticChunks = pgTable(
   'semantic_chunks',
@@ -182,8 +200,15 @@ export const semanticChunks = pgTable(
     nextAttemptAt: ms('next_attempt_at'),
     createdAt: ms('created_at').notNull().default(nowMs),
     updatedAt: ms('updated_at').notNull().default(nowMs),
+    /** sessions.project_id of the chunk's session (NULL: no project); rewritten by a move (trigger). */
+    projectId: text('project_id'),
+    /** messages.role of the chunk's message. */
+    role: text('role', { enum: MESSAGE_ROLES }).notNull(),
+    /** messages.visibility of the chunk's message (trigger on messages). */
+    visibility: text('visibility', { enum: VISIBILITIES }).notNull(),
   },
   (t) => [
+    index('semantic_chunks_project_fp_idx').on(t.projectId, t.fingerprintId),
     uniqueIndex('semantic_chunks_uq').on(t.fingerprintId, t.messageId, t.contentHash, t.chunkIndex),
     index('semantic_chunks_fp_status_idx').on(t.fingerprintId, t.status),
     index('semantic_chunks_message_idx').on(t.messageId),

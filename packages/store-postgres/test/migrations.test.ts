@@ -67,7 +67,7 @@ describe('foreign keys', () => {
     await expect(db.orm.insert(tables.sessions).values({ id: 's1', projectId: 'nope' })).rejects.toMatchObject({ cause: { code: '23503' } });
     await db.orm.insert(tables.sessions).values({ id: 's2' });
     await db.pool.query(`insert into messages (session_id, role, content) values ('s2', 'user', 'hello')`);
-    await db.pool.query(`insert into message_keywords (message_id, document, tokenizer_version) select id, to_tsvector('simple', 'hello'), 1 from messages`);
+    await db.pool.query(`insert into message_keywords (message_id, document, tokenizer_version, session_id, role, visibility) select id, to_tsvector('simple', 'hello'), 1, session_id, role, visibility from messages`);
     await db.pool.query("delete from sessions where id = 's2'");
     expect((await db.pool.query('select (select count(*) from messages)::int as m, (select count(*) from message_keywords)::int as k')).rows[0]).toEqual({ m: 0, k: 0 });
   });

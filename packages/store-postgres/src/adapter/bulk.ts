@@ -60,20 +60,40 @@ export function postgresBulkImport(pool: pg.Pool): BulkImport {
       if (messages.length === 0) return 0;
       return write(pool, async (tx) => {
         const col = <K extends keyof Message>(k: K) => messages.map((m) => m[k]);
-        const all = (
-          await tx.query(
-            `insert into messages (id, session_id, role, content, tool_name, tool_calls, tool_call_id, external_id, created_at, visibility, edited_at)
-             overriding system value
-             select * from unnest($1::bigint[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::text[], $9::bigint[], $10::text[], $11::bigint[])
-             on conflict do nothing returning id, content, visibility`,
-            [col('id'), col('sessionId'), col('role'), col('content'), col('toolName'), col('toolCalls'), col('toolCallId'), col('externalId'), col('createdAt'), col('visibility'), col('editedAt')],
-          )
-        ).rows;
-        const inserted = all.filter((r) => r.visibility !== 'deleted');
+        // The sessions' projects for the keyword rows' scope copies, locked FOR SHARE so a move
+        // made meanwhile waits for this batch (and then rewrites its rows: trigger, migration 0004).
+        const sessionIds = [...new Set(messages.map((m) => m.sessionId))];
+        const projectOf = new Map<string, string | null>();
+        for (const r of (await tx.query('select id, project_id from sessions where id = any($1) for share', [sessionIds])).rows) projectOf.set(r.id as string, (r.project_id as string | null) ?? null);
+        // The INSERT is sent first; the documents are built while PostgreSQL writes the rows.
+        const pending = tx.query(
+          `insert into messages (id, session_id, role, content, tool_name, tool_calls, tool_call_id, external_id, created_at, visibility, edited_at)
+           overriding system value
+           select * from unnest($1::bigint[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::text[], $9::bigint[], $10::text[], $11::bigint[])
+           on conflict do nothing returning id`,
+          [col('id'), col('sessionId'), col('role'), col('content'), col('toolName'), col('toolCalls'), col('toolCallId'), col('externalId'), col('createdAt'), col('visibility'), col('editedAt')],
+        );
+        pending.catch(() => {}); // awaited below
+        const documents = new Map<number, string>();
+        for (const m of messages) if (m.visibility !== 'deleted') documents.set(m.id, tsvectorLiteral(documentText(m.content)));
+        const all = (await pending).rows.map((r) => Number(r.id));
+        const byId = new Map(messages.map((m) => [m.id, m]));
+        const inserted = all.map((id) => byId.get(id)!).filter((m) => m.visibility !== 'deleted');
         if (inserted.length > 0) {
           await tx.query(
-            `insert into message_keywords (message_id, document, tokenizer_version) select * from unnest($1::bigint[], $2::tsvector[], $3::int[]) on conflict (message_id) do nothing`,
-            [inserted.map((r) => r.id), inserted.map((r) => tsvectorLiteral(documentText(r.content as string))), inserted.map(() => PG_KEYWORD_TOKENIZER_VERSION)],
+            `insert into message_keywords (message_id, document, tokenizer_version, session_id, project_id, role, visibility)
+             select v.id, v.document, $1, v.session_id, v.project_id, v.role, v.visibility
+               from unnest($2::bigint[], $3::tsvector[], $4::text[], $5::text[], $6::text[], $7::text[]) as v(id, document, session_id, project_id, role, visibility)
+             on conflict (message_id) do nothing`,
+            [
+              PG_KEYWORD_TOKENIZER_VERSION,
+              inserted.map((m) => m.id),
+              inserted.map((m) => documents.get(m.id)!),
+              inserted.map((m) => m.sessionId),
+              inserted.map((m) => projectOf.get(m.sessionId) ?? null),
+              inserted.map((m) => m.role),
+              inserted.map((m) => m.visibility),
+            ],
           );
         }
         return all.length;

@@ -54,20 +54,22 @@ export function postgresKeyword(pool: pg.Pool): KeywordIndex {
         const scopeSql = 'projectId' in rls ? `s.project_id = ${p(rls.projectId)}` : `s.id = any(${p([...rls.sessionIds])})`;
         let hits: KeywordAnswer['hits'] = [];
         if (tsquery !== null) {
+          // A dated search uses recall_keyword_matches_dated (migration 0005): the same function with
+          // the date range applied inside, before its LIMIT.
+          const datedMatch = since !== undefined || until !== undefined;
+          // recall_keyword_matches (migration 0004) ranks the scope's matches through the GIN index
+          // on (project_id, document) and returns the best `limit` ids; it reads the scope from the
+          // same settings as the policies. The messages themselves are then read here, as
+          // recall_scoped under row-level security, and the scope is checked once more on the
+          // sessions table, the one membership rule.
           const rows = (
             await tx.query(
-              `select m.*, ts_rank('{0, 0, 0.5, 1}'::real[], k.document, q.query, 1) as rank
-                 from (select ${p(tsquery)}::tsquery as query) q
-                 join message_keywords k on k.document @@ q.query
-                 join messages m on m.id = k.message_id
+              `select m.*, h.rank
+                 from ${datedMatch ? `recall_keyword_matches_dated(${p(tsquery)}::tsquery, ${p(roles)}::text[], ${p(exclude)}::text[], ${limit}, ${p(since ?? null)}::bigint, ${p(until ?? null)}::bigint)` : `recall_keyword_matches(${p(tsquery)}::tsquery, ${p(roles)}::text[], ${p(exclude)}::text[], ${limit})`} h
+                 join messages m on m.id = h.message_id
                  join sessions s on s.id = m.session_id
                 where ${scopeSql} and not s.hidden and m.visibility in ${VISIBLE_SQL}
-                  ${exclude.length ? `and not (m.session_id = any(${p(exclude)}) and m.visibility = 'live')` : ''}
-                  ${roles.length ? `and m.role = any(${p(roles)})` : ''}
-                  ${since !== undefined ? `and m.created_at >= ${p(since)}` : ''}
-                  ${until !== undefined ? `and m.created_at < ${p(until)}` : ''}
-                order by rank desc, m.id desc
-                limit ${limit}`,
+                order by h.rank desc, m.id desc`,
               params,
             )
           ).rows;

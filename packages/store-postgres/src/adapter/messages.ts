@@ -23,13 +23,34 @@ export function parseMessages(inputs: readonly MessageInput[]): z.output<typeof 
   return parseInput(appendSchema, inputs, 'messages');
 }
 
+/**
+ * Re-indexes existing messages (an edit): the document is replaced; the scope copies (session,
+ * project, role, visibility — migration 0003) are taken from the message and its session.
+ */
 async function index(tx: Tx, rows: ReadonlyArray<{ id: number; content: string }>): Promise<void> {
   if (rows.length === 0) return;
   await tx.query(
-    `insert into message_keywords (message_id, document, tokenizer_version)
-     select * from unnest($1::bigint[], $2::tsvector[], $3::int[])
+    `insert into message_keywords (message_id, document, tokenizer_version, session_id, project_id, role, visibility)
+     select v.id, v.document, v.version, m.session_id, s.project_id, m.role, m.visibility
+       from unnest($1::bigint[], $2::tsvector[], $3::int[]) as v(id, document, version)
+       join messages m on m.id = v.id join sessions s on s.id = m.session_id
      on conflict (message_id) do update set document = excluded.document, tokenizer_version = excluded.tokenizer_version`,
     [rows.map((r) => r.id), rows.map((r) => tsvectorLiteral(documentText(r.content))), rows.map(() => PG_KEYWORD_TOKENIZER_VERSION)],
+  );
+}
+
+/**
+ * Indexes freshly inserted messages of one session whose project is `projectId` (read under the
+ * session's FOR SHARE lock, so no move can commit in between): documents are the precomputed
+ * tsvector literals, the scope copies are written with the row.
+ */
+async function indexFresh(tx: Tx, sessionId: string, projectId: string | null, rows: ReadonlyArray<{ id: number; document: string; role: string; visibility: string }>): Promise<void> {
+  if (rows.length === 0) return;
+  await tx.query(
+    `insert into message_keywords (message_id, document, tokenizer_version, session_id, project_id, role, visibility)
+     select v.id, v.document, $3, $1, $2, v.role, v.visibility from unnest($4::bigint[], $5::tsvector[], $6::text[], $7::text[]) as v(id, document, role, visibility)
+     on conflict (message_id) do update set document = excluded.document, tokenizer_version = excluded.tokenizer_version`,
+    [sessionId, projectId, PG_KEYWORD_TOKENIZER_VERSION, rows.map((r) => r.id), rows.map((r) => r.document), rows.map((r) => r.role), rows.map((r) => r.visibility)],
   );
 }
 
@@ -44,15 +65,20 @@ const INSERT_CHUNK = 5000;
  */
 export async function insertParsedMessages(tx: Tx, sessionId: string, inputs: z.output<typeof appendSchema>): Promise<AppendOutcome> {
   const out: Message[] = [];
-  const fresh: Array<{ id: number; content: string }> = [];
+  const fresh: Array<{ id: number; document: string; role: string; visibility: string }> = [];
   let skipped = 0;
   let last = 0;
   const now = nowMs();
+  // The session's project for the keyword rows' scope copy; FOR SHARE holds off a move until commit.
+  const session = (await tx.query('select project_id from sessions where id = $1 for share', [sessionId])).rows[0];
+  if (!session) throw new SessionNotFoundError(sessionId);
+  const projectId = (session.project_id as string | null) ?? null;
   for (let from = 0; from < inputs.length; from += INSERT_CHUNK) {
     const batch = inputs.slice(from, from + INSERT_CHUNK);
     const created = batch.map((m) => m.createdAt ?? now);
-    const inserted = (
-      await tx.query(
+    // The INSERT is sent first; the keyword documents (the tokenizer, CPU-bound) are computed while
+    // PostgreSQL writes the rows, and are simply not used for rows that already existed.
+    const pending = tx.query(
         `insert into messages (session_id, role, content, tool_name, tool_calls, tool_call_id, external_id, created_at, visibility)
          select $1, v.role, v.content, v.tool_name, v.tool_calls, v.tool_call_id, v.external_id, v.created_at, v.visibility
            from unnest($2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::bigint[], $9::text[])
@@ -70,8 +96,10 @@ export async function insertParsedMessages(tx: Tx, sessionId: string, inputs: z.
           created,
           batch.map((m) => m.visibility ?? 'live'),
         ],
-      )
-    ).rows.sort((a, b) => Number(a.id) - Number(b.id));
+    );
+    pending.catch(() => {}); // awaited below; a failure surfaces there, after the documents are built
+    const documents = batch.map((m) => tsvectorLiteral(documentText(m.content)));
+    const inserted = (await pending).rows.sort((a, b) => Number(a.id) - Number(b.id));
     // Returned rows, in id (= input) order: keyed by external id, the rest queued.
     const byExternal = new Map<string, Record<string, unknown>>();
     const anonymous: Array<Record<string, unknown>> = [];
@@ -85,7 +113,7 @@ export async function insertParsedMessages(tx: Tx, sessionId: string, inputs: z.
       const row = m.externalId == null ? anonymous[nextAnonymous++] : byExternal.get(m.externalId);
       if (row) {
         if (m.externalId != null) byExternal.delete(m.externalId);
-        fresh.push({ id: Number(row.id), content: m.content });
+        fresh.push({ id: Number(row.id), document: documents[i]!, role: row.role as string, visibility: row.visibility as string });
         last = Math.max(last, created[i]!);
         out.push(toMessage(row));
         continue;
@@ -101,7 +129,7 @@ export async function insertParsedMessages(tx: Tx, sessionId: string, inputs: z.
     }
   }
   if (fresh.length > 0) {
-    await index(tx, fresh);
+    await indexFresh(tx, sessionId, projectId, fresh);
     await tx.query('update sessions set updated_at = greatest(updated_at, $1) where id = $2', [Math.max(last, now), sessionId]);
   }
   return { messages: out, inserted: fresh.length, skipped };

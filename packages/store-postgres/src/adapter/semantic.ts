@@ -2,7 +2,9 @@
  * ChunkStore and ClaimQueue on PostgreSQL + pgvector. The allowed set is selected first (ready
  * chunks of the fingerprint, visible messages of visible sessions of the scope, roles, the caller's
  * own live messages out) inside a row-level-security transaction of the scope, and ranked exactly
- * over that whole set: `order by embedding <=> $query limit k` (cosine distance; the best chunk
+ * over that whole set: `order by embedding <#> $query limit k` (negative inner product: every
+ * fingerprint is l2-normalised, so this is the cosine ranking of @recall/semantic's scan, at a third
+ * of the arithmetic of `<=>`, which also computes both norms per row; the best chunk
  * anchors each message). Claims are one statement each — `FOR UPDATE SKIP LOCKED` picks free rows
  * and stamps a lease in the same statement, so two workers never get the same chunk and no
  * transaction stays open while the provider is called; complete() writes a vector only while the
@@ -69,11 +71,16 @@ export function postgresChunks(pool: pg.Pool): ChunkStore {
     async plan(fingerprintId, chunks) {
       if (chunks.length === 0) return 0;
       const r = await pool.query(
-        `insert into semantic_chunks (fingerprint_id, message_id, session_id, chunk_index, start, "end", content_hash, chunker_version, status)
-         select $1, c.message_id, m.session_id, c.chunk_index, c.start, c."end", c.content_hash, f.chunker_version, 'pending'
+        // The scope copies (project, role, visibility: migration 0003) are read in the same
+        // statement, with the sessions and messages locked FOR SHARE so a move or a rewind made meanwhile
+        // waits and then rewrites them (triggers, migration 0004).
+        `insert into semantic_chunks (fingerprint_id, message_id, session_id, chunk_index, start, "end", content_hash, chunker_version, status, project_id, role, visibility)
+         select $1, c.message_id, m.session_id, c.chunk_index, c.start, c."end", c.content_hash, f.chunker_version, 'pending', s.project_id, m.role, m.visibility
            from unnest($2::bigint[], $3::int[], $4::int[], $5::int[], $6::text[]) as c(message_id, chunk_index, start, "end", content_hash)
            join messages m on m.id = c.message_id
+           join sessions s on s.id = m.session_id
            join semantic_fingerprints f on f.id = $1
+         for share of s, m
          on conflict (fingerprint_id, message_id, content_hash, chunk_index) do nothing`,
         [fingerprintId, chunks.map((c) => c.messageId), chunks.map((c) => c.chunkIndex), chunks.map((c) => c.start), chunks.map((c) => c.end), chunks.map((c) => c.contentHash)],
       );
@@ -90,11 +97,20 @@ export function postgresChunks(pool: pg.Pool): ChunkStore {
           params.push(v);
           return `$${params.length}`;
         };
-        const where = scope.kind === 'project' ? `s.project_id = ${p(scope.projectId)}` : `s.project_id is null and s.id = any(${p([...scope.sessionIds])})`;
-        const roles = options.roles && options.roles.length > 0 ? `and m.role = any(${p([...options.roles])})` : '';
-        const caller = scope.currentSessionId !== null ? `and not (m.session_id = ${p(scope.currentSessionId)} and m.visibility = 'live')` : '';
+        // Conditions on the chunk row's scope copies (migration 0003) — no per-row join to
+        // messages — and on sessions, the membership rule itself (a hash join over the scope's
+        // sessions: the project is checked there once more, and hidden sessions are left out).
+        const where =
+          scope.kind === 'project'
+            ? `c.project_id = ${p(scope.projectId)} and s.project_id = c.project_id`
+            : `c.project_id is null and c.session_id = any(${p([...scope.sessionIds])}) and s.project_id is null`;
+        const roles = options.roles && options.roles.length > 0 ? `and c.role = any(${p([...options.roles])})` : '';
+        const caller = scope.currentSessionId !== null ? `and not (c.session_id = ${p(scope.currentSessionId)} and c.visibility = 'live')` : '';
+        // Chunk rows carry no time: a dated search checks the message's created_at (one primary-key
+        // probe per candidate row, only when a range is given).
         const since = options.since !== undefined && Number.isFinite(options.since) ? `and m.created_at >= ${p(Math.floor(options.since))}` : '';
         const until = options.until !== undefined && Number.isFinite(options.until) ? `and m.created_at < ${p(Math.floor(options.until))}` : '';
+        const datedJoin = since || until ? 'join messages m on m.id = c.message_id' : '';
         // Exact: every chunk of the allowed set is ranked (no ANN index is consulted); the chunk
         // limit grows until `limit` distinct messages are certain.
         for (let k = limit * 2; ; k *= 4) {
@@ -102,12 +118,11 @@ export function postgresChunks(pool: pg.Pool): ChunkStore {
             await tx.query(
               // One ranked statement over the allowed set: no materialized CTE (it spilled every
               // vector to temp files) and no count(*) over () (a short page means the set is exhausted).
-              `select c.message_id, c.session_id, c.start, c."end", c.embedding <=> $2::vector as distance
+              `select c.message_id, c.session_id, c.start, c."end", c.embedding <#> $2::vector as distance
                  from semantic_chunks c
-                 join messages m on m.id = c.message_id
-                 join sessions s on s.id = m.session_id
+                 join sessions s on s.id = c.session_id ${datedJoin}
                 where c.fingerprint_id = $1 and c.status = 'ready' and c.embedding is not null
-                  and not s.hidden and m.visibility in ${VISIBLE_SQL} and ${where} ${roles} ${caller} ${since} ${until}
+                  and not s.hidden and c.visibility in ${VISIBLE_SQL} and ${where} ${roles} ${caller} ${since} ${until}
                 order by distance, c.message_id limit ${k}`,
               params,
             )
@@ -118,7 +133,7 @@ export function postgresChunks(pool: pg.Pool): ChunkStore {
             const id = Number(r.message_id);
             if (seen.has(id)) continue;
             seen.add(id);
-            hits.push({ messageId: id, sessionId: r.session_id as string, score: 1 - Number(r.distance), start: Number(r.start), end: Number(r.end) });
+            hits.push({ messageId: id, sessionId: r.session_id as string, score: -Number(r.distance), start: Number(r.start), end: Number(r.end) });
           }
           if (hits.length >= limit || rows.length < k) return hits.slice(0, limit);
         }
