@@ -42,7 +42,8 @@ At scale (ranking and discover latency in one table, the tuning questions among 
   --rounds N       timed rounds per question (default 3)
   --db PATH        write the database to PATH and keep it; an existing PATH is reused (no build)
   --keep           keep the temp database
-  --common-share X, --backoff auto|unigram|bigram|none   a tuning variant instead of the shipped defaults
+  --common-share X, --backoff auto|unigram|bigram|none, --rank-window N
+                   a tuning variant instead of the shipped defaults
   -h, --help       print this and exit`;
 
 // ---------------------------------------------------------------------------------------------

@@ -135,12 +135,14 @@ export function runAtScale(bank: MemoryBank, docs: readonly Doc[], queries: read
     const owner = db.raw.prepare('select project_id from sessions where id = ?').pluck();
     // As session_search's discover calls it for a project-wide caller (keyword-source.ts runKeyword).
     const scope = { kind: 'project' as const, projectId: scopeProject, excludeSessionIds: [] as string[] };
-    // Tuning knobs for variants (defaults = what ships): --common-share X, --backoff auto|unigram|bigram|none.
+    // Tuning knobs for variants (defaults = what ships): --common-share X, --backoff auto|unigram|bigram|none, --rank-window N.
     const knobs: KeywordSearchOptions = {};
     const share = argValue('common-share');
     if (share) knobs.commonCharacterShare = Number(share);
     const backoff = argValue('backoff');
     if (backoff) knobs.cjkBackoff = backoff as KeywordSearchOptions['cjkBackoff'];
+    const window = argValue('rank-window');
+    if (window) knobs.rankWindow = argNumber('rank-window', 0);
     if (Object.keys(knobs).length > 0) console.log(`variant: ${JSON.stringify(knobs)} (not the shipped defaults)`);
     const search = (query: string) => keywordSearch(db, scope, query, { limit: DISCOVER_CANDIDATES, substringFallback: true, ...knobs });
     for (const q of queries.slice(0, WARMUP_QUERIES)) search(q.query);
