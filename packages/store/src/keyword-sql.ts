@@ -126,8 +126,8 @@ export function substringNeedles(query: string): string[] | null {
  * be re-read for every title). Latin needles (lower-case ASCII) are tested on lower(title) and also
  * keep titles with any full-width letter/digit, which only NFKC in JS can fold; CJK needles need
  * neither. A dated search keeps only candidates with a visible message in the range (not counted
- * out of `n`). One pass instead of a candidate query plus a count query: the two read the same
- * session rows, which cost as much as the search itself in a project of thousands of sessions.
+ * out of `n`). One pass instead of a candidate query plus a count query over the same session rows
+ * (about 2 ms of CPU per search saved in a 2,500-session project; docs/benchmarks.md, bench:cjk at 1M).
  */
 export function titlesSql(kind: ScopeKind, needles: { latin: number; cjk: number } | null, dated = false): string {
   const tests: string[] = [];

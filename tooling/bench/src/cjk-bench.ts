@@ -40,7 +40,8 @@ At scale (ranking and discover latency in one table, the tuning questions among 
   --messages N     generated messages (1m for the issue's setup; 20k, 1_000_000 accepted); selects this mode
   --projects P     projects (default 100; the largest, 10 % up to 100k, is the questions' scope)
   --rounds N       timed rounds per question (default 3)
-  --db PATH        write the database to PATH and keep it; an existing PATH is reused (no build)
+  --db PATH        write the database to PATH and keep it; an existing PATH is reused (no build).
+                   Queries run on a temp copy, so PATH stays as built and reruns rank alike
   --keep           keep the temp database
   --common-share X, --backoff auto|unigram|bigram|none, --rank-window N
                    a tuning variant instead of the shipped defaults

@@ -12,7 +12,7 @@
  * candidates for a limit-10 call, titles, substring fallback); ranking is scored on the same calls
  * that are timed (a target turn among the first k message hits).
  */
-import { existsSync, mkdtempSync, rmSync, statSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdtempSync, rmSync, statSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { openDatabase, type RecallDatabase } from '@recall/schema';
@@ -89,7 +89,18 @@ export function runAtScale(bank: MemoryBank, docs: readonly Doc[], queries: read
   console.log(`target: ${total.toLocaleString('en')} messages over ${projectCount} projects (bench:keyword's corpus) + the MemoryBank logs (${docs.length} messages, ${users.length} users, one project each); db ${path}`);
   console.log(`questions: ${queries.length} from ${questionsFile} (foreign-project questions left out), ${rounds} timed rounds after ${WARMUP_QUERIES} warm-up queries`);
   const reuse = dbArg !== undefined && dbArg !== '' && existsSync(dbArg);
-  const db = openDatabase(path);
+  // A reused database is queried on a temp copy: the moves below rewrite FTS rows, and FTS5 does
+  // not take a replaced row out of BM25's row count and length totals, so querying the kept file
+  // itself would drift its ranking a little with every run.
+  // A database built with --db is queried on a copy as well, so the kept file stays as built.
+  const copyDir = dbArg ? mkdtempSync(join(tmpdir(), 'recall-cjk-scale-copy-')) : null;
+  const toCopy = (): string => {
+    const c0 = performance.now();
+    for (const suffix of ['', '-wal']) if (existsSync(path + suffix)) copyFileSync(path + suffix, join(copyDir!, 'recall.db' + suffix));
+    console.log(`copied ${path} to a temp copy for this run's queries in ${((performance.now() - c0) / 1000).toFixed(1)} s`);
+    return join(copyDir!, 'recall.db');
+  };
+  let db = openDatabase(reuse ? toCopy() : path);
   try {
     let buildNote: string;
     const sizes = projectSizes(total, projectCount);
@@ -128,6 +139,10 @@ export function runAtScale(bank: MemoryBank, docs: readonly Doc[], queries: read
       console.log(`build: ${(out.written + docs.length).toLocaleString('en')} messages in ${secs.toFixed(1)} s (write path ${(out.writeMs / 1000).toFixed(1)} s = ${Math.round(out.written / (out.writeMs / 1000)).toLocaleString('en')} msg/s)`);
     }
     const size = fileSize(path);
+    if (copyDir && !reuse) {
+      db.close();
+      db = openDatabase(toCopy());
+    }
     console.log(`db size: ${mib(size)}`);
     const { byId, sessionsOf } = mapIds(db, users, docs);
     const scopeProject = 'p_bench0';
@@ -202,6 +217,7 @@ export function runAtScale(bank: MemoryBank, docs: readonly Doc[], queries: read
     console.log(`BENCH-SUMMARY ${JSON.stringify({ bench: 'cjk-scale', messages: total, questions: scored.length, chinese_r5: Number(cr5.toFixed(3)), chinese_p50_ms: Number(cst.p50.toFixed(2)), chinese_p95_ms: Number(cst.p95.toFixed(2)), chinese_cpu_p95_ms: Number(stats(chinese.flatMap((s) => s.cpu)).p95.toFixed(2)), db_mib: Number((size / 2 ** 20).toFixed(1)), leaks })}`);
   } finally {
     db.close();
+    if (copyDir) rmSync(copyDir, { recursive: true, force: true });
     if (dir && !process.argv.includes('--keep')) rmSync(dir, { recursive: true, force: true });
     else console.log(`kept ${path}`);
   }
