@@ -33,6 +33,7 @@ export function runRanked(
   minMatches: number,
   useTopFirst = true,
   onWindowed?: () => void,
+  window = RANK_WINDOW,
 ): RankedRow[] {
   let m = match;
   // A dated search ranks with the JOIN (the date is part of its gate, before LIMIT): the newest-first
@@ -44,7 +45,7 @@ export function runRanked(
   if (sp.kind === 'project' && many && refreshScopeTokens(db.raw)) {
     m = `scope : "${scopeToken(sp.params['projectId'] as string)}" AND (${match})`;
     if (useTopFirst && !dated) {
-      const out = windowRanked(db, base, m, limit);
+      const out = windowRanked(db, base, m, limit, window);
       if (out.windowed) onWindowed?.();
       return out.rows;
     }
@@ -83,10 +84,10 @@ const CHECK_SQL = `SELECT m.id AS id, (s.source IN (SELECT value FROM json_each(
  * first and, among them, by the same rank — so within the window the answer equals the full
  * query's, without joining every match to `messages` and `sessions`.
  */
-export function windowRanked(db: RecallDatabase, base: Record<string, unknown>, match: string, limit: number): { rows: RankedRow[]; windowed: boolean } {
+export function windowRanked(db: RecallDatabase, base: Record<string, unknown>, match: string, limit: number, window = RANK_WINDOW): { rows: RankedRow[]; windowed: boolean } {
   let top = Math.max(limit * CHECK_FACTOR, CHECK_MIN);
   for (;;) {
-    const candidates = stmt(db, WINDOW_SQL).all({ match, window: RANK_WINDOW, top }) as { id: number; rank: number; n: number }[];
+    const candidates = stmt(db, WINDOW_SQL).all({ match, window, top }) as { id: number; rank: number; n: number }[];
     const inWindow = candidates[0]?.n ?? 0;
     const rankOf = new Map(candidates.map((r) => [r.id, r.rank]));
     const kept = (stmt(db, CHECK_SQL).all({ ...base, ids: JSON.stringify(candidates.map((c) => c.id)) }) as { id: number; automated: number }[]).map((r) => ({
@@ -97,7 +98,7 @@ export function windowRanked(db: RecallDatabase, base: Record<string, unknown>, 
     // Enough interactive survivors, or every candidate of the window was checked: the order is final.
     if (kept.filter((r) => r.automated === 0).length >= limit || candidates.length >= inWindow) {
       kept.sort((a, b) => a.automated - b.automated || a.rank - b.rank || b.id - a.id);
-      return { rows: kept.slice(0, limit), windowed: inWindow >= RANK_WINDOW };
+      return { rows: kept.slice(0, limit), windowed: inWindow >= window };
     }
     top *= CHECK_FACTOR;
   }

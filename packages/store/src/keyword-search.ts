@@ -82,6 +82,7 @@ export function keywordSearch(db: RecallDatabase, scope: KeywordScope, query: st
   const roles = (options.roleFilter ?? []).filter((r) => (MESSAGE_ROLES as readonly string[]).includes(r));
   const automated = JSON.stringify(options.automatedSources ?? AUTOMATED_SOURCES);
   const minMatches = clampInt(options.scopeTokenMinMatches, SCOPE_TOKEN_MIN_MATCHES, 0, 1_000_000);
+  const rankWindow = clampInt(options.rankWindow, RANK_WINDOW, 100, 1_000_000);
   const empty: KeywordSearchResult = { query: summary, titleHits: [], hits: [], notes };
 
   if (summary.mode === 'none') {
@@ -114,7 +115,7 @@ export function keywordSearch(db: RecallDatabase, scope: KeywordScope, query: st
   let common: ReadonlySet<string> | null = null;
   if (parsed.match !== null) {
     const topFirst = options.topFirst !== false;
-    if (backoff !== 'auto') ranked = runRanked(db, sp, base, parsed.match, limit, minMatches, topFirst, onWindowed);
+    if (backoff !== 'auto') ranked = runRanked(db, sp, base, parsed.match, limit, minMatches, topFirst, onWindowed, rankWindow);
     else {
       // One query: exact CJK words (bigram phrases in `body`) OR-ed with their characters (the
       // `cjk` column, BM25 weight 0.5), so a paraphrase that shares characters but few whole words
@@ -125,14 +126,14 @@ export function keywordSearch(db: RecallDatabase, scope: KeywordScope, query: st
       const skip = commonCharacters(db, query, options.commonCharacterShare ?? COMMON_CHARACTER_SHARE);
       common = skip;
       const relaxed = parseQuery(query, { cjkBackoff: 'unigram', skipCharacters: skip }).match ?? parsed.match;
-      ranked = runRanked(db, sp, base, relaxed, limit, minMatches, topFirst, onWindowed);
+      ranked = runRanked(db, sp, base, relaxed, limit, minMatches, topFirst, onWindowed, rankWindow);
       summary.match = relaxed;
       if (ranked.length < limit && skip.size > 0) {
         // Under-filled: the common characters may be all a short or rare question shares with the
         // text; the full character match is a superset, so its BM25 order covers everything found.
         const full = parseQuery(query, { cjkBackoff: 'unigram' }).match;
         if (full !== null && full !== relaxed) {
-          ranked = runRanked(db, sp, base, full, limit, minMatches, topFirst, onWindowed);
+          ranked = runRanked(db, sp, base, full, limit, minMatches, topFirst, onWindowed, rankWindow);
           summary.match = full;
         }
       }
@@ -143,7 +144,7 @@ export function keywordSearch(db: RecallDatabase, scope: KeywordScope, query: st
   } else {
     ranked = stmt(db, literalSql(sp.kind, dated)).all({ ...base, pattern: `%${escapeLike(parsed.likeNeedle!)}%`, limit }) as typeof ranked;
   }
-  if (windowed) notes.push(`These words are very common in this project: only the ${RANK_WINDOW.toLocaleString('en')} most recent matching messages were ranked. Add a rarer word to reach older ones.`);
+  if (windowed) notes.push(`These words are very common in this project: only the ${rankWindow.toLocaleString('en')} most recent matching messages were ranked. Add a rarer word to reach older ones.`);
   let substring: string[] | null = null;
   if (ranked.length === 0 && parsed.match !== null && options.substringFallback) {
     substring = substringNeedles(query);

@@ -3,7 +3,7 @@
  */
 import type { RecallDatabase } from '@recall/schema';
 import { findTermSpans, parseQuery, termNeedles, type ParsedQuery } from './fts-query.js';
-import { clampInt, scopeParams, stmt, TITLE_COUNT_SQL, titlesSql, type ScopeParams } from './keyword-sql.js';
+import { clampInt, scopeParams, stmt, titlesSql, type ScopeParams } from './keyword-sql.js';
 import { AUTOMATED_SOURCES, DEFAULT_TITLE_LIMIT, MAX_TITLE_LIMIT, type KeywordScope, type TitleHit } from './keyword-types.js';
 import { hasCjk, normalizeForSearch } from './search-text.js';
 
@@ -46,11 +46,11 @@ export function searchTitlesParsed(
   const ordered = needles ? [...new Set(needles)].sort((a, b) => Number(hasCjk(a)) - Number(hasCjk(b))) : [];
   const latin = ordered.filter((n) => !hasCjk(n)).length;
   const slots = Object.fromEntries(ordered.map((n, i) => [`n${i}`, n]));
-  const rows = stmt(db, titlesSql(sp.kind, needles ? { latin, cjk: ordered.length - latin } : null, dated)).all({ ...sp.params, automated, ...slots, ...(dated ? dates : {}) }) as {
-    id: string;
-    title: string;
-    automated: number;
-  }[];
+  const found = stmt(db, titlesSql(sp.kind, needles ? { latin, cjk: ordered.length - latin } : null, dated)).get({ ...sp.params, automated, ...slots, ...(dated ? dates : {}) }) as {
+    n: number;
+    hits: string | null;
+  };
+  const rows = (JSON.parse(found.hits ?? '[]') as [string, string, number][]).map(([id, title, auto]) => ({ id, title, automated: auto }));
   if (rows.length === 0) return [];
   const matchedPerRow: number[][] = [];
   const df = new Array<number>(parsed.terms.length).fill(0);
@@ -70,7 +70,7 @@ export function searchTitlesParsed(
     matchedPerRow.push(matched);
   }
   // IDF is over every title in scope, not only the pre-filtered candidates.
-  const n = needles !== null ? (stmt(db, TITLE_COUNT_SQL[sp.kind]).pluck().get(sp.params) as number) : rows.length;
+  const n = needles !== null ? found.n : rows.length;
   const idf = df.map((d) => Math.log(1 + (n - d + 0.5) / (d + 0.5)));
   const hits: TitleHit[] = [];
   rows.forEach((row, k) => {

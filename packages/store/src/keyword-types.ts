@@ -93,6 +93,8 @@ export interface KeywordSearchOptions {
   until?: number;
   /** Tuning/testing knob: rank inside FTS5 (newest RANK_WINDOW matches) before the JOIN (default true; see windowRanked). */
   topFirst?: boolean;
+  /** Tuning/testing knob: how many of the newest matches in the project BM25 ranks (default RANK_WINDOW; 100..1,000,000). */
+  rankWindow?: number;
 }
 
 /** One message found by `keywordSearch`. */

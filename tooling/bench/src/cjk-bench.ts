@@ -24,7 +24,9 @@ import { join } from 'node:path';
 import { openDatabase, type RawDatabase, type RecallDatabase } from '@recall/schema';
 import { keywordSearch } from '@recall/store';
 import { cjkBigrams, indexMessages, isStopword, latinUnits, normalizeForSearch, parseQuery, segmentWords, splitRuns, stripParticles } from '@recall/store/internal';
-import { argNumber, exitOnHelp, machine, mib, ms, readJsonIfExists, sharedDataPath, stats, STORE_ROOT } from './util.js';
+import { DISCOVER_CANDIDATES, K, loadDocs, type DevQuery, type Doc, type MemoryBank } from './cjk-data.js';
+import { runAtScale } from './cjk-scale.js';
+import { argNumber, argValue, exitOnHelp, machine, mib, ms, readJsonIfExists, sharedDataPath, stats, STORE_ROOT } from './util.js';
 
 const USAGE = `Usage: pnpm bench:cjk [options]   (node tooling/bench/dist/cjk-bench.js [options])
 Ways of making Chinese findable with FTS5 (unicode61, segmenter words, bigrams, trigram, LIKE, the
@@ -34,52 +36,16 @@ query latency. Needs ../shared/data/memorybank (skipped without it).
   --rounds N       timing rounds (default 3)
   --only NAME      run only the approach whose name starts with NAME
   --data DIR       shared evaluation data (default ../shared/data)
+At scale (ranking and discover latency in one table, the tuning questions among bench:keyword's corpus):
+  --messages N     generated messages (1m for the issue's setup; 20k, 1_000_000 accepted); selects this mode
+  --projects P     projects (default 100; the largest, 10 % up to 100k, is the questions' scope)
+  --rounds N       timed rounds per question (default 3)
+  --db PATH        write the database to PATH and keep it; an existing PATH is reused (no build).
+                   Queries run on a temp copy, so PATH stays as built and reruns rank alike
+  --keep           keep the temp database
+  --common-share X, --backoff auto|unigram|bigram|none, --rank-window N
+                   a tuning variant instead of the shipped defaults
   -h, --help       print this and exit`;
-
-interface MemoryBank {
-  [user: string]: { history: Record<string, { query: string; response: string }[]> };
-}
-interface DevQuery {
-  id: string;
-  /** exact | paraphrase | english | foreign (see the fixture's description). */
-  kind?: string;
-  user: string;
-  query: string;
-  /** Empty for `foreign` questions (the answer lives in another user's project); those are not scored here. */
-  targets: string[];
-}
-interface Doc {
-  id: number;
-  user: string;
-  session: string;
-  /** `date#turn` */
-  turn: string;
-  role: 'user' | 'assistant';
-  content: string;
-  createdAt: number;
-}
-
-const K = 5;
-/** Keyword candidates discover fetches for a limit-10 session_search call (CANDIDATES_PER_RESULT 8 × 10). */
-const DISCOVER_CANDIDATES = 80;
-
-function loadDocs(bank: MemoryBank): Doc[] {
-  const docs: Doc[] = [];
-  let t = Date.UTC(2023, 3, 27);
-  for (const [user, v] of Object.entries(bank)) {
-    for (const [date, turns] of Object.entries(v.history)) {
-      turns.forEach((turn, i) => {
-        for (const [role, content] of [
-          ['user', turn.query],
-          ['assistant', turn.response],
-        ] as const) {
-          docs.push({ id: docs.length + 1, user, session: `${user}/${date}`, turn: `${date}#${i}`, role, content, createdAt: (t += 1000) });
-        }
-      });
-    }
-  }
-  return docs;
-}
 
 // ---------------------------------------------------------------------------------------------
 // Query words shared by the alternative approaches (the shipped one uses fts-query.ts, which
@@ -408,8 +374,13 @@ function main(): void {
     console.log(`cjk-bench: ${bankPath} not found; this benchmark needs the shared MemoryBank data. Skipped.`);
     return;
   }
-  const dev = readJsonIfExists<{ queries: DevQuery[] }>(join(STORE_ROOT, 'test', 'fixtures', 'cjk-dev-queries.json'));
+  const devFile = join(STORE_ROOT, 'test', 'fixtures', 'cjk-dev-queries.json');
+  const dev = readJsonIfExists<{ queries: DevQuery[] }>(devFile);
   if (!dev) throw new Error('dev query fixture missing');
+  if (argValue('messages') !== undefined) {
+    runAtScale(bank, loadDocs(bank), dev.queries.filter((q) => q.targets.length > 0), 'packages/store/test/fixtures/cjk-dev-queries.json');
+    return;
+  }
   const copies = argNumber('copies', 40);
   const rounds = argNumber('rounds', 3);
   const only = process.argv.includes('--only') ? process.argv[process.argv.indexOf('--only') + 1] : undefined;
