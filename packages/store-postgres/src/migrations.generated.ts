@@ -84,5 +84,14 @@ export const EMBEDDED_MIGRATIONS: readonly EmbeddedMigration[] = [
     "bps": true,
     "folderMillis": 1796122121541,
     "hash": "e80afb499f81bf5b767ac4ae6d516360cba6bae5bcee7e341ce7493289278634"
+  },
+  {
+    "tag": "0003_rerank_consent",
+    "sql": [
+      "-- The reranker a project's consent named too (semantic.rerank's endpoint; NULL = none was configured\n-- when it was given). Search-time reranking sends text only when it equals the configured rerank\n-- endpoint, so a reranker added or moved later needs a new consent. Existing rows get NULL.\nALTER TABLE \"semantic_projects\" ADD COLUMN \"rerank_endpoint\" text;"
+    ],
+    "bps": true,
+    "folderMillis": 1796133070913,
+    "hash": "dda2a3b567eee7333fbbd4e84c458ac955e77625c01fe104aeed06464ba7c5ec"
   }
 ];
