@@ -215,5 +215,28 @@ describe('recall index (CLI)', () => {
     const missing = await runCli(['index', 'enable', '--home', home]);
     expect(missing.code).toBe(2);
   });
+
+  test('recall index: a reranker added after the consent is named as not used until enable runs again', async () => {
+    assertCliBuilt();
+    const home = tempDir();
+    const withConfig = (over: Record<string, unknown>) => writeFileSync(join(home, 'config.json'), JSON.stringify({ semantic: semanticConfig(over) }));
+    withConfig({});
+    const gw = await startTestGateway({ home });
+    await seed(gw);
+    await gw.close();
+    expect((await runCli(['index', 'enable', '--project', 'indexed', '--home', home])).code).toBe(0);
+    const rerank = { endpoint: 'http://127.0.0.1:9/rerank', api: 'tei' };
+    withConfig({ rerank });
+    const consentOf = async () => json<any>(await runCli(['index', 'status', '--home', home, '--json'])).semantic.projects.find((p: any) => p.slug === 'indexed').consent;
+    expect(await consentOf()).toMatchObject({ enabled: true, rerankEndpoint: null });
+    const before = await runCli(['index', 'status', '--home', home]);
+    expect(before.stdout).toContain(`Reranker: ${rerank.endpoint}`);
+    expect(before.stdout).toMatch(/Not used for indexed: switched on without this reranker/);
+    const again = await runCli(['index', 'enable', '--project', 'indexed', '--home', home]);
+    expect(again.code, again.stderr).toBe(0);
+    expect(again.stdout).toContain(`reranker at ${rerank.endpoint}`);
+    expect(await consentOf()).toMatchObject({ enabled: true, rerankEndpoint: rerank.endpoint });
+    expect((await runCli(['index', 'status', '--home', home])).stdout).not.toMatch(/Not used for/);
+  });
 });
 void tempHome;
