@@ -7,9 +7,10 @@
  *   `{ results: [{ index, relevance_score }] }`.
  * One request per search call, no retries (the call has one deadline), a timeout of its own, a
  * bounded response body, typed errors whose messages never carry the key or the text. The reranker
- * sends text only for a project switched on for semantic search (the same consent as embeddings;
- * the consent notice names the reranker), and every text and the query pass the redaction pass of
- * the `embedding` surface first.
+ * sends text only for a project switched on for semantic search whose consent names this rerank
+ * endpoint (the same consent as embeddings, recording the reranker it was given for; the consent
+ * notice names the reranker), and every text and the query pass the redaction pass of the
+ * `embedding` surface first.
  */
 import type { RecallDatabase } from '@recall/schema';
 import { createRedactor } from '@recall/redaction';
