@@ -63,6 +63,28 @@ describe('index.* over the gateway', () => {
     expect(enabled.notice).toContain('reranker at http://127.0.0.1:9/v1 (model bge-reranker-v2-m3)');
   });
 
+  test.each([
+    { name: 'the endpoints shown', shown: (u: string) => ({ endpoint: u, rerankEndpoint: 'http://127.0.0.1:9/v1' }), refused: false },
+    { name: 'nothing shown (older clients)', shown: () => ({}), refused: false },
+    { name: 'no reranker shown while one is configured', shown: (u: string) => ({ endpoint: u, rerankEndpoint: null }), refused: true },
+    { name: 'another reranker shown', shown: (u: string) => ({ endpoint: u, rerankEndpoint: 'http://127.0.0.1:9/old' }), refused: true },
+    { name: 'another embedding endpoint shown', shown: () => ({ endpoint: 'http://127.0.0.1:9/elsewhere' }), refused: true },
+  ])('index.project.enable with $name → refused: $refused; the consent records the reranker', async ({ shown, refused }) => {
+    const gw = await gateway({ rerank: { endpoint: 'http://127.0.0.1:9/v1', api: 'tei' } }, { pollMs: 60_000 });
+    const f = await seed(gw);
+    const call = gw.call('index.project.enable', { projectId: f.on, ...shown(server.url) });
+    const consentOf = async () => ((await gw.call('index.status', { projectId: f.on })) as any).semantic.projects[0].consent;
+    if (refused) {
+      const error = await rpcError(call);
+      expect(error).toMatchObject({ code: -32039, data: { code: 'consent_endpoint_changed' } });
+      expect((error as unknown as { message: string }).message).toContain('reranker at http://127.0.0.1:9/v1');
+      expect(await consentOf()).toMatchObject({ enabled: false, rerankEndpoint: null });
+    } else {
+      await call;
+      expect(await consentOf()).toMatchObject({ enabled: true, endpoint: server.url, rerankEndpoint: 'http://127.0.0.1:9/v1' });
+    }
+  });
+
   test('status → enable (consent names the endpoint) → run → ready; the private project sends nothing; the key is never answered', async () => {
     const gw = await gateway({}, { pollMs: 60_000 });
     const f = await seed(gw);
@@ -192,6 +214,29 @@ describe('recall index (CLI)', () => {
     expect(text.stdout).toMatch(/indexed\s+ready\s+4/);
     const missing = await runCli(['index', 'enable', '--home', home]);
     expect(missing.code).toBe(2);
+  });
+
+  test('recall index: a reranker added after the consent is named as not used until enable runs again', async () => {
+    assertCliBuilt();
+    const home = tempDir();
+    const withConfig = (over: Record<string, unknown>) => writeFileSync(join(home, 'config.json'), JSON.stringify({ semantic: semanticConfig(over) }));
+    withConfig({});
+    const gw = await startTestGateway({ home });
+    await seed(gw);
+    await gw.close();
+    expect((await runCli(['index', 'enable', '--project', 'indexed', '--home', home])).code).toBe(0);
+    const rerank = { endpoint: 'http://127.0.0.1:9/rerank', api: 'tei' };
+    withConfig({ rerank });
+    const consentOf = async () => json<any>(await runCli(['index', 'status', '--home', home, '--json'])).semantic.projects.find((p: any) => p.slug === 'indexed').consent;
+    expect(await consentOf()).toMatchObject({ enabled: true, rerankEndpoint: null });
+    const before = await runCli(['index', 'status', '--home', home]);
+    expect(before.stdout).toContain(`Reranker: ${rerank.endpoint}`);
+    expect(before.stdout).toMatch(/Not used for indexed: switched on without this reranker/);
+    const again = await runCli(['index', 'enable', '--project', 'indexed', '--home', home]);
+    expect(again.code, again.stderr).toBe(0);
+    expect(again.stdout).toContain(`reranker at ${rerank.endpoint}`);
+    expect(await consentOf()).toMatchObject({ enabled: true, rerankEndpoint: rerank.endpoint });
+    expect((await runCli(['index', 'status', '--home', home])).stdout).not.toMatch(/Not used for/);
   });
 });
 void tempHome;

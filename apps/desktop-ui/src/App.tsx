@@ -4,7 +4,7 @@
  * with the menus (AppMenus) and dialogs (AppDialogs) on top. All project changes go through the
  * hooks; this file only decides what to show and when.
  */
-import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { useCallback, useEffect, useMemo, useReducer, useRef, useState } from 'react';
 import type { AgentTarget } from './components/AgentDialog';
 import { AppDialogs, useDialogs } from './components/AppDialogs';
 import { AppMenus, type MenuState } from './components/AppMenus';
@@ -23,6 +23,8 @@ import { useChat } from './state/chat';
 import { useChatActions } from './state/chatActions';
 import { useConversation, useSaveDraft, type Draft } from './state/conversation';
 import { describeImport, importDemo } from './state/demo';
+import { homeStatusReducer, initialHomeStatus } from './lib/homeStatus';
+import { formatHash } from './lib/links';
 import { useEventStream } from './state/events';
 import { useIndexStatus } from './state/indexStatus';
 import { useLayout } from './state/layout';
@@ -59,7 +61,13 @@ export function App() {
   const [busyFolder, setBusyFolder] = useState<string | null>(null);
   const { withHomeConfirm, dialog: homeDialog } = useHomeConfirm();
 
-  const [demo, setDemo] = useState<{ loading: boolean; status: string | null }>({ loading: false, status: null });
+  const [demoLoading, setDemoLoading] = useState(false);
+  // The home screen's import status: clears on navigation, dismissable (lib/homeStatus.ts).
+  const routeKey = formatHash(route);
+  const [homeStatus, homeStatusDispatch] = useReducer(homeStatusReducer, routeKey, initialHomeStatus);
+  useEffect(() => homeStatusDispatch({ type: 'navigate', routeKey }), [routeKey]);
+  const homeNavigation = useRef(homeStatus.navigation);
+  homeNavigation.current = homeStatus.navigation;
 
   const openSessionId = route.view === 'session' ? route.sessionId : null;
   // Where the user was before a draft: "Discard draft" goes back there.
@@ -165,15 +173,19 @@ export function App() {
   };
 
   const loadDemo = async () => {
-    setDemo({ loading: true, status: 'Importing the demo history…' });
+    setDemoLoading(true);
+    homeStatusDispatch({ type: 'show', text: 'Importing the demo history…' });
+    const started = homeNavigation.current;
     try {
       const r = await importDemo(rpc);
-      setDemo({ loading: false, status: describeImport(r) });
+      homeStatusDispatch({ type: 'finished', text: describeImport(r), navigation: started });
       notify(r.errors.length ? 'error' : 'success', describeImport(r));
       await api.reloadAll();
     } catch (err) {
-      setDemo({ loading: false, status: null });
+      homeStatusDispatch({ type: 'finished', text: null, navigation: started });
       fail('Demo import failed', err);
+    } finally {
+      setDemoLoading(false);
     }
   };
 
@@ -250,8 +262,9 @@ export function App() {
         {route.view === 'home' && (
           <Welcome
             empty={empty}
-            loadingDemo={demo.loading}
-            demoStatus={demo.status}
+            loadingDemo={demoLoading}
+            demoStatus={homeStatus.text}
+            onDismissStatus={() => homeStatusDispatch({ type: 'dismiss' })}
             onLoadDemo={() => void loadDemo()}
             onCreateProject={() => dialogs.open({ kind: 'createProject' })}
             onNewConversation={() => newConversation(null)}

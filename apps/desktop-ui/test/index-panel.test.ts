@@ -4,7 +4,7 @@
  * (the built-in model sends nothing anywhere); the search panel's coverage label keeps "unknown".
  */
 import { describe, expect, test } from 'vitest';
-import { projectStateText, providerText, rerankerConsentText, semanticStatusText } from '../src/components/IndexPanel';
+import { confirmLabel, projectStateText, providerText, rerankConsentMissingText, rerankerConsentText, semanticStatusText } from '../src/components/IndexPanel';
 import { coverageLabel } from '../src/components/SearchPanel';
 import type { IndexProjectStatus } from '@recall/rpc-contract';
 
@@ -73,5 +73,35 @@ describe('rerankerConsentText', () => {
     [{ reranker: { endpoint: 'http://127.0.0.1:8080', model: null } }, 'When you search by meaning, your question and the text of the best matches of this project are also sent to the reranker at http://127.0.0.1:8080 to put the best first.'],
   ])('%j', (provider, text) => {
     expect(rerankerConsentText(provider)).toBe(text);
+  });
+});
+
+describe('rerankConsentMissingText: a switched-on project whose consent does not name the configured reranker', () => {
+  const R = 'http://127.0.0.1:8000/v1';
+  const withReranker = { reranker: { endpoint: R, model: null } };
+  test.each([
+    ['no reranker configured', project({}), {}, null],
+    ['consent names it', project({ consent: { enabled: true, endpoint: 'http://127.0.0.1:9/v1', enabledAt: 1, rerankEndpoint: R } }), withReranker, null],
+    ['consent from before the reranker', project({ consent: { enabled: true, endpoint: 'http://127.0.0.1:9/v1', enabledAt: 1, rerankEndpoint: null } }), withReranker, /switched on before the reranker at http:\/\/127\.0\.0\.1:8000\/v1 was set up\. Switch it on again/],
+    ['an older gateway (no rerankEndpoint field)', project({}), withReranker, /before the reranker/],
+    ['consent for another reranker', project({ consent: { enabled: true, endpoint: 'http://127.0.0.1:9/v1', enabledAt: 1, rerankEndpoint: 'http://old:1' } }), withReranker, /for the reranker at http:\/\/old:1, not the one at http:\/\/127\.0\.0\.1:8000\/v1/],
+    ['project switched off', project({ consent: { enabled: false, endpoint: null, enabledAt: null, rerankEndpoint: null }, status: 'disabled', reason: 'project_not_enabled' }), withReranker, null],
+    ['consent for another embedding endpoint (already asked again)', project({ status: 'disabled', reason: 'consent_for_other_endpoint' }), withReranker, null],
+  ])('%s', (_name, p, provider, expected) => {
+    const text = rerankConsentMissingText(p, provider);
+    if (expected === null) expect(text).toBeNull();
+    else expect(text).toMatch(expected);
+  });
+});
+
+describe('confirmLabel names every host that receives text', () => {
+  test.each([
+    [{ remote: true, endpoint: 'http://127.0.0.1:9/v1' }, 'Switch on and send to 127.0.0.1:9'],
+    [{ remote: true, endpoint: 'http://127.0.0.1:9/v1', reranker: { endpoint: 'http://rerank.lan:8000', model: null } }, 'Switch on and send to 127.0.0.1:9 and rerank.lan:8000'],
+    [{ remote: true, endpoint: 'http://127.0.0.1:9/v1', reranker: { endpoint: 'http://127.0.0.1:9/rerank', model: null } }, 'Switch on and send to 127.0.0.1:9'],
+    [{ remote: false, endpoint: 'local:use-lite', reranker: { endpoint: 'http://rerank.lan:8000', model: null } }, 'Switch on and send to rerank.lan:8000'],
+    [{ remote: false, endpoint: 'local:use-lite' }, 'Switch on'],
+  ])('%j', (provider, label) => {
+    expect(confirmLabel(provider)).toBe(label);
   });
 });

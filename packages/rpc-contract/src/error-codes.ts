@@ -59,6 +59,9 @@ export const DOMAIN_ERROR_CODES = {
   session_already_compressed: -32032,
   // semantic index (@recall/semantic): index.project.enable / index.run while semantic is not configured or off
   semantic_disabled: -32033,
+  // semantic index: index.project.enable named endpoints (what the consent dialog showed) that are
+  // not the embedding / rerank endpoints in use now — the person is asked again
+  consent_endpoint_changed: -32039,
   // store: a path that cannot be a project folder (relative, a filesystem root, the home folder unconfirmed)
   invalid_folder: -32034,
   // store / importers / gateway: a write failed for want of space (SQLITE_FULL, ENOSPC); nothing of it was stored

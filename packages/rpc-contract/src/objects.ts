@@ -172,7 +172,13 @@ export const indexProjectStatusSchema = z.strictObject({
   archived: z.boolean(),
   status: z.enum(SEMANTIC_STATUSES),
   reason: z.enum(SEMANTIC_STATUS_REASONS),
-  consent: z.strictObject({ enabled: z.boolean(), endpoint: z.string().nullable(), enabledAt: ms.nullable() }),
+  consent: z.strictObject({
+    enabled: z.boolean(),
+    endpoint: z.string().nullable(),
+    enabledAt: ms.nullable(),
+    /** The reranker the consent named too (null = none); reranking runs only while it is the configured one. */
+    rerankEndpoint: z.string().nullable().optional(),
+  }),
   /** "unknown" while the project's conversations are still being planned — never estimated. */
   eligible: z.union([count, z.literal('unknown')]),
   ready: count,

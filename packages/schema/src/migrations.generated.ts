@@ -111,5 +111,14 @@ export const EMBEDDED_MIGRATIONS: readonly EmbeddedMigration[] = [
     "bps": true,
     "folderMillis": 1796028257956,
     "hash": "f8a6096755f7a54168ed37c83ab653b1ad974653ae773ce4b2bf492186d19c11"
+  },
+  {
+    "tag": "0006_rerank_consent",
+    "sql": [
+      "-- The reranker a project's consent named too (semantic.rerank's endpoint; NULL = none was configured\n-- when it was given). Search-time reranking sends text only when it equals the configured rerank\n-- endpoint, so a reranker added or moved later needs a new consent. Existing rows get NULL.\nALTER TABLE `semantic_projects` ADD `rerank_endpoint` text;"
+    ],
+    "bps": true,
+    "folderMillis": 1796133069925,
+    "hash": "3365e087bfed54cb970f98ecb4394a18b1de2771b324a58c54f94bbcb3f317e9"
   }
 ];

@@ -129,7 +129,10 @@ export const semanticFingerprints = sqliteTable('semantic_fingerprints', {
 
 /**
  * Explicit per-project consent. Text of a project is sent only when enabled = 1 AND `endpoint`
- * equals the active fingerprint's endpoint. `planned_fingerprint_id` = the fingerprint whose chunk
+ * equals the active fingerprint's endpoint. `rerank_endpoint` = the reranker (`semantic.rerank`)
+ * the consent named too (NULL = none was configured when it was given): search-time reranking
+ * sends text only when it equals the configured rerank endpoint, so a reranker added or moved
+ * later needs a new consent (migration 0006). `planned_fingerprint_id` = the fingerprint whose chunk
  * rows were last planned for every session of the project (NULL = never / rebuild requested).
  */
 export const semanticProjects = sqliteTable('semantic_projects', {
@@ -141,6 +144,7 @@ export const semanticProjects = sqliteTable('semantic_projects', {
   enabledAt: integer('enabled_at'),
   updatedAt: integer('updated_at').notNull().default(nowMs),
   plannedFingerprintId: integer('planned_fingerprint_id'),
+  rerankEndpoint: text('rerank_endpoint'),
 });
 
 /** Chunks of messages and their vectors. No project_id copy: the project is always JOINed via sessions. */

@@ -7,15 +7,16 @@
  *   `{ results: [{ index, relevance_score }] }`.
  * One request per search call, no retries (the call has one deadline), a timeout of its own, a
  * bounded response body, typed errors whose messages never carry the key or the text. The reranker
- * sends text only for a project switched on for semantic search (the same consent as embeddings;
- * the consent notice names the reranker), and every text and the query pass the redaction pass of
- * the `embedding` surface first.
+ * sends text only for a project switched on for semantic search whose consent names this rerank
+ * endpoint (the same consent as embeddings, recording the reranker it was given for; the consent
+ * notice names the reranker), and every text and the query pass the redaction pass of the
+ * `embedding` surface first.
  */
 import type { RecallDatabase } from '@recall/schema';
 import { createRedactor } from '@recall/redaction';
 import type { SemanticScope } from './allowed-set.js';
 import type { RerankConfig, SemanticConfig } from './config.js';
-import { consentAllows } from './consent.js';
+import { consentAllows, rerankConsentAllows } from './consent.js';
 import { redactSecret, RerankAbortedError, RerankRequestError, RerankUnavailableError } from './errors.js';
 
 /** The largest rerank answer read (bytes); a longer body is refused with `RerankRequestError`. */
@@ -137,7 +138,8 @@ export function createRerankClient(options: RerankClientOptions): RerankClient {
 
 /**
  * The reranker a search tool takes (fits @recall/search-tool's `Reranker`): `allows(scope)` is the
- * project's semantic consent for the active embedding endpoint; `rerank()` redacts and sends.
+ * project's semantic consent for the active embedding endpoint naming this rerank endpoint;
+ * `rerank()` redacts and sends.
  */
 export interface ConfiguredReranker {
   readonly topN: number;
@@ -168,8 +170,9 @@ export interface ConfiguredRerankerOptions {
 /**
  * The reranker of a profile: null unless semantic search is configured and switched on and a
  * `semantic.rerank` section exists. Text of a project is sent only while the project is switched
- * on for the configured embedding endpoint (its consent names the reranker too); a conversation
- * without a project is never reranked.
+ * on for the configured embedding endpoint AND its consent names the configured rerank endpoint
+ * (consent given before the reranker was added, or for another one, does not cover it: the project
+ * is switched on again to include it); a conversation without a project is never reranked.
  */
 export function createConfiguredReranker(options: ConfiguredRerankerOptions): ConfiguredReranker | null {
   const { db, config } = options;
@@ -193,6 +196,9 @@ export function createConfiguredReranker(options: ConfiguredRerankerOptions): Co
     allows(scope) {
       if (scope.kind !== 'project') return { allowed: false, reason: 'a conversation without a project is never sent to the reranker' };
       if (!consentAllows(db, scope.projectId, config.endpoint)) return { allowed: false, reason: 'semantic search is not switched on for this project' };
+      if (!rerankConsentAllows(db, scope.projectId, config.endpoint, rerank.endpoint)) {
+        return { allowed: false, reason: `this project was switched on without the reranker at ${rerank.endpoint}; switch it on again in the Index panel to include the reranker` };
+      }
       return { allowed: true };
     },
     async rerank(query, texts, callOptions) {

@@ -169,7 +169,7 @@ export class SemanticIndex {
   /** Consent: this project's existing and new messages may be sent to the active endpoint. */
   enable(projectId: string): EnableResult {
     const { provider } = this.#requireActive();
-    enableProject(this.db, projectId, provider.info.endpoint);
+    enableProject(this.db, projectId, provider.info.endpoint, { rerankEndpoint: this.reranker?.endpoint ?? null });
     this.wake();
     this.#emit(projectId);
     const notice = provider.info.remote

@@ -29,9 +29,9 @@ function fingerprintById(db: RecallDatabase, id: number): Fingerprint {
 function chunkStore(db: RecallDatabase): ChunkStore {
   return {
     ensureFingerprint: (spec) => run(() => ensureFingerprint(db, spec).id),
-    setConsent: (projectId, endpoint, enabled) =>
+    setConsent: (projectId, endpoint, enabled, rerankEndpoint) =>
       run(() => {
-        if (enabled) enableProject(db, projectId, endpoint);
+        if (enabled) enableProject(db, projectId, endpoint, { rerankEndpoint: rerankEndpoint ?? null });
         else disableProject(db, projectId);
       }),
     plan: (fingerprintId, chunks) =>

@@ -49,7 +49,8 @@ export interface ProjectIndexStatus extends ChunkCounts {
   projectId: string;
   status: SemanticStatusName;
   reason: SemanticStatusReason;
-  consent: { enabled: boolean; endpoint: string | null; enabledAt: number | null };
+  /** `rerankEndpoint`: the reranker the consent named too (null = none). */
+  consent: { enabled: boolean; endpoint: string | null; enabledAt: number | null; rerankEndpoint: string | null };
   fingerprintId: number | null;
   /** Sessions of the project still queued for planning. */
   queuedSessions: number;
@@ -103,7 +104,7 @@ export function semanticStatus(db: RecallDatabase, projectId: string | null, inp
   const consent = projectId === null ? null : projectConsent(db, projectId);
   const base = {
     projectId: projectId ?? '',
-    consent: { enabled: consent?.enabled ?? false, endpoint: consent?.endpoint || null, enabledAt: consent?.enabledAt ?? null },
+    consent: { enabled: consent?.enabled ?? false, endpoint: consent?.endpoint || null, enabledAt: consent?.enabledAt ?? null, rerankEndpoint: consent?.enabled ? consent.rerankEndpoint : null },
     fingerprintId: input.fingerprint?.id ?? null,
   };
   const none = { eligible: 'unknown' as const, ready: 0, pending: 0, failed: 0, queuedSessions: 0, lastError: null };

@@ -96,7 +96,7 @@ describe('the configured reranker', () => {
     const on = createProject(db, { name: 'On' });
     const off = createProject(db, { name: 'Off' });
     const config = parseSemanticConfig({ enabled: true, provider: 'openai-compatible', endpoint: 'http://127.0.0.1:9/v1', model: 'e', dims: 8, rerank: { endpoint: server.url, api: 'tei' } })!;
-    enableProject(db, on.id, config.endpoint);
+    enableProject(db, on.id, config.endpoint, { rerankEndpoint: server.url });
     const reranker = createConfiguredReranker({ db, config, ...(redact === null ? { redact: null } : {}) })!;
     return { db, on, off, config, reranker };
   }
@@ -110,6 +110,23 @@ describe('the configured reranker', () => {
     enableProject(db, off.id, 'http://elsewhere:1/v1');
     expect(reranker.allows({ kind: 'project', projectId: off.id, currentSessionId: null }).allowed).toBe(false);
     expect(config.rerank).toBeDefined();
+  });
+
+  // The consent records the reranker it was given for: one given without it (before the reranker
+  // was configured) or for another rerank endpoint does not cover the configured one.
+  test.each([
+    { name: 'consent naming the configured reranker', consent: { endpoint: 'embed', rerank: 'rerank' }, allowed: true },
+    { name: 'consent for embeddings only', consent: { endpoint: 'embed', rerank: null }, allowed: false },
+    { name: 'consent for another reranker', consent: { endpoint: 'embed', rerank: 'http://127.0.0.1:9/other' }, allowed: false },
+    { name: 'consent for another embedding endpoint naming the reranker', consent: { endpoint: 'http://elsewhere:1/v1', rerank: 'rerank' }, allowed: false },
+  ])('$name → allowed: $allowed', ({ consent, allowed }) => {
+    const { db, off, config, reranker } = setup();
+    const endpoint = consent.endpoint === 'embed' ? config.endpoint : consent.endpoint;
+    const rerankEndpoint = consent.rerank === 'rerank' ? server.url : consent.rerank;
+    enableProject(db, off.id, endpoint, { rerankEndpoint });
+    const answer = reranker.allows({ kind: 'project', projectId: off.id, currentSessionId: null });
+    expect(answer.allowed).toBe(allowed);
+    if (!answer.allowed && consent.endpoint === 'embed') expect(answer.reason).toContain(`without the reranker at ${server.url}`);
   });
 
   test('no reranker without a rerank section or with semantic switched off', () => {
@@ -139,6 +156,9 @@ describe('the configured reranker', () => {
       const consent = index.enable(p.id);
       expect(consent.notice).toContain(`reranker at ${server.url} (model bge-reranker-v2-m3)`);
       expect(consent.reranker).toEqual({ endpoint: server.url, model: 'bge-reranker-v2-m3' });
+      // the consent row records the reranker, and status reports it
+      expect(index.consents().find((c) => c.projectId === p.id)?.rerankEndpoint).toBe(server.url);
+      expect(index.status(p.id).consent.rerankEndpoint).toBe(server.url);
       expect(index.overview().provider?.reranker).toEqual({ endpoint: server.url, model: 'bge-reranker-v2-m3' });
       expect(index.reranker).toEqual({ endpoint: server.url, model: 'bge-reranker-v2-m3' });
     } finally {

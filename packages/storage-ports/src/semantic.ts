@@ -73,8 +73,12 @@ export interface ChunkCountsByStatus {
 export interface ChunkStore {
   /** The fingerprint's id, created when new (idempotent across processes). */
   ensureFingerprint(spec: FingerprintSpec): Promise<number>;
-  /** Switches a project on (for `endpoint`) or off; its text is sent only while on for that endpoint. Throws project_not_found. */
-  setConsent(projectId: string, endpoint: string, enabled: boolean): Promise<void>;
+  /**
+   * Switches a project on (for `endpoint`, and for the reranker at `rerankEndpoint` when given;
+   * default none) or off; its text is sent only while on for that endpoint, and to a reranker only
+   * while the consent names it. Throws project_not_found.
+   */
+  setConsent(projectId: string, endpoint: string, enabled: boolean, rerankEndpoint?: string | null): Promise<void>;
   /** Inserts pending chunk rows (unique per fingerprint, message, content hash, chunk index; existing rows kept). Returns how many were new. */
   plan(fingerprintId: number, chunks: readonly ChunkPlan[]): Promise<number>;
   /** The exact top `limit` messages of the allowed set for a unit query vector, best first. */

@@ -141,5 +141,14 @@ export const EMBEDDED_MIGRATIONS: readonly EmbeddedMigration[] = [
     "bps": true,
     "folderMillis": 1796136632805,
     "hash": "87953fdd37e09c594cd58e617a96b6bfa41f350b02187cebd418c09ae9734f29"
+  },
+  {
+    "tag": "0006_rerank_consent",
+    "sql": [
+      "-- The reranker a project's consent named too (semantic.rerank's endpoint; NULL = none was configured\n-- when it was given). Search-time reranking sends text only when it equals the configured rerank\n-- endpoint, so a reranker added or moved later needs a new consent. Existing rows get NULL.\nALTER TABLE \"semantic_projects\" ADD COLUMN \"rerank_endpoint\" text;"
+    ],
+    "bps": true,
+    "folderMillis": 1796137137508,
+    "hash": "dda2a3b567eee7333fbbd4e84c458ac955e77625c01fe104aeed06464ba7c5ec"
   }
 ];

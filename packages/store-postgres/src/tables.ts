@@ -154,7 +154,10 @@ export const semanticFingerprints = pgTable(
   (t) => [uniqueIndex('semantic_fingerprints_key_unique').on(t.key)],
 );
 
-/** Per-project consent naming the endpoint that may receive the project's text. */
+/**
+ * Per-project consent naming the endpoint that may receive the project's text, and the reranker
+ * (`rerank_endpoint`, NULL = none) it named too — the same meaning as SQLite's (migration 0006 here).
+ */
 export const semanticProjects = pgTable('semantic_projects', {
   projectId: text('project_id')
     .primaryKey()
@@ -163,6 +166,7 @@ export const semanticProjects = pgTable('semantic_projects', {
   endpoint: text('endpoint').notNull(),
   enabledAt: ms('enabled_at'),
   updatedAt: ms('updated_at').notNull().default(nowMs),
+  rerankEndpoint: text('rerank_endpoint'),
 });
 
 /**

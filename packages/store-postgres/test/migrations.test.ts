@@ -8,7 +8,7 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import * as tables from '../src/tables.js';
 import { LINEAGE_KINDS, MESSAGE_ROLES, VISIBILITIES, VISIBLE_VISIBILITIES } from '../src/enums.js';
-import { InvalidPostgresUrlError, openPostgres, pgTables } from '../src/index.js';
+import { InvalidPostgresUrlError, openPostgres, openPostgresStorage, pgTables } from '../src/index.js';
 import { EMBEDDED_MIGRATIONS } from '../src/migrations.generated.js';
 import { useCluster } from './cluster.js';
 
@@ -93,6 +93,32 @@ describe('parity with @recall/schema', () => {
     expect(VISIBLE_VISIBILITIES).toEqual(sqlite.VISIBLE_VISIBILITIES);
     expect(LINEAGE_KINDS).toEqual(contract.LINEAGE_KINDS);
     expect(pgTables.messages).toBe(tables.messages);
+  });
+
+  it('semantic consent keeps the same columns as SQLite (rerank_endpoint included; planned_fingerprint_id is SQLite-only)', () => {
+    const lite = sqliteConfig(sqlite.semanticProjects).columns.map((c) => c.name).filter((n) => n !== 'planned_fingerprint_id');
+    expect(pgConfig(tables.semanticProjects).columns.map((c) => c.name).sort()).toEqual(lite.sort());
+  });
+
+  it.each([
+    { name: 'consent naming a reranker records it', rerank: 'http://127.0.0.1:9/rerank' as string | null | undefined, stored: 'http://127.0.0.1:9/rerank' },
+    { name: 'consent without a reranker records none', rerank: null, stored: null },
+    { name: 'a caller that does not pass one records none', rerank: undefined, stored: null },
+  ])('setConsent: $name; switching off keeps the row as it was', async ({ rerank, stored }) => {
+    const url = cluster.freshUrl();
+    const storage = await openPostgresStorage({ kind: 'postgres', url });
+    try {
+      const db = await cluster.open(url);
+      await storage.projects.create({ id: 'p_a', name: 'A' });
+      await storage.semantic!.chunks.setConsent('p_a', 'http://127.0.0.1:9/other', true, 'http://127.0.0.1:9/old');
+      await storage.semantic!.chunks.setConsent('p_a', 'http://127.0.0.1:9/v1', true, rerank);
+      const row = () => db.pool.query('select enabled, endpoint, rerank_endpoint from semantic_projects');
+      expect((await row()).rows).toEqual([{ enabled: true, endpoint: 'http://127.0.0.1:9/v1', rerank_endpoint: stored }]);
+      await storage.semantic!.chunks.setConsent('p_a', 'http://127.0.0.1:9/v1', false);
+      expect((await row()).rows).toEqual([{ enabled: false, endpoint: 'http://127.0.0.1:9/v1', rerank_endpoint: stored }]);
+    } finally {
+      await storage.close();
+    }
   });
 
   it('the cluster offers pgvector (CREATE EXTENSION vector works in a new database)', async () => {

@@ -11,7 +11,7 @@
  */
 import { parseEvalArgs, USAGE } from './args.js';
 import { EvalError, EvalUsageError } from './errors.js';
-import { markdownSection, runEval } from './eval.js';
+import { evalCommand, markdownSection, runEval } from './eval.js';
 
 async function main(argv: readonly string[]): Promise<number> {
   try {
@@ -26,7 +26,7 @@ async function main(argv: readonly string[]): Promise<number> {
       return 0;
     }
     const reports = await runEval(parsed.options);
-    process.stdout.write(`${markdownSection(reports, parsed.options, 'pnpm eval')}\n`);
+    process.stdout.write(`${markdownSection(reports, parsed.options, evalCommand(parsed.options, parsed.options.docsFile !== null))}\n`);
     return 0;
   } catch (error) {
     if (error instanceof EvalUsageError) {

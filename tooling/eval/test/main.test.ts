@@ -78,7 +78,7 @@ describe('pnpm eval (tooling/eval/dist/main.js)', () => {
     const before = docsSnapshot();
     const result = await runEvalMain(['--data', tinyDataDir(), '--dataset', 'locomo'], { timeoutMs: 60_000 });
     expect(result.code).toBe(0);
-    expect(result.stdout).toContain('by `pnpm eval`');
+    expect(result.stdout).toContain('by `npx -y pnpm@10 eval --dataset locomo` on ');
     expect(result.stdout).toContain('| keyword | test | **all 1–4** |');
     expect(result.stdout).not.toMatch(/!\[locomo/);
     expect(result.stderr).not.toMatch(/wrote|refreshed/);

@@ -134,6 +134,17 @@ export function printIndexStatus(ctx: CliContext, status: IndexStatus, live: boo
     }
   }
   if (model) lines.push(`Model:    ${model}`);
+  const reranker = s.provider?.reranker;
+  if (reranker) {
+    lines.push(`Reranker: ${reranker.model ? `${reranker.model} at ` : ''}${reranker.endpoint}`);
+    // A consent given before this reranker was configured (or for another one) does not cover it.
+    const without = on.filter((p) => (p.consent.rerankEndpoint ?? null) !== reranker.endpoint);
+    if (without.length > 0) {
+      lines.push(
+        `          Not used for ${without.map((p) => p.slug).join(', ')}: switched on without this reranker. To allow it, switch on again: ${enableHint}`,
+      );
+    }
+  }
   const lastError = s.worker?.lastError?.message ?? s.projects.find((p) => p.lastError)?.lastError ?? null;
   if (lastError) lines.push(`Last error: ${lastError}`);
   lines.push(redactionLine(policy));

@@ -93,7 +93,9 @@ export const indexCommand = defineCommand<{ json?: boolean; project?: string }>(
         return;
       }
       if (sub === 'enable') {
-        const result = (await call(ctx, callCtx, 'index.project.enable', params)) as { notice: string };
+        // The consent records the endpoints this process names in its notice (embeddings and, when configured, the reranker).
+        const shown = semantic?.active && semantic.provider ? { endpoint: semantic.provider.info.endpoint, rerankEndpoint: semantic.reranker?.endpoint ?? null } : {};
+        const result = (await call(ctx, callCtx, 'index.project.enable', { ...params, ...shown })) as { notice: string };
         if (values.json) printJson(ctx.out, result);
         else ctx.out.write(`${result.notice}\nRun \`recall index run --project ${values.project}\` to index the existing messages now (recall serve also does it in the background).\n`);
         return;

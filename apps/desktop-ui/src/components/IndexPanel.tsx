@@ -58,6 +58,20 @@ export function projectStateText(p: IndexProjectStatus): string {
   return `Indexing — ${p.ready.toLocaleString()} of ${p.eligible.toLocaleString()} chunks ready${p.pending ? `, ${p.pending.toLocaleString()} to go` : ''}${p.failed ? `, ${p.failed.toLocaleString()} failed (retried with backoff)` : ''}.`;
 }
 
+/**
+ * Why reranking is not used for a switched-on project, or null when it is (or no reranker is
+ * configured): its consent was given before the reranker was set up, or for another reranker.
+ */
+export function rerankConsentMissingText(p: IndexProjectStatus, provider: Pick<IndexProvider, 'reranker'> | null): string | null {
+  const reranker = provider?.reranker;
+  if (!reranker || !p.consent.enabled || p.reason === 'consent_for_other_endpoint') return null;
+  const named = p.consent.rerankEndpoint ?? null;
+  if (named === reranker.endpoint) return null;
+  return named
+    ? `Reranking is not used for this project: it was switched on for the reranker at ${named}, not the one at ${reranker.endpoint}. Switch it on again to allow the new one.`
+    : `Reranking is not used for this project: it was switched on before the reranker at ${reranker.endpoint} was set up. Switch it on again to allow it.`;
+}
+
 function percent(ready: number, eligible: number): string {
   if (eligible <= 0) return '100%';
   return `${Math.floor((Math.min(ready, eligible) / eligible) * 1000) / 10}%`;
@@ -124,6 +138,7 @@ export function IndexPanel({ index, onNotice }: { index: IndexApi; onNotice: (ki
                       p={p}
                       provider={sem.provider}
                       busy={busy === p.projectId}
+                      onAskAgain={() => setConsentFor(p)}
                       onSwitch={(on) => {
                         if (on) setConsentFor(p);
                         else
@@ -158,7 +173,8 @@ export function IndexPanel({ index, onNotice }: { index: IndexApi; onNotice: (ki
           provider={sem.provider}
           onCancel={() => setConsentFor(null)}
           onConfirm={async () => {
-            const consent = await index.enable(consentFor.projectId);
+            // The endpoints the dialog named: the gateway records them, or refuses when they changed meanwhile.
+            const consent = await index.enable(consentFor.projectId, { endpoint: sem.provider!.endpoint, rerankEndpoint: sem.provider!.reranker?.endpoint ?? null });
             onNotice('success', consent.notice);
             setConsentFor(null);
           }}
@@ -244,16 +260,20 @@ function ProjectRow({
   provider,
   busy,
   onSwitch,
+  onAskAgain,
   onRebuild,
 }: {
   p: IndexProjectStatus;
   provider: IndexProvider | null;
   busy: boolean;
   onSwitch: (on: boolean) => void;
+  /** Opens the consent dialog again (a reranker the consent does not name). */
+  onAskAgain: () => void;
   onRebuild: () => void;
 }) {
   const on = p.consent.enabled && p.reason !== 'consent_for_other_endpoint';
   const langWarn = languageWarning(provider, p);
+  const rerankMissing = rerankConsentMissingText(p, provider);
   const known = typeof p.eligible === 'number';
   return (
     <li className={`index-project${on ? ' on' : ''}`} data-project-id={p.projectId}>
@@ -285,6 +305,14 @@ function ProjectRow({
         {projectStateText(p)}
       </p>
       {on && langWarn && <p className="status-warn small">{langWarn}</p>}
+      {rerankMissing && (
+        <p className="status-warn small" data-testid="index-rerank-consent">
+          {rerankMissing}{' '}
+          <button type="button" className="link-btn" disabled={busy} onClick={onAskAgain}>
+            Review and switch on again…
+          </button>
+        </p>
+      )}
       {on && known && (
         <div className="coverage">
           <progress
@@ -358,13 +386,19 @@ function ConsentDialog({
         ) : (
           <>
             <p>
-              The built-in English model runs <strong>on this computer: nothing is sent anywhere</strong>. It will index the messages of this
-              project now and every new message while semantic search stays on.
+              The built-in English model runs <strong>on this computer: nothing is sent anywhere to index it</strong>. It will index the
+              messages of this project now and every new message while semantic search stays on.
             </p>
             <p>It understands English text only. Switching it off stops indexing and deletes nothing.</p>
           </>
         )}
-        {rerankerConsentText(provider) && <p data-testid="consent-reranker">{rerankerConsentText(provider)}</p>}
+        {provider.reranker && (
+          <p data-testid="consent-reranker">
+            When you search by meaning, your question and the text of the best matches of this project are also sent to the reranker at{' '}
+            <strong data-testid="consent-rerank-endpoint">{provider.reranker.endpoint}</strong>
+            {provider.reranker.model ? ` (model ${provider.reranker.model})` : ''} to put the best first.
+          </p>
+        )}
         {languageWarning(provider, project) && (
           <p className="status-warn" role="alert" data-testid="consent-language-warning">
             {languageWarning(provider, project)}
@@ -381,11 +415,17 @@ function ConsentDialog({
           Cancel
         </button>
         <button type="button" className="btn primary" onClick={() => void confirm()} disabled={busy} autoFocus>
-          {busy ? 'Switching on…' : provider.remote ? `Switch on and send to ${hostOf(provider.endpoint)}` : 'Switch on'}
+          {busy ? 'Switching on…' : confirmLabel(provider)}
         </button>
       </div>
     </ModalDialog>
   );
+}
+
+/** The confirm button names every host that will receive text (the embedding server, the reranker). */
+export function confirmLabel(provider: Pick<IndexProvider, 'remote' | 'endpoint' | 'reranker'>): string {
+  const hosts = [...new Set([...(provider.remote ? [hostOf(provider.endpoint)] : []), ...(provider.reranker ? [hostOf(provider.reranker.endpoint)] : [])])];
+  return hosts.length ? `Switch on and send to ${hosts.join(' and ')}` : 'Switch on';
 }
 
 function hostOf(endpoint: string): string {

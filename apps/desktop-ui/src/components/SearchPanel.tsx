@@ -18,7 +18,7 @@ import type { SearchHit, SearchMode, SearchResult, Session } from '@recall/rpc-c
 import type { RpcClient } from '../rpc';
 import { useRpc } from '../state/rpcContext';
 import { errorForPeople, notesForPeople } from '../lib/toolText';
-import { Snippet } from './Snippet';
+import { InlineText, Snippet } from './Snippet';
 
 export interface SearchPanelProps {
   search: SearchApi;
@@ -355,7 +355,7 @@ function HitWindow({ hit }: { hit: SearchHit }) {
                 {anchor && <span className="sr-only"> (the matching message)</span>}
               </span>
               {/* The anchor's text is the result's snippet just above: marked here, not repeated. */}
-              <span className="win-text">{anchor ? <span className="win-anchor-mark">↑ the match</span> : String(m.text ?? '')}</span>
+              <span className="win-text">{anchor ? <span className="win-anchor-mark">↑ the match</span> : <InlineText text={String(m.text ?? '')} />}</span>
             </li>
           );
         })}

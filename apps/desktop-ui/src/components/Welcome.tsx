@@ -5,13 +5,15 @@
 export interface WelcomeProps {
   empty: boolean;
   loadingDemo: boolean;
+  /** The import's status line (clears on navigation; lib/homeStatus.ts). */
   demoStatus: string | null;
+  onDismissStatus: () => void;
   onLoadDemo: () => void;
   onCreateProject: () => void;
   onNewConversation: () => void;
 }
 
-export function Welcome({ empty, loadingDemo, demoStatus, onLoadDemo, onCreateProject, onNewConversation }: WelcomeProps) {
+export function Welcome({ empty, loadingDemo, demoStatus, onDismissStatus, onLoadDemo, onCreateProject, onNewConversation }: WelcomeProps) {
   return (
     <section className="welcome" aria-label="Welcome">
       <h1>{empty ? 'Welcome to Recall' : 'Pick a conversation'}</h1>
@@ -52,8 +54,13 @@ export function Welcome({ empty, loadingDemo, demoStatus, onLoadDemo, onCreatePr
         </button>
       </div>
       {demoStatus && (
-        <p className="status-text" role="status">
-          {demoStatus}
+        <p className="status-text home-status" role="status" data-testid="home-status">
+          <span>{demoStatus}</span>
+          {!loadingDemo && (
+            <button type="button" className="icon-btn home-status-dismiss" aria-label="Dismiss this status" title="Dismiss" onClick={onDismissStatus}>
+              ×
+            </button>
+          )}
         </p>
       )}
     </section>

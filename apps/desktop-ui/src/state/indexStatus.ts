@@ -20,7 +20,8 @@ export interface IndexApi {
   indexing: boolean;
   checkedAt: number | null;
   refresh: () => Promise<void>;
-  enable: (projectId: string) => Promise<IndexConsent>;
+  /** `shown`: the endpoints the consent dialog named; the gateway refuses (consent_endpoint_changed) when they are no longer the ones in use. */
+  enable: (projectId: string, shown?: { endpoint: string; rerankEndpoint: string | null }) => Promise<IndexConsent>;
   disable: (projectId: string) => Promise<void>;
   run: (projectId?: string) => Promise<void>;
   pause: () => Promise<void>;
@@ -83,7 +84,10 @@ export function useIndexStatus(enabled: boolean): IndexApi {
     },
     [refresh],
   );
-  const enable = useCallback((projectId: string) => after(rpc.call('index.project.enable', { projectId })), [rpc, after]);
+  const enable = useCallback(
+    (projectId: string, shown?: { endpoint: string; rerankEndpoint: string | null }) => after(rpc.call('index.project.enable', { projectId, ...(shown ?? {}) })),
+    [rpc, after],
+  );
   const disable = useCallback(async (projectId: string) => void (await after(rpc.call('index.project.disable', { projectId }))), [rpc, after]);
   const run = useCallback(async (projectId?: string) => void (await after(rpc.call('index.run', projectId ? { projectId } : {}))), [rpc, after]);
   const pause = useCallback(async () => void (await after(rpc.call('index.pause', {}))), [rpc, after]);

@@ -94,6 +94,23 @@ function requireSemantic(index: IndexService | null | undefined): IndexService {
   return index;
 }
 
+/**
+ * The consent records the endpoints in use now; when the client says which ones it showed the
+ * person (`endpoint`, `rerankEndpoint`) and they are no longer those, nothing is recorded and the
+ * person is asked again (`consent_endpoint_changed`) — a consent never covers an endpoint nobody saw.
+ */
+function assertShownEndpoints(index: IndexService, shown: { endpoint?: string | undefined; rerankEndpoint?: string | null | undefined }): void {
+  const endpoint = index.provider?.info.endpoint ?? null;
+  const rerankEndpoint = index.reranker?.endpoint ?? null;
+  const embeddingChanged = shown.endpoint !== undefined && shown.endpoint !== endpoint;
+  const rerankChanged = shown.rerankEndpoint !== undefined && shown.rerankEndpoint !== rerankEndpoint;
+  if (!embeddingChanged && !rerankChanged) return;
+  const now = `the text now goes to ${endpoint ?? 'no embedding server'}${rerankEndpoint ? ` and to the reranker at ${rerankEndpoint}` : ' and to no reranker'}`;
+  throw new GatewayError('consent_endpoint_changed', `Nothing was switched on: the servers changed since you were asked (${now}). Please look at the question again.`, {
+    data: { endpoint, rerankEndpoint },
+  });
+}
+
 function assertProject(db: RecallDatabase, projectId: string): void {
   if (!db.raw.prepare('select 1 from projects where id = ?').get(projectId)) {
     throw new GatewayError('project_not_found', `No project ${JSON.stringify(projectId)} in this profile.`, { data: { projectId } });
@@ -153,7 +170,11 @@ export function indexStatus(db: RecallDatabase, index: IndexService | null | und
 
 export const indexMethods: GatewayMethod[] = [
   method('index.status', (p, ctx): IndexStatus => indexStatus(ctx.db, ctx.semantic, p.projectId, ctx.home)),
-  method('index.project.enable', (p, ctx) => requireSemantic(ctx.semantic).enable(p.projectId)),
+  method('index.project.enable', (p, ctx) => {
+    const index = requireSemantic(ctx.semantic);
+    assertShownEndpoints(index, p);
+    return index.enable(p.projectId);
+  }),
   method('index.project.disable', (p, ctx) => {
     if (!ctx.semantic) {
       assertProject(ctx.db, p.projectId);

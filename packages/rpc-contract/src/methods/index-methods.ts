@@ -15,8 +15,24 @@ export const INDEX_METHODS = methodGroup({
     params: optionalProject,
   },
   'index.project.enable': {
-    summary: 'Switch semantic indexing on for a project (explicit consent): its existing and new messages are sent to the named endpoint.',
-    params: z.strictObject({ projectId: projectIdField }),
+    summary:
+      'Switch semantic indexing on for a project (explicit consent): its existing and new messages are sent to the named endpoint, and search questions with top matches to the configured reranker; the consent records both.',
+    params: z.strictObject({
+      projectId: projectIdField,
+      endpoint: z
+        .string()
+        .min(1)
+        .max(2048)
+        .optional()
+        .describe('The embedding endpoint the person was shown (index.status provider.endpoint); when given and no longer the one in use, nothing is recorded (consent_endpoint_changed)'),
+      rerankEndpoint: z
+        .string()
+        .min(1)
+        .max(2048)
+        .nullable()
+        .optional()
+        .describe('The reranker endpoint the person was shown (index.status provider.reranker.endpoint; null = none was shown); when given and not the one configured now, nothing is recorded (consent_endpoint_changed)'),
+    }),
   },
   'index.project.disable': {
     summary: 'Switch semantic indexing off for a project: nothing more is sent; nothing is deleted.',

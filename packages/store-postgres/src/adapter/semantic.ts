@@ -55,16 +55,17 @@ export function postgresChunks(pool: pg.Pool): ChunkStore {
       const row = (await pool.query('select enabled, endpoint from semantic_projects where project_id = $1', [projectId])).rows[0];
       return row ? { enabled: row.enabled === true, endpoint: (row.endpoint as string | null) || null } : null;
     },
-    async setConsent(projectId, endpoint, enabled) {
+    async setConsent(projectId, endpoint, enabled, rerankEndpoint) {
       await write(pool, async (tx) => {
         if (!(await tx.query('select 1 from projects where id = $1', [projectId])).rowCount) throw new ProjectNotFoundError(projectId);
         const now = nowMs();
         await tx.query(
-          `insert into semantic_projects (project_id, enabled, endpoint, enabled_at, updated_at) values ($1, $2, $3, $4, $4)
+          `insert into semantic_projects (project_id, enabled, endpoint, rerank_endpoint, enabled_at, updated_at) values ($1, $2, $3, $5, $4, $4)
            on conflict (project_id) do update set enabled = excluded.enabled,
              endpoint = case when excluded.enabled then excluded.endpoint else semantic_projects.endpoint end,
+             rerank_endpoint = case when excluded.enabled then excluded.rerank_endpoint else semantic_projects.rerank_endpoint end,
              enabled_at = case when excluded.enabled then excluded.enabled_at else semantic_projects.enabled_at end, updated_at = excluded.updated_at`,
-          [projectId, enabled, endpoint, now],
+          [projectId, enabled, endpoint, now, enabled ? (rerankEndpoint ?? null) : null],
         );
       });
     },
