@@ -3,7 +3,8 @@
  * more of the query's terms (table of title/body pairs, including issue 22's "ownership problem
  * with returned slices"), a title that matches at least as much still comes first, a title-matched
  * conversation is anchored at its best-matching message (not its first), and the other matches of a
- * conversation are listed with it.
+ * conversation are listed with it; between a question and the reply directly after it, the reply
+ * is the anchor when it matches the query itself (never a bare "yes").
  */
 import { describe, expect, test } from 'vitest';
 import { appendMessages, createProject, createSession } from '@recall/store';
@@ -74,6 +75,48 @@ describe('anchors', () => {
     const r = await createSessionSearchTool({ db }).execute({ query: 'exponential backoff jitter', search_mode: 'keyword' }, { currentSessionId: me.id });
     expect(r.results).toHaveLength(1);
     expect(r.results[0]).toMatchObject({ session_id: s.id, message_id: best!.id, match_field: 'title', other_message_ids: [weak!.id] });
+  });
+});
+
+describe('question and reply: which one is the anchor', () => {
+  // The reply becomes the anchor when it matches the query itself (the store's question → reply
+  // credit); a reply matching nothing ("yes", "好的") leaves the question as the anchor. Either way
+  // the other message is in the window.
+  const CASES = [
+    {
+      name: 'zh: the user’s answer to the assistant’s question',
+      query: '西班牙打算玩多久',
+      turns: ['我下个月想去西班牙旅行。', '那听起来非常棒，西班牙是一个充满活力的地方。你打算花多长时间旅行？', '我计划在西班牙待两周左右。'],
+      anchor: 2,
+    },
+    { name: 'zh: "好的" does not take the question’s place', query: '西班牙打算玩多久', turns: ['我们聊聊旅行吧。', '你打算在西班牙玩多久？', '好的。'], anchor: 1 },
+    {
+      name: 'en: the answer repeating the question’s words',
+      query: 'busy_timeout sqlite connection',
+      turns: ['Should I set busy_timeout on the SQLite connection?', 'Yes, set busy_timeout to 5000 ms on each SQLite connection.'],
+      anchor: 1,
+    },
+    { name: 'en: "yes" does not take the question’s place', query: 'should I use busy_timeout', turns: ['should I use busy_timeout?', 'yes'], anchor: 0 },
+  ];
+  test.each(CASES)('$name', async (c) => {
+    const db = tempDb();
+    const p = createProject(db, { name: 'P' });
+    for (let k = 0; k < 6; k++) {
+      const other = createSession(db, { projectId: p.id, startedAt: 1_600_000_000_000 + k });
+      appendMessages(db, other.id, [
+        { role: 'user', content: '今天天气不错，我们去公园散步吧。' },
+        { role: 'assistant', content: 'We moved the build to a faster runner.' },
+      ]);
+    }
+    const s = createSession(db, { projectId: p.id, startedAt: 1_700_000_000_000 });
+    // Roles alternate so that the last turn is the assistant's (a user question, an assistant reply, or the other way round).
+    const ids = appendMessages(db, s.id, c.turns.map((content, i) => ({ role: i % 2 === c.turns.length % 2 ? ('user' as const) : ('assistant' as const), content }))).messages.map((m) => m.id);
+    const me = createSession(db, { projectId: p.id });
+    const r = await createSessionSearchTool({ db }).execute({ query: c.query, search_mode: 'keyword', window: 1 }, { currentSessionId: me.id });
+    expect(r.error).toBeUndefined();
+    expect(r.results[0]).toMatchObject({ session_id: s.id, message_id: ids[c.anchor] });
+    const other = c.anchor === c.turns.length - 1 ? c.anchor - 1 : c.anchor + 1;
+    expect(r.results[0]!.window.map((w) => w.message_id)).toContain(ids[other]);
   });
 });
 

@@ -61,3 +61,5 @@ export { COMMON_CHARACTER_MIN_DOCS } from './keyword-search.js';
 export { SUBSTRING_SCAN_MESSAGES } from './keyword-search.js';
 /** Coverage re-ranking of CJK keyword candidates and its tuning constants (keyword-coverage.ts). */
 export { COVERAGE_BIGRAM_WEIGHT, COVERAGE_BM25_SHARE, COVERAGE_COMMON_CHAR_WEIGHT, coverage, coverageUnits, rerankByCoverage, type CoverageUnit } from './keyword-coverage.js';
+/** Question → reply credit among keyword hits and its tuning constants (keyword-pairs.ts). */
+export { creditReplies, endsWithQuestion, REPLY_CREDIT_BM25, REPLY_CREDIT_COVERAGE, type PairCandidate, type ReplyCreditOptions } from './keyword-pairs.js';

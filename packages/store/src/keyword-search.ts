@@ -32,7 +32,8 @@ import {
   type KeywordSearchResult,
   type QuerySummary,
 } from './keyword-types.js';
-import { coverageUnits, rerankByCoverage } from './keyword-coverage.js';
+import { coverage, coverageUnits, rerankByCoverage } from './keyword-coverage.js';
+import { creditReplies, REPLY_CREDIT_BM25, REPLY_CREDIT_COVERAGE } from './keyword-pairs.js';
 import { likeOutsidePrivate, normalizeForSearch, searchableContent } from './search-text.js';
 
 export * from './keyword-types.js';
@@ -184,12 +185,25 @@ export function keywordSearch(db: RecallDatabase, scope: KeywordScope, query: st
   }
   const sort = options.sort ?? 'relevance';
   // CJK questions: re-order BM25's candidates by how much of the question each contains (keyword-coverage.ts).
-  if (common !== null && literalNeedle === null && sort === 'relevance' && options.coverageRerank !== false) {
-    const units = coverageUnits(query, common);
-    if (units.length > 0) {
-      const text = new Map(hits.map((h) => [h.messageId, normalizeForSearch(searchableContent(details.get(h.messageId)!.content))]));
-      hits = rerankByCoverage(hits.map((h) => ({ ...h, text: text.get(h.messageId)! })), units).map(({ text: _t, ...h }) => h);
-    }
+  const units = common !== null && literalNeedle === null ? coverageUnits(query, common) : [];
+  const normalized = new Map<number, string>();
+  const textOf = (id: number) => {
+    let t = normalized.get(id);
+    if (t === undefined) normalized.set(id, (t = normalizeForSearch(searchableContent(details.get(id)!.content))));
+    return t;
+  };
+  const byCoverage = units.length > 0 && sort === 'relevance' && options.coverageRerank !== false;
+  if (byCoverage) {
+    hits = rerankByCoverage(hits.map((h) => ({ ...h, text: textOf(h.messageId) })), units).map(({ text: _t, ...h }) => h);
+  }
+  // A reply that matches the query shares the score of the question directly before it (keyword-pairs.ts).
+  if (literalNeedle === null && parsed.match !== null && sort === 'relevance' && options.replyCredit !== false) {
+    const distinctTerms = new Set(terms.map((t) => t.text)).size;
+    hits = creditReplies(hits, {
+      textOf: (h) => details.get(h.messageId)!.content,
+      credit: byCoverage ? REPLY_CREDIT_COVERAGE : REPLY_CREDIT_BM25,
+      whole: units.length > 0 ? (h) => coverage(textOf(h.messageId), units) >= 1 - 1e-9 : (h) => new Set(h.matchedTerms).size >= distinctTerms,
+    });
   }
   if (sort === 'newest') hits = [...hits].sort((a, b) => b.createdAt - a.createdAt || b.messageId - a.messageId);
   else if (sort === 'oldest') hits = [...hits].sort((a, b) => a.createdAt - b.createdAt || a.messageId - b.messageId);

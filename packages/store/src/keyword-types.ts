@@ -84,6 +84,11 @@ export interface KeywordSearchOptions {
    */
   coverageRerank?: boolean;
   /**
+   * Tuning/testing knob: a hit that replies to a matching question directly before it adds a share
+   * of the question's score (keyword-pairs.ts; default on, relevance order only).
+   */
+  replyCredit?: boolean;
+  /**
    * Only messages created at or after this time (epoch ms). Applied in the SQL of every path
    * (ranked, literal, substring, titles) before its LIMIT; a title counts only when its session has
    * a visible message in the range.
