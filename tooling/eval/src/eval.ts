@@ -16,7 +16,7 @@ import { EvalDataMissingError, EvalUsageError } from './errors.js';
 import { loadLocomo, type LocomoConversation } from './locomo.js';
 import { loadMemoryBank, type DevQuery, type MemoryBank, type MemoryBankConverter } from './memorybank.js';
 import { aggregate } from './metrics.js';
-import { charts, foreignDetails, foreignRows, foreignTable, groupRows, markdownTable, outcomeJson, replaceGenerated } from './report.js';
+import { anchorHitTable, charts, foreignDetails, foreignRows, foreignTable, groupRows, markdownTable, outcomeJson, replaceGenerated } from './report.js';
 import { createSessionSearchTool } from '@recall/search-tool';
 import { backendTable, copyToPostgres } from './postgres.js';
 import { runDataset, type RunResult, type SearchExecutor } from './runner.js';
@@ -218,6 +218,7 @@ export function markdownSection(reports: readonly DatasetReport[], options: Eval
       if (mode !== 'keyword' && !((s.usedModes[mode] ?? 0) > 0)) out.push(`- **WARNING: no ${mode} call ran as ${mode}; the ${mode} rows below are keyword fallbacks, not ${mode} numbers** (notes: ${s.notes.join(' | ') || 'none'})`);
     }
     out.push('', markdownTable(groupRows(run)));
+    if (run.dataset === 'memorybank') out.push('', 'Anchor hit@k (one of the first k anchors is an evidence message; a question labelled with two turns counts 1, not 0.5):', '', anchorHitTable(groupRows(run)));
     if (postgres) out.push('', 'The same keyword questions on a PostgreSQL copy of the data (`--database`), recall@k per category side by side (issue 19 asks for equal within 0.02):', '', backendTable(run, postgres));
     const f = foreignRows(run);
     if (f.length) {

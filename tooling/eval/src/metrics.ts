@@ -65,6 +65,17 @@ export function recallAtK(units: readonly string[], results: readonly RankedResu
   return units.filter((u) => found.has(u)).length / units.length;
 }
 
+/**
+ * Anchor hit@k: 1 when one of the first k results' anchors is an evidence message of the question,
+ * else 0 — "is the anchor the evidence message?" per question, so a question labelled with two
+ * turns is not capped at 0.5 as in anchor recall@k (an anchor is one message).
+ */
+export function anchorHitAtK(units: readonly string[], results: readonly RankedResult[], k: number): number {
+  if (units.length === 0) return NaN;
+  const wanted = new Set(units);
+  return results.slice(0, k).some((r) => r.anchorUnits.some((u) => wanted.has(u))) ? 1 : 0;
+}
+
 export function allFoundAtK(units: readonly string[], results: readonly RankedResult[], k: number, anchorOnly = false): boolean {
   return units.length > 0 && recallAtK(units, results, k, anchorOnly) === 1;
 }
@@ -96,6 +107,8 @@ export interface Aggregate {
   scored: number;
   recall: Record<(typeof KS)[number], number>;
   recallAnchor: Record<(typeof KS)[number], number>;
+  /** Share of questions whose first k anchors include an evidence message (anchorHitAtK). */
+  hitAnchor: Record<(typeof KS)[number], number>;
   /** Conversation-level recall@k (conversationRecallAtK). */
   recallConversation: Record<(typeof KS)[number], number>;
   mrr: number;
@@ -112,6 +125,7 @@ const mean = (xs: readonly number[]): number => (xs.length === 0 ? NaN : xs.redu
 export function aggregate(outcomes: readonly QuestionOutcome[]): Aggregate {
   const scored = outcomes.filter((o) => o.units.length > 0 && o.error === undefined);
   const rec = (k: number, anchorOnly: boolean) => mean(scored.map((o) => recallAtK(o.units, o.results, k, anchorOnly)));
+  const hit = (k: number) => mean(scored.map((o) => anchorHitAtK(o.units, o.results, k)));
   const conv = (k: number) => mean(scored.map((o) => conversationRecallAtK(o.units, o.results, k)));
   const lat = outcomes.filter((o) => o.error === undefined).map((o) => o.latencyMs);
   return {
@@ -119,6 +133,7 @@ export function aggregate(outcomes: readonly QuestionOutcome[]): Aggregate {
     scored: scored.length,
     recall: { 1: rec(1, false), 5: rec(5, false), 10: rec(10, false) },
     recallAnchor: { 1: rec(1, true), 5: rec(5, true), 10: rec(10, true) },
+    hitAnchor: { 1: hit(1), 5: hit(5), 10: hit(10) },
     recallConversation: { 1: conv(1), 5: conv(5), 10: conv(10) },
     mrr: mean(scored.map((o) => reciprocalRank(o.units, o.results))),
     mrrAnchor: mean(scored.map((o) => reciprocalRank(o.units, o.results, true))),

@@ -89,6 +89,16 @@ export function markdownTable(rows: readonly GroupRow[]): string {
   return lines.join('\n');
 }
 
+/**
+ * Anchor hit@1 / @5 per group (is one of the first k anchors an evidence message?), printed under
+ * the main table: unlike anchor R@k it does not cap a question labelled with several turns.
+ */
+export function anchorHitTable(rows: readonly GroupRow[]): string {
+  const lines = ['| mode | split | category | anchor hit@1 | anchor hit@5 |', '|---|---|---|---|---|'];
+  for (const r of rows) lines.push(`| ${r.mode} | ${r.split} | ${r.group} | ${n3(r.agg.hitAnchor[1])} | ${n3(r.agg.hitAnchor[5])} |`);
+  return lines.join('\n');
+}
+
 /** What each foreign-project question got back instead (first mode only: the asking project's own best matches). */
 export function foreignDetails(run: RunResult, questions: readonly { id: string; query: string }[]): string {
   const first = [...run.outcomes.values()][0] ?? [];
