@@ -218,7 +218,7 @@ export function markdownSection(reports: readonly DatasetReport[], options: Eval
       if (mode !== 'keyword' && !((s.usedModes[mode] ?? 0) > 0)) out.push(`- **WARNING: no ${mode} call ran as ${mode}; the ${mode} rows below are keyword fallbacks, not ${mode} numbers** (notes: ${s.notes.join(' | ') || 'none'})`);
     }
     out.push('', markdownTable(groupRows(run)));
-    if (run.dataset === 'memorybank') out.push('', 'Anchor hit@k (one of the first k anchors is an evidence message; a question labelled with two turns counts 1, not 0.5):', '', anchorHitTable(groupRows(run)));
+    if (run.dataset !== 'locomo') out.push('', 'Anchor hit@k (one of the first k anchors is an evidence message; a question labelled with two turns counts 1, not 0.5):', '', anchorHitTable(groupRows(run)));
     if (postgres) out.push('', 'The same keyword questions on a PostgreSQL copy of the data (`--database`), recall@k per category side by side (issue 19 asks for equal within 0.02):', '', backendTable(run, postgres));
     const f = foreignRows(run);
     if (f.length) {
