@@ -4,6 +4,7 @@
  */
 import type { Storage, StorageConfig } from '@recall/storage-ports';
 import { openPostgres, type RecallPostgres } from '../database.js';
+import { postgresWriteBatches } from './batches.js';
 import { postgresBulkImport, postgresTransferSource } from './bulk.js';
 import { postgresChangeFeed } from './feed.js';
 import { postgresKeyword } from './keyword.js';
@@ -26,6 +27,7 @@ export function postgresStorage(db: RecallPostgres, url: string, options: { owns
     semantic: { chunks: postgresChunks(db.pool), claims: postgresClaims(db.pool) },
     transfer: postgresTransferSource(db.pool),
     bulk: postgresBulkImport(db.pool),
+    batches: postgresWriteBatches(db.pool),
     async close() {
       if (closed) return;
       closed = true;
