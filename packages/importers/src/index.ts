@@ -94,15 +94,17 @@ export {
   MAX_REPORTED_SOURCE_ERRORS,
 } from './apply.js';
 export type {
-  /** Which project new root sessions go to: none, one given project, or one project per folder. */
-  ProjectMapping,
   /** What an import run did (or, in a dry run, would do), with per-project counts and errors. */
   SourceImportSummary,
+} from './apply.js';
+export type {
+  /** Which project new root sessions go to: none, one given project, or one project per folder. */
+  ProjectMapping,
   /** A refused record: file, line (or Hermes message id), stable code, message. */
   SourceLineError,
   /** New sessions and messages of one owning project in a SourceImportSummary. */
   ProjectCount,
-} from './apply.js';
+} from './counts.js';
 export type {
   /** Per-file reader state of a Claude Code transcript (part of a FileCheckpoint). */
   ClaudeCodeFileState,
