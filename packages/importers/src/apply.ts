@@ -342,6 +342,8 @@ export class SourceImporter {
       if (value === undefined) continue;
       // A continuation's parent was ended by the import itself; a later source record without an end does not reopen it.
       if ((key === 'endedAt' || key === 'endReason') && value === null) continue;
+      // A source without a title does not clear one: a continuation's inherited title stays (a re-import changes nothing).
+      if (key === 'title' && value === null) continue;
       if ((stored[key] ?? null) !== value) fields[key] = value;
     }
     if (Object.keys(fields).length === 0) return;
