@@ -112,7 +112,6 @@ export function appendMessage(db: RecallDatabase, sessionId: string, input: NewM
   return message;
 }
 
-/** The message with this id (any visibility), or undefined. */
 /**
  * Which of `externalIds` the session already holds (any visibility), in input order without repeats:
  * what appendMessages would skip (an importer's dry run). An unknown session holds none.
@@ -129,6 +128,7 @@ export function existingExternalIds(db: RecallDatabase, sessionId: string, exter
   return out;
 }
 
+/** The message with this id (any visibility), or undefined. */
 export function findMessage(db: RecallDatabase, messageId: number): Message | undefined {
   const row = prepared(db, 'select * from messages where id = ?').get(messageId) as MessageRow | undefined;
   return row ? toMessage(row) : undefined;
