@@ -328,58 +328,73 @@ function addError(summary: ImportSummary, error: ImportLineError): void {
  * go to the store in one append call (one savepoint, one index update); if the store refuses
  * the group, it is retried line by line so the error lands on the right line number.
  */
+/** One step of a batch: a refused line, one project/session line, or consecutive messages of one session. */
+type BatchUnit =
+  | { kind: 'error'; error: ImportLineError }
+  | { kind: 'line'; line: number; record: ProjectLine | SessionLine }
+  | { kind: 'messages'; sessionId: string; lines: number[]; messages: NewMessageInput[] };
+type NewMessageInput = ReturnType<typeof toNewMessage>;
+
+/** The batch as units, computed before the write transaction (the batch program only writes). */
+function unitsOf(batch: readonly ParsedLine[]): BatchUnit[] {
+  const units: BatchUnit[] = [];
+  let last: Extract<BatchUnit, { kind: 'messages' }> | null = null;
+  for (const entry of batch) {
+    if (!entry.ok) {
+      units.push({ kind: 'error', error: entry.error });
+      last = null;
+    } else if (entry.record.kind === 'message') {
+      const message = toNewMessage(messageFields(entry.record));
+      if (last !== null && last.sessionId === entry.record.session_id) {
+        last.lines.push(entry.line);
+        last.messages.push(message);
+      } else units.push((last = { kind: 'messages', sessionId: entry.record.session_id, lines: [entry.line], messages: [message] }));
+    } else {
+      units.push({ kind: 'line', line: entry.line, record: entry.record });
+      last = null;
+    }
+  }
+  return units;
+}
+
 async function applyBatch(storage: Storage, batch: ParsedLine[], summary: ImportSummary, archiveLater: ArchiveQueue): Promise<void> {
   // Errors collected inside the transaction are only added once it committed, so an aborted batch reports nothing twice.
   const pending = emptySummary();
   const queued: string[] = [];
+  const units = unitsOf(batch);
   await batchesOf(storage).run(function* (tx): BatchProgram<void> {
-    let i = 0;
-    while (i < batch.length) {
-      const entry = batch[i]!;
-      if (!entry.ok) {
-        addError(pending, entry.error);
-        i++;
-        continue;
-      }
-      const record = entry.record;
-      if (record.kind === 'message') {
-        let j = i + 1;
-        while (j < batch.length) {
-          const next = batch[j]!;
-          if (!next.ok || next.record.kind !== 'message' || next.record.session_id !== record.session_id) break;
-          j++;
-        }
-        const group = batch.slice(i, j) as { ok: true; line: number; record: MessageLine }[];
+    for (const unit of units) {
+      if (unit.kind === 'error') {
+        addError(pending, unit.error);
+      } else if (unit.kind === 'messages') {
         try {
-          const result = yield* batchCall(tx.messages.append(record.session_id, group.map((g) => toNewMessage(messageFields(g.record)))));
+          const result = yield* batchCall(tx.messages.append(unit.sessionId, unit.messages));
           pending.messages += result.inserted;
           pending.skipped += result.skipped;
         } catch (error) {
-          if (lineErrorOf(error, group[0]!.line) === null) throw error;
-          for (const g of group) {
+          if (lineErrorOf(error, unit.lines[0]!) === null) throw error;
+          for (let k = 0; k < unit.messages.length; k++) {
             try {
-              const result = yield* batchCall(tx.messages.append(g.record.session_id, [toNewMessage(messageFields(g.record))]));
+              const result = yield* batchCall(tx.messages.append(unit.sessionId, [unit.messages[k]!]));
               pending.messages += result.inserted;
               pending.skipped += result.skipped;
             } catch (inner) {
-              const lineError = lineErrorOf(inner, g.line);
+              const lineError = lineErrorOf(inner, unit.lines[k]!);
               if (lineError === null) throw inner;
               addError(pending, lineError);
             }
           }
         }
-        i = j;
-        continue;
+      } else {
+        try {
+          if (unit.record.kind === 'project') yield* applyProject(tx, unit.record, pending, queued);
+          else yield* applySession(tx, unit.record, pending);
+        } catch (error) {
+          const lineError = lineErrorOf(error, unit.line);
+          if (lineError === null) throw error;
+          addError(pending, lineError);
+        }
       }
-      try {
-        if (record.kind === 'project') yield* applyProject(tx, record, pending, queued);
-        else yield* applySession(tx, record, pending);
-      } catch (error) {
-        const lineError = lineErrorOf(error, entry.line);
-        if (lineError === null) throw error;
-        addError(pending, lineError);
-      }
-      i++;
     }
   });
   archiveLater.push(...queued);
