@@ -4,9 +4,17 @@
  * history — Claude Code transcripts, Codex rollouts and Hermes state.db files (docs/importers.md),
  * imported once or kept in step by live sync. Every importer is idempotent (re-running writes only
  * what is new), reports refused lines in its summary with stable codes instead of throwing, and
- * writes only through @recall/store. A recall-jsonl import resolves to the wire object
+ * writes only through the storage ports (@recall/storage-ports; SQLite or PostgreSQL). A recall-jsonl import resolves to the wire object
  * `ImportSummary` of @recall/rpc-contract.
  */
+
+// ---------------------------------------------------------------------------------------------
+// Where an import writes
+
+export type {
+  /** A storage of either adapter (@recall/storage-ports), or an open SQLite profile database (wrapped in the SQLite adapter). */
+  ImportTarget,
+} from './target.js';
 
 // ---------------------------------------------------------------------------------------------
 // recall-jsonl v1
