@@ -27,6 +27,9 @@ export type { SemanticWorker, WorkerHealth, WorkerStateName, BatchReport } from 
 
 export { createConfiguredSemanticSource } from './scoped-source.js';
 export type { ConfiguredSourceOptions, QueryEmbedder, ScopedSemanticSource, SemanticStatusReport, SourceFusionHints, SourceHit } from './scoped-source.js';
+/** The semantic source over the storage ports (a Storage with semantic rows, e.g. PostgreSQL + pgvector). */
+export { storageSemanticSource } from './storage-source.js';
+export type { StorageSemanticSource, StorageSemanticSourceOptions } from './storage-source.js';
 export type { SemanticScope } from './allowed-set.js';
 export { MatrixCache } from './matrix-cache.js';
 export type { MatrixCacheStats } from './matrix-cache.js';

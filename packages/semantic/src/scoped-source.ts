@@ -114,6 +114,47 @@ function cannotWork(embedder: QueryEmbedder): string | null {
   return availability && !availability.available ? availability.error.message : null;
 }
 
+/** The status a source reports for a scope, with the provider's own "cannot work" turning ready/partial into unavailable. */
+export function statusWithProvider(embedder: QueryEmbedder | null, report: () => SemanticStatusReport): SemanticStatusReport {
+  if (!embedder) return { status: 'unavailable', coverage: 'unknown', reason: 'no embedding provider is running' };
+  const out = report();
+  // A provider that cannot work at all never reports ready/partial (disabled stays disabled).
+  if (cannotWork(embedder) && (out.status === 'ready' || out.status === 'partial')) return { ...out, status: 'unavailable', reason: 'provider_unavailable' };
+  return out;
+}
+
+/**
+ * The query's unit vector and the active fingerprint it is compared on, under the call's deadline:
+ * the one query path of every source (SQLite file or storage ports). `onEmbed` is called right
+ * before the provider is asked (the sources count query embeddings with it).
+ */
+export async function embedQuery(
+  embedder: QueryEmbedder | null,
+  activeFingerprint: () => ActiveFingerprint | null | Promise<ActiveFingerprint | null>,
+  query: string,
+  signal: AbortSignal,
+  onEmbed: () => void = () => {},
+): Promise<{ vector: Float32Array; fingerprint: ActiveFingerprint }> {
+  if (!embedder) throw new SemanticSearchUnavailableError('no embedding provider is running');
+  const down = cannotWork(embedder);
+  if (down) throw new SemanticSearchUnavailableError(`the embedding provider cannot work: ${down}`);
+  const fingerprint = await activeFingerprint();
+  if (!fingerprint) throw new SemanticSearchUnavailableError('the semantic index has no vectors for the configured model yet');
+  if (fingerprint.dims !== embedder.info.dims) throw new SemanticSearchUnavailableError(`the provider returns ${embedder.info.dims}-d vectors, the index holds ${fingerprint.dims}-d`);
+  onEmbed();
+  const [raw] = await abortable(embedder.embed([query], { signal }), signal);
+  if (!raw || raw.length !== fingerprint.dims) throw new SemanticSearchUnavailableError('the provider returned no usable query vector');
+  const vector = normalizeL2(Float32Array.from(raw));
+  if (signal.aborted) throw new SemanticSearchUnavailableError('the deadline passed before the scan');
+  return { vector, fingerprint };
+}
+
+/** Hits at or above the model's similarity floor (fusion hints), in the tool's hit shape. */
+export function aboveFloor(hits: readonly SourceHit[], fusion: SourceFusionHints | undefined): SourceHit[] {
+  const floor = fusion?.similarityFloor;
+  return hits.filter((h) => floor === undefined || h.score >= floor).map((h) => ({ messageId: h.messageId, sessionId: h.sessionId, score: h.score, start: h.start, end: h.end }));
+}
+
 export function createScopedSemanticSource(options: ScopedSemanticSourceOptions): ScopedSemanticSource {
   const { db } = options;
   let embedCalls = 0;
@@ -123,30 +164,13 @@ export function createScopedSemanticSource(options: ScopedSemanticSourceOptions)
       return embedCalls;
     },
     status(scope) {
-      if (!options.embedder) return { status: 'unavailable', coverage: 'unknown', reason: 'no embedding provider is running' };
-      const report = options.status(scope);
-      // A provider that cannot work at all never reports ready/partial (disabled stays disabled).
-      if (cannotWork(options.embedder) && (report.status === 'ready' || report.status === 'partial')) return { ...report, status: 'unavailable', reason: 'provider_unavailable' };
-      return report;
+      return statusWithProvider(options.embedder, () => options.status(scope));
     },
     async search(query, scope, { limit, roles, signal, since, until }) {
-      const embedder = options.embedder;
-      if (!embedder) throw new SemanticSearchUnavailableError('no embedding provider is running');
-      const down = cannotWork(embedder);
-      if (down) throw new SemanticSearchUnavailableError(`the embedding provider cannot work: ${down}`);
-      const fingerprint = options.activeFingerprint();
-      if (!fingerprint) throw new SemanticSearchUnavailableError('the semantic index has no vectors for the configured model yet');
-      if (fingerprint.dims !== embedder.info.dims) throw new SemanticSearchUnavailableError(`the provider returns ${embedder.info.dims}-d vectors, the index holds ${fingerprint.dims}-d`);
-      embedCalls++;
-      const [raw] = await abortable(embedder.embed([query], { signal }), signal);
-      if (!raw || raw.length !== fingerprint.dims) throw new SemanticSearchUnavailableError('the provider returned no usable query vector');
-      const vector = normalizeL2(Float32Array.from(raw));
-      if (signal.aborted) throw new SemanticSearchUnavailableError('the deadline passed before the scan');
+      const { vector, fingerprint } = await embedQuery(options.embedder, options.activeFingerprint, query, signal, () => embedCalls++);
       const dates = { ...(since !== undefined ? { since } : {}), ...(until !== undefined ? { until } : {}) };
-      const floor = options.fusion?.similarityFloor;
-      return searchScope(db, options.cache ?? null, scope, fingerprint.id, fingerprint.dims, vector, { limit, roles: roles as readonly MessageRole[] | undefined, ...(options.backend ? { backend: options.backend } : {}) }, dates)
-        .filter((h) => floor === undefined || h.score >= floor)
-        .map((h) => ({ messageId: h.messageId, sessionId: h.sessionId, score: h.score, start: h.start, end: h.end }));
+      const hits = searchScope(db, options.cache ?? null, scope, fingerprint.id, fingerprint.dims, vector, { limit, roles: roles as readonly MessageRole[] | undefined, ...(options.backend ? { backend: options.backend } : {}) }, dates);
+      return aboveFloor(hits, options.fusion);
     },
   };
 }

@@ -8,9 +8,9 @@ import type { RecallDatabase } from '@recall/schema';
 import type { ChunkStore, ClaimQueue, SemanticStorage } from '@recall/storage-ports';
 import { loadAllowedSet } from './allowed-set.js';
 import { claimChunks, completeChunks, failChunks, releaseLeases } from './claims.js';
-import { disableProject, enableProject } from './consent.js';
+import { disableProject, enableProject, projectConsent } from './consent.js';
 import { searchAllowedSet } from './exact-search.js';
-import { ensureFingerprint, listFingerprints, type Fingerprint } from './fingerprint.js';
+import { ensureFingerprint, findFingerprint, listFingerprints, type Fingerprint } from './fingerprint.js';
 
 const run = <T>(fn: () => T): Promise<T> => {
   try {
@@ -51,9 +51,16 @@ function chunkStore(db: RecallDatabase): ChunkStore {
           scope.kind === 'project'
             ? { kind: 'project' as const, projectId: scope.projectId, currentSessionId: scope.currentSessionId }
             : { kind: 'own' as const, projectId: null, currentSessionId: scope.currentSessionId, sessionIds: scope.sessionIds };
-        const set = loadAllowedSet(db, scope.kind === 'project' ? { projectId: scope.projectId } : { sessionIds: scope.sessionIds }, fingerprintId, dims);
+        const dates = { ...(options.since !== undefined ? { since: options.since } : {}), ...(options.until !== undefined ? { until: options.until } : {}) };
+        const set = loadAllowedSet(db, scope.kind === 'project' ? { projectId: scope.projectId } : { sessionIds: scope.sessionIds }, fingerprintId, dims, dates);
         return searchAllowedSet(set, semanticScope, query, { limit: options.limit, ...(options.roles ? { roles: options.roles } : {}) });
       }),
+    consent: (projectId) =>
+      run(() => {
+        const c = projectConsent(db, projectId);
+        return c ? { enabled: c.enabled, endpoint: c.endpoint || null } : null;
+      }),
+    findFingerprint: (spec) => run(() => findFingerprint(db, spec)?.id ?? null),
     counts: (fingerprintId, projectId) =>
       run(() => {
         const rows = db.raw

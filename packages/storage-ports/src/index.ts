@@ -37,6 +37,8 @@ export type {
   ChunkPlan,
   ChunkScope,
   ChunkHit,
+  ChunkSearchOptions,
+  ProjectConsentState,
   ChunkCountsByStatus,
   ClaimedChunkWork,
   ClaimRequest,
@@ -53,7 +55,9 @@ export { driveBatchSync, driveBatchAsync } from './batches.js';
 /** Outside writes. */
 export type { ChangeFeed, ChangeSubscription, StorageChange } from './feed.js';
 /** The bundle, its configuration and the openers. */
-export type { Storage, SemanticStorage, StorageKind, StorageConfig, StorageOpener, StorageOpeners } from './storage.js';
+export type { Storage, SemanticStorage, StorageKind, StorageConfig, StorageOpener, StorageOpeners, ReadScope } from './storage.js';
+/** Runs a function on the storage's read scope when it has one (withReadScope), else on the storage itself. */
+export { withReadScope } from './storage.js';
 /** Picks and opens the adapter for a configuration. */
 export { openStorage } from './storage.js';
 /** A connection URL with its password masked, for logs and errors. */

@@ -124,10 +124,13 @@ function keywordIndex(db: RecallDatabase): KeywordIndex {
           ...(options.roles ? { roleFilter: options.roles } : {}),
           ...(options.titleLimit !== undefined ? { titleLimit: options.titleLimit } : {}),
           ...(options.substringFallback ? { substringFallback: true } : {}),
+          ...(options.since !== undefined ? { since: options.since } : {}),
+          ...(options.until !== undefined ? { until: options.until } : {}),
+          ...(options.partialCjk === false ? { cjkBackoff: 'bigram' as const } : {}),
         });
         return {
-          hits: out.hits.map((h) => ({ messageId: h.messageId, sessionId: h.sessionId, role: h.role, createdAt: h.createdAt, score: h.score, snippet: h.snippet })),
-          titleHits: out.titleHits.map((t) => ({ sessionId: t.sessionId, title: t.title, score: t.score })),
+          hits: out.hits.map((h) => ({ messageId: h.messageId, sessionId: h.sessionId, role: h.role, createdAt: h.createdAt, score: h.score, snippet: h.snippet, matchedTerms: h.matchedTerms })),
+          titleHits: out.titleHits.map((t) => ({ sessionId: t.sessionId, title: t.title, score: t.score, matchedTerms: t.matchedTerms })),
           notes: out.notes,
         };
       }),
@@ -144,6 +147,7 @@ export function sqliteStorage(db: RecallDatabase, options: { ownsDatabase?: bool
   const feed = sqliteChangeFeed(db, options.feedIntervalMs === undefined ? {} : { intervalMs: options.feedIntervalMs });
   return {
     kind: 'sqlite',
+    profile: db.profile,
     projects: projectStore(db),
     sessions: sessionStore(db),
     messages: messageStore(db),
@@ -156,6 +160,12 @@ export function sqliteStorage(db: RecallDatabase, options: { ownsDatabase?: bool
       closed = true;
       await feed.closeAll();
       if (options.ownsDatabase) db.close();
+    },
+    // One file per profile and one process: there is no other project's reader to keep out here,
+    // so a read scope is the storage itself (the callers' own scope filters apply as always). `this`:
+    // a bundle spread with its semantic part attached ({ ...sqliteStorage(db), semantic }) passes itself.
+    withReadScope(_scope, fn) {
+      return fn(this);
     },
   };
 }

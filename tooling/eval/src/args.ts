@@ -13,7 +13,7 @@ import { DATASETS, DEFAULT_DATA_DIR, REPO_ROOT, type DatasetName, type EvalOptio
 import { semanticTools, type SemanticKeys } from './semantic.js';
 import { keywordTools, semanticSearchTool } from './tools.js';
 
-export const USAGE = `Usage: pnpm eval [--dataset locomo,memorybank] [--modes keyword,semantic,hybrid] [--limit N] [--data DIR] [--memorybank-queries FILE] [--out DIR] [--write-docs] [--rerank-endpoint URL --rerank-model M]
+export const USAGE = `Usage: pnpm eval [--dataset locomo,memorybank] [--modes keyword,semantic,hybrid] [--limit N] [--data DIR] [--memorybank-queries FILE] [--out DIR] [--write-docs] [--rerank-endpoint URL --rerank-model M] [--database URL]
 
 Measure retrieval quality on LoCoMo (English) and MemoryBank (Chinese) through the real importer
 and session_search, in throw-away temp homes (never the user's own). Prints the Markdown tables on
@@ -34,6 +34,10 @@ Options:
   --write-docs       refresh the generated section of docs/benchmarks.md and write the JSON + SVG
                      into docs/eval (or --out DIR)
   --no-out           write no JSON or SVG (with --write-docs: only docs/benchmarks.md)
+  --database URL     also ask the keyword questions on PostgreSQL: the dataset is copied into this
+                     database (postgres://…, empty or holding only an earlier copy of the same
+                     dataset; one --dataset at a time) and both backends' recall@k are printed side
+                     by side. The URL is never printed; prefer one without a password (~/.pgpass)
   -h, --help         show this help and exit
 Semantic and hybrid modes index the data with a real model first:
   (default)          the built-in USE-lite English model (512-d, offline)
@@ -72,6 +76,7 @@ const FLAGS = {
   'rerank-model': { type: 'string' },
   'rerank-api': { type: 'string' },
   'rerank-top-n': { type: 'string' },
+  database: { type: 'string' },
   help: { type: 'boolean', short: 'h' },
 } as const;
 
@@ -139,6 +144,10 @@ export function parseEvalArgs(argv: readonly string[], keys: SemanticKeys, log: 
   if (rerankEndpoint !== undefined && !modes.some((m) => m !== 'keyword')) throw new EvalUsageError('--rerank-endpoint reranks semantic and hybrid results: add --modes hybrid (or semantic).');
   const rerank = rerankEndpoint === undefined ? undefined : { endpoint: rerankEndpoint, api: rerankApi, ...(values['rerank-model'] ? { model: values['rerank-model'] } : {}), ...(rerankTopN !== undefined ? { topN: rerankTopN } : {}) };
   const conversations = values.conversations?.split(',').map((s) => intFlag('conversations', s.trim(), 0, 9)!);
+  const database = values.database;
+  if (database !== undefined && !/^postgres(ql)?:\/\//.test(database)) throw new EvalUsageError('--database needs a postgres:// or postgresql:// URL.');
+  if (database !== undefined && datasets.length !== 1) throw new EvalUsageError('--database takes one --dataset at a time (each dataset needs its own empty database).');
+  if (database !== undefined && !modes.includes('keyword')) throw new EvalUsageError('--database compares keyword mode: add keyword to --modes.');
   const writeDocs = values['write-docs'] === true;
   const outDir = values['no-out'] ? null : values.out ? resolve(values.out) : writeDocs ? join(REPO_ROOT, 'docs', 'eval') : null;
   const options: EvalOptions = {
@@ -163,6 +172,7 @@ export function parseEvalArgs(argv: readonly string[], keys: SemanticKeys, log: 
         )
       : keywordTools(),
     outDir,
+    ...(database !== undefined ? { database } : {}),
     docsFile: writeDocs ? join(REPO_ROOT, 'docs', 'benchmarks.md') : null,
     log,
   };

@@ -17,6 +17,8 @@ import { loadLocomo, type LocomoConversation } from './locomo.js';
 import { loadMemoryBank, type DevQuery, type MemoryBank, type MemoryBankConverter } from './memorybank.js';
 import { aggregate } from './metrics.js';
 import { charts, foreignDetails, foreignRows, foreignTable, groupRows, markdownTable, outcomeJson, replaceGenerated } from './report.js';
+import { createSessionSearchTool } from '@recall/search-tool';
+import { backendTable, copyToPostgres } from './postgres.js';
 import { runDataset, type RunResult, type SearchExecutor } from './runner.js';
 import type { EvalDataset } from './types.js';
 
@@ -47,6 +49,8 @@ export interface EvalOptions {
   /** LoCoMo conversation indexes (default all 10). */
   conversations?: readonly number[];
   tools: ToolFactory;
+  /** `--database URL`: also ask the keyword questions on a PostgreSQL copy of the dataset (postgres.ts); never printed. */
+  database?: string;
   /** Folder for JSON + SVG output; null = none. */
   outDir: string | null;
   /** Rewrite the generated section of this Markdown file; null = leave docs alone. */
@@ -56,6 +60,8 @@ export interface EvalOptions {
 
 export interface DatasetReport {
   run: RunResult;
+  /** The keyword questions asked again on the PostgreSQL copy (`--database`). */
+  postgres?: RunResult;
   dataset: EvalDataset;
   facts: Record<string, unknown>;
 }
@@ -111,7 +117,24 @@ export async function runEval(options: EvalOptions): Promise<DatasetReport[]> {
       });
       const r10 = [...run.outcomes].map(([m, o]) => `${m} R@10 ${aggregate(o).recall[10].toFixed(3)}`).join(', ');
       options.log(`eval: ${name} done in ${((performance.now() - started) / 1000).toFixed(1)} s (import ${(run.importMs / 1000).toFixed(1)} s); ${r10}`);
-      reports.push({ run, dataset, facts: built.facts ?? {} });
+      let postgres: RunResult | undefined;
+      if (options.database) {
+        const storage = await copyToPostgres(db, options.database, options.log);
+        try {
+          postgres = await runDataset(dataset, {
+            db,
+            profile: 'default',
+            tool: createSessionSearchTool({ storage }),
+            modes: ['keyword'],
+            limit: options.limit,
+            imported: { messages: run.messages, ms: run.importMs },
+            onProgress: (mode, done, total) => options.log(`eval: ${name} ${mode} on PostgreSQL: ${done}/${total} questions`),
+          });
+        } finally {
+          await storage.close();
+        }
+      }
+      reports.push({ run, dataset, facts: built.facts ?? {}, ...(postgres ? { postgres } : {}) });
     } finally {
       await built?.close?.();
       db.close();
@@ -165,7 +188,7 @@ export function markdownSection(reports: readonly DatasetReport[], options: Eval
   out.push(`Generated ${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC by \`${command}\` on ${machineLine()}.`);
   out.push(`Tools: ${options.tools.describe()}. Each question is one \`session_search\` call (limit ${options.limit}) from a fresh empty session of its project; recall counts evidence found as a result's anchor or in its \`other_message_ids\`; "anchor" counts anchors alone (is the anchor the evidence message?), "conversation" counts evidence anywhere in a returned conversation (is the conversation right?). Latency is the tool call in-process.`);
   const chartDir = options.outDir ? relative(dirname(options.docsFile ?? join(REPO_ROOT, 'docs', 'x.md')), options.outDir) : null;
-  for (const { run, dataset, facts } of reports) {
+  for (const { run, dataset, facts, postgres } of reports) {
     out.push('', `### ${run.dataset === 'locomo' ? 'LoCoMo (English)' : 'MemoryBank (Chinese)'} — ${run.messages.toLocaleString('en')} messages, ${dataset.questions.length} questions`);
     out.push('', ...dataset.notes.map((n) => `- ${n}`));
     if (Object.keys(facts).length) out.push(`- semantic index: ${Object.entries(facts).map(([k, v]) => `${k} ${String(v)}`).join(', ')}`);
@@ -175,6 +198,7 @@ export function markdownSection(reports: readonly DatasetReport[], options: Eval
       if (mode !== 'keyword' && !((s.usedModes[mode] ?? 0) > 0)) out.push(`- **WARNING: no ${mode} call ran as ${mode}; the ${mode} rows below are keyword fallbacks, not ${mode} numbers** (notes: ${s.notes.join(' | ') || 'none'})`);
     }
     out.push('', markdownTable(groupRows(run)));
+    if (postgres) out.push('', 'The same keyword questions on a PostgreSQL copy of the data (`--database`), recall@k per category side by side (issue 19 asks for equal within 0.02):', '', backendTable(run, postgres));
     const f = foreignRows(run);
     if (f.length) {
       out.push('', 'Questions whose answer exists only in another user\'s project (asked from the wrong project; expected: nothing from the other project):', '', foreignTable(f));

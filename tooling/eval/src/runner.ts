@@ -33,6 +33,8 @@ export interface RunOptions {
   onProgress?: (mode: SearchMode, done: number, total: number) => void;
   /** Called after the import, before the first question (e.g. to build a semantic index). */
   afterImport?: () => Promise<void>;
+  /** The dataset is already imported into `db` (this summary): ask the questions only (e.g. again on another storage). */
+  imported?: { messages: number; ms: number };
 }
 
 export interface RunResult {
@@ -129,7 +131,7 @@ function outcomeOf(q: EvalQuestion, res: SessionSearchResult, latencyMs: number,
 
 /** Imports the dataset into `db` and asks every question in every mode. */
 export async function runDataset(dataset: EvalDataset, options: RunOptions): Promise<RunResult> {
-  const imported = await importDataset(options.db, dataset);
+  const imported = options.imported ?? (await importDataset(options.db, dataset));
   await options.afterImport?.();
   const truth = readTruth(options.db, dataset);
   const outcomes = new Map<SearchMode, QuestionOutcome[]>();

@@ -141,6 +141,40 @@ export function describeSemanticConformance(open: OpenFreshStorage, options: { n
       expect(await semanticOf(s).chunks.counts(fp5, 'p_a')).toEqual({ pending: 0, ready: 1, failed: 0 });
     });
 
+    it('consent and fingerprints read back; a dated chunk search keeps to its range', async () => {
+      const s = await fresh();
+      const endpoint = 'http://127.0.0.1:9/v1';
+      const { chunks } = semanticOf(s);
+      await s.projects.create({ id: 'p_a', name: 'A' });
+      await s.projects.create({ id: 'p_b', name: 'B' });
+      expect(await chunks.consent('p_a')).toBeNull();
+      expect(await chunks.findFingerprint(spec(3, endpoint))).toBeNull();
+      await chunks.setConsent('p_a', endpoint, true);
+      expect(await chunks.consent('p_a')).toEqual({ enabled: true, endpoint });
+      await chunks.setConsent('p_a', endpoint, false);
+      expect(await chunks.consent('p_a')).toEqual({ enabled: false, endpoint });
+      await chunks.setConsent('p_a', endpoint, true);
+      expect(await chunks.consent('p_b')).toBeNull();
+      const fp = await chunks.ensureFingerprint(spec(3, endpoint));
+      expect(await chunks.findFingerprint(spec(3, endpoint))).toBe(fp);
+      await s.sessions.create({ id: 's1', projectId: 'p_a' });
+      const t0 = Date.UTC(2026, 0, 1);
+      const out = await s.messages.append('s1', [
+        { role: 'user', content: 'old vectors', createdAt: t0 },
+        { role: 'user', content: 'new vectors', createdAt: t0 + 86_400_000 },
+      ]);
+      const [old, recent] = out.messages;
+      await embedAll(s, fp, endpoint, [
+        { id: old!.id, content: old!.content, vector: unit([1, 0, 0]) },
+        { id: recent!.id, content: recent!.content, vector: unit([1, 1, 0]) },
+      ]);
+      const scope = { kind: 'project', projectId: 'p_a', currentSessionId: null } as const;
+      const idsOf = async (range: { since?: number; until?: number }) => (await chunks.search(scope, fp, unit([1, 0, 0]), { limit: 5, ...range })).map((h) => h.messageId);
+      expect(await idsOf({})).toEqual([old!.id, recent!.id]);
+      expect(await idsOf({ since: t0 + 1 })).toEqual([recent!.id]);
+      expect(await idsOf({ until: t0 + 1 })).toEqual([old!.id]);
+    });
+
     it('two workers claiming concurrently get every chunk exactly once; late results never land on changed messages', async () => {
       const s = await fresh();
       const endpoint = 'http://127.0.0.1:9/v1';

@@ -7,10 +7,27 @@
  */
 import { randomBytes } from 'node:crypto';
 import type { Message, Project, Session } from '@recall/rpc-contract';
+import { StorageUnsupportedError } from '@recall/storage-ports';
 import type pg from 'pg';
 
 /** One client of the pool inside a transaction. */
 export type Tx = pg.PoolClient;
+
+/** Marks the pool stand-in of a scoped read (scopedPool): its one client is already inside the scope's transaction. */
+const BOUND = Symbol('recall.scopedClient');
+
+/**
+ * A pool stand-in whose every query runs on `client`, already inside a `scoped()` transaction: the
+ * adapters' stores built over it read within that transaction (Storage.withReadScope). `scoped()` on
+ * it runs on the same client under the outer scope (never widened); `write()` on it is refused.
+ */
+export function scopedPool(client: Tx): pg.Pool {
+  return { query: client.query.bind(client), [BOUND]: client } as unknown as pg.Pool;
+}
+
+function boundClient(pool: pg.Pool): Tx | undefined {
+  return (pool as unknown as { [BOUND]?: Tx })[BOUND];
+}
 
 /** Where the stores run: the pool (each write its own transaction) or one client inside a batch transaction. */
 export type Db = pg.Pool | Tx;
@@ -48,8 +65,14 @@ export async function inSavepoint<T>(tx: Tx, fn: () => Promise<T>): Promise<T> {
  * Runs `fn` in a read-write transaction on one client of the pool; given a client already inside a
  * batch transaction, in a savepoint of it (or, in a bulk batch, directly).
  */
+/**
+ * Runs `fn` in a read-write transaction on one client of the pool; given a client already inside a
+ * batch transaction, in a savepoint of it (or, in a bulk batch, directly). Refused on the pool
+ * stand-in of a read scope.
+ */
 export async function write<T>(db: Db, fn: (tx: Tx) => Promise<T>): Promise<T> {
   if (isClient(db)) return bulkClients.has(db) ? fn(db) : inSavepoint(db, () => fn(db));
+  if (boundClient(db)) throw new StorageUnsupportedError('postgres', 'a write inside a read scope');
   const client = await db.connect();
   try {
     await client.query('begin');
@@ -69,6 +92,10 @@ export type RlsScope = { projectId: string } | { sessionIds: readonly string[] }
 
 /** Runs `fn` in a read-only transaction as recall_scoped, limited by RLS to `scope`. */
 export async function scoped<T>(pool: pg.Pool, scope: RlsScope, fn: (tx: Tx) => Promise<T>): Promise<T> {
+  // Inside withReadScope: the outer transaction's scope already limits every row; the caller's own
+  // filters narrow it further. Changing the setting here could only widen it, so it is kept.
+  const bound = boundClient(pool);
+  if (bound) return fn(bound);
   const client = await pool.connect();
   try {
     await client.query('begin read only');
