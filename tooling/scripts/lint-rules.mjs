@@ -1,13 +1,61 @@
 // Project rules that no off-the-shelf linter checks for us, run by `pnpm lint` next to
 // `turbo boundaries`: config is read in one place (process.env only in apps/cli/src/config.ts, the composition root),
-// tests never mock modules, package entry points use explicit named exports, and SQLite is opened
-// only by packages/schema's openDatabase().
+// tests never mock modules, package entry points use explicit named exports, SQLite is opened
+// only by packages/schema's openDatabase(), and SQL is written only in the storage adapters.
 import { execSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 
 const files = execSync('git ls-files -co --exclude-standard -- "*.ts" "*.tsx" "*.mjs"', { encoding: 'utf8' })
   .split('\n')
   .filter((f) => f && !f.includes('node_modules/') && !f.includes('/dist/'));
+
+// --- SQL only in the storage adapters (issue 19) ---
+// Scope: the shipped source of packages/* and apps/* (`src/`). Tests, tests-e2e and tooling (bench,
+// eval, test support) may keep SQL: they set up or inspect fixtures of one backend on purpose and
+// ship nowhere. Everything else reads and writes through @recall/storage-ports.
+const SQL_HOMES = [
+  'packages/store/', // the SQLite adapter
+  'packages/store-postgres/', // the PostgreSQL adapter
+  'packages/schema/', // tables, migrations, openDatabase()
+];
+const SQL_FILES = new Map([
+  // packages/semantic's SQLite store modules: the semantic index's own rows on SQLite.
+  ...[
+    'allowed-set.ts',
+    'claims.ts',
+    'consent.ts',
+    'discovery.ts',
+    'exact-search.ts',
+    'fingerprint.ts',
+    'planner.ts',
+    'sqlite-storage.ts',
+    'status.ts',
+  ].map((f) => [`packages/semantic/src/${f}`, "semantic's SQLite store module"]),
+  // A source reader, not storage: Hermes' state.db is another tool's file format, read read-only.
+  ['packages/importers/src/hermes-db.ts', "reads Hermes' own SQLite file (a source format)"],
+  // moved by the ports change: remove these entries once ports-gateway / ports-search have merged.
+  ['packages/gateway-rpc/src/external-writes.ts', 'moved by the ports change'],
+  ['packages/gateway-rpc/src/methods/index-status.ts', 'moved by the ports change'],
+  ['packages/semantic/src/semantic-index.ts', 'moved by the ports change'],
+  ['packages/semantic/src/worker.ts', 'moved by the ports change'],
+]);
+/** String and template literals of `code` (approximate: enough to find SQL text). */
+function literals(code) {
+  return code.match(/'(?:[^'\\\n]|\\.)*'|"(?:[^"\\\n]|\\.)*"|`(?:[^`\\]|\\.)*`/g) ?? [];
+}
+/** A statement keyword first, and a clause that only SQL has after it. */
+const SQL_TEXT =
+  /^[\s(]*(?:select\s[\s\S]*?\b(?:from|limit|set_config|count\s*\(|pg_\w+\s*\()|insert\s+(?:or\s+\w+\s+)?into\s|update\s+["\w.]+\s+set\s|delete\s+from\s|pragma\s|create\s+(?:unique\s+)?(?:table|index|trigger|view|virtual\s+table)\s|drop\s+(?:table|index|trigger)\s|alter\s+table\s|with\s+(?:recursive\s+)?\w+\s*(?:\([^)]*\))?\s+as\s*\(|(?:begin(?:\s+immediate|\s+deferred|\s+read\s+only)?|commit|rollback|savepoint\s+\w+|release\s+savepoint)\s*$)/i;
+/** What the file does with SQL, or null: a database handle's SQL calls, drizzle's sql``, or SQL text in a literal. */
+function sqlUse(code) {
+  const call = code.match(/\.raw\s*\.\s*(?:prepare|exec|pragma|transaction)\s*\(|\.prepare\s*\(\s*['"`]|(?<![.\w])sql\s*`|\bsql\.raw\s*\(/);
+  if (call) return `calls ${call[0].replace(/\s+/g, '')}…`;
+  for (const literal of literals(code)) {
+    const text = literal.slice(1, -1).replace(/\$\{[^}]*\}/g, ' x ');
+    if (SQL_TEXT.test(text)) return `has the SQL text ${JSON.stringify(text.trim().replace(/\s+/g, ' ').slice(0, 60))}`;
+  }
+  return null;
+}
 
 const problems = [];
 for (const file of files) {
@@ -24,6 +72,14 @@ for (const file of files) {
   if (file.endsWith('src/index.ts') && /^export \* from/m.test(code)) problems.push(`${file}: use explicit named exports, not "export *"`);
   if (!isTest && (file.startsWith('packages/') || file.startsWith('apps/cli/')) && file.includes('/src/') && /process\.env\b/.test(code) && file !== 'apps/cli/src/config.ts') {
     problems.push(`${file}: process.env is read only in apps/cli/src/config.ts`);
+  }
+  if (!isTest && /^(packages|apps)\/[^/]+\/src\//.test(file) && !SQL_HOMES.some((home) => file.startsWith(home)) && !SQL_FILES.has(file)) {
+    const use = sqlUse(code);
+    if (use) {
+      problems.push(
+        `${file}: ${use} — SQL is written only in the storage adapters (packages/store, packages/store-postgres, packages/schema, semantic's SQLite store modules); read and write through @recall/storage-ports, or add a named function to both adapters and the conformance suite`,
+      );
+    }
   }
   if (!isTest && file.includes('/src/') && !file.startsWith('packages/schema/') && /new Database\(/.test(code)) {
     problems.push(`${file}: open SQLite through openDatabase() from @recall/schema`);

@@ -9,8 +9,7 @@
  * can contain, so unpaired halves are left out instead of failing every later turn.
  */
 import type { Message } from '@recall/rpc-contract';
-import type { RecallDatabase } from '@recall/schema';
-import { getMessages } from '@recall/store';
+import type { Storage } from '@recall/storage-ports';
 import type { ChatCompletionMessageParam } from 'openai/resources/chat/completions';
 
 /** One stored tool call, in the chat-completions wire shape. */
@@ -23,11 +22,11 @@ export interface StoredToolCall {
 const PAGE = 5_000;
 
 /** Every live message of the session in id order (paged: the store caps one read at 10 000 rows). */
-export function loadLiveHistory(db: RecallDatabase, sessionId: string): Message[] {
+export async function loadLiveHistory(storage: Storage, sessionId: string): Promise<Message[]> {
   const out: Message[] = [];
   let afterId = 0;
   for (;;) {
-    const page = getMessages(db, sessionId, { afterId, limit: PAGE });
+    const page = await storage.messages.list(sessionId, { afterId, limit: PAGE });
     for (const m of page) if (m.visibility === 'live') out.push(m);
     if (page.length < PAGE) return out;
     afterId = page[page.length - 1]!.id;

@@ -3,14 +3,19 @@
  * owns every answer in progress (persist the user's message first, stream the model, run its tool
  * calls with the trusted context, store each complete message, emit `chat.*` events); the settings
  * rules, the history mapping and the error classification are exported for hosts and tests. The
- * host (gateway-rpc) supplies the database, an event sink, a logger and the search executor.
+ * host (gateway-rpc) supplies the storage (or an open SQLite database), an event sink, a logger and
+ * the search executor.
  */
 
-/** Owner of the runs in progress: `send`, `cancel`, `status`, `assertIdle`, `assertOpen`, `shutdown`. */
+/**
+ * Owner of the runs in progress, on the storage ports (SQLite or PostgreSQL): `start`, `checkOpen`,
+ * `cancel`, `status`, `assertIdle`, `shutdown` — and `send` / `assertOpen`, the synchronous forms
+ * for a host holding an open SQLite database (deprecated).
+ */
 export { ChatRuns } from './runs.js';
-/** The newest compression continuation of a session, or null when the conversation did not go on elsewhere. */
+/** The newest compression continuation of a session, or null when the conversation did not go on elsewhere (a Storage: a promise). */
 export { latestContinuation } from './runs.js';
-/** What `ChatRuns` is constructed with (database, profile, event sink, logger, search executor) and what `send` returns. */
+/** What `ChatRuns` is constructed with (storage or database, profile, event sink, logger, search executor) and what `start` returns. */
 export type { ChatRunsDeps, ChatRunHandle } from './runs.js';
 
 /** Turns raw chat settings (model, base URL, key, limits) into the validated settings a run uses; throws `ChatConfigError`. */
@@ -30,7 +35,7 @@ export { OPENAI_DEFAULT_BASE_URL } from './config.js';
 /** Raw settings as a host passes them, the resolved settings, and the limits reported by `chat.status`. */
 export type { ChatSettingsInput, ChatSettings, ChatStatusLimits } from './config.js';
 
-/** Every live message of a session in id order: the context a turn is answered from. */
+/** Every live message of a session in id order, read through the storage ports: the context a turn is answered from. */
 export { loadLiveHistory } from './history.js';
 /** Stored messages → chat-completions messages, with unpaired tool calls/results left out. */
 export { toModelMessages } from './history.js';

@@ -16,7 +16,7 @@ import type OpenAI from 'openai';
 import type { ChatCompletionMessageParam, ChatCompletionTool } from 'openai/resources/chat/completions';
 import { randomBytes } from 'node:crypto';
 import type { Message } from '@recall/rpc-contract';
-import type { NewMessage } from '@recall/store';
+import type { MessageInput } from '@recall/storage-ports';
 import { ChatError } from './errors.js';
 import { serializeToolCalls } from './history.js';
 import type { SessionSearchExecutor } from '@recall/search-tool';
@@ -41,7 +41,7 @@ export interface ChatTurnInput {
   redaction?: RedactionPolicy;
   signal: AbortSignal;
   /** Stores one complete message (and announces it); returns the stored row. */
-  persist(message: NewMessage): Message;
+  persist(message: MessageInput): Promise<Message>;
   onDelta(round: number, text: string): void;
   onTool(round: number, call: ModelToolCall, outcome: ToolOutcome, messageId: number): void;
 }
@@ -145,7 +145,7 @@ export async function runChatTurn(input: ChatTurnInput): Promise<ChatTurnResult>
 
     if (calls.length === 0 || (forceAnswer && text.trim() !== '')) {
       // A final answer (tool calls that ignore tool_choice "none" are dropped when there is text).
-      const final = input.persist({ role: 'assistant', content: text });
+      const final = await input.persist({ role: 'assistant', content: text });
       return { final, rounds: round, toolRounds };
     }
     if (forceAnswer) {
@@ -157,7 +157,7 @@ export async function runChatTurn(input: ChatTurnInput): Promise<ChatTurnResult>
     }
 
     const wire = calls.map((c) => ({ id: c.id, type: 'function' as const, function: { name: c.name, arguments: c.arguments } }));
-    input.persist({ role: 'assistant', content: text, toolCalls: serializeToolCalls(wire) });
+    await input.persist({ role: 'assistant', content: text, toolCalls: serializeToolCalls(wire) });
     messages.push({ role: 'assistant', content: text === '' ? null : text, tool_calls: wire });
 
     for (const [i, call] of calls.entries()) {
@@ -168,7 +168,7 @@ export async function runChatTurn(input: ChatTurnInput): Promise<ChatTurnResult>
         : i >= MAX_TOOL_CALLS_PER_ROUND
           ? skippedToolOutcome(call, 'too_many_tool_calls', `At most ${MAX_TOOL_CALLS_PER_ROUND} tool calls run per response; ask again with fewer.`)
           : await executeToolCall(input.executor, call, input.trusted);
-      const stored = input.persist({ role: 'tool', content: outcome.content, toolName: call.name || 'unknown', toolCallId: call.id });
+      const stored = await input.persist({ role: 'tool', content: outcome.content, toolName: call.name || 'unknown', toolCallId: call.id });
       messages.push({ role: 'tool', tool_call_id: call.id, content: outcome.content });
       input.onTool(round, call, outcome, stored.id);
     }

@@ -7,10 +7,15 @@
  * cancellation (`cancel()`), the per-turn deadline (a timer) and gateway shutdown into the OpenAI
  * request; the reason is recorded before aborting, so the outcome says why it stopped. Every
  * persisted message raises `messages.changed`; the run's progress goes out as `chat.*` events.
+ * Every read and write goes through the storage ports (SQLite or PostgreSQL): `start()` and
+ * `checkOpen()` are the async entry points. `send()` and `assertOpen()` are their synchronous
+ * forms for a host that holds an open SQLite profile database (`db`); they remain until the
+ * gateway awaits the async ones.
  */
 import { randomBytes } from 'node:crypto';
 import type { RecallDatabase } from '@recall/schema';
-import { appendMessage, getSession, logicalConversation, sessionProjectId, type NewMessage } from '@recall/store';
+import type { MessageInput, Storage } from '@recall/storage-ports';
+import { appendMessage, getSession, logicalConversation, sessionProjectId, sqliteStorage } from '@recall/store';
 import OpenAI from 'openai';
 import type { ChatRunOutcome, ChatRunStatus, ChatToolReport, Message, Session } from '@recall/rpc-contract';
 import { abortError, classifyChatError, type AbortReason } from './classify.js';
@@ -27,7 +32,10 @@ import { chatToolDefinitions } from './tools.js';
 const RECENT_RUNS = 200;
 
 export interface ChatRunsDeps {
-  db: RecallDatabase;
+  /** The storage runs read and write through (SQLite or PostgreSQL). Default: the SQLite ports over `db`. */
+  storage?: Storage;
+  /** An open SQLite profile database: used when `storage` is absent, and what the synchronous send()/assertOpen() need. */
+  db?: RecallDatabase;
   profile: string;
   /** Receives `messages.changed` for every stored message and the run's `chat.*` events. */
   events: ChatEventSink;
@@ -69,9 +77,17 @@ export function newRunId(): string {
   return `run_${randomBytes(12).toString('base64url')}`;
 }
 
-/** The newest compression continuation of `sessionId`, if the conversation went on elsewhere. */
-export function latestContinuation(db: RecallDatabase, sessionId: string): string | null {
-  const members = logicalConversation(db, sessionId);
+/** The newest compression continuation of `sessionId`, if the conversation went on elsewhere (a Storage, or an open SQLite database). */
+export function latestContinuation(db: RecallDatabase, sessionId: string): string | null;
+export function latestContinuation(storage: Storage, sessionId: string): Promise<string | null>;
+export function latestContinuation(target: RecallDatabase | Storage, sessionId: string): string | null | Promise<string | null> {
+  if (isStorage(target)) return target.sessions.conversation(sessionId).then((members) => newestContinuation(members, sessionId));
+  return newestContinuation(logicalConversation(target, sessionId), sessionId);
+}
+
+const isStorage = (target: RecallDatabase | Storage): target is Storage => 'sessions' in target && 'kind' in target;
+
+function newestContinuation(members: ReadonlyArray<{ id: string; parentSessionId: string | null; lineage: string }>, sessionId: string): string | null {
   let current = sessionId;
   for (;;) {
     const next = members.find((m) => m.parentSessionId === current && m.lineage === 'compression');
@@ -80,9 +96,16 @@ export function latestContinuation(db: RecallDatabase, sessionId: string): strin
   }
 }
 
+function sessionEnded(sessionId: string, continuation: string | null): ChatError {
+  return new ChatError('chat_session_ended', `Session ${sessionId} was compressed and continues in ${continuation ?? 'a continuation'}; use that session.`, {
+    data: continuation === null ? { sessionId } : { sessionId, continuationId: continuation },
+  });
+}
+
 export class ChatRuns {
   readonly settings: ChatSettings;
   readonly #deps: ChatRunsDeps;
+  readonly #storage: Storage;
   readonly #redaction: RedactionPolicy;
   readonly #client: OpenAI | null;
   readonly #active = new Map<string, ActiveRun>();
@@ -92,6 +115,8 @@ export class ChatRuns {
 
   constructor(deps: ChatRunsDeps, settings: ChatSettings) {
     this.#deps = deps;
+    if (deps.storage === undefined && deps.db === undefined) throw new TypeError('ChatRuns needs a storage (or an open SQLite database).');
+    this.#storage = deps.storage ?? sqliteStorage(deps.db!);
     this.#redaction = deps.redaction ?? new RedactionPolicy();
     this.settings = settings;
     this.#client = settings.configured
@@ -135,30 +160,56 @@ export class ChatRuns {
 
   /**
    * The session, unless it was compressed: its conversation goes on in the continuation, and a
-   * message (or a second /compress) here would fork the logical conversation.
+   * message (or a second /compress) here would fork the logical conversation. Throws
+   * chat_session_ended, session_not_found.
    */
-  assertOpen(sessionId: string): Session {
-    const { db } = this.#deps;
-    const session = getSession(db, sessionId);
-    if (session.endReason === 'compression') {
-      const continuation = latestContinuation(db, sessionId);
-      throw new ChatError(
-        'chat_session_ended',
-        `Session ${sessionId} was compressed and continues in ${continuation ?? 'a continuation'}; use that session.`,
-        { data: continuation === null ? { sessionId } : { sessionId, continuationId: continuation } },
-      );
-    }
+  async checkOpen(sessionId: string): Promise<Session> {
+    const session = await this.#storage.sessions.get(sessionId);
+    if (session.endReason === 'compression') throw sessionEnded(sessionId, await latestContinuation(this.#storage, sessionId));
     return session;
   }
 
-  send(sessionId: string, content: string): ChatRunHandle {
-    const client = this.#client;
-    if (this.#closed) throw new ChatShuttingDownError();
-    if (client === null || this.settings.model === null) {
-      throw new ChatError('chat_not_configured', `No chat model is configured (missing: ${this.settings.missing.join(', ')}). ${publicChatSettings(this.settings).howToConfigure}`, {
-        data: { missing: this.settings.missing.join(', '), howToConfigure: publicChatSettings(this.settings).howToConfigure },
-      });
+  /**
+   * Stores the user's message and starts answering it in the background (`done` resolves with the
+   * outcome). Throws chat_shutting_down, chat_not_configured, chat_busy, chat_session_ended,
+   * session_not_found — and then nothing was stored.
+   */
+  async start(sessionId: string, content: string): Promise<ChatRunHandle> {
+    const { client, model } = this.#configured();
+    this.assertIdle(sessionId);
+    // Reserved before the first await: no other start for this session can slip in while we read and write.
+    const runId = newRunId();
+    this.#bySession.set(sessionId, runId);
+    let session: Session;
+    let user: Message;
+    try {
+      session = await this.checkOpen(sessionId);
+      user = await this.#persist(session, { role: 'user', content });
+    } catch (error) {
+      this.#bySession.delete(sessionId);
+      throw error;
     }
+    return this.#begin(runId, session, user, client, model);
+  }
+
+  /**
+   * The synchronous form of checkOpen() for a host holding an open SQLite database (`db`).
+   * @deprecated Use checkOpen(); this form remains until the gateway awaits it.
+   */
+  assertOpen(sessionId: string): Session {
+    const db = this.#database('assertOpen');
+    const session = getSession(db, sessionId);
+    if (session.endReason === 'compression') throw sessionEnded(sessionId, latestContinuation(db, sessionId));
+    return session;
+  }
+
+  /**
+   * The synchronous form of start() for a host holding an open SQLite database (`db`).
+   * @deprecated Use start(); this form remains until the gateway awaits it.
+   */
+  send(sessionId: string, content: string): ChatRunHandle {
+    const { client, model } = this.#configured();
+    const db = this.#database('send');
     const session = this.assertOpen(sessionId);
     this.assertIdle(sessionId);
 
@@ -168,11 +219,35 @@ export class ChatRuns {
     this.#bySession.set(sessionId, runId);
     let user: Message;
     try {
-      user = this.#persist(session, { role: 'user', content });
+      user = appendMessage(db, session.id, { role: 'user', content });
+      this.#announce(session.id, sessionProjectId(db, session.id), user.id);
     } catch (error) {
       this.#bySession.delete(sessionId);
       throw error;
     }
+    return this.#begin(runId, session, user, client, model);
+  }
+
+  /** The client and model, or chat_shutting_down / chat_not_configured. */
+  #configured(): { client: OpenAI; model: string } {
+    const client = this.#client;
+    if (this.#closed) throw new ChatShuttingDownError();
+    if (client === null || this.settings.model === null) {
+      throw new ChatError('chat_not_configured', `No chat model is configured (missing: ${this.settings.missing.join(', ')}). ${publicChatSettings(this.settings).howToConfigure}`, {
+        data: { missing: this.settings.missing.join(', '), howToConfigure: publicChatSettings(this.settings).howToConfigure },
+      });
+    }
+    return { client, model: this.settings.model };
+  }
+
+  #database(operation: string): RecallDatabase {
+    if (this.#deps.db === undefined) throw new TypeError(`ChatRuns.${operation}() needs an open SQLite database; use the async form with a storage.`);
+    return this.#deps.db;
+  }
+
+  /** Registers the run (its session already reserved under `runId`, the user's message stored) and starts it. */
+  #begin(runId: string, session: Session, user: Message, client: OpenAI, model: string): ChatRunHandle {
+    const sessionId = session.id;
     const run: ActiveRun = {
       runId,
       sessionId,
@@ -186,7 +261,9 @@ export class ChatRuns {
     };
     this.#active.set(runId, run);
     this.#deps.events.emit({ type: 'chat.started', sessionId, runId, userMessageId: user.id });
-    const done = this.#execute(run, session, client, this.settings.model);
+    // A shutdown that began while the user's message was being stored ends this run at once.
+    if (this.#closed) this.#abort(run, 'shutdown');
+    const done = this.#execute(run, session, client, model);
     run.done = done;
     return { runId, sessionId, userMessageId: user.id, done };
   }
@@ -218,26 +295,28 @@ export class ChatRuns {
   }
 
   /** Stores one message and announces it with the ordinary change event. */
-  #persist(session: Session, message: NewMessage): Message {
-    const { db, events } = this.#deps;
-    const stored = appendMessage(db, session.id, message);
+  async #persist(session: Session, message: MessageInput): Promise<Message> {
+    const stored = (await this.#storage.messages.append(session.id, [message])).messages[0]!;
     // Re-read: the conversation may have been moved while the run was going on.
-    const projectId = sessionProjectId(db, session.id);
-    events.emit({
-      type: 'messages.changed',
-      ...(projectId === null ? { unassigned: true } : { projectIds: [projectId] }),
-      sessionIds: [session.id],
-      messageIds: [stored.id],
-    });
+    this.#announce(session.id, await this.#storage.sessions.projectId(session.id), stored.id);
     return stored;
   }
 
+  #announce(sessionId: string, projectId: string | null, messageId: number): void {
+    this.#deps.events.emit({
+      type: 'messages.changed',
+      ...(projectId === null ? { unassigned: true } : { projectIds: [projectId] }),
+      sessionIds: [sessionId],
+      messageIds: [messageId],
+    });
+  }
+
   async #execute(run: ActiveRun, session: Session, client: OpenAI, model: string): Promise<ChatRunOutcome> {
-    const { db, events, logger, profile, searchTool } = this.#deps;
+    const { events, logger, profile, searchTool } = this.#deps;
     const deadline = setTimeout(() => this.#abort(run, 'deadline'), this.settings.turnTimeoutMs);
     let outcome: ChatRunOutcome;
     try {
-      const history = toModelMessages(loadLiveHistory(db, session.id));
+      const history = toModelMessages(await loadLiveHistory(this.#storage, session.id));
       const result = await runChatTurn({
         client,
         model,
@@ -249,8 +328,8 @@ export class ChatRuns {
         history,
         redaction: this.#redaction,
         signal: run.controller.signal,
-        persist: (message) => {
-          const stored = this.#persist(session, message);
+        persist: async (message) => {
+          const stored = await this.#persist(session, message);
           run.messageIds.push(stored.id);
           return stored;
         },

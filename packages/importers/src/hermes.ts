@@ -1,7 +1,6 @@
 /**
- * Reader for Hermes agent state: a `state.db` SQLite file, opened READ-ONLY through openDatabase
- * (which runs no migrations on a read-only handle, so a foreign schema is read as it is and never
- * written). The columns read are listed in docs/importers.md (`HERMES_COLUMNS` below); a missing
+ * Reader for Hermes agent state: a `state.db` SQLite file, opened READ-ONLY (hermes-db.ts holds
+ * the SQL that reads it; this module maps rows onto import records). The columns read are listed in docs/importers.md (`HERMES_COLUMNS` below); a missing
  * optional column reads as NULL, a missing required one is a clear error. Maps:
  *
  * - `sessions` → sessions with their own id. Lineage: no parent → root; a `model_config` JSON
@@ -23,9 +22,8 @@
  */
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { openDatabase, type RecallDatabase } from '@recall/schema';
 import { type LineageKind, MAX_MESSAGE_CHARS, type MessageRole } from '@recall/rpc-contract';
-import { HermesSchemaError } from './errors.js';
+import { openHermesStateDb } from './hermes-db.js';
 import { clipContent, isObject, safeSessionId, toMs, type SourceRecord } from './records.js';
 
 export const HERMES_SOURCE = 'hermes';
@@ -84,17 +82,6 @@ function lineageOf(row: Record<string, unknown>, parentEndReason: string | null)
   return parentEndReason !== null && COMPRESSION_REASONS.has(parentEndReason) ? 'compression' : 'branch';
 }
 
-function columnsOf(db: RecallDatabase, table: string): Set<string> {
-  return new Set((db.raw.prepare(`select name from pragma_table_info(?)`).all(table) as { name: string }[]).map((r) => r.name));
-}
-
-function selectList(path: string, present: Set<string>, spec: { required: readonly string[]; optional: readonly string[] }, table: string): string {
-  const missing = spec.required.filter((c) => !present.has(c));
-  if (present.size === 0) throw new HermesSchemaError(path, `no "${table}" table`);
-  if (missing.length > 0) throw new HermesSchemaError(path, `table "${table}" lacks ${missing.join(', ')}`);
-  return [...spec.required, ...spec.optional].map((c) => (present.has(c) ? `"${c}"` : `null as "${c}"`)).join(', ');
-}
-
 export interface HermesCursor {
   /** Highest message id already read. */
   lastMessageId: number;
@@ -105,11 +92,9 @@ export interface HermesCursor {
  * database is opened read-only for the duration of the iteration and closed after.
  */
 export async function* readHermesStore(path: string, cursor: HermesCursor = { lastMessageId: 0 }): AsyncGenerator<SourceRecord> {
-  const db = openDatabase(path, { readonly: true });
+  const db = openHermesStateDb(path, HERMES_COLUMNS);
   try {
-    const sessionCols = selectList(path, columnsOf(db, 'sessions'), HERMES_COLUMNS.sessions, 'sessions');
-    const messageCols = selectList(path, columnsOf(db, 'messages'), HERMES_COLUMNS.messages, 'messages');
-    const sessions = db.raw.prepare(`select ${sessionCols} from sessions order by coalesce(started_at, 0), id`).all() as Record<string, unknown>[];
+    const sessions = db.sessions();
     const byId = new Map(sessions.map((s) => [String(s.id), s]));
     const emitted = new Set<string>();
     const ids = new Map<string, string>();
@@ -148,10 +133,9 @@ export async function* readHermesStore(path: string, cursor: HermesCursor = { la
     };
     for (const row of sessions) yield* emit(row, 0);
 
-    const page = db.raw.prepare(`select ${messageCols} from messages where id > ? order by id limit 5000`);
     let last = cursor.lastMessageId;
     for (;;) {
-      const rows = page.all(last) as Record<string, unknown>[];
+      const rows = db.messagesAfter(last, 5000);
       if (rows.length === 0) break;
       for (const row of rows) {
         last = Number(row.id);

@@ -4,9 +4,17 @@
  * history — Claude Code transcripts, Codex rollouts and Hermes state.db files (docs/importers.md),
  * imported once or kept in step by live sync. Every importer is idempotent (re-running writes only
  * what is new), reports refused lines in its summary with stable codes instead of throwing, and
- * writes only through @recall/store. A recall-jsonl import resolves to the wire object
+ * writes only through the storage ports (@recall/storage-ports; SQLite or PostgreSQL). A recall-jsonl import resolves to the wire object
  * `ImportSummary` of @recall/rpc-contract.
  */
+
+// ---------------------------------------------------------------------------------------------
+// Where an import writes
+
+export type {
+  /** A storage of either adapter (@recall/storage-ports), or an open SQLite profile database (wrapped in the SQLite adapter). */
+  ImportTarget,
+} from './target.js';
 
 // ---------------------------------------------------------------------------------------------
 // recall-jsonl v1
@@ -94,15 +102,17 @@ export {
   MAX_REPORTED_SOURCE_ERRORS,
 } from './apply.js';
 export type {
-  /** Which project new root sessions go to: none, one given project, or one project per folder. */
-  ProjectMapping,
   /** What an import run did (or, in a dry run, would do), with per-project counts and errors. */
   SourceImportSummary,
+} from './apply.js';
+export type {
+  /** Which project new root sessions go to: none, one given project, or one project per folder. */
+  ProjectMapping,
   /** A refused record: file, line (or Hermes message id), stable code, message. */
   SourceLineError,
   /** New sessions and messages of one owning project in a SourceImportSummary. */
   ProjectCount,
-} from './apply.js';
+} from './counts.js';
 export type {
   /** Per-file reader state of a Claude Code transcript (part of a FileCheckpoint). */
   ClaudeCodeFileState,

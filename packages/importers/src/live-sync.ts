@@ -1,5 +1,5 @@
 /**
- * Live sync: keeps a profile database in step with the agents' transcript folders while they are
+ * Live sync: keeps a storage (a profile database, or a team database on PostgreSQL) in step with the agents' transcript folders while they are
  * being written (`recall sync`, `recall serve --sync`). Each source (claude-code / codex folder, or
  * a Hermes state.db) is watched with fs.watch (recursive) and also polled on an interval — the
  * fallback for file systems where watching misses events — and every change triggers one pass:
@@ -24,10 +24,12 @@
  */
 import { existsSync, mkdirSync, readFileSync, renameSync, statSync, watch, writeFileSync, type FSWatcher } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { PRIVATE_DIR_MODE, PRIVATE_FILE_MODE, type RecallDatabase } from '@recall/schema';
-import type { ProjectMapping, SourceImportSummary, SourceLineError } from './apply.js';
+import { PRIVATE_DIR_MODE, PRIVATE_FILE_MODE } from '@recall/schema';
+import type { SourceImportSummary } from './apply.js';
+import type { ProjectMapping, SourceLineError } from './counts.js';
 import { hermesStores, type HermesCursor } from './hermes.js';
 import { importHermes, importTranscripts, transcriptFiles, type FileCheckpoint, type TranscriptFormat } from './source-import.js';
+import type { ImportTarget } from './target.js';
 
 export interface SyncSource {
   format: TranscriptFormat | 'hermes';
@@ -83,7 +85,8 @@ export interface SyncPassResult {
 }
 
 export interface LiveSyncOptions {
-  db: RecallDatabase;
+  /** Where the records go: a storage (SQLite or PostgreSQL) or an open profile database. */
+  db: ImportTarget;
   statePath: string;
   sources: SyncSource[];
   mapping: ProjectMapping;

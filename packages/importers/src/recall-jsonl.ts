@@ -4,8 +4,9 @@
  * mapping onto the store's write functions, idempotency on re-import and the batching. Each line
  * is validated on its own; a malformed or unknown line is reported by 1-based line number with a
  * stable code and skipped, and every valid line is imported. Lines are applied in batches, each one
- * BEGIN IMMEDIATE transaction, so a crash (or a disk error, which aborts the import) never leaves
- * half a batch; a line that the store refuses rolls back only its own savepoint inside the batch.
+ * write transaction of the storage ports (WriteBatches; SQLite or PostgreSQL), so a crash (or a disk
+ * error, which aborts the import) never leaves half a batch; a line that the store refuses rolls
+ * back only its own savepoint inside the batch (every store call in a non-bulk batch has one).
  *
  * Idempotency: projects by id (an existing project is left as it is), sessions by id (an existing
  * session is updated only where the file's fields differ, and its project is never touched — the
@@ -23,22 +24,14 @@
 import { statSync } from 'node:fs';
 import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
 import { MAX_MESSAGE_CHARS, type ImportSummary, type Session } from '@recall/rpc-contract';
-import { RecallSchemaError, type RecallDatabase } from '@recall/schema';
-import {
-  archiveProject,
-  appendMessages,
-  createProject,
-  createSession,
-  findProject,
-  findSession,
-  StoreError,
-  upsertSession,
-  writeTransaction,
-} from '@recall/store';
+import { RecallSchemaError } from '@recall/schema';
+import { batchCall, type BatchProgram, type BatchStores, type Storage } from '@recall/storage-ports';
+import { StoreError } from '@recall/store';
 import { z } from 'zod';
 import { lineTooLongMessage, MAX_LINE_BYTES, readLineBatches } from './line-reader.js';
 import { toNewMessage, type MessageFields } from './records.js';
 import { abortsImport, ImportAbortedError } from './errors.js';
+import { batchesOf, storageOf, type ImportTarget } from './target.js';
 
 /** Lines applied per write transaction: large enough to amortise the commit, small enough to keep the write lock short. */
 export const DEFAULT_IMPORT_BATCH_LINES = 500;
@@ -240,19 +233,21 @@ function lineErrorOf(error: unknown, line: number): ImportLineError | null {
 /** Projects to archive once the whole input is imported (so the file's own sessions can still go into them). */
 type ArchiveQueue = string[];
 
-function applyProject(db: RecallDatabase, record: ProjectLine, summary: ImportSummary, archiveLater: ArchiveQueue): void {
-  if (findProject(db, record.id)) {
+function* applyProject(tx: BatchStores, record: ProjectLine, summary: ImportSummary, archiveLater: ArchiveQueue): BatchProgram<void> {
+  if (yield* batchCall(tx.projects.find(record.id))) {
     summary.skipped++;
     return;
   }
-  createProject(db, {
-    id: record.id,
-    name: record.name,
-    description: record.description ?? null,
-    color: record.color ?? null,
-    icon: record.icon ?? null,
-    ...(record.folders ? { folders: record.folders } : {}),
-  });
+  yield* batchCall(
+    tx.projects.create({
+      id: record.id,
+      name: record.name,
+      description: record.description ?? null,
+      color: record.color ?? null,
+      icon: record.icon ?? null,
+      ...(record.folders ? { folders: record.folders } : {}),
+    }),
+  );
   if (record.archived) archiveLater.push(record.id);
   summary.projects++;
 }
@@ -282,18 +277,18 @@ function differs(current: Session, fields: Record<string, unknown>): boolean {
   return Object.entries(fields).some(([key, value]) => (stored[key] ?? null) !== (value ?? null));
 }
 
-function applySession(db: RecallDatabase, record: SessionLine, summary: ImportSummary): void {
+function* applySession(tx: BatchStores, record: SessionLine, summary: ImportSummary): BatchProgram<void> {
   const fields = sessionFields(record);
-  const current = findSession(db, record.id);
+  const current = yield* batchCall(tx.sessions.find(record.id));
   if (current === undefined) {
-    createSession(db, {
+    yield* batchCall(tx.sessions.create({
       ...fields,
       id: record.id,
       lineage: record.lineage ?? 'root',
       parentSessionId: record.parent_session_id ?? null,
       // Only an explicit key reaches the store: for compression/delegation children an absent key means "inherit".
       ...(record.project_id !== undefined ? { projectId: record.project_id } : {}),
-    });
+    }));
     summary.sessions++;
     return;
   }
@@ -302,7 +297,7 @@ function applySession(db: RecallDatabase, record: SessionLine, summary: ImportSu
   const parent = record.parent_session_id ?? null;
   if (lineage !== current.lineage || parent !== current.parentSessionId || differs(current, fields)) {
     // projectId deliberately omitted: upsert keeps the stored project (re-import never moves a conversation).
-    upsertSession(db, { ...fields, id: record.id, lineage, parentSessionId: parent });
+    yield* batchCall(tx.sessions.upsert({ ...fields, id: record.id, lineage, parentSessionId: parent }));
     summary.sessionsUpdated++;
     return;
   }
@@ -330,62 +325,79 @@ function addError(summary: ImportSummary, error: ImportLineError): void {
 
 /**
  * Applies one batch of parsed lines in one write transaction. Consecutive messages of one session
- * go to the store in one appendMessages call (one savepoint, one index update); if the store refuses
+ * go to the store in one append call (one savepoint, one index update); if the store refuses
  * the group, it is retried line by line so the error lands on the right line number.
  */
-function applyBatch(db: RecallDatabase, batch: ParsedLine[], summary: ImportSummary, archiveLater: ArchiveQueue): void {
+/** One step of a batch: a refused line, one project/session line, or consecutive messages of one session. */
+type BatchUnit =
+  | { kind: 'error'; error: ImportLineError }
+  | { kind: 'line'; line: number; record: ProjectLine | SessionLine }
+  | { kind: 'messages'; sessionId: string; lines: number[]; messages: NewMessageInput[] };
+type NewMessageInput = ReturnType<typeof toNewMessage>;
+
+/** The batch as units, computed before the write transaction (the batch program only writes). */
+function unitsOf(batch: readonly ParsedLine[]): BatchUnit[] {
+  const units: BatchUnit[] = [];
+  let last: Extract<BatchUnit, { kind: 'messages' }> | null = null;
+  for (const entry of batch) {
+    if (!entry.ok) {
+      units.push({ kind: 'error', error: entry.error });
+      last = null;
+    } else if (entry.record.kind === 'message') {
+      const message = toNewMessage(messageFields(entry.record));
+      if (last !== null && last.sessionId === entry.record.session_id) {
+        last.lines.push(entry.line);
+        last.messages.push(message);
+      } else units.push((last = { kind: 'messages', sessionId: entry.record.session_id, lines: [entry.line], messages: [message] }));
+    } else {
+      units.push({ kind: 'line', line: entry.line, record: entry.record });
+      last = null;
+    }
+  }
+  return units;
+}
+
+async function applyBatch(storage: Storage, batch: ParsedLine[], summary: ImportSummary, archiveLater: ArchiveQueue): Promise<void> {
   // Errors collected inside the transaction are only added once it committed, so an aborted batch reports nothing twice.
   const pending = emptySummary();
-  writeTransaction(db, () => {
-    let i = 0;
-    while (i < batch.length) {
-      const entry = batch[i]!;
-      if (!entry.ok) {
-        addError(pending, entry.error);
-        i++;
-        continue;
-      }
-      const record = entry.record;
-      if (record.kind === 'message') {
-        let j = i + 1;
-        while (j < batch.length) {
-          const next = batch[j]!;
-          if (!next.ok || next.record.kind !== 'message' || next.record.session_id !== record.session_id) break;
-          j++;
-        }
-        const group = batch.slice(i, j) as { ok: true; line: number; record: MessageLine }[];
+  const queued: string[] = [];
+  const units = unitsOf(batch);
+  await batchesOf(storage).run(function* (tx): BatchProgram<void> {
+    for (const unit of units) {
+      if (unit.kind === 'error') {
+        addError(pending, unit.error);
+      } else if (unit.kind === 'messages') {
         try {
-          const result = appendMessages(db, record.session_id, group.map((g) => toNewMessage(messageFields(g.record))));
+          const result = yield* batchCall(tx.messages.append(unit.sessionId, unit.messages));
           pending.messages += result.inserted;
           pending.skipped += result.skipped;
         } catch (error) {
-          if (lineErrorOf(error, group[0]!.line) === null) throw error;
-          for (const g of group) {
+          if (lineErrorOf(error, unit.lines[0]!) === null) throw error;
+          for (let k = 0; k < unit.messages.length; k++) {
             try {
-              const result = appendMessages(db, g.record.session_id, [toNewMessage(messageFields(g.record))]);
+              const result = yield* batchCall(tx.messages.append(unit.sessionId, [unit.messages[k]!]));
               pending.messages += result.inserted;
               pending.skipped += result.skipped;
             } catch (inner) {
-              const lineError = lineErrorOf(inner, g.line);
+              const lineError = lineErrorOf(inner, unit.lines[k]!);
               if (lineError === null) throw inner;
               addError(pending, lineError);
             }
           }
         }
-        i = j;
-        continue;
+      } else {
+        try {
+          if (unit.record.kind === 'project') yield* applyProject(tx, unit.record, pending, queued);
+          else yield* applySession(tx, unit.record, pending);
+        } catch (error) {
+          const lineError = lineErrorOf(error, unit.line);
+          if (lineError === null) throw error;
+          addError(pending, lineError);
+        }
       }
-      try {
-        if (record.kind === 'project') applyProject(db, record, pending, archiveLater);
-        else applySession(db, record, pending);
-      } catch (error) {
-        const lineError = lineErrorOf(error, entry.line);
-        if (lineError === null) throw error;
-        addError(pending, lineError);
-      }
-      i++;
     }
   });
+  archiveLater.push(...queued);
   summary.projects += pending.projects;
   summary.sessions += pending.sessions;
   summary.messages += pending.messages;
@@ -408,11 +420,13 @@ interface RawLine {
 }
 
 async function importRawLines(
-  db: RecallDatabase,
+  target: ImportTarget,
   batches: AsyncIterable<readonly RawLine[]> | Iterable<readonly RawLine[]>,
   options: ImportOptions & { totalBytes?: number | null },
 ): Promise<ImportSummary> {
   const batchLines = Math.max(1, Math.floor(options.batchLines ?? DEFAULT_IMPORT_BATCH_LINES));
+  const storage = storageOf(target);
+  batchesOf(storage); // storage_unsupported before anything is read
   const summary = emptySummary();
   const archiveLater: ArchiveQueue = [];
   let batch: ParsedLine[] = [];
@@ -421,7 +435,7 @@ async function importRawLines(
   const flush = async (): Promise<void> => {
     if (batch.length > 0) {
       try {
-        applyBatch(db, batch, summary, archiveLater);
+        await applyBatch(storage, batch, summary, archiveLater);
       } catch (error) {
         if (!abortsImport(error)) throw error;
         // Nothing of this batch is stored; `summary` holds exactly the committed ones.
@@ -453,8 +467,8 @@ async function importRawLines(
   }
   await flush();
   if (archiveLater.length > 0) {
-    writeTransaction(db, () => {
-      for (const id of archiveLater) archiveProject(db, id, true);
+    await batchesOf(storage).run(function* (tx): BatchProgram<void> {
+      for (const id of archiveLater) yield* batchCall(tx.projects.archive(id, true));
     });
   }
   return summary;
@@ -477,7 +491,7 @@ async function* textLines(lines: AsyncIterable<string> | Iterable<string>): Asyn
  * so a gateway serving other clients stays responsive during a large import.
  */
 export function importJsonlLines(
-  db: RecallDatabase,
+  db: ImportTarget,
   lines: AsyncIterable<string> | Iterable<string>,
   options: ImportOptions & { totalBytes?: number | null } = {},
 ): Promise<ImportSummary> {
@@ -497,7 +511,7 @@ function* splitLines(text: string): Generator<string> {
 }
 
 /** Imports a whole recall-jsonl document held in memory (the RPC method `import.jsonl`, tests, the bench). */
-export function importJsonlText(db: RecallDatabase, text: string, options: ImportOptions = {}): Promise<ImportSummary> {
+export function importJsonlText(db: ImportTarget, text: string, options: ImportOptions = {}): Promise<ImportSummary> {
   return importJsonlLines(db, splitLines(text), { ...options, totalBytes: Buffer.byteLength(text, 'utf8') });
 }
 
@@ -506,7 +520,7 @@ export function importJsonlText(db: RecallDatabase, text: string, options: Impor
  * Streams a recall-jsonl file from disk (the CLI's `recall import`) through the byte-level line
  * reader: memory stays bounded by MAX_LINE_BYTES whatever the file holds.
  */
-export function importJsonlFile(db: RecallDatabase, path: string, options: ImportOptions = {}): Promise<ImportSummary> {
+export function importJsonlFile(db: ImportTarget, path: string, options: ImportOptions = {}): Promise<ImportSummary> {
   const totalBytes = statSync(path).size;
   return importRawLines(db, readLineBatches(path, { partialLast: 'yield' }), { ...options, totalBytes });
 }

@@ -1,18 +1,19 @@
 /**
  * One import run of a source format over a path: finds the transcripts (claude-code, codex) or
  * state databases (hermes) under it, streams their records through a SourceImporter into one
- * profile database, and reports progress by bytes (JSONL) or by rows (Hermes). Shared by the CLI's
+ * storage (SQLite or PostgreSQL, through the ports), and reports progress by bytes (JSONL) or by rows (Hermes). Shared by the CLI's
  * `recall import --from …` and by live sync (which passes per-file offsets and states through
  * `files`/`resume`). Yields to the event loop after every batch so a gateway stays responsive.
  */
 import { statSync } from 'node:fs';
 import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
-import type { RecallDatabase } from '@recall/schema';
-import { SourceImporter, type ProjectMapping, type SourceImportSummary } from './apply.js';
+import { SourceImporter, type SourceImportSummary } from './apply.js';
+import type { ProjectMapping } from './counts.js';
 import { claudeCodeFiles, newClaudeCodeState, readClaudeCodeFile, type ClaudeCodeFileState } from './claude-code.js';
 import { codexFiles, newCodexState, readCodexFile, type CodexFileState } from './codex.js';
 import { readHermesStore, type HermesCursor } from './hermes.js';
 import type { SourceRecord } from './records.js';
+import type { ImportTarget } from './target.js';
 
 export type TranscriptFormat = 'claude-code' | 'codex';
 
@@ -67,12 +68,12 @@ function readFile(format: TranscriptFormat, file: string, checkpoint: FileCheckp
  * `partialLast: 'hold'` leaves an unterminated last line for next time.
  */
 export async function importTranscripts(
-  db: RecallDatabase,
+  db: ImportTarget,
   format: TranscriptFormat,
   files: readonly string[],
   options: SourceRunOptions & { checkpoints?: Map<string, FileCheckpoint>; partialLast?: 'yield' | 'hold' } = { mapping: { kind: 'none' } },
 ): Promise<SourceImportSummary> {
-  const importer = new SourceImporter(db, options.mapping, { dryRun: options.dryRun ?? false, ...(options.batchSize ? { batchSize: options.batchSize } : {}) });
+  const importer = await SourceImporter.open(db, options.mapping, { dryRun: options.dryRun ?? false, ...(options.batchSize ? { batchSize: options.batchSize } : {}) });
   const sizes = files.map((f) => {
     try {
       return statSync(f).size;
@@ -94,7 +95,10 @@ export async function importTranscripts(
     const checkpoint: FileCheckpoint = saved ? structuredClone(saved) : { offset: 0, line: 1, size: 0, ino: stat.ino, state: newFileState(format) };
     let n = 0;
     for await (const records of readFile(format, file, checkpoint, options.partialLast ?? 'yield')) {
-      for (const record of records) importer.add(record);
+      for (const record of records) {
+        const flushing = importer.add(record);
+        if (flushing) await flushing;
+      }
       n += records.length;
       if (n >= batch) {
         n = 0;
@@ -103,7 +107,7 @@ export async function importTranscripts(
       }
     }
     // The file's records are committed before its checkpoint moves (a crash re-reads, never skips).
-    importer.flush();
+    await importer.flush();
     checkpoint.size = stat.size;
     checkpoint.ino = stat.ino;
     options.checkpoints?.set(file, checkpoint);
@@ -112,23 +116,24 @@ export async function importTranscripts(
     importer.summary.files++;
     options.onProgress?.({ file, filesDone, filesTotal: files.length, bytesDone: bytesBefore, bytesTotal, summary: importer.summary });
   }
-  return importer.finish();
+  return await importer.finish();
 }
 
 /** Imports one Hermes state.db (messages after `cursor`; the cursor advances to the last one read). */
-export async function importHermes(db: RecallDatabase, path: string, options: SourceRunOptions & { cursor?: HermesCursor } = { mapping: { kind: 'none' } }): Promise<SourceImportSummary> {
-  const importer = new SourceImporter(db, options.mapping, { dryRun: options.dryRun ?? false, ...(options.batchSize ? { batchSize: options.batchSize } : {}) });
+export async function importHermes(db: ImportTarget, path: string, options: SourceRunOptions & { cursor?: HermesCursor } = { mapping: { kind: 'none' } }): Promise<SourceImportSummary> {
+  const importer = await SourceImporter.open(db, options.mapping, { dryRun: options.dryRun ?? false, ...(options.batchSize ? { batchSize: options.batchSize } : {}) });
   const cursor = options.cursor ?? { lastMessageId: 0 };
   const committed = { lastMessageId: cursor.lastMessageId };
   let n = 0;
   for await (const record of readHermesStore(path, committed)) {
-    importer.add(record);
+    const flushing = importer.add(record);
+    if (flushing) await flushing;
     if (++n % (options.batchSize ?? 2000) === 0) {
       options.onProgress?.({ file: path, filesDone: 0, filesTotal: 1, bytesDone: n, bytesTotal: 0, summary: importer.summary });
       await yieldToEventLoop();
     }
   }
-  importer.finish();
+  await importer.finish();
   cursor.lastMessageId = committed.lastMessageId;
   importer.summary.files++;
   options.onProgress?.({ file: path, filesDone: 1, filesTotal: 1, bytesDone: n, bytesTotal: 0, summary: importer.summary });

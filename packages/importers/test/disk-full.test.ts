@@ -98,16 +98,16 @@ describe('recall-jsonl on a full disk', () => {
 });
 
 describe('transcript importers (SourceImporter) on a full disk', () => {
-  test('stops with disk_full; committed counts equal the database', () => {
+  test('stops with disk_full; committed counts equal the database', async () => {
     const db = cappedDb(300);
-    const importer = new SourceImporter(db, { kind: 'none' }, { batchSize: 50 });
+    const importer = await SourceImporter.open(db, { kind: 'none' }, { batchSize: 50 });
     let thrown: unknown = null;
     try {
       for (let s = 0; s < 40 && thrown === null; s++) {
-        importer.add({ kind: 'session', file: 'f.jsonl', line: s * 21 + 1, id: `t-${s}`, parentId: null, lineage: 'root', source: 'claude-code', title: `t ${s}` });
-        for (let m = 0; m < 20; m++) importer.add({ kind: 'message', file: 'f.jsonl', line: s * 21 + m + 2, sessionId: `t-${s}`, role: 'user', content: 'text '.repeat(200), externalId: `e-${m}` });
+        await importer.add({ kind: 'session', file: 'f.jsonl', line: s * 21 + 1, id: `t-${s}`, parentId: null, lineage: 'root', source: 'claude-code', title: `t ${s}` });
+        for (let m = 0; m < 20; m++) await importer.add({ kind: 'message', file: 'f.jsonl', line: s * 21 + m + 2, sessionId: `t-${s}`, role: 'user', content: 'text '.repeat(200), externalId: `e-${m}` });
       }
-      importer.finish();
+      await importer.finish();
     } catch (error) {
       thrown = error;
     }

@@ -46,6 +46,12 @@ export type {
 } from './semantic.js';
 /** Whole-profile transfers (`recall migrate`): reading rows with their ids, importing them unchanged, counting. */
 export type { TransferSource, BulkImport, StorageCounts } from './bulk.js';
+/** Many writes in one transaction (importers): the batch stores, programs and their steps. */
+export type { WriteBatches, BatchStores, BatchProgram, BatchStep, BatchRunOptions, Awaitable } from './batches.js';
+/** Batch program steps: a store call (`yield* call(…)`) and a savepoint-isolated sub-program (`yield* isolate(…)`). */
+export { batchCall, batchIsolate } from './batches.js';
+/** The adapters' drivers of batch programs: synchronous (SQLite) and awaiting (PostgreSQL). */
+export { driveBatchSync, driveBatchAsync } from './batches.js';
 /** Outside writes. */
 export type { ChangeFeed, ChangeSubscription, StorageChange } from './feed.js';
 /** The bundle, its configuration and the openers. */

@@ -78,6 +78,11 @@ export interface MessageStore {
   segmentWindow(segments: readonly string[], anchorId: number, before: number, after: number, options?: { roles?: readonly MessageRole[] }): Promise<WindowSlice>;
   /** Head and tail of the segments read as one sequence; `since`/`until` (epoch ms, until exclusive) keep only messages of that range. */
   segmentsHeadTail(segments: readonly string[], head: number, tail: number, options?: { roles?: readonly MessageRole[]; since?: number; until?: number }): Promise<HeadAndTail>;
+  /**
+   * Which of `externalIds` the session already holds (any visibility), in input order without
+   * repeats — what an append would skip. An unknown session holds none.
+   */
+  existingExternalIds(sessionId: string, externalIds: readonly string[]): Promise<string[]>;
   /** One page (1..10,000) of a session's visible messages. Throws session_not_found. */
   page(sessionId: string, position: PagePosition, limit: number): Promise<MessageSlice>;
 }

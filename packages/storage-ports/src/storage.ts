@@ -5,6 +5,7 @@
  * and loads the PostgreSQL one with import() only when configured.
  */
 import { StorageConfigError, StorageUnavailableError } from './errors.js';
+import type { WriteBatches } from './batches.js';
 import type { BulkImport, TransferSource } from './bulk.js';
 import type { ChangeFeed } from './feed.js';
 import type { KeywordIndex } from './keyword.js';
@@ -41,6 +42,8 @@ export interface Storage {
   readonly transfer?: TransferSource;
   /** Importing transferred rows unchanged (PostgreSQL). */
   readonly bulk?: BulkImport;
+  /** Many writes in one transaction, a refused one undone alone (importers; both adapters). */
+  readonly batches?: WriteBatches;
   /** The profile this storage serves when it knows it (SQLite: the profile database's name); callers compare it with the profile they expect. */
   readonly profile?: string | null;
   /**

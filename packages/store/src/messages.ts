@@ -112,6 +112,22 @@ export function appendMessage(db: RecallDatabase, sessionId: string, input: NewM
   return message;
 }
 
+/**
+ * Which of `externalIds` the session already holds (any visibility), in input order without repeats:
+ * what appendMessages would skip (an importer's dry run). An unknown session holds none.
+ */
+export function existingExternalIds(db: RecallDatabase, sessionId: string, externalIds: readonly string[]): string[] {
+  const has = prepared(db, 'select 1 from messages where session_id = ? and external_id = ?');
+  const out: string[] = [];
+  const seen = new Set<string>();
+  for (const id of externalIds) {
+    if (seen.has(id)) continue;
+    seen.add(id);
+    if (has.get(sessionId, id) !== undefined) out.push(id);
+  }
+  return out;
+}
+
 /** The message with this id (any visibility), or undefined. */
 export function findMessage(db: RecallDatabase, messageId: number): Message | undefined {
   const row = prepared(db, 'select * from messages where id = ?').get(messageId) as MessageRow | undefined;

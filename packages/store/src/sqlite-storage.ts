@@ -10,7 +10,7 @@ import { conversationRootId, conversationSegments, logicalConversation, ownHisto
 import { discoveredFolders } from './folders.js';
 import { keywordSearch } from './keyword-search.js';
 import { createBranch, createContinuation, createDelegation, createReset } from './lineage.js';
-import { appendMessages, compactMessages, deleteMessage, editMessage, findMessage, getMessage, getMessages, rewindSession } from './messages.js';
+import { appendMessages, compactMessages, deleteMessage, editMessage, existingExternalIds, findMessage, getMessage, getMessages, rewindSession } from './messages.js';
 import { setSessionProject } from './moves.js';
 import { conversationContaining, listConversations, messagePage } from './pages.js';
 import {
@@ -31,6 +31,7 @@ import {
 } from './projects.js';
 import { recentConversations } from './recent-conversations.js';
 import { createSession, endSession, findSession, findSessionHeader, getSession, getSessionHeader, listSessions, sessionProjectId, setSessionCwd, setSessionTitle, updateSession, upsertSession } from './sessions.js';
+import { sqliteWriteBatches } from './sqlite-batches.js';
 import { sqliteChangeFeed } from './sqlite-feed.js';
 import { sqliteTransferSource } from './sqlite-transfer.js';
 import { messageWindow, segmentsHeadTail, segmentWindow } from './windows.js';
@@ -109,6 +110,7 @@ function messageStore(db: RecallDatabase): MessageStore {
     window: (id, anchor, before, after) => run(() => messageWindow(db, id, anchor, before, after)),
     segmentWindow: (segments, anchor, before, after, options = {}) => run(() => segmentWindow(db, segments, anchor, before, after, options)),
     segmentsHeadTail: (segments, head, tail, options = {}) => run(() => segmentsHeadTail(db, segments, head, tail, options)),
+    existingExternalIds: (id, externalIds) => run(() => existingExternalIds(db, id, externalIds)),
     page: (id, position, limit) => run(() => messagePage(db, id, position, limit)),
   };
 }
@@ -152,6 +154,7 @@ export function sqliteStorage(db: RecallDatabase, options: { ownsDatabase?: bool
     keyword: keywordIndex(db),
     changes: feed,
     transfer: sqliteTransferSource(db),
+    batches: sqliteWriteBatches(db),
     async close() {
       if (closed) return;
       closed = true;

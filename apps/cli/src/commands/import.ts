@@ -1,5 +1,6 @@
 /**
- * `recall import [--from FORMAT] PATH`: imports conversations into the profile's database.
+ * `recall import [--from FORMAT] PATH`: imports conversations into the profile's database, or with
+ * `--database URL` into a PostgreSQL team database (every write through the storage ports).
  * `recall-jsonl` (the default, DESIGN §8) streams one file through @recall/importers; `claude-code`,
  * `codex` and `hermes` read the agents' own transcripts (a file, or a folder searched recursively;
  * for hermes a state.db or a Hermes home with profiles) through the same package. Ownership is explicit:
@@ -13,9 +14,8 @@
  */
 import { statSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { findProject } from '@recall/store';
-import { resolveProjectRef } from './project-ref.js';
-import type { RecallDatabase } from '@recall/schema';
+import { redactStorageUrl, type Storage } from '@recall/storage-ports';
+import { sqliteStorage } from '@recall/store';
 import {
   DEFAULT_IMPORT_BATCH_LINES,
   DEFAULT_SOURCE_BATCH,
@@ -34,6 +34,7 @@ import {
 import type { ImportSummary } from '@recall/rpc-contract';
 import { openProfileDatabase } from '@recall/gateway-rpc';
 import { enumFlag, intFlag } from './args.js';
+import { openCommandStorage, resolveProjectRefOn } from './command-storage.js';
 import { defineCommand } from './command.js';
 import { printJson, type CliContext, type Output } from './context.js';
 import { EXIT_ERROR, ImportFileError, ImportLineErrors, UsageError } from '../errors.js';
@@ -68,10 +69,10 @@ function printSummary(out: Output, err: Output, path: string, s: ImportSummary, 
 const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
 
 /** How a per-project key reads: the project's slug and id, a project a dry run would create, or no project. */
-function projectLabel(db: RecallDatabase | null, key: string, name: string | null): string {
+async function projectLabel(storage: Storage | null, key: string, name: string | null): Promise<string> {
   if (key === 'none') return 'no project';
   if (key.startsWith('new:')) return `new project ${name ?? ''} for ${key.slice(4)}`.replace('  ', ' ');
-  const project = db === null ? undefined : findProject(db, key);
+  const project = storage === null ? undefined : await storage.projects.find(key);
   return project ? `${project.slug} (${project.id})` : `${name ?? key} (${key})`;
 }
 
@@ -81,7 +82,7 @@ function projectLabel(db: RecallDatabase | null, key: string, name: string | nul
  * apart (imported and readable, never listed or searched — said so), and "updated" only for
  * sessions that existed before this import.
  */
-function printSourceSummary(out: Output, err: Output, db: RecallDatabase | null, label: string, s: SourceImportSummary, ms: number): void {
+async function printSourceSummary(out: Output, err: Output, storage: Storage | null, label: string, s: SourceImportSummary, ms: number): Promise<void> {
   const would = s.dryRun;
   const folded = s.sessions - s.conversations - s.hiddenSessions;
   const parts = [plural(s.conversations, 'conversation'), ...(folded > 0 ? [plural(folded, 'continuation')] : []), ...(s.hiddenSessions > 0 ? [plural(s.hiddenSessions, 'hidden subagent session')] : [])];
@@ -99,7 +100,7 @@ function printSourceSummary(out: Output, err: Output, db: RecallDatabase | null,
     lines.push('  per project:');
     for (const p of s.perProject) {
       const hidden = p.hiddenSessions > 0 ? `; and ${plural(p.hiddenSessions, 'hidden subagent session')}` : '';
-      lines.push(`    ${projectLabel(db, p.project, p.name)}: ${plural(p.conversations, 'conversation')}, ${plural(p.messages, 'message')}${hidden}`);
+      lines.push(`    ${await projectLabel(storage, p.project, p.name)}: ${plural(p.conversations, 'conversation')}, ${plural(p.messages, 'message')}${hidden}`);
     }
   }
   if (s.hiddenSessions > 0 || s.hiddenMessages > 0) {
@@ -117,15 +118,15 @@ function progressLabel(p: ImportProgressInfo): string {
   return `${p.filesDone}/${p.filesTotal} files, ${p.summary.messages} messages${where}`;
 }
 
-function mappingOf(db: RecallDatabase, values: { project?: string | undefined; 'project-per-folder'?: boolean | undefined }): ProjectMapping {
+async function mappingOf(storage: Storage, values: { project?: string | undefined; 'project-per-folder'?: boolean | undefined }): Promise<ProjectMapping> {
   if (values.project !== undefined) {
-    const project = resolveProjectRef(db, values.project);
+    const project = await resolveProjectRefOn(storage, values.project);
     return { kind: 'project', projectId: project.id };
   }
   return values['project-per-folder'] ? { kind: 'per-folder' } : { kind: 'none' };
 }
 
-async function importSource(ctx: CliContext, format: Exclude<ImportFormat, 'recall-jsonl'>, path: string, values: ImportFlags, batchSize: number): Promise<number | void> {
+async function importSource(ctx: CliContext, storage: Storage, format: Exclude<ImportFormat, 'recall-jsonl'>, path: string, values: ImportFlags, batchSize: number): Promise<number | void> {
   const bar = progressBar(ctx.err);
   const started = Date.now();
   const dryRun = values['dry-run'] === true;
@@ -135,21 +136,26 @@ async function importSource(ctx: CliContext, format: Exclude<ImportFormat, 'reca
     if (format === 'hermes') {
       const stores = hermesStores(path);
       if (stores.length === 0) throw new ImportFileError(path, 'no state.db here (expected a state.db file or a Hermes home with state.db / profiles/<name>/state.db)');
+      const others = stores.filter((s) => s.profile !== null && s.profile !== ctx.config.profile);
+      if (storage.kind === 'postgres' && others.length > 0) {
+        // A team database holds one profile: the other Hermes profiles would be mixed into it.
+        throw new UsageError(`${path} holds Hermes profiles (${others.map((s) => s.profile).join(', ')}) besides the default; import each state.db into its own database (pass the state.db file).`, 'import');
+      }
       for (const store of stores) {
         const profile = store.profile ?? ctx.config.profile;
         const own = store.profile !== null && store.profile !== ctx.config.profile;
-        const db = own ? openProfileDatabase(ctx.config.home, profile) : ctx.db();
+        const db = own ? openProfileDatabase(ctx.config.home, profile) : null;
         try {
-          const summary = await importHermes(db, store.path, { mapping: mappingOf(db, values), dryRun, batchSize, onProgress });
+          const target = db === null ? storage : sqliteStorage(db);
+          const summary = await importHermes(target, store.path, { mapping: await mappingOf(target, values), dryRun, batchSize, onProgress });
           results.push({ profile, summary });
         } finally {
-          if (own) db.close();
+          db?.close();
         }
       }
     } else {
-      const db = ctx.db();
       const files = transcriptFiles(format, path);
-      const summary = await importTranscripts(db, format, files, { mapping: mappingOf(db, values), dryRun, batchSize, onProgress, partialLast: 'yield' });
+      const summary = await importTranscripts(storage, format, files, { mapping: await mappingOf(storage, values), dryRun, batchSize, onProgress, partialLast: 'yield' });
       results.push({ profile: ctx.config.profile, summary });
     }
   } catch (error) {
@@ -162,8 +168,9 @@ async function importSource(ctx: CliContext, format: Exclude<ImportFormat, 'reca
   if (values.json) printJson(ctx.out, results.length === 1 ? { profile: results[0]!.profile, ...results[0]!.summary } : { profiles: results.map((r) => ({ profile: r.profile, ...r.summary })) });
   else {
     for (const r of results) {
-      const db = r.profile === ctx.config.profile ? ctx.db() : null;
-      printSourceSummary(ctx.out, ctx.err, db, `${format} ${path} → profile "${r.profile}"`, r.summary, Date.now() - started);
+      const own = r.profile === ctx.config.profile ? storage : null;
+      const where = storage.kind === 'postgres' && own ? redactedTarget(ctx) : `profile "${r.profile}"`;
+      await printSourceSummary(ctx.out, ctx.err, own, `${format} ${path} → ${where}`, r.summary, Date.now() - started);
     }
   }
   if (errorCount > 0) {
@@ -181,6 +188,11 @@ function reportAborted(ctx: CliContext, values: ImportFlags, error: unknown): vo
   if (error instanceof ImportAbortedError && values.json) printJson(ctx.out, { committed: error.committed, error: { code: error.code, message: error.message } });
 }
 
+/** The team database as shown to people (password masked). */
+function redactedTarget(ctx: CliContext): string {
+  return ctx.config.storage.kind === 'postgres' ? redactStorageUrl(ctx.config.storage.url) : `profile "${ctx.config.profile}"`;
+}
+
 interface ImportFlags {
   json?: boolean;
   batch?: string;
@@ -193,6 +205,7 @@ interface ImportFlags {
 export const importCommand = defineCommand<ImportFlags>({
   name: 'import',
   createsData: true,
+  servesPostgres: true,
   summary: 'Import conversations: recall-jsonl, or Claude Code / Codex / Hermes history (idempotent: a re-run imports only what is new).',
   usage: 'import [--from recall-jsonl|claude-code|codex|hermes] PATH [--project ID|SLUG|NAME | --project-per-folder] [--dry-run] [--json] [--batch N]',
   optionsHelp: `  --from FORMAT     recall-jsonl (default; PATH is one file), claude-code (~/.claude/projects or a folder/file under it),
@@ -230,28 +243,37 @@ export const importCommand = defineCommand<ImportFlags>({
       if (error instanceof ImportFileError) throw error;
       throw new ImportFileError(path, (error as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file or folder' : (error as Error).message);
     }
-    if (format !== 'recall-jsonl') return importSource(ctx, format, path, values, batchLines ?? DEFAULT_SOURCE_BATCH);
-    const bar = progressBar(ctx.err);
-    const started = Date.now();
-    let summary: ImportSummary;
+    const target = await openCommandStorage(ctx, 'import');
     try {
-      summary = await importJsonlFile(ctx.db(), path, {
-        batchLines: batchLines ?? DEFAULT_IMPORT_BATCH_LINES,
-        onProgress: (p) =>
-          bar.update(p.bytes, p.totalBytes, `${p.lines} lines, ${p.summary.messages} messages${p.totalBytes ? ` (${formatBytes(p.bytes)} of ${formatBytes(p.totalBytes)})` : ''}`),
-      });
-    } catch (error) {
-      reportAborted(ctx, values, error);
-      throw error;
+      if (format !== 'recall-jsonl') return await importSource(ctx, target.storage, format, path, values, batchLines ?? DEFAULT_SOURCE_BATCH);
+      return await importJsonl(ctx, target.storage, path, values, batchLines);
     } finally {
-      bar.finish();
-    }
-    if (values.json) printJson(ctx.out, summary);
-    else printSummary(ctx.out, ctx.err, path, summary, Date.now() - started);
-    if (summary.errorCount > 0) {
-      const error = new ImportLineErrors(summary.errorCount);
-      ctx.err.write(`recall import: ${error.message} [${error.code}]\n`);
-      return EXIT_ERROR;
+      await target.close();
     }
   },
 });
+
+async function importJsonl(ctx: CliContext, storage: Storage, path: string, values: ImportFlags, batchLines: number | undefined): Promise<number | void> {
+  const bar = progressBar(ctx.err);
+  const started = Date.now();
+  let summary: ImportSummary;
+  try {
+    summary = await importJsonlFile(storage, path, {
+      batchLines: batchLines ?? DEFAULT_IMPORT_BATCH_LINES,
+      onProgress: (p) =>
+        bar.update(p.bytes, p.totalBytes, `${p.lines} lines, ${p.summary.messages} messages${p.totalBytes ? ` (${formatBytes(p.bytes)} of ${formatBytes(p.totalBytes)})` : ''}`),
+    });
+  } catch (error) {
+    reportAborted(ctx, values, error);
+    throw error;
+  } finally {
+    bar.finish();
+  }
+  if (values.json) printJson(ctx.out, summary);
+  else printSummary(ctx.out, ctx.err, path, summary, Date.now() - started);
+  if (summary.errorCount > 0) {
+    const error = new ImportLineErrors(summary.errorCount);
+    ctx.err.write(`recall import: ${error.message} [${error.code}]\n`);
+    return EXIT_ERROR;
+  }
+}

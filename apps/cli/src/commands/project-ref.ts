@@ -11,9 +11,19 @@ import { GatewayError } from '@recall/gateway-rpc';
 import { didYouMean } from './style.js';
 
 export function resolveProjectRef(db: RecallDatabase, ref: string): Project {
-  const byId = findProject(db, ref);
+  return pickProjectRef(ref, findProject(db, ref), () => listProjects(db, { includeArchived: true }));
+}
+
+/** The rules of resolveProjectRef over any way of reading projects: `byId` first, then slug, name, either case-insensitively. */
+export function pickProjectRef(ref: string, byId: Project | undefined, list: () => Project[]): Project;
+export function pickProjectRef(ref: string, byId: Project | undefined, list: () => Promise<Project[]>): Promise<Project>;
+export function pickProjectRef(ref: string, byId: Project | undefined, list: () => Project[] | Promise<Project[]>): Project | Promise<Project> {
   if (byId) return byId;
-  const all = listProjects(db, { includeArchived: true });
+  const all = list();
+  return Array.isArray(all) ? pickAmong(ref, all) : all.then((projects) => pickAmong(ref, projects));
+}
+
+function pickAmong(ref: string, all: readonly Project[]): Project {
   const tiers: ((p: Project) => boolean)[] = [(p) => p.slug === ref, (p) => p.name === ref, (p) => p.name.toLowerCase() === ref.toLowerCase() || p.slug === ref.toLowerCase()];
   for (const matches of tiers) {
     const found = all.filter(matches);

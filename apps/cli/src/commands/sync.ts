@@ -5,13 +5,16 @@
  * locations that exist (~/.claude/projects, ~/.codex/sessions, ~/.hermes). The project mapping is
  * as explicit as for `recall import` (`--project`, `--project-per-folder`, or none) and is saved
  * with the sources, so `recall serve --sync` continues with the same choice. `--once` runs one
- * pass and exits (cron, tests).
+ * pass and exits (cron, tests). With `--database URL` the records go to a PostgreSQL team database
+ * (through the storage ports); the checkpoints stay in this machine's profile folder.
  */
 import { existsSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { resolveProjectRef } from './project-ref.js';
 import type { RecallDatabase } from '@recall/schema';
+import type { Storage } from '@recall/storage-ports';
+import { openCommandStorage, resolveProjectRefOn } from './command-storage.js';
 import { LiveSync, loadSyncState, syncStatePath, type ProjectMapping, type SyncPassResult, type SyncSource } from '@recall/importers';
 import { intFlag } from './args.js';
 import { defineCommand } from './command.js';
@@ -52,16 +55,22 @@ export function defaultSyncSources(): SyncSource[] {
 
 /** Sources and mapping for this run: flags, else the saved configuration, else the defaults (no project). */
 export function syncConfig(ctx: CliContext, db: RecallDatabase, values: SyncFlags): { sources: SyncSource[]; mapping: ProjectMapping; origin: string } {
+  return syncSources(ctx, values, values.project === undefined ? null : { kind: 'project', projectId: resolveProjectRef(db, values.project).id });
+}
+
+/** syncConfig read through the storage ports (SQLite or PostgreSQL). */
+export async function syncConfigOn(ctx: CliContext, storage: Storage, values: SyncFlags): Promise<{ sources: SyncSource[]; mapping: ProjectMapping; origin: string }> {
+  return syncSources(ctx, values, values.project === undefined ? null : { kind: 'project', projectId: (await resolveProjectRefOn(storage, values.project)).id });
+}
+
+function syncSources(ctx: CliContext, values: SyncFlags, explicit: ProjectMapping | null): { sources: SyncSource[]; mapping: ProjectMapping; origin: string } {
   const fromFlags: SyncSource[] = [
     ...(values['claude-code'] ?? []).map((p) => ({ format: 'claude-code' as const, path: resolve(p) })),
     ...(values.codex ?? []).map((p) => ({ format: 'codex' as const, path: resolve(p) })),
     ...(values.hermes ?? []).map((p) => ({ format: 'hermes' as const, path: resolve(p) })),
   ];
-  let mapping: ProjectMapping | null = null;
-  if (values.project !== undefined) {
-    const project = resolveProjectRef(db, values.project);
-    mapping = { kind: 'project', projectId: project.id };
-  } else if (values['project-per-folder']) mapping = { kind: 'per-folder' };
+  let mapping: ProjectMapping | null = explicit;
+  if (mapping === null && values['project-per-folder']) mapping = { kind: 'per-folder' };
   const saved = loadSyncState(syncStatePath(ctx.config.home, ctx.config.profile));
   if (fromFlags.length > 0) return { sources: fromFlags, mapping: mapping ?? { kind: 'none' }, origin: 'flags' };
   if (saved && saved.sources.length > 0) return { sources: saved.sources, mapping: mapping ?? saved.mapping, origin: 'saved configuration' };
@@ -71,6 +80,7 @@ export function syncConfig(ctx: CliContext, db: RecallDatabase, values: SyncFlag
 export const syncCommand = defineCommand<SyncFlags>({
   name: 'sync',
   createsData: true,
+  servesPostgres: true,
   summary: 'Live-import Claude Code / Codex / Hermes transcripts as they are written (watch + poll, resumes from saved offsets).',
   usage: 'sync [--claude-code DIR]... [--codex DIR]... [--hermes PATH]... [--project ID|SLUG|NAME | --project-per-folder] [--interval MS] [--once]',
   optionsHelp: `  --claude-code DIR transcripts folder to follow (repeatable; e.g. ~/.claude/projects)
@@ -97,30 +107,38 @@ export const syncCommand = defineCommand<SyncFlags>({
     if (values.project !== undefined && values['project-per-folder']) throw new UsageError('Use either --project or --project-per-folder, not both.', 'sync');
   },
   async run(ctx, { values }) {
-    const db = ctx.db();
-    const { sources, mapping, origin } = syncConfig(ctx, db, values);
-    if (sources.length === 0) throw new UsageError('No transcript folders found: pass --claude-code DIR, --codex DIR or --hermes PATH.', 'sync');
-    const sync = new LiveSync({
-      db,
-      statePath: syncStatePath(ctx.config.home, ctx.config.profile),
-      sources,
-      mapping,
-      intervalMs: intFlag('sync', 'interval', values.interval, 100, 600_000) ?? 2000,
-      onPass: (r) => ctx.err.write(syncPassText('recall sync:', r)),
-      onError: (error) => ctx.err.write(`recall sync: failed: ${(error as Error).message}\n`),
-    });
-    const mappingText = mapping.kind === 'project' ? `project ${mapping.projectId}` : mapping.kind === 'per-folder' ? 'one project per folder' : 'no project';
-    ctx.err.write(`recall sync: following ${sources.map((s) => `${s.format} ${s.path}`).join(', ')} (${origin}; ${mappingText})\n`);
-    if (values.once) {
-      const r = await sync.syncOnce();
-      ctx.out.write(`${JSON.stringify(r)}\n`);
-      return;
+    const target = await openCommandStorage(ctx, 'sync');
+    try {
+      await follow(ctx, target.storage, target.where, values);
+    } finally {
+      await target.close();
     }
-    const stopped = waitForStop();
-    await sync.start();
-    ctx.err.write('recall sync: watching. Press Ctrl-C to stop.\n');
-    const reason = await stopped;
-    await sync.stop();
-    ctx.err.write(`recall sync: ${reason}, stopped.\n`);
   },
 });
+
+async function follow(ctx: CliContext, storage: Storage, where: string, values: SyncFlags): Promise<void> {
+  const { sources, mapping, origin } = await syncConfigOn(ctx, storage, values);
+  if (sources.length === 0) throw new UsageError('No transcript folders found: pass --claude-code DIR, --codex DIR or --hermes PATH.', 'sync');
+  const sync = new LiveSync({
+    db: storage,
+    statePath: syncStatePath(ctx.config.home, ctx.config.profile),
+    sources,
+    mapping,
+    intervalMs: intFlag('sync', 'interval', values.interval, 100, 600_000) ?? 2000,
+    onPass: (r) => ctx.err.write(syncPassText('recall sync:', r)),
+    onError: (error) => ctx.err.write(`recall sync: failed: ${(error as Error).message}\n`),
+  });
+  const mappingText = mapping.kind === 'project' ? `project ${mapping.projectId}` : mapping.kind === 'per-folder' ? 'one project per folder' : 'no project';
+  ctx.err.write(`recall sync: following ${sources.map((s) => `${s.format} ${s.path}`).join(', ')} into ${where} (${origin}; ${mappingText})\n`);
+  if (values.once) {
+    const r = await sync.syncOnce();
+    ctx.out.write(`${JSON.stringify(r)}\n`);
+    return;
+  }
+  const stopped = waitForStop();
+  await sync.start();
+  ctx.err.write('recall sync: watching. Press Ctrl-C to stop.\n');
+  const reason = await stopped;
+  await sync.stop();
+  ctx.err.write(`recall sync: ${reason}, stopped.\n`);
+}

@@ -4,6 +4,7 @@
  * registers the same tests for any adapter; `open()` must return a fresh, empty storage.
  */
 import { describe } from 'vitest';
+import { describeBatchConformance } from './batches.js';
 import { describeCoreConformance } from './core.js';
 import { describeFeedConformance, type ReopenStorage } from './feed.js';
 import { describeIsolationConformance } from './isolation.js';
@@ -36,6 +37,7 @@ export function describeStorageConformance(name: string, open: OpenFreshStorage,
   describe(`storage conformance: ${name}`, () => {
     const runs = (part: NonNullable<ConformanceOptions['only']>[number]) => !options.only || options.only.includes(part);
     if (runs('core')) describeCoreConformance(open);
+    if (runs('core')) describeBatchConformance(open);
     if (runs('keyword')) describeKeywordConformance(open);
     if (runs('isolation')) describeIsolationConformance(open, options.isolationRuns === undefined ? {} : { numRuns: options.isolationRuns });
     if (runs('read-scope')) describeReadScopeConformance(open, options.enforcedReadScope ? { enforced: true } : {});

@@ -12,7 +12,7 @@ import { MAX_MESSAGE_CHARS } from '@recall/rpc-contract';
 import type pg from 'pg';
 import { z } from 'zod';
 import { documentText, PG_KEYWORD_TOKENIZER_VERSION, tsvectorLiteral } from '../keyword-text.js';
-import { nowMs, toMessage, VISIBLE_SQL, write, type Tx } from './tx.js';
+import { nowMs, toMessage, VISIBLE_SQL, write, type Db, type Tx } from './tx.js';
 import { pageOn, segmentsHeadTailOn, segmentWindowOn, windowOn } from './windows.js';
 
 const appendSchema = z.array(newMessageSchema).max(100_000);
@@ -147,7 +147,7 @@ async function getMessageOn(q: Tx | pg.Pool, messageId: number): Promise<Message
 }
 
 /** The MessageStore of a PostgreSQL team database. */
-export function postgresMessages(pool: pg.Pool): MessageStore {
+export function postgresMessages(pool: Db): MessageStore {
   return {
     async append(sessionId, inputs) {
       const data = parseMessages(inputs);
@@ -204,6 +204,13 @@ export function postgresMessages(pool: pg.Pool): MessageStore {
     window: (sessionId, anchorId, before, after) => windowOn(pool, sessionId, anchorId, before, after),
     segmentWindow: (segments, anchorId, before, after, options = {}) => segmentWindowOn(pool, segments, anchorId, before, after, options),
     segmentsHeadTail: (segments, head, tail, options = {}) => segmentsHeadTailOn(pool, segments, head, tail, options),
+    async existingExternalIds(sessionId, externalIds) {
+      const wanted = [...new Set(externalIds)];
+      if (wanted.length === 0) return [];
+      const rows = (await pool.query('select external_id from messages where session_id = $1 and external_id = any($2::text[])', [sessionId, wanted])).rows;
+      const present = new Set(rows.map((r) => r.external_id as string));
+      return wanted.filter((id) => present.has(id));
+    },
     page: (sessionId, position, limit) => pageOn(pool, sessionId, position, limit),
   };
 }

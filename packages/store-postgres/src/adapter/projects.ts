@@ -10,7 +10,7 @@ import { idSchema, isFilesystemRoot, isUnderFolder, normalizeFolderPath, parseIn
 import type { NewProject, ProjectStore } from '@recall/storage-ports';
 import type pg from 'pg';
 import { z } from 'zod';
-import { isUniqueViolation, newProjectId, nowMs, toProject, write, type Tx } from './tx.js';
+import { isUniqueViolation, newProjectId, nowMs, toProject, write, type Db, type Tx } from './tx.js';
 
 const optionalText = (max: number) => boundedText(max).nullish();
 const colorSchema = z
@@ -125,7 +125,7 @@ async function createProjectTx(tx: Tx, input: NewProject): Promise<Project> {
 }
 
 /** The ProjectStore of a PostgreSQL team database. */
-export function postgresProjects(pool: pg.Pool): ProjectStore {
+export function postgresProjects(pool: Db): ProjectStore {
   return {
     create: (input) => write(pool, (tx) => createProjectTx(tx, input)),
     async update(projectId, changes) {

@@ -13,7 +13,7 @@ import type pg from 'pg';
 import { z } from 'zod';
 import { conversationContainingOn, conversationMembers, conversationRoot, listConversationsOn, ownHistory, recentConversationsOn, segmentsOf } from './conversations.js';
 import { insertParsedMessages } from './messages.js';
-import { lockConversation, newSessionId, nowMs, SESSION_SELECT, toSession, write, type Tx } from './tx.js';
+import { lockConversation, newSessionId, nowMs, SESSION_SELECT, toSession, write, type Db, type Tx } from './tx.js';
 
 const sessionIdSchema = z.string().regex(/^[A-Za-z0-9][A-Za-z0-9._:-]{0,127}$/, 'session ids are 1-128 characters of letters, digits, . _ : -');
 const pathField = boundedText(4096).nullish();
@@ -177,7 +177,7 @@ async function updateTx(tx: Tx, sessionId: string, changes: SessionChanges): Pro
 }
 
 /** The SessionStore of a PostgreSQL team database. */
-export function postgresSessions(pool: pg.Pool): SessionStore {
+export function postgresSessions(pool: Db): SessionStore {
   const store: SessionStore = {
     create: (input = {}) => write(pool, (tx) => createTx(tx, input)),
     async upsert(input) {

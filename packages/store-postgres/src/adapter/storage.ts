@@ -4,6 +4,7 @@
  */
 import type { ReadScope, Storage, StorageConfig } from '@recall/storage-ports';
 import { openPostgres, type RecallPostgres } from '../database.js';
+import { postgresWriteBatches } from './batches.js';
 import { postgresBulkImport, postgresTransferSource } from './bulk.js';
 import { postgresChangeFeed } from './feed.js';
 import { postgresKeyword } from './keyword.js';
@@ -54,6 +55,7 @@ export function postgresStorage(db: RecallPostgres, url: string, options: { owns
     semantic: { chunks: postgresChunks(db.pool), claims: postgresClaims(db.pool) },
     transfer: postgresTransferSource(db.pool),
     bulk: postgresBulkImport(db.pool),
+    batches: postgresWriteBatches(db.pool),
     withReadScope: (scope, fn) => scoped(db.pool, rlsOf(scope), (client) => fn(scopedStorage(client, feed))),
     async close() {
       if (closed) return;

@@ -29,10 +29,51 @@ function boundClient(pool: pg.Pool): Tx | undefined {
   return (pool as unknown as { [BOUND]?: Tx })[BOUND];
 }
 
-/** Runs `fn` in a read-write transaction on one client. */
-export async function write<T>(pool: pg.Pool, fn: (tx: Tx) => Promise<T>): Promise<T> {
-  if (boundClient(pool)) throw new StorageUnsupportedError('postgres', 'a write inside a read scope');
-  const client = await pool.connect();
+/** Where the stores run: the pool (each write its own transaction) or one client inside a batch transaction. */
+export type Db = pg.Pool | Tx;
+
+/** Clients of a bulk batch: their writes take no savepoint each (the batch rolls back as a whole). */
+const bulkClients = new WeakSet<Tx>();
+
+const isClient = (db: Db): db is Tx => typeof (db as Partial<Tx>).release === 'function';
+
+/** Marks `tx` as a bulk batch's client while `fn` runs (see WriteBatches' bulk mode). */
+export async function asBulk<T>(tx: Tx, fn: () => Promise<T>): Promise<T> {
+  bulkClients.add(tx);
+  try {
+    return await fn();
+  } finally {
+    bulkClients.delete(tx);
+  }
+}
+
+/** Runs `fn` in a savepoint of the transaction open on `tx`: when it throws, only its writes are undone. */
+export async function inSavepoint<T>(tx: Tx, fn: () => Promise<T>): Promise<T> {
+  await tx.query('savepoint recall_step');
+  try {
+    const out = await fn();
+    await tx.query('release savepoint recall_step');
+    return out;
+  } catch (error) {
+    await tx.query('rollback to savepoint recall_step');
+    await tx.query('release savepoint recall_step');
+    throw error;
+  }
+}
+
+/**
+ * Runs `fn` in a read-write transaction on one client of the pool; given a client already inside a
+ * batch transaction, in a savepoint of it (or, in a bulk batch, directly).
+ */
+/**
+ * Runs `fn` in a read-write transaction on one client of the pool; given a client already inside a
+ * batch transaction, in a savepoint of it (or, in a bulk batch, directly). Refused on the pool
+ * stand-in of a read scope.
+ */
+export async function write<T>(db: Db, fn: (tx: Tx) => Promise<T>): Promise<T> {
+  if (isClient(db)) return bulkClients.has(db) ? fn(db) : inSavepoint(db, () => fn(db));
+  if (boundClient(db)) throw new StorageUnsupportedError('postgres', 'a write inside a read scope');
+  const client = await db.connect();
   try {
     await client.query('begin');
     const out = await fn(client);
