@@ -44,6 +44,8 @@ export type {
 } from './semantic.js';
 /** Whole-profile transfers (`recall migrate`): reading rows with their ids, importing them unchanged, counting. */
 export type { TransferSource, BulkImport, StorageCounts } from './bulk.js';
+/** Counts and samples for status screens. */
+export type { StorageStats, KeywordCounts, TextSampleOptions } from './stats.js';
 /** Outside writes. */
 export type { ChangeFeed, ChangeSubscription, StorageChange } from './feed.js';
 /** The bundle, its configuration and the openers. */

@@ -12,6 +12,7 @@ import type { MessageStore } from './messages.js';
 import type { ProjectStore } from './projects.js';
 import type { ChunkStore, ClaimQueue } from './semantic.js';
 import type { SessionStore } from './sessions.js';
+import type { StorageStats } from './stats.js';
 
 /** The kinds of storage: one SQLite file per profile (default) or a shared PostgreSQL database (team mode). */
 export type StorageKind = 'sqlite' | 'postgres';
@@ -41,6 +42,8 @@ export interface Storage {
   readonly transfer?: TransferSource;
   /** Importing transferred rows unchanged (PostgreSQL). */
   readonly bulk?: BulkImport;
+  /** Counts and samples for status screens (both adapters). */
+  readonly stats?: StorageStats;
   /** Closes connections and subscriptions (idempotent). */
   close(): Promise<void>;
 }

@@ -31,7 +31,8 @@ import {
 } from './projects.js';
 import { recentConversations } from './recent-conversations.js';
 import { createSession, endSession, findSession, findSessionHeader, getSession, getSessionHeader, listSessions, sessionProjectId, setSessionCwd, setSessionTitle, updateSession, upsertSession } from './sessions.js';
-import { sqliteChangeFeed } from './sqlite-feed.js';
+import { sqliteChangeFeed, type SqliteChangeFeed } from './sqlite-feed.js';
+import { keywordCounts, projectTextSample } from './stats.js';
 import { sqliteTransferSource } from './sqlite-transfer.js';
 import { messageWindow, segmentsHeadTail, segmentWindow } from './windows.js';
 
@@ -137,9 +138,12 @@ function keywordIndex(db: RecallDatabase): KeywordIndex {
  * when `ownsDatabase` is true (openSqliteStorage); the semantic part is attached by
  * @recall/semantic's `sqliteSemanticStorage` (stage B is optional).
  */
-export function sqliteStorage(db: RecallDatabase, options: { ownsDatabase?: boolean; feedIntervalMs?: number } = {}): Storage {
+export function sqliteStorage(
+  db: RecallDatabase,
+  options: { ownsDatabase?: boolean; feedIntervalMs?: number; onFeedError?: (error: unknown) => void } = {},
+): Storage & { readonly changes: SqliteChangeFeed } {
   let closed = false;
-  const feed = sqliteChangeFeed(db, options.feedIntervalMs === undefined ? {} : { intervalMs: options.feedIntervalMs });
+  const feed = sqliteChangeFeed(db, { ...(options.feedIntervalMs === undefined ? {} : { intervalMs: options.feedIntervalMs }), ...(options.onFeedError ? { onError: options.onFeedError } : {}) });
   return {
     kind: 'sqlite',
     projects: projectStore(db),
@@ -148,6 +152,10 @@ export function sqliteStorage(db: RecallDatabase, options: { ownsDatabase?: bool
     keyword: keywordIndex(db),
     changes: feed,
     transfer: sqliteTransferSource(db),
+    stats: {
+      keywordCounts: () => run(() => keywordCounts(db)),
+      textSample: (projectId, sample) => run(() => projectTextSample(db, projectId, sample)),
+    },
     async close() {
       if (closed) return;
       closed = true;

@@ -11,6 +11,8 @@ import { postgresMessages } from './messages.js';
 import { postgresProjects } from './projects.js';
 import { postgresChunks, postgresClaims } from './semantic.js';
 import { postgresSessions } from './sessions.js';
+import { postgresStats } from './stats.js';
+import { guardPort } from './unreachable.js';
 
 /** The storage ports over an open team database; close() ends the feed's connections and, with `ownsPool`, the pool. */
 export function postgresStorage(db: RecallPostgres, url: string, options: { ownsPool?: boolean } = {}): Storage {
@@ -18,14 +20,16 @@ export function postgresStorage(db: RecallPostgres, url: string, options: { owns
   let closed = false;
   return {
     kind: 'postgres',
-    projects: postgresProjects(db.pool),
-    sessions: postgresSessions(db.pool),
-    messages: postgresMessages(db.pool),
-    keyword: postgresKeyword(db.pool),
+    // A lost connection surfaces as the typed retryable storage_unavailable (unreachable.ts).
+    projects: guardPort(postgresProjects(db.pool)),
+    sessions: guardPort(postgresSessions(db.pool)),
+    messages: guardPort(postgresMessages(db.pool)),
+    keyword: guardPort(postgresKeyword(db.pool)),
     changes: feed,
-    semantic: { chunks: postgresChunks(db.pool), claims: postgresClaims(db.pool) },
-    transfer: postgresTransferSource(db.pool),
-    bulk: postgresBulkImport(db.pool),
+    semantic: { chunks: guardPort(postgresChunks(db.pool)), claims: guardPort(postgresClaims(db.pool)) },
+    transfer: guardPort(postgresTransferSource(db.pool)),
+    bulk: guardPort(postgresBulkImport(db.pool)),
+    stats: guardPort(postgresStats(db.pool)),
     async close() {
       if (closed) return;
       closed = true;

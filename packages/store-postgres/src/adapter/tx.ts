@@ -8,24 +8,50 @@
 import { randomBytes } from 'node:crypto';
 import type { Message, Project, Session } from '@recall/rpc-contract';
 import type pg from 'pg';
+import { isConnectionLoss } from './unreachable.js';
 
 /** One client of the pool inside a transaction. */
 export type Tx = pg.PoolClient;
 
 /** Runs `fn` in a read-write transaction on one client. */
 export async function write<T>(pool: pg.Pool, fn: (tx: Tx) => Promise<T>): Promise<T> {
-  const client = await pool.connect();
+  const { client, release } = await checkout(pool);
+  let failure: unknown;
   try {
     await client.query('begin');
     const out = await fn(client);
     await client.query('commit');
     return out;
   } catch (error) {
+    failure = error;
     await client.query('rollback').catch(() => {});
     throw error;
   } finally {
-    client.release();
+    release(failure);
   }
+}
+
+/**
+ * A pooled client with an error listener for as long as it is checked out: a connection lost
+ * mid-transaction (a database restart) makes pg emit `error` on the client, which without a
+ * listener would end the process. Its queries reject instead; release() then discards a client
+ * that failed, so the pool opens a fresh connection for the next request.
+ */
+async function checkout(pool: pg.Pool): Promise<{ client: pg.PoolClient; release: (failure?: unknown) => void }> {
+  const client = await pool.connect();
+  let lost: unknown = null;
+  const onError = (error: unknown): void => {
+    lost = error;
+  };
+  client.on('error', onError);
+  return {
+    client,
+    release: (failure) => {
+      client.off('error', onError);
+      const broken = lost !== null || (failure !== undefined && isConnectionLoss(failure));
+      client.release(broken ? (lost instanceof Error ? lost : true) : undefined);
+    },
+  };
 }
 
 /** The scope a row-level-security read is limited to. */
@@ -33,7 +59,8 @@ export type RlsScope = { projectId: string } | { sessionIds: readonly string[] }
 
 /** Runs `fn` in a read-only transaction as recall_scoped, limited by RLS to `scope`. */
 export async function scoped<T>(pool: pg.Pool, scope: RlsScope, fn: (tx: Tx) => Promise<T>): Promise<T> {
-  const client = await pool.connect();
+  const { client, release } = await checkout(pool);
+  let failure: unknown;
   try {
     await client.query('begin read only');
     await client.query('set local role recall_scoped');
@@ -43,10 +70,11 @@ export async function scoped<T>(pool: pg.Pool, scope: RlsScope, fn: (tx: Tx) => 
     await client.query('commit');
     return out;
   } catch (error) {
+    failure = error;
     await client.query('rollback').catch(() => {});
     throw error;
   } finally {
-    client.release();
+    release(failure);
   }
 }
 
