@@ -6,6 +6,7 @@
  */
 import type { Project } from '@recall/rpc-contract';
 import type { RecallDatabase } from '@recall/schema';
+import type { Storage } from '@recall/storage-ports';
 import { findProject, listProjects } from '@recall/store';
 import { GatewayError } from '@recall/gateway-rpc';
 import { didYouMean } from './style.js';
@@ -13,7 +14,17 @@ import { didYouMean } from './style.js';
 export function resolveProjectRef(db: RecallDatabase, ref: string): Project {
   const byId = findProject(db, ref);
   if (byId) return byId;
-  const all = listProjects(db, { includeArchived: true });
+  return pickProject(listProjects(db, { includeArchived: true }), ref);
+}
+
+/** resolveProjectRef on the storage ports (a PostgreSQL team database): the same tiers and errors. */
+export async function resolveProjectRefOnStorage(storage: Storage, ref: string): Promise<Project> {
+  const byId = await storage.projects.find(ref);
+  if (byId) return byId;
+  return pickProject(await storage.projects.list({ includeArchived: true }), ref);
+}
+
+function pickProject(all: Project[], ref: string): Project {
   const tiers: ((p: Project) => boolean)[] = [(p) => p.slug === ref, (p) => p.name === ref, (p) => p.name.toLowerCase() === ref.toLowerCase() || p.slug === ref.toLowerCase()];
   for (const matches of tiers) {
     const found = all.filter(matches);
