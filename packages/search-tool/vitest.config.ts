@@ -1,3 +1,9 @@
 import { recallVitestConfig } from '@recall/config/vitest';
 
-export default recallVitestConfig();
+// As in packages/store-postgres: without the `import` condition in SSR resolution, `pg` (used by
+// the PostgreSQL row of the isolation property) require()s pg-pool's CJS build, not its ESM one.
+const config = recallVitestConfig();
+const ssrResolve = config.ssr?.resolve;
+if (ssrResolve?.conditions) ssrResolve.conditions = ssrResolve.conditions.filter((c: string) => c !== 'import');
+
+export default config;

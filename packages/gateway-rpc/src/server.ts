@@ -15,7 +15,7 @@ import type { AddressInfo, Socket } from 'node:net';
 import { URL } from 'node:url';
 import type { Duplex } from 'node:stream';
 import type { RecallDatabase } from '@recall/schema';
-import { createSessionSearchTool, type SessionSearchToolOptions } from '@recall/search-tool';
+import { createSessionSearchTool } from '@recall/search-tool';
 import type { Storage } from '@recall/storage-ports';
 import { sqliteStorage } from '@recall/store';
 import { WebSocketServer, type WebSocket } from 'ws';
@@ -224,7 +224,7 @@ export async function startGateway(options: StartGatewayOptions): Promise<Gatewa
     if (db === null && options.searchTool === undefined) {
       // A team database: the search tool runs in-process over the storage ports (the worker threads
       // each open their own SQLite connection; a pool's connections are shared instead).
-      composition = { tool: createSessionSearchTool({ storage } as unknown as SessionSearchToolOptions), close: async () => {} };
+      composition = { tool: createSessionSearchTool({ storage }), close: async () => {} };
     } else if (composition === null && options.searchTool === undefined && workers > 0) {
       // Keyword-only (no semantic index running): searches run in worker threads, each on its own
       // read-only connection, so a slow search never holds up the event loop or the writes.

@@ -1,32 +1,34 @@
 /**
  * The browse shape (no query, no session): the caller's logical conversations — compression
  * segments folded into one entry — newest or oldest first, each anchored at its latest visible
- * message with its first user message as the snippet. The store walks the project's sessions by
+ * message with its first user message as the snippet. The storage walks the project's sessions by
  * index and stops after one more than `limit` non-empty conversations, so the cost follows the page
  * size, not the project's size; empty conversations never take a slot. `role_filter` chooses the
  * anchor and snippet roles and skips conversations with no such message. No search runs and no
  * embedding is requested. `since`/`until` (dates) keep only conversations with a message in the
  * range, anchored and quoted from inside it (store SQL, before the page limit).
  */
-import type { RecallDatabase } from '@recall/schema';
-import { MAX_SCANNED_SESSIONS, recentConversations } from '@recall/store';
+import type { Storage } from '@recall/storage-ports';
+import { MAX_SCANNED_SESSIONS } from '@recall/store';
 import type { SessionSearchArgs } from './arguments.js';
 import type { DateRange } from './date-range.js';
 import { clip, isoDate, messageLink, sessionFacts, SNIPPET_CHARS, type SearchResultItem } from './result.js';
-import { readableSession, type ToolScope } from './scope.js';
+import { readableSessions, type ToolScope } from './scope.js';
 
-export function browse(db: RecallDatabase, scope: ToolScope, args: SessionSearchArgs, dates: DateRange = {}): { results: SearchResultItem[]; truncated: boolean; notes: string[] } {
-  const page = recentConversations(db, scope.kind === 'project' ? { kind: 'project', projectId: scope.projectId } : { kind: 'sessions', sessionIds: scope.sessionIds }, {
+export async function browse(storage: Storage, scope: ToolScope, args: SessionSearchArgs, dates: DateRange = {}): Promise<{ results: SearchResultItem[]; truncated: boolean; notes: string[] }> {
+  const page = await storage.sessions.recentConversations(scope.kind === 'project' ? { kind: 'project', projectId: scope.projectId } : { kind: 'sessions', sessionIds: scope.sessionIds }, {
     limit: args.limit,
     order: args.sort === 'oldest' ? 'oldest' : 'newest',
     ...(args.role_filter ? { roles: args.role_filter } : {}),
     ...dates,
   });
   const results: SearchResultItem[] = [];
+  const readable = readableSessions(storage, scope);
   for (const c of page.conversations) {
-    const session = readableSession(db, scope, c.last.sessionId);
-    const segments = c.segments.filter((id) => id === c.last.sessionId || readableSession(db, scope, id) !== undefined);
+    const session = await readable(c.last.sessionId);
     if (!session) continue;
+    const segments: string[] = [];
+    for (const id of c.segments) if (id === c.last.sessionId || (await readable(id)) !== undefined) segments.push(id);
     results.push({
       session_id: session.id,
       message_id: c.last.id,

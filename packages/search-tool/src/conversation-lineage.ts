@@ -5,21 +5,21 @@
  * outside the caller's scope (compression chains share one project by invariant; the gate makes
  * that defence in depth).
  */
-import type { RecallDatabase } from '@recall/schema';
-import { conversationRootId, conversationSegments } from '@recall/store';
+import type { Storage } from '@recall/storage-ports';
 import type { Lineage } from './result.js';
-import { readableSession, type ToolScope } from './scope.js';
+import type { SessionRecord } from '@recall/storage-ports';
 
-export type LineageOf = (sessionId: string) => Lineage;
+export type LineageOf = (sessionId: string) => Promise<Lineage>;
 
-export function lineageCache(db: RecallDatabase, scope: ToolScope): LineageOf {
+export function lineageCache(storage: Storage, readable: (sessionId: string) => Promise<SessionRecord | undefined>): LineageOf {
   // Keyed by session: every segment of a chain shares one entry once the chain has been read.
   const bySession = new Map<string, Lineage>();
-  return (sessionId: string) => {
+  return async (sessionId: string) => {
     let lineage = bySession.get(sessionId);
     if (!lineage) {
-      const segments = conversationSegments(db, sessionId).filter((id) => id === sessionId || readableSession(db, scope, id) !== undefined);
-      lineage = { conversation_id: conversationRootId(db, sessionId), segments };
+      const segments: string[] = [];
+      for (const id of await storage.sessions.segments(sessionId)) if (id === sessionId || (await readable(id)) !== undefined) segments.push(id);
+      lineage = { conversation_id: await storage.sessions.conversationRoot(sessionId), segments };
       for (const id of segments) bySession.set(id, lineage);
       bySession.set(sessionId, lineage);
     }

@@ -8,15 +8,14 @@
  * from elsewhere.
  */
 import type { Message } from '@recall/rpc-contract';
-import type { RecallDatabase } from '@recall/schema';
-import { findMessage, messageWindow, segmentsHeadTail, type SessionHeader } from '@recall/store';
+import type { SessionRecord, Storage } from '@recall/storage-ports';
 import type { SessionSearchArgs } from './arguments.js';
 import { lineageCache, type LineageOf } from './conversation-lineage.js';
 import { ownLiveMatchCount, runKeyword, type KeywordMessageHit } from './keyword-source.js';
 import { clip, isoDate, messageLink, sessionFacts, SNIPPET_CHARS, windowMessage, type MatchSource, type SearchResultItem, type UsedMode } from './result.js';
 import type { DateRange } from './date-range.js';
 import { fuseRankings, fusionParamsFor, keywordConfidence } from './fusion.js';
-import { readableSession, type ToolScope } from './scope.js';
+import { readableSessions, type ToolScope } from './scope.js';
 import type { SemanticHit, SemanticSource } from './semantic-source.js';
 import { blendRerank, type Reranker } from './reranker.js';
 
@@ -28,11 +27,17 @@ const OTHER_IDS_PER_RESULT = 3;
 export const RERANK_TEXT_CHARS = 2_000;
 
 export interface DiscoverInput {
-  db: RecallDatabase;
+  /** The call's storage (inside its read scope). */
+  storage: Storage;
   scope: ToolScope;
   args: SessionSearchArgs & { query: string };
   /** Semantic source to use, or null when this call is keyword-only (disabled, unavailable, or mode=keyword). */
   semantic: SemanticSource | null;
+  /**
+   * The semantic hits of this call when they were fetched before the read scope was entered (see
+   * semanticHits: the query embedding never holds a scoped transaction open); undefined = fetch them here.
+   */
+  semanticResult?: SemanticResult;
   deadline: AbortSignal;
   /** Reranker of the fused top conversations, or null (not configured, not allowed for this scope, or mode=keyword). */
   reranker?: Reranker | null;
@@ -52,7 +57,28 @@ export interface DiscoverOutput {
   reranked: boolean;
 }
 
-async function semanticHits(input: DiscoverInput, limit: number, notes: string[]): Promise<SemanticHit[] | null> {
+/** The semantic source's hits of one call (null: no source, or it failed) and the notes saying why some are missing. */
+export interface SemanticResult {
+  hits: SemanticHit[] | null;
+  notes: string[];
+}
+
+/** How many candidates one call asks each list for (limit × CANDIDATES_PER_RESULT, capped). */
+export function candidateLimitFor(limit: number): number {
+  return Math.min(limit * CANDIDATES_PER_RESULT, MAX_CANDIDATES);
+}
+
+/**
+ * Asks the semantic source for this call's candidates (the query embedding and the allowed-set
+ * scan). The tool calls it before it enters the storage's read scope, so no scoped transaction is
+ * held open while the provider embeds the query; a failure becomes a note and null.
+ */
+export async function semanticHits(input: Pick<DiscoverInput, 'semantic' | 'args' | 'scope' | 'deadline' | 'dates'>): Promise<SemanticResult> {
+  const notes: string[] = [];
+  return { hits: await semanticHitsInto(input, candidateLimitFor(input.args.limit), notes), notes };
+}
+
+async function semanticHitsInto(input: Pick<DiscoverInput, 'semantic' | 'args' | 'scope' | 'deadline' | 'dates'>, limit: number, notes: string[]): Promise<SemanticHit[] | null> {
   if (!input.semantic) return null;
   try {
     return await input.semantic.search(input.args.query, input.scope, {
@@ -79,7 +105,7 @@ export const NO_SEMANTIC_MATCH_NOTE =
  */
 interface Group {
   root: string;
-  session: SessionHeader;
+  session: SessionRecord;
   message: Message;
   source: MatchSource;
   snippet: string;
@@ -135,14 +161,18 @@ function inRange(at: number, dates: DateRange | undefined): boolean {
 }
 
 export async function discover(input: DiscoverInput): Promise<DiscoverOutput> {
-  const { db, scope, args } = input;
+  const { storage, scope, args } = input;
   const dates = input.dates ?? {};
   const notes: string[] = [];
-  const candidateLimit = Math.min(args.limit * CANDIDATES_PER_RESULT, MAX_CANDIDATES);
+  const candidateLimit = candidateLimitFor(args.limit);
   const wantKeyword = args.search_mode !== 'semantic';
-  const keyword = wantKeyword ? runKeyword(db, scope, args.query, { limit: candidateLimit, roles: args.role_filter, substringFallback: true, dates }) : null;
+  const keyword = wantKeyword ? await runKeyword(storage, scope, args.query, { limit: candidateLimit, roles: args.role_filter, substringFallback: true, dates }) : null;
   if (keyword) notes.push(...keyword.notes);
-  const semanticRaw = await semanticHits(input, candidateLimit, notes);
+  let semanticRaw: SemanticHit[] | null;
+  if (input.semanticResult) {
+    semanticRaw = input.semanticResult.hits;
+    notes.push(...input.semanticResult.notes);
+  } else semanticRaw = await semanticHitsInto(input, candidateLimit, notes);
   const params = fusionParamsFor(input.semantic?.fusion);
   // The model's similarity floor: hits below it are noise, in every mode.
   const semantic = semanticRaw ? semanticRaw.filter((h) => h.score >= params.similarityFloor) : null;
@@ -166,13 +196,9 @@ export async function discover(input: DiscoverInput): Promise<DiscoverOutput> {
   // Every anchor passes the same scope gate as read/scroll before it becomes a result. Keyword hits
   // are already scoped in SQL; this is defence in depth, and the only gate for a semantic source,
   // whose implementation lives in another package.
-  const sessionCache = new Map<string, SessionHeader | undefined>();
-  const session = (id: string) => {
-    if (!sessionCache.has(id)) sessionCache.set(id, readableSession(db, scope, id));
-    return sessionCache.get(id);
-  };
-  const lineageOf = lineageCache(db, scope);
-  const rootOf = (id: string) => lineageOf(id).conversation_id;
+  const session = readableSessions(storage, scope);
+  const lineageOf = lineageCache(storage, session);
+  const rootOf = async (id: string) => (await lineageOf(id)).conversation_id;
 
   // One group per logical conversation, anchored at its best fused hit; later hits of the same
   // conversation only add their ids. Windows are read only for the groups that are returned.
@@ -181,15 +207,15 @@ export async function discover(input: DiscoverInput): Promise<DiscoverOutput> {
   for (const f of fused) {
     const k = keywordById.get(f.key);
     const sem = semanticById.get(f.key);
-    const message = findMessage(db, f.key);
-    const s = message ? session(message.sessionId) : undefined;
+    const message = await storage.messages.find(f.key);
+    const s = message ? await session(message.sessionId) : undefined;
     if (!message || !s || (message.visibility !== 'live' && message.visibility !== 'compacted')) continue;
     // The caller's own live messages are already in its context (see keyword-source.ts).
     if (message.sessionId === scope.currentSessionId && message.visibility === 'live') continue;
     // The role filter and the date range are part of the gate too: a semantic source is trusted no more for them than for scope.
     if (args.role_filter && !args.role_filter.includes(message.role)) continue;
     if (!inRange(message.createdAt, dates)) continue;
-    const root = rootOf(s.id);
+    const root = await rootOf(s.id);
     const existing = groups.get(root);
     if (existing) {
       if (existing.message.id !== message.id) existing.others.push({ id: message.id, keywordRank: f.ranks.keyword ?? Infinity });
@@ -210,9 +236,9 @@ export async function discover(input: DiscoverInput): Promise<DiscoverOutput> {
   const roles = args.role_filter ? { roles: args.role_filter } : {};
   const titleOrder: Group[] = [];
   for (const t of keyword?.titleHits ?? []) {
-    const s = session(t.sessionId);
+    const s = await session(t.sessionId);
     if (!s) continue;
-    const root = rootOf(s.id);
+    const root = await rootOf(s.id);
     const existing = groups.get(root);
     if (existing) {
       if (existing.titleTerms < 0) {
@@ -221,7 +247,7 @@ export async function discover(input: DiscoverInput): Promise<DiscoverOutput> {
       }
       continue;
     }
-    const anchor = segmentsHeadTail(db, [s.id], 1, 0, { ...roles, ...dates }).head[0];
+    const anchor = (await storage.messages.segmentsHeadTail([s.id], 1, 0, { ...roles, ...dates })).head[0];
     if (!anchor) continue;
     const g: Group = { root, session: s, message: anchor, source: 'keyword', snippet: clip(anchor.content, SNIPPET_CHARS), bodyTerms: 0, titleTerms: t.terms, others: [], fused: 0 };
     groups.set(root, g);
@@ -230,11 +256,14 @@ export async function discover(input: DiscoverInput): Promise<DiscoverOutput> {
   const inTitles = new Set(titleOrder.map((g) => g.root));
   const order = mergeTitleAndBody(titleOrder, bodyOrder.filter((g) => !inTitles.has(g.root)));
 
-  let results = order.slice(0, args.limit).map((g) => ({
-    ...buildItem(db, g.session, lineageOf, g.message, g.source, g.snippet, args.window),
-    match_field: g.titleTerms >= 0 ? ('title' as const) : ('message' as const),
-    ...(g.others.length > 0 ? { other_message_ids: otherIds(g.others) } : {}),
-  }));
+  let results: SearchResultItem[] = [];
+  for (const g of order.slice(0, args.limit)) {
+    results.push({
+      ...(await buildItem(storage, g.session, lineageOf, g.message, g.source, g.snippet, args.window)),
+      match_field: g.titleTerms >= 0 ? ('title' as const) : ('message' as const),
+      ...(g.others.length > 0 ? { other_message_ids: otherIds(g.others) } : {}),
+    });
+  }
   if (args.sort === 'newest') results = [...results].sort((a, b) => b.date.localeCompare(a.date));
   if (args.sort === 'oldest') results = [...results].sort((a, b) => a.date.localeCompare(b.date));
 
@@ -255,7 +284,7 @@ export async function discover(input: DiscoverInput): Promise<DiscoverOutput> {
   const noSemanticMatch = usedMode === 'semantic' && results.length === 0;
   if (noSemanticMatch) notes.push(NO_SEMANTIC_MATCH_NOTE);
   if (keyword) {
-    const own = ownLiveMatchCount(db, scope, args.query, args.role_filter, dates);
+    const own = await ownLiveMatchCount(storage, scope, args.query, args.role_filter, dates);
     if (own > 0) {
       notes.push(
         `Your current conversation also matches (${own === 1 ? 'a message' : `${own}+ messages`}), but it is not listed: its live messages are already in your context.${results.length === 0 ? ' No earlier conversation matches.' : ''}`,
@@ -302,8 +331,8 @@ function semanticSnippet(message: Message, hit: SemanticHit | undefined): string
   return clip(message.content, SNIPPET_CHARS);
 }
 
-function buildItem(db: RecallDatabase, session: SessionHeader, lineageOf: LineageOf, message: Message, source: MatchSource, snippet: string, window: number): SearchResultItem {
-  const win = window > 0 ? messageWindow(db, session.id, message.id, window, window).messages.map((m) => windowMessage(m, message.id, session.id)) : [];
+async function buildItem(storage: Storage, session: SessionRecord, lineageOf: LineageOf, message: Message, source: MatchSource, snippet: string, window: number): Promise<SearchResultItem> {
+  const win = window > 0 ? (await storage.messages.window(session.id, message.id, window, window)).messages.map((m) => windowMessage(m, message.id, session.id)) : [];
   return {
     session_id: session.id,
     message_id: message.id,
@@ -311,7 +340,7 @@ function buildItem(db: RecallDatabase, session: SessionHeader, lineageOf: Lineag
     role: message.role,
     snippet,
     match_source: source,
-    ...sessionFacts(session, lineageOf(session.id)),
+    ...sessionFacts(session, await lineageOf(session.id)),
     date: isoDate(message.createdAt),
     window: win,
   };

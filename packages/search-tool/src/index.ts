@@ -13,7 +13,7 @@ export { sessionSearchOutputJsonSchema } from './result-schema.js';
 export { messageLink } from './result.js';
 export type { SessionSearchResult, SearchResultItem, WindowMessage, MatchSource, MatchField, UsedMode, Shape } from './result.js';
 export { estimateTokens, RESULT_TOKEN_BUDGET } from './budget.js';
-export type { SemanticSource, SemanticStatus, SemanticCoverage, SemanticHit, FusionHints } from './semantic-source.js';
+export type { SemanticSource, SemanticStatus, SemanticStatusReply, SemanticCoverage, SemanticHit, FusionHints } from './semantic-source.js';
 export type { ToolScope } from './scope.js';
 export type { Reranker } from './reranker.js';
 export { ToolError } from './errors.js';

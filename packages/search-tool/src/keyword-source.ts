@@ -1,12 +1,11 @@
 /**
- * Adapter from the tool's scope to the store's project-scoped keyword search. A project caller
+ * Adapter from the tool's scope to the storage's project-scoped keyword index. A project caller
  * searches its project minus its own live messages (already in its context); a project-less
  * caller searches only its own compression history (and its own compacted messages). Returns message hits best first
  * and title hits separately.
  */
-import type { RecallDatabase } from '@recall/schema';
 import type { MessageRole } from '@recall/rpc-contract';
-import { findMessage, keywordSearch, type KeywordScope } from '@recall/store';
+import type { KeywordQueryScope, Storage } from '@recall/storage-ports';
 import type { DateRange } from './date-range.js';
 import type { ToolScope } from './scope.js';
 
@@ -30,29 +29,29 @@ export interface KeywordRun {
  * The caller's own session is excluded as *live* context only: messages it compacted in place have
  * left the model's context and stay recallable, like its compression ancestors.
  */
-export function keywordScopeFor(scope: ToolScope): KeywordScope | null {
+export function keywordScopeFor(scope: ToolScope): KeywordQueryScope | null {
   const excludeSessionIds = scope.currentSessionId === null ? [] : [scope.currentSessionId];
   if (scope.kind === 'project') return { kind: 'project', projectId: scope.projectId, excludeSessionIds };
   return scope.sessionIds.length > 0 ? { kind: 'sessions', sessionIds: scope.sessionIds, excludeSessionIds } : null;
 }
 
-export function runKeyword(
-  db: RecallDatabase,
+export async function runKeyword(
+  storage: Storage,
   scope: ToolScope,
   query: string,
   options: { limit: number; roles?: readonly MessageRole[] | undefined; substringFallback?: boolean; dates?: DateRange },
-): KeywordRun {
+): Promise<KeywordRun> {
   const keywordScope = keywordScopeFor(scope);
   if (!keywordScope) return { hits: [], titleHits: [], notes: [] };
-  const out = keywordSearch(db, keywordScope, query, {
+  const out = await storage.keyword.search(keywordScope, query, {
     limit: options.limit,
-    ...(options.roles ? { roleFilter: options.roles } : {}),
+    ...(options.roles ? { roles: options.roles } : {}),
     ...(options.substringFallback ? { substringFallback: true } : {}),
     ...options.dates,
   });
   return {
-    hits: out.hits.map((h) => ({ messageId: h.messageId, sessionId: h.sessionId, snippet: h.snippet, score: h.score, terms: h.matchedTerms.length })),
-    titleHits: out.titleHits.map((t) => ({ sessionId: t.sessionId, terms: t.matchedTerms.length })),
+    hits: out.hits.map((h) => ({ messageId: h.messageId, sessionId: h.sessionId, snippet: h.snippet, score: h.score, terms: h.matchedTerms?.length ?? 0 })),
+    titleHits: out.titleHits.map((t) => ({ sessionId: t.sessionId, terms: t.matchedTerms?.length ?? 0 })),
     notes: out.notes,
   };
 }
@@ -63,16 +62,21 @@ const OWN_MATCH_PROBE = 5;
 /**
  * How many of the caller's own live messages match the query (0..OWN_MATCH_PROBE): they are
  * excluded from discover because they are already in the model's context, and the tool says so
- * instead of a bare "No matches". Searches only the caller's own session (its rowid range).
+ * instead of a bare "No matches". Searches only the caller's own session.
  */
-export function ownLiveMatchCount(db: RecallDatabase, scope: ToolScope, query: string, roles: readonly MessageRole[] | undefined, dates: DateRange = {}): number {
+export async function ownLiveMatchCount(storage: Storage, scope: ToolScope, query: string, roles: readonly MessageRole[] | undefined, dates: DateRange = {}): Promise<number> {
   if (scope.currentSessionId === null) return 0; // a project-wide caller has no conversation of its own
-  const out = keywordSearch(db, { kind: 'sessions', sessionIds: [scope.currentSessionId] }, query, {
+  const out = await storage.keyword.search({ kind: 'sessions', sessionIds: [scope.currentSessionId] }, query, {
     limit: OWN_MATCH_PROBE * 2,
     titleLimit: 0,
-    cjkBackoff: 'bigram',
-    ...(roles ? { roleFilter: roles } : {}),
+    partialCjk: false,
+    ...(roles ? { roles } : {}),
     ...dates,
   });
-  return out.hits.filter((h) => findMessage(db, h.messageId)?.visibility === 'live').slice(0, OWN_MATCH_PROBE).length;
+  let live = 0;
+  for (const h of out.hits) {
+    if (live >= OWN_MATCH_PROBE) break;
+    if ((await storage.messages.find(h.messageId))?.visibility === 'live') live++;
+  }
+  return live;
 }

@@ -10,13 +10,12 @@
  * shown READ_TEXT_CHARS at a time: `next_offset` + scroll's `offset` page through the rest.
  */
 import type { Message } from '@recall/rpc-contract';
-import type { RecallDatabase } from '@recall/schema';
-import { findMessage, segmentsHeadTail, segmentWindow, type SessionHeader } from '@recall/store';
+import type { SessionRecord, Storage } from '@recall/storage-ports';
 import type { SessionSearchArgs } from './arguments.js';
 import { ToolError } from './errors.js';
-import { lineageCache, type LineageOf } from './conversation-lineage.js';
-import { isoDate, messageLink, sessionFacts, textPage, type SearchResultItem } from './result.js';
-import { notFound, readableSession, type ToolScope } from './scope.js';
+import { lineageCache } from './conversation-lineage.js';
+import { isoDate, messageLink, sessionFacts, textPage, type Lineage, type SearchResultItem } from './result.js';
+import { notFound, readableSessions, type ToolScope } from './scope.js';
 
 /** Read/scroll return at most this many characters of one message per result (page with offset). */
 export const READ_TEXT_CHARS = 2_000;
@@ -27,7 +26,7 @@ export interface ReadOutput {
   notes: string[];
 }
 
-function asItem(session: SessionHeader, lineageOf: LineageOf, m: Message, anchorId: number | null, offset = 0): SearchResultItem {
+function asItem(session: SessionRecord, lineage: Lineage, m: Message, anchorId: number | null, offset = 0): SearchResultItem {
   return {
     session_id: session.id,
     message_id: m.id,
@@ -35,16 +34,11 @@ function asItem(session: SessionHeader, lineageOf: LineageOf, m: Message, anchor
     role: m.role,
     ...textPage(m.content, offset, READ_TEXT_CHARS),
     match_source: 'direct',
-    ...sessionFacts(session, lineageOf(session.id)),
+    ...sessionFacts(session, lineage),
     date: isoDate(m.createdAt),
     window: [],
     ...(anchorId === m.id ? { is_anchor: true } : {}),
   };
-}
-
-function sessionOf(db: RecallDatabase, scope: ToolScope, cache: Map<string, SessionHeader | undefined>, id: string): SessionHeader | undefined {
-  if (!cache.has(id)) cache.set(id, readableSession(db, scope, id));
-  return cache.get(id);
 }
 
 /** A note per message whose text continues, saying exactly how to read on. */
@@ -58,21 +52,21 @@ export function continuationNotes(results: readonly SearchResultItem[]): string[
   ];
 }
 
-export function readSession(db: RecallDatabase, scope: ToolScope, args: SessionSearchArgs & { session_id: string }): ReadOutput {
-  const session = readableSession(db, scope, args.session_id);
+export async function readSession(storage: Storage, scope: ToolScope, args: SessionSearchArgs & { session_id: string }): Promise<ReadOutput> {
+  const readable = readableSessions(storage, scope);
+  const session = await readable(args.session_id);
   if (!session) throw notFound(`Session ${JSON.stringify(args.session_id)}`);
-  const lineageOf = lineageCache(db, scope);
-  const lineage = lineageOf(session.id);
+  const lineageOf = lineageCache(storage, readable);
+  const lineage = await lineageOf(session.id);
   const segments = args.conversation ? [...lineage.segments] : [session.id];
   const head = Math.ceil(args.limit / 2);
   const roles = args.role_filter ? { roles: args.role_filter } : {};
-  const { head: first, tail, truncated } = segmentsHeadTail(db, segments, head, args.limit - head, roles);
+  const { head: first, tail, truncated } = await storage.messages.segmentsHeadTail(segments, head, args.limit - head, roles);
   const ordered = args.sort === 'newest' ? [...first, ...tail].reverse() : [...first, ...tail];
-  const sessions = new Map<string, SessionHeader | undefined>([[session.id, session]]);
   const results: SearchResultItem[] = [];
   for (const m of ordered) {
-    const s = sessionOf(db, scope, sessions, m.sessionId);
-    if (s) results.push(asItem(s, lineageOf, m, null));
+    const s = await readable(m.sessionId);
+    if (s) results.push(asItem(s, await lineageOf(s.id), m, null));
   }
   const notes: string[] = [];
   if (truncated) notes.push('Only the head and tail are shown; use around_message_id to scroll through the middle.');
@@ -86,27 +80,27 @@ export function readSession(db: RecallDatabase, scope: ToolScope, args: SessionS
   return { results, truncated: truncated || results.some((r) => r.next_offset !== undefined), notes: [...notes, ...continuationNotes(results)] };
 }
 
-export function scrollAround(db: RecallDatabase, scope: ToolScope, args: SessionSearchArgs & { around_message_id: number }): ReadOutput {
-  const anchor = findMessage(db, args.around_message_id);
+export async function scrollAround(storage: Storage, scope: ToolScope, args: SessionSearchArgs & { around_message_id: number }): Promise<ReadOutput> {
+  const anchor = await storage.messages.find(args.around_message_id);
   const missing = notFound(`Message ${args.around_message_id}`);
   if (!anchor || (anchor.visibility !== 'live' && anchor.visibility !== 'compacted')) throw missing;
   if (args.session_id !== undefined && args.session_id !== anchor.sessionId) throw missing;
-  const session = readableSession(db, scope, anchor.sessionId);
+  const readable = readableSessions(storage, scope);
+  const session = await readable(anchor.sessionId);
   if (!session) throw missing;
-  const lineageOf = lineageCache(db, scope);
+  const lineageOf = lineageCache(storage, readable);
   if (args.offset !== undefined) {
     // Paging inside one long message: only that message, from the offset.
     if (args.offset > anchor.content.length) throw new ToolError('invalid_arguments', `offset ${args.offset} is past the end of message ${anchor.id} (${anchor.content.length} characters).`);
-    const item = asItem(session, lineageOf, anchor, anchor.id, args.offset);
+    const item = asItem(session, await lineageOf(session.id), anchor, anchor.id, args.offset);
     return { results: [item], truncated: item.next_offset !== undefined, notes: continuationNotes([item]) };
   }
-  const segments = lineageOf(session.id).segments;
-  const window = segmentWindow(db, segments.includes(session.id) ? segments : [session.id], anchor.id, args.window, args.window, args.role_filter ? { roles: args.role_filter } : {});
-  const sessions = new Map<string, SessionHeader | undefined>([[session.id, session]]);
+  const segments = (await lineageOf(session.id)).segments;
+  const window = await storage.messages.segmentWindow(segments.includes(session.id) ? segments : [session.id], anchor.id, args.window, args.window, args.role_filter ? { roles: args.role_filter } : {});
   const results: SearchResultItem[] = [];
   for (const m of window.messages) {
-    const s = sessionOf(db, scope, sessions, m.sessionId);
-    if (s) results.push(asItem(s, lineageOf, m, anchor.id));
+    const s = await readable(m.sessionId);
+    if (s) results.push(asItem(s, await lineageOf(s.id), m, anchor.id));
   }
   const notes = continuationNotes(results);
   if (results.some((r) => r.session_id !== session.id)) notes.push('The window crosses into another compression segment of the same conversation (see session_id and segment).');

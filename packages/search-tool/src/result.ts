@@ -5,7 +5,7 @@
  * anchored by `session_id` + `message_id` with a `link` the desktop can open.
  */
 import type { Message, MessageRole } from '@recall/rpc-contract';
-import type { SessionHeader } from '@recall/store';
+import type { SessionRecord } from '@recall/storage-ports';
 import type { SearchMode } from './arguments.js';
 import type { ToolErrorCode } from '@recall/rpc-contract';
 import type { SemanticCoverage, SemanticStatus } from './semantic-source.js';
@@ -122,7 +122,7 @@ export interface Lineage {
   segments: readonly string[];
 }
 
-export function sessionFacts(session: SessionHeader, lineage: Lineage): Pick<SearchResultItem, 'title' | 'session_date' | 'conversation_id' | 'segment' | 'segment_count'> {
+export function sessionFacts(session: SessionRecord, lineage: Lineage): Pick<SearchResultItem, 'title' | 'session_date' | 'conversation_id' | 'segment' | 'segment_count'> {
   const at = lineage.segments.indexOf(session.id);
   return {
     title: session.title,

@@ -1,13 +1,13 @@
 /**
- * The caller's recall scope, resolved from the database on every call (never cached, so a move
- * between two calls changes the second one's scope). A session in a project may recall any visible
+ * The caller's recall scope, resolved through the storage ports on every call (never cached, so a
+ * move between two calls changes the second one's scope). A session in a project may recall any visible
  * conversation of that project; a session without a project may only recall its own logical
  * conversation's compression history — NULL is not a shared project. `readableSession` is the one
  * gate read/scroll/windows pass through. A host may instead name only a project (no current
- * session): the scope is then that whole project.
+ * session): the scope is then that whole project. `readScopeOf` is the same scope as the storage's
+ * read scope (on PostgreSQL row-level security enforces it under every read of the call).
  */
-import type { RecallDatabase } from '@recall/schema';
-import { findSessionHeader, ownHistorySessionIds, projectExists, type SessionHeader } from '@recall/store';
+import type { ReadScope, SessionRecord, Storage } from '@recall/storage-ports';
 import { ToolError } from './errors.js';
 
 /**
@@ -22,24 +22,42 @@ export type ToolScope =
   | { kind: 'own'; projectId: null; currentSessionId: string; sessionIds: readonly string[] };
 
 /** A project-wide caller: the project must exist (archived projects stay searchable). */
-export function resolveProjectScope(db: RecallDatabase, projectId: string): ToolScope {
-  if (!projectExists(db, projectId)) throw new ToolError('caller_project_not_found', `The calling project ${JSON.stringify(projectId)} does not exist in this profile.`);
+export async function resolveProjectScope(storage: Storage, projectId: string): Promise<ToolScope> {
+  if (!(await storage.projects.exists(projectId))) throw new ToolError('caller_project_not_found', `The calling project ${JSON.stringify(projectId)} does not exist in this profile.`);
   return { kind: 'project', projectId, currentSessionId: null };
 }
 
-export function resolveScope(db: RecallDatabase, currentSessionId: string): ToolScope {
-  const current = findSessionHeader(db, currentSessionId);
+export async function resolveScope(storage: Storage, currentSessionId: string): Promise<ToolScope> {
+  const current = await storage.sessions.findRecord(currentSessionId);
   if (!current) throw new ToolError('caller_session_not_found', `The calling session ${JSON.stringify(currentSessionId)} does not exist in this profile.`);
   if (current.projectId !== null) return { kind: 'project', projectId: current.projectId, currentSessionId };
-  return { kind: 'own', projectId: null, currentSessionId, sessionIds: ownHistorySessionIds(db, currentSessionId) };
+  return { kind: 'own', projectId: null, currentSessionId, sessionIds: await storage.sessions.ownHistory(currentSessionId) };
+}
+
+/** The storage read scope of a tool scope: the project, or exactly the own-history sessions. */
+export function readScopeOf(scope: ToolScope): ReadScope {
+  return scope.kind === 'project' ? { kind: 'project', projectId: scope.projectId } : { kind: 'sessions', sessionIds: scope.sessionIds };
 }
 
 /** The session if the caller may read it, else undefined (unknown and out-of-scope look the same). */
-export function readableSession(db: RecallDatabase, scope: ToolScope, sessionId: string): SessionHeader | undefined {
-  const session = findSessionHeader(db, sessionId);
+export async function readableSession(storage: Storage, scope: ToolScope, sessionId: string): Promise<SessionRecord | undefined> {
+  const session = await storage.sessions.findRecord(sessionId);
   if (!session || session.hidden) return undefined;
   if (scope.kind === 'project') return session.projectId === scope.projectId ? session : undefined;
   return session.projectId === null && scope.sessionIds.includes(session.id) ? session : undefined;
+}
+
+/** A per-call cache of readableSession (every shape asks for the same sessions many times). */
+export function readableSessions(storage: Storage, scope: ToolScope, seed: readonly SessionRecord[] = []): (sessionId: string) => Promise<SessionRecord | undefined> {
+  const cache = new Map<string, Promise<SessionRecord | undefined>>(seed.map((s) => [s.id, Promise.resolve(s)]));
+  return (sessionId) => {
+    let hit = cache.get(sessionId);
+    if (!hit) {
+      hit = readableSession(storage, scope, sessionId);
+      cache.set(sessionId, hit);
+    }
+    return hit;
+  };
 }
 
 export function notFound(what: string): ToolError {

@@ -2,7 +2,9 @@
  * The seam between stage A and stage B. `session_search` accepts an optional SemanticSource; the
  * semantic package implements it and the gateway wires it in. Without one the tool is keyword-only
  * and says so (`semantic_status: "disabled"`). The source receives the already-resolved scope and
- * must apply it in SQL before ranking, exactly like keyword search.
+ * must apply it in the storage's query before ranking, exactly like keyword search (the tool gates
+ * every hit again). It is asked before the call's storage read scope is entered, so a query
+ * embedding never holds a scoped transaction open.
  */
 import type { ToolScope } from './scope.js';
 
@@ -37,6 +39,13 @@ export interface SemanticHit {
   end?: number;
 }
 
+/** What `SemanticSource.status()` answers: the status, the coverage and, when not ready, why. */
+export interface SemanticStatusReply {
+  status: SemanticStatus;
+  coverage: SemanticCoverage | 'unknown';
+  reason?: string;
+}
+
 /**
  * Stage B as the tool sees it: `status(scope)` says whether semantic search can serve the caller
  * (and its coverage), `search()` returns hits inside the scope only, best first, and must honour
@@ -46,7 +55,8 @@ export interface SemanticHit {
 export interface SemanticSource {
   /** Per-model fusion hints from the semantic config (see fusion.ts); absent = the measured defaults. */
   readonly fusion?: FusionHints;
-  status(scope: ToolScope): { status: SemanticStatus; coverage: SemanticCoverage | 'unknown'; reason?: string };
+  /** Synchronous for a source over a local file; a source over the storage ports answers with a promise. */
+  status(scope: ToolScope): SemanticStatusReply | Promise<SemanticStatusReply>;
   /**
    * `since`/`until` (epoch ms, since inclusive, until exclusive), when given, restrict the allowed
    * set to messages created in that range before ranking; the tool also drops any hit outside it.

@@ -1,20 +1,25 @@
 /**
  * `createSessionSearchTool()`: the one tool a model calls to recall earlier conversations of its
  * own project. It validates arguments, resolves the caller's scope from the trusted context (the
- * current session id, re-read from the database on every call, or a project id for a host that has
+ * current session id, re-read from the storage on every call, or a project id for a host that has
  * no Recall session), picks the shape from the arguments (scroll > read > discover > browse), runs it under one deadline and always returns a
- * result object — errors included — instead of throwing at the model.
+ * result object — errors included — instead of throwing at the model. Every read goes through the
+ * storage ports (@recall/storage-ports), so the tool runs on SQLite and PostgreSQL alike; a shape's
+ * reads run inside the storage's read scope of the caller (`withReadScope`: on PostgreSQL one
+ * row-level-security transaction), so even a wrong query here could not return another project's rows.
  */
 import type { RecallDatabase } from '@recall/schema';
+import { withReadScope, type Storage } from '@recall/storage-ports';
+import { sqliteStorage } from '@recall/store';
 import { sessionSearchArgsSchema, sessionSearchJsonSchema, type SessionSearchArgs } from './arguments.js';
 import { applyBudget, RESULT_TOKEN_BUDGET } from './budget.js';
 import { browse } from './browse.js';
 import { describeRange, isDated, resolveDateRange, type DateRange } from './date-range.js';
-import { discover } from './discover.js';
+import { discover, semanticHits, type SemanticResult } from './discover.js';
 import { ToolError } from './errors.js';
 import { readSession, scrollAround } from './read.js';
 import type { SessionSearchResult, Shape } from './result.js';
-import { resolveProjectScope, resolveScope, type ToolScope } from './scope.js';
+import { readScopeOf, resolveProjectScope, resolveScope, type ToolScope } from './scope.js';
 import type { SemanticSource, SemanticStatus } from './semantic-source.js';
 import type { Reranker } from './reranker.js';
 
@@ -53,10 +58,27 @@ export type SessionSearchContext =
       profile?: string;
     };
 
-/** What `createSessionSearchTool()` needs: the profile database and, for stage B, a semantic source. */
-export interface SessionSearchToolOptions {
-  /** The open profile database (read-only connections work: the tool never writes). */
-  db: RecallDatabase;
+/**
+ * What `createSessionSearchTool()` needs: the storage to read (`storage`, any adapter of
+ * @recall/storage-ports — or, as a convenience, an open SQLite profile database as `db`) and, for
+ * stage B, a semantic source.
+ */
+export type SessionSearchToolOptions = SessionSearchToolSettings &
+  (
+    | {
+        /** The storage ports to read (SQLite or PostgreSQL); the tool never writes. */
+        storage: Storage;
+        db?: undefined;
+      }
+    | {
+        /** An open SQLite profile database (read-only connections work), wrapped once with @recall/store's sqliteStorage. */
+        db: RecallDatabase;
+        storage?: undefined;
+      }
+  );
+
+/** The settings of `createSessionSearchTool()` besides where it reads (see SessionSearchToolOptions). */
+export interface SessionSearchToolSettings {
   /** Stage B: omitted (or null) means keyword-only, reported as semantic_status "disabled". */
   semantic?: SemanticSource | null;
   /**
@@ -121,12 +143,15 @@ function disabledReasonText(reason: string | undefined): string {
 }
 
 /**
- * Creates the `session_search` tool over one profile database. Keyword search always works; pass
- * `semantic` (e.g. `createConfiguredSemanticSource()` of @recall/semantic) for hybrid search.
+ * Creates the `session_search` tool over one storage (`{ storage }`) or one SQLite profile database
+ * (`{ db }`). Keyword search always works; pass `semantic` (e.g. `createConfiguredSemanticSource()`
+ * or `storageSemanticSource()` of @recall/semantic) for hybrid search.
  * Does not throw; the JSON Schema of the arguments is computed once here.
  */
 export function createSessionSearchTool(options: SessionSearchToolOptions): SessionSearchTool {
-  const { db } = options;
+  // The database convenience is wrapped once; its change feed is never subscribed (the tool only reads).
+  const storage: Storage = options.storage ?? sqliteStorage(options.db!);
+  const profile = storage.profile ?? null;
   const semanticSource = options.semantic ?? null;
   const rerankerOption = options.reranker ?? null;
   const deadlineMs = options.deadlineMs ?? 8_000;
@@ -158,26 +183,26 @@ export function createSessionSearchTool(options: SessionSearchToolOptions): Sess
     const controller = new AbortController();
     const timer = setTimeout(() => controller.abort(), deadlineMs);
     try {
-      if (context.profile !== undefined && db.profile !== null && context.profile !== db.profile) {
-        throw new ToolError('profile_mismatch', `This tool serves profile ${JSON.stringify(db.profile)}, not ${JSON.stringify(context.profile)}.`);
+      if (context.profile !== undefined && profile !== null && context.profile !== profile) {
+        throw new ToolError('profile_mismatch', `This tool serves profile ${JSON.stringify(profile)}, not ${JSON.stringify(context.profile)}.`);
       }
       // since/until become one time range now, before any shape runs (read/scroll ignore it).
       const dates: DateRange = resolveDateRange(args, Date.now());
       let scope: ToolScope;
       if (context.currentSessionId === undefined && typeof context.projectId === 'string' && context.projectId !== '') {
-        scope = resolveProjectScope(db, context.projectId);
+        scope = await resolveProjectScope(storage, context.projectId);
       } else {
         if (typeof context.currentSessionId !== 'string' || context.currentSessionId === '') {
           throw new ToolError('caller_session_not_found', 'No current session in the call context.');
         }
-        scope = resolveScope(db, context.currentSessionId);
+        scope = await resolveScope(storage, context.currentSessionId);
       }
       result.scope = scopeJson(scope);
       let semantic: SemanticSource | null = null;
       let semanticStatus: SemanticStatus = 'disabled';
       let disabledReason: string | undefined;
       if (semanticSource) {
-        const status = semanticSource.status(scope);
+        const status = await semanticSource.status(scope);
         semanticStatus = status.status;
         // Coverage of an index that this call cannot use (switched off, other endpoint) would read as
         // "14 of 14 indexed" next to "disabled": only a usable or failing index reports coverage.
@@ -189,64 +214,75 @@ export function createSessionSearchTool(options: SessionSearchToolOptions): Sess
       }
       result.semantic_status = semanticStatus;
 
-      switch (result.shape) {
-        case 'scroll': {
-          const out = scrollAround(db, scope, { ...args, around_message_id: args.around_message_id! });
-          Object.assign(result, { results: out.results, truncated: out.truncated, used_mode: 'direct' });
-          result.notes.push(...out.notes);
-          break;
-        }
-        case 'read': {
-          const out = readSession(db, scope, { ...args, session_id: args.session_id! });
-          Object.assign(result, { results: out.results, truncated: out.truncated, used_mode: 'direct' });
-          result.notes.push(...out.notes);
-          break;
-        }
-        case 'browse': {
-          const out = browse(db, scope, args, dates);
-          Object.assign(result, { results: out.results, truncated: out.truncated, used_mode: 'direct' });
-          result.notes.push(...out.notes);
-          if (args.query !== undefined) result.notes.push('The query was empty, so recent conversations are listed instead.');
-          break;
-        }
-        case 'discover': {
-          if (args.search_mode === 'semantic' && !semantic) {
-            // The same reason the hybrid note gives: "no provider" was wrong for a project that is only not switched on.
-            const why = semanticStatus === 'disabled' ? disabledReasonText(disabledReason) : 'the semantic index is not available right now';
-            throw new ToolError('semantic_unavailable', `Semantic search is unavailable (${why}). Retry with search_mode "keyword" or "hybrid".`);
+      // Semantic candidates first, outside the read scope: the query embedding is a provider call and
+      // must not hold a scoped transaction (a pooled connection) open. The tool gates every hit again inside.
+      const useSemantic = result.shape === 'discover' && args.search_mode !== 'keyword' && semantic !== null;
+      const semanticResult: SemanticResult | undefined = useSemantic
+        ? await semanticHits({ semantic, scope, args: { ...args, query: args.query! }, deadline: controller.signal, dates })
+        : undefined;
+      // Every read of the shape runs inside the caller's read scope (one RLS transaction on PostgreSQL).
+      const runShape = async (storage: Storage): Promise<void> => {
+        switch (result.shape) {
+          case 'scroll': {
+            const out = await scrollAround(storage, scope, { ...args, around_message_id: args.around_message_id! });
+            Object.assign(result, { results: out.results, truncated: out.truncated, used_mode: 'direct' });
+            result.notes.push(...out.notes);
+            break;
           }
-          // Reranking sends text to the reranker: only in hybrid/semantic mode and only for a scope switched on for it.
-          const reranker = rerankerOption && args.search_mode !== 'keyword' && rerankerOption.allows(scope).allowed ? rerankerOption : null;
-          const out = await discover({
-            db,
-            scope,
-            args: { ...args, query: args.query! },
-            semantic: args.search_mode === 'keyword' ? null : semantic,
-            deadline: controller.signal,
-            dates,
-            reranker,
-          });
-          result.results = out.results;
-          result.used_mode = out.usedMode;
-          result.truncated = out.truncated;
-          result.notes.push(...out.notes);
-          // A source that reported ready/partial but could not answer (provider down, deadline) is
-          // reported as unavailable for this call: the status says what actually happened.
-          if (semantic && args.search_mode !== 'keyword' && out.usedMode !== 'hybrid' && out.usedMode !== 'semantic') result.semantic_status = 'unavailable';
-          if (args.search_mode === 'hybrid' && out.usedMode === 'keyword') {
-            result.notes.push(
-              semanticStatus === 'disabled'
-                ? `Hybrid search ran as keyword-only: ${disabledReasonText(disabledReason)}.`
-                : 'Hybrid search fell back to keyword-only: semantic search was unavailable.',
-            );
+          case 'read': {
+            const out = await readSession(storage, scope, { ...args, session_id: args.session_id! });
+            Object.assign(result, { results: out.results, truncated: out.truncated, used_mode: 'direct' });
+            result.notes.push(...out.notes);
+            break;
           }
-          if (out.results.length === 0 && !out.noSemanticMatch) {
-            const when = isDated(dates) ? ` ${describeRange(dates)}` : '';
-            result.notes.push(scope.kind === 'project' ? `No matches in this project${when}.` : `No matches in this conversation's own history (it belongs to no project)${when}.`);
+          case 'browse': {
+            const out = await browse(storage, scope, args, dates);
+            Object.assign(result, { results: out.results, truncated: out.truncated, used_mode: 'direct' });
+            result.notes.push(...out.notes);
+            if (args.query !== undefined) result.notes.push('The query was empty, so recent conversations are listed instead.');
+            break;
           }
-          break;
+          case 'discover': {
+            if (args.search_mode === 'semantic' && !semantic) {
+              // The same reason the hybrid note gives: "no provider" was wrong for a project that is only not switched on.
+              const why = semanticStatus === 'disabled' ? disabledReasonText(disabledReason) : 'the semantic index is not available right now';
+              throw new ToolError('semantic_unavailable', `Semantic search is unavailable (${why}). Retry with search_mode "keyword" or "hybrid".`);
+            }
+            // Reranking sends text to the reranker: only in hybrid/semantic mode and only for a scope switched on for it.
+            const reranker = rerankerOption && args.search_mode !== 'keyword' && rerankerOption.allows(scope).allowed ? rerankerOption : null;
+            const out = await discover({
+              storage,
+              scope,
+              args: { ...args, query: args.query! },
+              semantic: args.search_mode === 'keyword' ? null : semantic,
+              ...(semanticResult ? { semanticResult } : {}),
+              deadline: controller.signal,
+              dates,
+              reranker,
+            });
+            result.results = out.results;
+            result.used_mode = out.usedMode;
+            result.truncated = out.truncated;
+            result.notes.push(...out.notes);
+            // A source that reported ready/partial but could not answer (provider down, deadline) is
+            // reported as unavailable for this call: the status says what actually happened.
+            if (semantic && args.search_mode !== 'keyword' && out.usedMode !== 'hybrid' && out.usedMode !== 'semantic') result.semantic_status = 'unavailable';
+            if (args.search_mode === 'hybrid' && out.usedMode === 'keyword') {
+              result.notes.push(
+                semanticStatus === 'disabled'
+                  ? `Hybrid search ran as keyword-only: ${disabledReasonText(disabledReason)}.`
+                  : 'Hybrid search fell back to keyword-only: semantic search was unavailable.',
+              );
+            }
+            if (out.results.length === 0 && !out.noSemanticMatch) {
+              const when = isDated(dates) ? ` ${describeRange(dates)}` : '';
+              result.notes.push(scope.kind === 'project' ? `No matches in this project${when}.` : `No matches in this conversation's own history (it belongs to no project)${when}.`);
+            }
+            break;
+          }
         }
-      }
+      };
+      await withReadScope(storage, readScopeOf(scope), runShape);
       const budgeted = applyBudget(result.shape!, result.results, tokenBudget);
       if (budgeted.trimmed) {
         result.results = budgeted.results;

@@ -51,7 +51,8 @@ function chunkStore(db: RecallDatabase): ChunkStore {
           scope.kind === 'project'
             ? { kind: 'project' as const, projectId: scope.projectId, currentSessionId: scope.currentSessionId }
             : { kind: 'own' as const, projectId: null, currentSessionId: scope.currentSessionId, sessionIds: scope.sessionIds };
-        const set = loadAllowedSet(db, scope.kind === 'project' ? { projectId: scope.projectId } : { sessionIds: scope.sessionIds }, fingerprintId, dims);
+        const dates = { ...(options.since !== undefined ? { since: options.since } : {}), ...(options.until !== undefined ? { until: options.until } : {}) };
+        const set = loadAllowedSet(db, scope.kind === 'project' ? { projectId: scope.projectId } : { sessionIds: scope.sessionIds }, fingerprintId, dims, dates);
         return searchAllowedSet(set, semanticScope, query, { limit: options.limit, ...(options.roles ? { roles: options.roles } : {}) });
       }),
     counts: (fingerprintId, projectId) =>

@@ -37,6 +37,7 @@ export type {
   ChunkPlan,
   ChunkScope,
   ChunkHit,
+  ChunkSearchOptions,
   ChunkCountsByStatus,
   ClaimedChunkWork,
   ClaimRequest,
@@ -49,7 +50,9 @@ export type { StorageStats, KeywordCounts, TextSampleOptions } from './stats.js'
 /** Outside writes. */
 export type { ChangeFeed, ChangeSubscription, StorageChange } from './feed.js';
 /** The bundle, its configuration and the openers. */
-export type { Storage, SemanticStorage, StorageKind, StorageConfig, StorageOpener, StorageOpeners } from './storage.js';
+export type { Storage, SemanticStorage, StorageKind, StorageConfig, StorageOpener, StorageOpeners, ReadScope } from './storage.js';
+/** Runs a function on the storage's read scope when it has one (withReadScope), else on the storage itself. */
+export { withReadScope } from './storage.js';
 /** Picks and opens the adapter for a configuration. */
 export { openStorage } from './storage.js';
 /** A connection URL with its password masked, for logs and errors. */

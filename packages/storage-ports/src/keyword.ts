@@ -24,6 +24,18 @@ export interface KeywordQueryOptions {
   titleLimit?: number;
   /** Look for identifier fragments as substrings of recent messages when the index finds nothing. */
   substringFallback?: boolean;
+  /**
+   * Only messages created at or after this time (epoch ms), applied inside the ranked query before
+   * its limit; a title counts only when its session has a visible message in the range.
+   */
+  since?: number;
+  /** Only messages created before this time (epoch ms, exclusive); see `since`. */
+  until?: number;
+  /**
+   * Whether a multi-character CJK word also matches by its single characters (default true). False
+   * keeps to whole words (and their bigrams): the search tool's probe of the caller's own context.
+   */
+  partialCjk?: boolean;
 }
 
 /** One message found, best first. */
@@ -36,6 +48,8 @@ export interface KeywordMatch {
   score: number;
   /** An excerpt with matches marked « ». */
   snippet: string;
+  /** The query terms found in this message (distinct; the search tool ranks titles against them). */
+  matchedTerms?: string[];
 }
 
 /** One conversation whose title matched. */
@@ -43,6 +57,8 @@ export interface KeywordTitleMatch {
   sessionId: string;
   title: string;
   score: number;
+  /** The query terms found in the title (distinct). */
+  matchedTerms?: string[];
 }
 
 /** What a keyword query found, and notes (truncation, stop-words only, fallbacks) for people. */

@@ -76,8 +76,8 @@ export interface MessageStore {
   window(sessionId: string, anchorId: number, before: number, after: number): Promise<WindowSlice>;
   /** A window over ordered compression segments (neighbours may cross segments); the anchor is kept whatever the roles. */
   segmentWindow(segments: readonly string[], anchorId: number, before: number, after: number, options?: { roles?: readonly MessageRole[] }): Promise<WindowSlice>;
-  /** Head and tail of the segments read as one sequence. */
-  segmentsHeadTail(segments: readonly string[], head: number, tail: number, options?: { roles?: readonly MessageRole[] }): Promise<HeadAndTail>;
+  /** Head and tail of the segments read as one sequence; `since`/`until` (epoch ms, until exclusive) keep only messages of that range. */
+  segmentsHeadTail(segments: readonly string[], head: number, tail: number, options?: { roles?: readonly MessageRole[]; since?: number; until?: number }): Promise<HeadAndTail>;
   /** One page (1..10,000) of a session's visible messages. Throws session_not_found. */
   page(sessionId: string, position: PagePosition, limit: number): Promise<MessageSlice>;
 }

@@ -46,6 +46,16 @@ export interface ChunkHit {
   end: number;
 }
 
+/** Options of ChunkStore.search: how many messages, which roles, and optionally a date range (applied to the allowed set before ranking). */
+export interface ChunkSearchOptions {
+  limit: number;
+  roles?: readonly MessageRole[];
+  /** Only messages created at or after this time (epoch ms). */
+  since?: number;
+  /** Only messages created before this time (epoch ms, exclusive). */
+  until?: number;
+}
+
 /** Counts of one fingerprint's chunk rows in one project. */
 export interface ChunkCountsByStatus {
   pending: number;
@@ -62,7 +72,7 @@ export interface ChunkStore {
   /** Inserts pending chunk rows (unique per fingerprint, message, content hash, chunk index; existing rows kept). Returns how many were new. */
   plan(fingerprintId: number, chunks: readonly ChunkPlan[]): Promise<number>;
   /** The exact top `limit` messages of the allowed set for a unit query vector, best first. */
-  search(scope: ChunkScope, fingerprintId: number, query: Float32Array, options: { limit: number; roles?: readonly MessageRole[] }): Promise<ChunkHit[]>;
+  search(scope: ChunkScope, fingerprintId: number, query: Float32Array, options: ChunkSearchOptions): Promise<ChunkHit[]>;
   /** Chunk rows of a fingerprint in a project, by status. */
   counts(fingerprintId: number, projectId: string): Promise<ChunkCountsByStatus>;
 }

@@ -79,6 +79,13 @@ export interface RecentOptions {
   limit: number;
   order: 'newest' | 'oldest';
   roles?: readonly MessageRole[];
+  /**
+   * Only messages created at or after this time (epoch ms): a conversation with no visible message
+   * in [since, until) is skipped like an empty one, and its first/last messages are the range's.
+   */
+  since?: number;
+  /** Only messages created before this time (epoch ms, exclusive); see `since`. */
+  until?: number;
 }
 
 /** One recent logical conversation: its root, compression segments, first and last visible messages. */

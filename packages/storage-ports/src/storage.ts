@@ -44,8 +44,31 @@ export interface Storage {
   readonly bulk?: BulkImport;
   /** Counts and samples for status screens (both adapters). */
   readonly stats?: StorageStats;
+  /** The profile this storage serves when it knows it (SQLite: the profile database's name); callers compare it with the profile they expect. */
+  readonly profile?: string | null;
+  /**
+   * Runs `fn` with a storage whose reads are limited to `scope` by the backend itself, as defence in
+   * depth under the callers' own scope filters. PostgreSQL: one read-only transaction as a role under
+   * row-level security with the scope set locally, so even a query that forgot its filter returns
+   * nothing of another project (one connection for the whole of `fn`; writes inside fail). SQLite
+   * (one file per profile, one process): `fn` gets the same storage. Use the `withReadScope()`
+   * function to call it on any storage.
+   */
+  withReadScope?<T>(scope: ReadScope, fn: (scoped: Storage) => Promise<T>): Promise<T>;
   /** Closes connections and subscriptions (idempotent). */
   close(): Promise<void>;
+}
+
+/**
+ * What a scoped read may see: one project's sessions (and their messages, keyword rows and chunks),
+ * or an explicit list of sessions (a project-less conversation's own compression history). An empty
+ * list sees nothing.
+ */
+export type ReadScope = { kind: 'project'; projectId: string } | { kind: 'sessions'; sessionIds: readonly string[] };
+
+/** Runs `fn` inside `storage.withReadScope(scope, …)` when the adapter has one, else on `storage` itself. */
+export function withReadScope<T>(storage: Storage, scope: ReadScope, fn: (scoped: Storage) => Promise<T>): Promise<T> {
+  return storage.withReadScope ? storage.withReadScope(scope, fn) : fn(storage);
 }
 
 /** Opens one kind of storage. */

@@ -19,5 +19,5 @@ describeStorageConformance(
     urls.set(storage, url);
     return storage;
   },
-  { semantic: true, reopen: (storage) => openPostgresStorage({ kind: 'postgres', url: urls.get(storage)! }) },
+  { semantic: true, enforcedReadScope: true, reopen: (storage) => openPostgresStorage({ kind: 'postgres', url: urls.get(storage)! }) },
 );

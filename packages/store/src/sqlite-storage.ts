@@ -123,10 +123,13 @@ function keywordIndex(db: RecallDatabase): KeywordIndex {
           ...(options.roles ? { roleFilter: options.roles } : {}),
           ...(options.titleLimit !== undefined ? { titleLimit: options.titleLimit } : {}),
           ...(options.substringFallback ? { substringFallback: true } : {}),
+          ...(options.since !== undefined ? { since: options.since } : {}),
+          ...(options.until !== undefined ? { until: options.until } : {}),
+          ...(options.partialCjk === false ? { cjkBackoff: 'bigram' as const } : {}),
         });
         return {
-          hits: out.hits.map((h) => ({ messageId: h.messageId, sessionId: h.sessionId, role: h.role, createdAt: h.createdAt, score: h.score, snippet: h.snippet })),
-          titleHits: out.titleHits.map((t) => ({ sessionId: t.sessionId, title: t.title, score: t.score })),
+          hits: out.hits.map((h) => ({ messageId: h.messageId, sessionId: h.sessionId, role: h.role, createdAt: h.createdAt, score: h.score, snippet: h.snippet, matchedTerms: h.matchedTerms })),
+          titleHits: out.titleHits.map((t) => ({ sessionId: t.sessionId, title: t.title, score: t.score, matchedTerms: t.matchedTerms })),
           notes: out.notes,
         };
       }),
@@ -144,8 +147,9 @@ export function sqliteStorage(
 ): Storage & { readonly changes: SqliteChangeFeed } {
   let closed = false;
   const feed = sqliteChangeFeed(db, { ...(options.feedIntervalMs === undefined ? {} : { intervalMs: options.feedIntervalMs }), ...(options.onFeedError ? { onError: options.onFeedError } : {}) });
-  return {
+  const storage: Storage & { readonly changes: SqliteChangeFeed } = {
     kind: 'sqlite',
+    profile: db.profile,
     projects: projectStore(db),
     sessions: sessionStore(db),
     messages: messageStore(db),
@@ -162,7 +166,11 @@ export function sqliteStorage(
       await feed.closeAll();
       if (options.ownsDatabase) db.close();
     },
+    // One file per profile and one process: there is no other project's reader to keep out here,
+    // so a read scope is the storage itself (the callers' own scope filters apply as always).
+    withReadScope: (_scope, fn) => fn(storage),
   };
+  return storage;
 }
 
 /** Opens a profile database file (migrating it unless read-only) and returns its storage ports; close() closes the file. */

@@ -187,7 +187,8 @@ export async function startThrowawayPostgres(options: ThrowawayPostgresOptions =
       },
     };
   } catch (error) {
-    if (child && !exited) child.kill('SIGKILL');
+    const running = child as ChildProcess | null; // assigned inside launch(), which TS does not follow
+    if (running && !exited) running.kill('SIGKILL');
     cleanup();
     throw error;
   }

@@ -14,7 +14,6 @@ import {
   sessionSearchJsonSchema,
   type SearchCallContext,
   type SessionSearchResult,
-  type SessionSearchToolOptions,
 } from '@recall/search-tool';
 import type { Storage } from '@recall/storage-ports';
 import { searchToolFor } from '../stage-b.js';
@@ -53,7 +52,7 @@ export async function loadSearchTool(db: RecallDatabase, config?: Pick<RecallCon
  * (the caller owns the storage).
  */
 export function storageSearchTool(storage: Storage): CliSearchTool {
-  const tool = createSessionSearchTool({ storage } as unknown as SessionSearchToolOptions);
+  const tool = createSessionSearchTool({ storage });
   return {
     name: tool.name,
     description: tool.description,

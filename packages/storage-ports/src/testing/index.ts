@@ -8,6 +8,7 @@ import { describeCoreConformance } from './core.js';
 import { describeFeedConformance, type ReopenStorage } from './feed.js';
 import { describeIsolationConformance } from './isolation.js';
 import { describeKeywordConformance } from './keyword.js';
+import { describeReadScopeConformance } from './read-scope.js';
 import { describeSemanticConformance } from './semantic.js';
 import type { OpenFreshStorage } from './harness.js';
 
@@ -22,7 +23,12 @@ export interface ConformanceOptions {
   /** A second handle on the same data as a storage `open()` returned: enables the change-feed tests. */
   reopen?: ReopenStorage;
   /** Run only these parts (default: all that apply); e.g. a package adding only the semantic rows runs `['semantic']`. */
-  only?: ReadonlyArray<'core' | 'keyword' | 'isolation' | 'feed' | 'semantic'>;
+  only?: ReadonlyArray<'core' | 'keyword' | 'isolation' | 'feed' | 'semantic' | 'read-scope'>;
+  /**
+   * The backend itself limits a `withReadScope` read (PostgreSQL's row-level security): also check
+   * that an unscoped read inside a scope returns nothing of another project and a write is refused.
+   */
+  enforcedReadScope?: boolean;
 }
 
 /** Registers the storage conformance suite under `name` for an adapter whose `open()` gives a fresh, empty storage. */
@@ -32,6 +38,7 @@ export function describeStorageConformance(name: string, open: OpenFreshStorage,
     if (runs('core')) describeCoreConformance(open);
     if (runs('keyword')) describeKeywordConformance(open);
     if (runs('isolation')) describeIsolationConformance(open, options.isolationRuns === undefined ? {} : { numRuns: options.isolationRuns });
+    if (runs('read-scope')) describeReadScopeConformance(open, options.enforcedReadScope ? { enforced: true } : {});
     if (options.reopen && runs('feed')) describeFeedConformance(open, options.reopen);
     if (options.semantic && runs('semantic')) describeSemanticConformance(open, options.allowedSetRuns === undefined ? {} : { numRuns: options.allowedSetRuns });
   });

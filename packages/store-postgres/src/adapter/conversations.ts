@@ -173,17 +173,19 @@ export async function recentConversationsOn(q: Q, scope: RecentScope, options: R
   const seen = new Set<string>();
   const conversations: RecentConversationEntry[] = [];
   const roles: { roles?: readonly MessageRole[] } = options.roles && options.roles.length > 0 ? { roles: options.roles } : {};
+  // A date range keeps only conversations with a visible message in it, quoted from inside it.
+  const dates = { ...(options.since !== undefined ? { since: options.since } : {}), ...(options.until !== undefined ? { until: options.until } : {}) };
   const consider = async (sessionId: string): Promise<void> => {
     const rootId = await conversationRoot(q, sessionId);
     if (seen.has(rootId)) return;
     seen.add(rootId);
     const segments = await segmentsOf(q, rootId);
-    const last = await segmentsHeadTailOn(q, segments, 0, 1, roles);
+    const last = await segmentsHeadTailOn(q, segments, 0, 1, { ...roles, ...dates });
     const lastMessage = last.truncated ? last.tail[0] : last.head[last.head.length - 1];
     if (!lastMessage) return;
     const wantsUser = !options.roles || options.roles.length === 0 || options.roles.includes('user');
-    const firstUser = wantsUser ? (await segmentsHeadTailOn(q, segments, 1, 0, { roles: ['user'] })).head[0] : undefined;
-    const first = firstUser ?? (await segmentsHeadTailOn(q, segments, 1, 0, roles)).head[0] ?? lastMessage;
+    const firstUser = wantsUser ? (await segmentsHeadTailOn(q, segments, 1, 0, { roles: ['user'], ...dates })).head[0] : undefined;
+    const first = firstUser ?? (await segmentsHeadTailOn(q, segments, 1, 0, { ...roles, ...dates })).head[0] ?? lastMessage;
     conversations.push({ rootId, segments, first, last: lastMessage });
   };
   let exhausted = false;

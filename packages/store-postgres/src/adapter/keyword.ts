@@ -32,7 +32,7 @@ export function postgresKeyword(pool: pg.Pool): KeywordIndex {
     async search(scope: KeywordQueryScope, query: string, options: KeywordQueryOptions = {}): Promise<KeywordAnswer> {
       const limit = clamp(options.limit, 20, 1, 500);
       const titleLimit = clamp(options.titleLimit, 5, 0, 50);
-      const { tsquery, parsed } = keywordQuery(typeof query === 'string' ? query : '', { cjkUnigrams: true });
+      const { tsquery, parsed } = keywordQuery(typeof query === 'string' ? query : '', { cjkUnigrams: options.partialCjk !== false });
       const notes = [...parsed.notes];
       const rls = rlsScope(scope);
       if (!rls) return { hits: [], titleHits: [], notes };
@@ -42,6 +42,9 @@ export function postgresKeyword(pool: pg.Pool): KeywordIndex {
       }
       const exclude = (scope.excludeSessionIds ?? []).filter((id): id is string => typeof id === 'string');
       const roles = (options.roles ?? []).filter((r) => (MESSAGE_ROLES as readonly string[]).includes(r));
+      const since = options.since !== undefined && Number.isFinite(options.since) ? Math.floor(options.since) : undefined;
+      const until = options.until !== undefined && Number.isFinite(options.until) ? Math.floor(options.until) : undefined;
+      const termsOf = (text: string): string[] => [...new Set(findTermSpans(normalizeForSearch(text), parsed.terms).map((s) => s.term))].map((i) => parsed.terms[i]!.text);
       return scoped(pool, rls, async (tx) => {
         const params: unknown[] = [];
         const p = (v: unknown) => {
@@ -61,6 +64,8 @@ export function postgresKeyword(pool: pg.Pool): KeywordIndex {
                 where ${scopeSql} and not s.hidden and m.visibility in ${VISIBLE_SQL}
                   ${exclude.length ? `and not (m.session_id = any(${p(exclude)}) and m.visibility = 'live')` : ''}
                   ${roles.length ? `and m.role = any(${p(roles)})` : ''}
+                  ${since !== undefined ? `and m.created_at >= ${p(since)}` : ''}
+                  ${until !== undefined ? `and m.created_at < ${p(until)}` : ''}
                 order by rank desc, m.id desc
                 limit ${limit}`,
               params,
@@ -68,23 +73,28 @@ export function postgresKeyword(pool: pg.Pool): KeywordIndex {
           ).rows;
           hits = rows.map((r) => {
             const m = toMessage(r);
-            return { messageId: m.id, sessionId: m.sessionId, role: m.role, createdAt: m.createdAt, score: Number(r.rank), snippet: keywordSnippet(m.content, parsed.terms, 240) };
+            return { messageId: m.id, sessionId: m.sessionId, role: m.role, createdAt: m.createdAt, score: Number(r.rank), snippet: keywordSnippet(m.content, parsed.terms, 240), matchedTerms: termsOf(m.content) };
           });
         }
         let titleHits: KeywordTitleMatch[] = [];
         if (titleLimit > 0) {
           const tp: unknown[] = ['projectId' in rls ? rls.projectId : [...rls.sessionIds], exclude];
+          // A title counts only when its session has a visible message in the date range.
+          const dated =
+            since === undefined && until === undefined
+              ? ''
+              : `and exists (select 1 from messages d where d.session_id = s.id and d.visibility in ${VISIBLE_SQL}${since !== undefined ? ` and d.created_at >= ${since}` : ''}${until !== undefined ? ` and d.created_at < ${until}` : ''})`;
           const titles = (
             await tx.query(
               `select s.id, s.title from sessions s where ${'projectId' in rls ? 's.project_id = $1' : 's.id = any($1)'} and not s.hidden and s.title is not null
-                 and not (s.id = any($2)) order by s.started_at desc limit ${TITLE_SCAN}`,
+                 and not (s.id = any($2)) ${dated} order by s.started_at desc limit ${TITLE_SCAN}`,
               tp,
             )
           ).rows as Array<{ id: string; title: string }>;
           titleHits = titles
             .map((t) => {
-              const spans = findTermSpans(normalizeForSearch(t.title), parsed.terms);
-              return { sessionId: t.id, title: t.title, score: new Set(spans.map((s) => s.term)).size };
+              const matchedTerms = termsOf(t.title);
+              return { sessionId: t.id, title: t.title, score: matchedTerms.length, matchedTerms };
             })
             .filter((t) => t.score > 0)
             .sort((a, b) => b.score - a.score)

@@ -85,6 +85,8 @@ export function postgresChunks(pool: pg.Pool): ChunkStore {
         const where = scope.kind === 'project' ? `s.project_id = ${p(scope.projectId)}` : `s.project_id is null and s.id = any(${p([...scope.sessionIds])})`;
         const roles = options.roles && options.roles.length > 0 ? `and m.role = any(${p([...options.roles])})` : '';
         const caller = scope.currentSessionId !== null ? `and not (m.session_id = ${p(scope.currentSessionId)} and m.visibility = 'live')` : '';
+        const since = options.since !== undefined && Number.isFinite(options.since) ? `and m.created_at >= ${p(Math.floor(options.since))}` : '';
+        const until = options.until !== undefined && Number.isFinite(options.until) ? `and m.created_at < ${p(Math.floor(options.until))}` : '';
         // Exact: every chunk of the allowed set is ranked (no ANN index is consulted); the chunk
         // limit grows until `limit` distinct messages are certain.
         for (let k = limit * 2; ; k *= 4) {
@@ -97,7 +99,7 @@ export function postgresChunks(pool: pg.Pool): ChunkStore {
                  join messages m on m.id = c.message_id
                  join sessions s on s.id = m.session_id
                 where c.fingerprint_id = $1 and c.status = 'ready' and c.embedding is not null
-                  and not s.hidden and m.visibility in ${VISIBLE_SQL} and ${where} ${roles} ${caller}
+                  and not s.hidden and m.visibility in ${VISIBLE_SQL} and ${where} ${roles} ${caller} ${since} ${until}
                 order by distance, c.message_id limit ${k}`,
               params,
             )

@@ -2,7 +2,7 @@
  * The PostgreSQL adapter of @recall/storage-ports: `openPostgresStorage({ kind: 'postgres', url })`
  * opens a pool (migrating under the advisory lock) and returns every port, semantic rows included.
  */
-import type { Storage, StorageConfig } from '@recall/storage-ports';
+import type { ReadScope, Storage, StorageConfig } from '@recall/storage-ports';
 import { openPostgres, type RecallPostgres } from '../database.js';
 import { postgresBulkImport, postgresTransferSource } from './bulk.js';
 import { postgresChangeFeed } from './feed.js';
@@ -12,7 +12,46 @@ import { postgresProjects } from './projects.js';
 import { postgresChunks, postgresClaims } from './semantic.js';
 import { postgresSessions } from './sessions.js';
 import { postgresStats } from './stats.js';
-import { guardPort } from './unreachable.js';
+import { asUnreachable, guardPort } from './unreachable.js';
+import { scoped, scopedPool, type RlsScope, type Tx } from './tx.js';
+
+/** The row-level-security scope of a port ReadScope (an empty session list sees nothing). */
+function rlsOf(scope: ReadScope): RlsScope {
+  if (scope?.kind === 'project' && typeof scope.projectId === 'string') return { projectId: scope.projectId };
+  if (scope?.kind === 'sessions') return { sessionIds: (scope.sessionIds ?? []).filter((id): id is string => typeof id === 'string') };
+  return { sessionIds: [] }; // an unknown scope kind sees nothing
+}
+
+/**
+ * The stores over one client inside a `scoped()` transaction (withReadScope): every read of `fn`
+ * runs in that transaction, limited by row-level security; writes are refused (read-only).
+ */
+function scopedStorage(client: Tx, feed: Storage['changes']): Storage {
+  const pool = scopedPool(client);
+  const storage: Storage = {
+    kind: 'postgres',
+    projects: postgresProjects(pool),
+    sessions: postgresSessions(pool),
+    messages: postgresMessages(pool),
+    keyword: postgresKeyword(pool),
+    changes: feed,
+    semantic: { chunks: postgresChunks(pool), claims: postgresClaims(pool) },
+    withReadScope: (_scope, fn) => fn(storage), // already scoped: a nested scope never widens the outer one
+    close: async () => {},
+  };
+  return storage;
+}
+
+/** The scoped stores with lost connections typed, as the pool's are. */
+function guardStorage(storage: Storage): Storage {
+  return {
+    ...storage,
+    projects: guardPort(storage.projects),
+    sessions: guardPort(storage.sessions),
+    messages: guardPort(storage.messages),
+    keyword: guardPort(storage.keyword),
+  };
+}
 
 /** The storage ports over an open team database; close() ends the feed's connections and, with `ownsPool`, the pool. */
 export function postgresStorage(db: RecallPostgres, url: string, options: { ownsPool?: boolean } = {}): Storage {
@@ -30,6 +69,7 @@ export function postgresStorage(db: RecallPostgres, url: string, options: { owns
     transfer: guardPort(postgresTransferSource(db.pool)),
     bulk: guardPort(postgresBulkImport(db.pool)),
     stats: guardPort(postgresStats(db.pool)),
+    withReadScope: (scope, fn) => scoped(db.pool, rlsOf(scope), (client) => fn(guardStorage(scopedStorage(client, feed)))).catch((error: unknown) => Promise.reject(asUnreachable(error))),
     async close() {
       if (closed) return;
       closed = true;

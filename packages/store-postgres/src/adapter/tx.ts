@@ -7,14 +7,32 @@
  */
 import { randomBytes } from 'node:crypto';
 import type { Message, Project, Session } from '@recall/rpc-contract';
+import { StorageUnsupportedError } from '@recall/storage-ports';
 import type pg from 'pg';
 import { isConnectionLoss } from './unreachable.js';
 
 /** One client of the pool inside a transaction. */
 export type Tx = pg.PoolClient;
 
+/** Marks the pool stand-in of a scoped read (scopedPool): its one client is already inside the scope's transaction. */
+const BOUND = Symbol('recall.scopedClient');
+
+/**
+ * A pool stand-in whose every query runs on `client`, already inside a `scoped()` transaction: the
+ * adapters' stores built over it read within that transaction (Storage.withReadScope). `scoped()` on
+ * it runs on the same client under the outer scope (never widened); `write()` on it is refused.
+ */
+export function scopedPool(client: Tx): pg.Pool {
+  return { query: client.query.bind(client), [BOUND]: client } as unknown as pg.Pool;
+}
+
+function boundClient(pool: pg.Pool): Tx | undefined {
+  return (pool as unknown as { [BOUND]?: Tx })[BOUND];
+}
+
 /** Runs `fn` in a read-write transaction on one client. */
 export async function write<T>(pool: pg.Pool, fn: (tx: Tx) => Promise<T>): Promise<T> {
+  if (boundClient(pool)) throw new StorageUnsupportedError('postgres', 'a write inside a read scope');
   const { client, release } = await checkout(pool);
   let failure: unknown;
   try {
@@ -59,6 +77,10 @@ export type RlsScope = { projectId: string } | { sessionIds: readonly string[] }
 
 /** Runs `fn` in a read-only transaction as recall_scoped, limited by RLS to `scope`. */
 export async function scoped<T>(pool: pg.Pool, scope: RlsScope, fn: (tx: Tx) => Promise<T>): Promise<T> {
+  // Inside withReadScope: the outer transaction's scope already limits every row; the caller's own
+  // filters narrow it further. Changing the setting here could only widen it, so it is kept.
+  const bound = boundClient(pool);
+  if (bound) return fn(bound);
   const { client, release } = await checkout(pool);
   let failure: unknown;
   try {

@@ -26,7 +26,13 @@ export async function windowOn(q: Q, sessionId: string, anchorId: number, before
   };
 }
 
-async function walk(q: Q, segments: readonly string[], from: { segment: number; id: number | null }, count: number, direction: 'back' | 'forward', roles: readonly MessageRole[] | undefined): Promise<Message[]> {
+/** A date range of a read (epoch ms; since inclusive, until exclusive). */
+interface Dates {
+  since?: number;
+  until?: number;
+}
+
+async function walk(q: Q, segments: readonly string[], from: { segment: number; id: number | null }, count: number, direction: 'back' | 'forward', roles: readonly MessageRole[] | undefined, dates: Dates = {}): Promise<Message[]> {
   const out: Record<string, unknown>[] = [];
   const step = direction === 'back' ? -1 : 1;
   for (let i = from.segment; i >= 0 && i < segments.length && out.length < count; i += step) {
@@ -39,6 +45,14 @@ async function walk(q: Q, segments: readonly string[], from: { segment: number; 
     if (roles && roles.length > 0) {
       params.push([...roles]);
       where += ` and role = any($${params.length})`;
+    }
+    if (dates.since !== undefined && Number.isFinite(dates.since)) {
+      params.push(Math.floor(dates.since));
+      where += ` and created_at >= $${params.length}`;
+    }
+    if (dates.until !== undefined && Number.isFinite(dates.until)) {
+      params.push(Math.floor(dates.until));
+      where += ` and created_at < $${params.length}`;
     }
     params.push(count - out.length);
     out.push(...(await q.query(`select * from messages where ${where} order by id ${direction === 'back' ? 'desc' : 'asc'} limit $${params.length}`, params)).rows);
@@ -62,10 +76,10 @@ export async function segmentWindowOn(q: Q, segments: readonly string[], anchorI
 }
 
 /** Head and tail of the segments read as one sequence. */
-export async function segmentsHeadTailOn(q: Q, segments: readonly string[], head: number, tail: number, options: { roles?: readonly MessageRole[] } = {}): Promise<HeadAndTail> {
-  const first = await walk(q, segments, { segment: 0, id: null }, head + tail + 1, 'forward', options.roles);
+export async function segmentsHeadTailOn(q: Q, segments: readonly string[], head: number, tail: number, options: { roles?: readonly MessageRole[]; since?: number; until?: number } = {}): Promise<HeadAndTail> {
+  const first = await walk(q, segments, { segment: 0, id: null }, head + tail + 1, 'forward', options.roles, options);
   if (first.length <= head + tail) return { head: first, tail: [], truncated: false };
-  const last = await walk(q, segments, { segment: segments.length - 1, id: null }, tail, 'back', options.roles);
+  const last = await walk(q, segments, { segment: segments.length - 1, id: null }, tail, 'back', options.roles, options);
   return { head: first.slice(0, head), tail: last, truncated: true };
 }
 
