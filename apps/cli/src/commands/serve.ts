@@ -144,7 +144,8 @@ export const serveCommand = defineCommand<{ port?: string; 'host-ui'?: string; '
       throw error;
     }
     // `recall restore` refuses while this record names a live process.
-    const unmark = markServing(ctx.config.home, gateway.profile, 'serve', gateway.url);
+    // (A team database has no profile file to replace: nothing to mark.)
+    const unmark = team === null ? markServing(ctx.config.home, gateway.profile, 'serve', gateway.url) : () => {};
     // Only the owner sees this line (their terminal, or the script that started us): the link is the key to the UI.
     ctx.out.write(`${gateway.launchUrl()}\n`);
     const { style } = ctx.err;
