@@ -236,6 +236,7 @@ it('three gateways on one PostgreSQL: no lost write, no cross-project result, mo
   await workers;
   phase(`workers done: ${acked.length} acked, ${retryableAt.length} retryable, ${unexpected.length} unexpected`);
 
+  if (unexpected.length > 0) phase(outputs.map((o) => o()).join('\n---\n').split('\n').filter((l) => /error/i.test(l)).slice(0, 20).join('\n'));
   expect(unexpected).toEqual([]);
   expect(crossProject).toEqual([]);
   expect(acked.length).toBeGreaterThan(20);
@@ -244,6 +245,7 @@ it('three gateways on one PostgreSQL: no lost write, no cross-project result, mo
   expect(retryableAt.filter((t) => t >= downAt).length).toBeGreaterThan(0);
   expect(successAt.filter((t) => t > backAt).length).toBeGreaterThan(0);
 
+  for (const [i, gw] of gateways.entries()) if (gw.child.exitCode !== null || gw.child.signalCode !== null) phase(`gateway ${i + 1} exited:\n${gw.output().slice(-3000)}`);
   // A move through gateway 1 reaches clients of gateways 2 and 3 within a second (quiet now).
   const watchers = [new Client(gateways[1]!.port, gateways[1]!.token), new Client(gateways[2]!.port, gateways[2]!.token)];
   const mover1 = new Client(gateways[0]!.port, gateways[0]!.token);
@@ -288,4 +290,4 @@ it('three gateways on one PostgreSQL: no lost write, no cross-project result, mo
   console.log(
     `team gateways: ${acked.length} appends acknowledged, ${moves.done} moves, ${retryableAt.length} retryable answers, move → event on another gateway max ${Math.max(...latencies)} ms, run ${Date.now() - started} ms`,
   );
-}, 90_000);
+}, 150_000);

@@ -30,9 +30,31 @@ function boundClient(pool: pg.Pool): Tx | undefined {
   return (pool as unknown as { [BOUND]?: Tx })[BOUND];
 }
 
-/** Runs `fn` in a read-write transaction on one client. */
+/** SQLSTATEs after which the whole transaction was rolled back by the server and may simply run again: deadlock, serialization failure. */
+const RETRY_CODES = new Set(['40P01', '40001']);
+/** Attempts of one write transaction when it keeps meeting those. */
+const WRITE_ATTEMPTS = 4;
+
+/**
+ * Runs `fn` in a read-write transaction on one client. A transaction the server aborted as a
+ * deadlock victim or a serialization failure (concurrent appends to one conversation from several
+ * gateways) is run again from the start, a few times with a short random pause: nothing of the
+ * failed attempt was committed, so `fn` sees a clean state again.
+ */
 export async function write<T>(pool: pg.Pool, fn: (tx: Tx) => Promise<T>): Promise<T> {
   if (boundClient(pool)) throw new StorageUnsupportedError('postgres', 'a write inside a read scope');
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await writeOnce(pool, fn);
+    } catch (error) {
+      const code = (error as { code?: unknown })?.code;
+      if (attempt >= WRITE_ATTEMPTS || typeof code !== 'string' || !RETRY_CODES.has(code)) throw error;
+      await new Promise((resolve) => setTimeout(resolve, 5 + Math.random() * 20 * attempt));
+    }
+  }
+}
+
+async function writeOnce<T>(pool: pg.Pool, fn: (tx: Tx) => Promise<T>): Promise<T> {
   const { client, release } = await checkout(pool);
   let failure: unknown;
   try {
