@@ -154,6 +154,19 @@ it('three gateways on one PostgreSQL: no lost write, no cross-project result, mo
     }
   }
   const mover = (await ok('session.create', { projectId: projects[0], title: 'the moving one', messages: [{ role: 'user', content: 'nothing to find here' }] })).id as string;
+  // What is not on the ports yet says so, for people: a typed storage_unsupported, no method name, no stack.
+  for (const [method, params] of [
+    ['import.jsonl', { text: '{"type":"header","format":"recall-jsonl","version":1}\n' }],
+    ['chat.send', { sessionId: mover, content: 'hello' }],
+    ['conversations.export', { sessionId: mover, format: 'markdown' }],
+    ['conversations.purge_hidden', { sessionId: mover }],
+  ] as const) {
+    const answer = await admin.call(method, params);
+    const error = 'error' in answer ? answer.error : undefined;
+    expect(error, method).toMatchObject({ code: -32046, data: { code: 'storage_unsupported' } });
+    expect(error!.message).toMatch(/not available yet when Recall runs on a shared PostgreSQL team database/);
+    expect(error!.message).not.toContain(method);
+  }
   admin.close();
   phase('seeded');
 
