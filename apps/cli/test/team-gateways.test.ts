@@ -154,6 +154,11 @@ it('three gateways on one PostgreSQL: no lost write, no cross-project result, mo
     }
   }
   const mover = (await ok('session.create', { projectId: projects[0], title: 'the moving one', messages: [{ role: 'user', content: 'nothing to find here' }] })).id as string;
+  // index.status counts through the adapter's StorageStats: 10 sessions, each one conversation with one message.
+  const status = await ok('index.status', {});
+  expect(status.keyword).toEqual({ messages: 10, sessions: 10, conversations: 10 });
+  expect(status.semantic).toMatchObject({ status: 'disabled', reason: 'not_configured' });
+  expect(status.semantic.projects.map((p: { projectId: string }) => p.projectId).sort()).toEqual([...projects].sort());
   // What is not on the ports yet says so, for people: a typed storage_unsupported, no method name, no stack.
   for (const [method, params] of [
     ['import.jsonl', { text: '{"type":"header","format":"recall-jsonl","version":1}\n' }],
