@@ -334,7 +334,7 @@ export function loadConfig(options: LoadConfigOptions = {}): RecallConfig {
     home,
     profile,
     port,
-    warnings: [...chatKey.warnings, ...embeddingKey.warnings, ...rerankKey.warnings],
+    warnings: [...chatKey.warnings, ...embeddingKey.warnings, ...rerankKey.warnings, ...databaseFlagWarnings(overrides.database)],
     chat: {
       baseUrl: chatBaseUrl,
       apiKey: chatKey.apiKey,
@@ -356,16 +356,37 @@ export function redactionPolicy(config: Pick<RecallConfig, 'redaction'>): Redact
   return new RedactionPolicy(config.redaction);
 }
 
+/** A password on the command line is readable by every user of the machine (`ps`): say so, without the URL. */
+function databaseFlagWarnings(flag: string | undefined): string[] {
+  if (flag === undefined) return [];
+  let password = '';
+  try {
+    password = new URL(flag).password;
+  } catch {
+    return [];
+  }
+  return password ? ['the password in --database is visible to other users of this machine (ps); put the URL in RECALL_DATABASE_URL or config.json "storage" instead.'] : [];
+}
+
+/**
+ * How a profile maps to a team database: `{profile}` anywhere in the URL is replaced by the profile
+ * name (profile names are letters, digits, `-` and `_`), so `postgres://host/recall_{profile}` gives
+ * each profile its own database. A URL without it is one database shared by every profile.
+ */
+function forProfile(url: string, profile: string): string {
+  return url.split('{profile}').join(profile);
+}
+
 /** --database, then RECALL_DATABASE_URL, then config.json `storage`, else the profile's SQLite file. */
 function resolveStorage(home: string, profile: string, flag: string | undefined, envUrl: string | undefined, file: ConfigFile['storage']): StorageConfig {
   if (flag !== undefined) {
     const parsed = databaseUrlSchema.safeParse(flag);
     // The zod issue would not echo the value, but say so plainly: the flag may carry a password.
     if (!parsed.success) throw new ConfigError('Invalid configuration in --database: must be a postgres:// or postgresql:// URL (the value is not shown).', { source: '--database' });
-    return { kind: 'postgres', url: parsed.data };
+    return { kind: 'postgres', url: forProfile(parsed.data, profile) };
   }
   const url = envUrl ?? (file?.kind === 'postgres' ? file.url : undefined);
-  if (url !== undefined) return { kind: 'postgres', url };
+  if (url !== undefined) return { kind: 'postgres', url: forProfile(url, profile) };
   return { kind: 'sqlite', path: profileDatabasePath(home, profile) };
 }
 

@@ -1,10 +1,12 @@
 /**
- * What every method handler receives: the profile's open database (one handle per server, opened
- * once at start), the profile/home it belongs to, the event hub for change notifications, the
+ * What every method handler receives: the profile's storage (@recall/storage-ports: the SQLite file
+ * of the profile, or a PostgreSQL team database), the SQLite handle for the few methods not on the
+ * ports yet (null on PostgreSQL), the profile/home it belongs to, the event hub for change notifications, the
  * optional session_search tool, the semantic index and a logger. Handlers get nothing else — no env, no globals — so the
  * same handlers run under the HTTP server, the WebSocket server and direct in-process calls.
  */
 import type { RecallDatabase } from '@recall/schema';
+import type { Storage } from '@recall/storage-ports';
 import type { ChatRuns } from '@recall/chat';
 import type { RedactionPolicy } from '@recall/redaction';
 import type { SearchCallContext, SessionSearchExecutor } from '@recall/search-tool';
@@ -34,8 +36,13 @@ export type { SearchCallContext, SessionSearchExecutor };
 
 /** What every method handler can use: built once by `startGateway` (`gateway.context`), or by you to dispatch without a server. */
 export interface GatewayContext {
-  /** The profile's open read-write database. */
-  readonly db: RecallDatabase;
+  /** Where every method reads and writes (the storage ports): the profile's SQLite file or a PostgreSQL team database. */
+  readonly storage: Storage;
+  /**
+   * The profile's open read-write SQLite database, for the methods not on the storage ports yet
+   * (import, chat, export, purge); `null` on PostgreSQL, where those answer `storage_unsupported`.
+   */
+  readonly db: RecallDatabase | null;
   /** The Recall home folder. */
   readonly home: string;
   /** The profile `db` belongs to. */

@@ -1,84 +1,71 @@
 /**
  * Notices writes made by other processes (`recall import`, `recall mv` from a shell, a second
  * gateway, an agent's MCP host, live sync in another process) so WebSocket clients refresh as they
- * do after the gateway's own writes. SQLite's `PRAGMA data_version` changes on a connection
- * whenever ANOTHER connection has committed to the file since it was last read (never for the
- * connection's own writes, which already emit precise events), so polling it on the gateway's main
- * connection is a cheap, exact "someone else wrote" signal. Only then, a fingerprint per table
- * family says WHAT changed, so writes that touch none of them (e.g. a semantic index filling its
- * own tables) wake nobody. The fingerprint is O(1) on any profile size: the `change_counter` row
- * (migration 0005_change_counter: triggers count every update and delete a client can see — a
- * rewind or delete that only flips `messages.visibility`, a hide, a rename, a move that only
- * changes `project_id`, folder edits) plus the newest message id and session rowid, which see
- * inserts (an insert trigger would slow bulk imports; see the migration). The other process's
- * writes carry no ids we could know, so the events carry none either: clients treat an id-less
- * change event as "refresh everything" (docs/rpc.md). Semantic consent (`semantic_projects`, one
- * row per switched-on project: `recall index enable|disable` from a shell) is a fourth family, sent
- * as an id-less `index.changed` so the Index panel stops showing a project "On" after it was
- * switched off elsewhere; the index's own derived tables (chunks, queue) still wake nobody.
+ * do after the gateway's own writes. The signal is the storage's ChangeFeed (@recall/storage-ports),
+ * so the gateway holds no SQL of its own for it:
+ * - SQLite (@recall/store's sqlite-feed.ts): `PRAGMA data_version` on the gateway's connection moves
+ *   only when ANOTHER connection committed; then an O(1) fingerprint (the `change_counter` row of
+ *   migration 0005, the newest message id and session rowid, the semantic consent table) says WHAT
+ *   changed, so writes to derived tables (the semantic index's chunks and queue) wake nobody and the
+ *   gateway's own writes (which already emit precise events) add no id-less ones;
+ * - PostgreSQL (@recall/store-postgres's feed.ts): LISTEN/NOTIFY on a dedicated connection, fed by
+ *   triggers at every commit from any gateway on the database (its own writes included: at most one
+ *   extra refresh). A dropped connection is re-opened and announced as "everything may have changed".
+ * The other process's writes carry no ids we could trust to narrow a refresh (a move to "No project"
+ * names no project), so the events carry none: clients treat an id-less change event as "refresh
+ * everything" of that kind (docs/rpc.md). Semantic consent switched elsewhere (`recall index
+ * enable|disable`) is an id-less `index.changed`. With `coalesceMs`, changes arriving within that
+ * window become one event per kind (a busy team database notifies at every commit).
  */
-import type { RecallDatabase } from '@recall/schema';
+import type { ChangeFeed, StorageChange } from '@recall/storage-ports';
 import type { EventHub } from './events.js';
 
+/** How often the SQLite feed polls when `externalWritePollMs` is not given. */
 export const DEFAULT_EXTERNAL_WRITE_POLL_MS = 500;
+/** Window in which PostgreSQL notifications are folded into one event per kind, when not given. */
+export const DEFAULT_CHANGE_COALESCE_MS = 50;
 
+/** A running watcher; stop() ends its subscription. */
 export interface ExternalWriteWatcher {
-  /** Checks once now (also what the timer runs); true when another connection had written. */
-  check(): boolean;
-  stop(): void;
+  stop(): Promise<void>;
 }
 
-/**
- * One row, four families. New messages count as a sessions change too: an append moves its
- * session's `updated_at` (last activity, sidebar order, message count), which the client lists show.
- * Consent is read from its own small table (one row per project ever switched on).
- */
-const FINGERPRINT_SQL = `select c.projects as projects,
-    c.sessions || ':' || coalesce((select max(rowid) from sessions), 0) || ':' || coalesce((select max(id) from messages), 0) as sessions,
-    c.messages || ':' || coalesce((select max(id) from messages), 0) as messages,
-    (select count(*) || ':' || coalesce(sum(enabled), 0) || ':' || coalesce(max(updated_at), 0) || ':' || coalesce(group_concat(endpoint), '') from semantic_projects) as consent
-  from change_counter c where c.id = 1`;
+type Kind = StorageChange['kinds'][number];
+const EVENT_OF: Record<Kind, 'projects.changed' | 'sessions.changed' | 'messages.changed' | 'index.changed'> = {
+  projects: 'projects.changed',
+  sessions: 'sessions.changed',
+  messages: 'messages.changed',
+  index: 'index.changed',
+};
+const ORDER: readonly Kind[] = ['projects', 'sessions', 'messages', 'index'];
 
-type Family = 'projects' | 'sessions' | 'messages' | 'consent';
-type Fingerprint = Record<Family, string>;
-const FAMILIES: readonly Family[] = ['projects', 'sessions', 'messages', 'consent'];
-
-export function watchExternalWrites(db: RecallDatabase, events: EventHub, options: { intervalMs?: number; onError?: (error: unknown) => void } = {}): ExternalWriteWatcher {
-  const read = (): number => db.raw.pragma('data_version', { simple: true }) as number;
-  const statement = db.raw.prepare(FINGERPRINT_SQL);
-  const fingerprint = (): Fingerprint => {
-    const row = statement.get() as Record<Family, number | string> | undefined;
-    return { projects: String(row?.projects ?? ''), sessions: String(row?.sessions ?? ''), messages: String(row?.messages ?? ''), consent: String(row?.consent ?? '') };
-  };
-  let last = read();
-  let seen = fingerprint();
-  const check = (): boolean => {
-    if (!db.raw.open) return false;
-    let now: number;
-    let current: Fingerprint;
-    try {
-      now = read();
-      // Our own writes move the fingerprint but not data_version; they are folded into the next
-      // foreign write's comparison, which costs at most one extra refresh, never a missed one.
-      if (now === last) return false;
-      current = fingerprint();
-    } catch (error) {
-      // A timer callback that threw would take the gateway down; the next tick tries again.
-      options.onError?.(error);
-      return false;
-    }
-    last = now;
-    const changed = FAMILIES.filter((k) => current[k] !== seen[k]);
-    seen = current;
-    if (changed.includes('projects')) events.emit({ type: 'projects.changed' });
+/** Subscribes to `feed` and emits the id-less change events on `events`; resolves once subscribed. */
+export async function watchExternalWrites(feed: ChangeFeed, events: EventHub, options: { coalesceMs?: number } = {}): Promise<ExternalWriteWatcher> {
+  const coalesceMs = options.coalesceMs ?? 0;
+  const pending = new Set<Kind>();
+  let timer: NodeJS.Timeout | null = null;
+  let stopped = false;
+  const flush = (): void => {
+    timer = null;
+    if (stopped) return;
+    const kinds = ORDER.filter((k) => pending.has(k));
+    pending.clear();
     // No `unassigned` either: it names the "No project" group, which would narrow "refresh everything".
-    if (changed.includes('sessions')) events.emit({ type: 'sessions.changed' });
-    if (changed.includes('messages')) events.emit({ type: 'messages.changed' });
-    if (changed.includes('consent')) events.emit({ type: 'index.changed' });
-    return changed.length > 0;
+    for (const kind of kinds) events.emit({ type: EVENT_OF[kind] });
   };
-  const timer = setInterval(check, options.intervalMs ?? DEFAULT_EXTERNAL_WRITE_POLL_MS);
-  // The watcher never keeps a process alive on its own.
-  timer.unref();
-  return { check, stop: () => clearInterval(timer) };
+  const subscription = await feed.subscribe((change) => {
+    for (const kind of change.kinds) if (Object.hasOwn(EVENT_OF, kind)) pending.add(kind);
+    if (coalesceMs <= 0) flush();
+    else if (timer === null) {
+      timer = setTimeout(flush, coalesceMs);
+      timer.unref();
+    }
+  });
+  return {
+    stop: async () => {
+      stopped = true;
+      if (timer) clearTimeout(timer);
+      await subscription.close();
+    },
+  };
 }

@@ -6,7 +6,8 @@
  * ride on the session cookie), then for /rpc the Bearer token header or the browser session cookie
  * (never a URL parameter) before a single byte of the body is read, so an unauthenticated request
  * runs nothing. Browsers get that cookie from a one-time launch URL (browser-sessions.ts). Bodies are capped (413 / -32600; WebSocket close 1009).
- * `startGateway()` opens the profile database once, and `close()` stops accepting, lets in-flight
+ * `startGateway()` opens the profile database once (or serves the storage the host opened: a
+ * PostgreSQL team database shared by several gateways), and `close()` stops accepting, lets in-flight
  * calls finish, closes sockets and then the database, so a shutdown loses no acknowledged write.
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
@@ -15,6 +16,8 @@ import { URL } from 'node:url';
 import type { Duplex } from 'node:stream';
 import type { RecallDatabase } from '@recall/schema';
 import { createSessionSearchTool } from '@recall/search-tool';
+import type { Storage } from '@recall/storage-ports';
+import { sqliteStorage } from '@recall/store';
 import { WebSocketServer, type WebSocket } from 'ws';
 import { consoleLogger, DEFAULT_LAUNCHER, type CallContext, type GatewayContext, type GatewayLogger, type RecallLauncher, type SessionSearchExecutor } from './context.js';
 import { JSONRPC_INTERNAL_ERROR } from '@recall/rpc-contract';
@@ -31,7 +34,7 @@ import { BrowserSessions, DEFAULT_LAUNCH_CODE_TTL_MS, handleLaunchVisit, session
 import { bearerToken, ensureToken, tokenMatches } from './token.js';
 import { defaultSearchWorkers, startSearchPool, type SearchPool } from './search-pool.js';
 import { tightenHome } from './home-permissions.js';
-import { DEFAULT_EXTERNAL_WRITE_POLL_MS, watchExternalWrites, type ExternalWriteWatcher } from './external-writes.js';
+import { DEFAULT_CHANGE_COALESCE_MS, DEFAULT_EXTERNAL_WRITE_POLL_MS, watchExternalWrites, type ExternalWriteWatcher } from './external-writes.js';
 import { ChatRuns, resolveChatSettings, type ChatSettingsInput, type ChatSinkEvent } from '@recall/chat';
 import { RedactionPolicy } from '@recall/redaction';
 import type { IndexService, SemanticPlugin, SemanticSearchBinding } from './index-service.js';
@@ -60,6 +63,14 @@ export interface StartGatewayOptions {
   home: string;
   /** Profile name (default "default"). */
   profile?: string;
+  /**
+   * A storage the host opened (@recall/storage-ports), e.g. a PostgreSQL team database through
+   * @recall/store-postgres's openPostgresStorage: the gateway serves its methods from it (several
+   * gateways may share one database) and closes it on close(). Omitted or null = the profile's
+   * SQLite file under `home`. Methods not on the storage ports yet (import, chat, export, purge)
+   * answer `storage_unsupported` on a storage without a SQLite file; semantic indexing is off there.
+   */
+  storage?: Storage | null;
   /** TCP port on 127.0.0.1 (default 7821; 0 = any free port, see `Gateway.port`). */
   port?: number;
   /** Built desktop UI folder to serve at `/` (the CLI passes the one it ships); omitted or `null` = no UI (JSON-RPC only). */
@@ -80,7 +91,10 @@ export interface StartGatewayOptions {
    * connections (default: one per core, 2–8); 0 = search on the main connection, in-process.
    */
   searchWorkers?: number;
-  /** How often to look for writes by other processes (`PRAGMA data_version`), in ms (default 500; 0 = never). */
+  /**
+   * How often to look for writes by other processes (SQLite: `PRAGMA data_version`), in ms (default
+   * 500; 0 = never, on any storage). A PostgreSQL storage is told by LISTEN/NOTIFY instead of polling.
+   */
   externalWritePollMs?: number;
   /** A connection none of whose requests authenticated is closed this long after it opened, whatever it sent (default 5 s). */
   firstRequestTimeoutMs?: number;
@@ -138,7 +152,7 @@ export interface Gateway {
   readonly token: string;
   /** The Recall home this gateway serves. */
   readonly home: string;
-  /** The profile this gateway serves (one SQLite database). */
+  /** The profile this gateway serves (one SQLite database, or the team database it was given). */
   readonly profile: string;
   /** Shared with in-process components (index worker, CLI) so they reuse the one DB handle and emit events. */
   readonly context: GatewayContext;
@@ -177,7 +191,16 @@ export async function startGateway(options: StartGatewayOptions): Promise<Gatewa
   const token = ensureToken(home);
   // Before the database opens: invalid chat settings fail the start without anything to clean up.
   const chatSettings = resolveChatSettings(options.chat);
-  const db = openProfileDatabase(home, profile);
+  const pollMs = options.externalWritePollMs ?? DEFAULT_EXTERNAL_WRITE_POLL_MS;
+  // A storage of the host's (a team database) has no SQLite file: the methods not on the ports yet say so.
+  const db: RecallDatabase | null = options.storage ? null : openProfileDatabase(home, profile);
+  const storage: Storage =
+    options.storage ??
+    sqliteStorage(db!, { feedIntervalMs: pollMs > 0 ? pollMs : DEFAULT_EXTERNAL_WRITE_POLL_MS, onFeedError: (error) => logger.warn('Could not check for external writes', { error: String(error) }) });
+  const closeStorage = async (): Promise<void> => {
+    await storage.close();
+    db?.close();
+  };
   const events = new EventHub((error) => logger.error('Event listener failed', { error: String(error) }));
   let searchTool: SessionSearchExecutor | null;
   let semantic: IndexService | null = null;
@@ -185,7 +208,9 @@ export async function startGateway(options: StartGatewayOptions): Promise<Gatewa
   let searchPool: SearchPool | null = null;
   try {
     // Invalid semantic settings fail the start (like chat settings): a typo must not silently mean keyword-only.
-    const binding = options.semantic?.start({ db, profile, events, logger }) ?? null;
+    // The semantic index is not on the storage ports yet: a team database serves keyword search only.
+    if (db === null && options.semantic) logger.warn('Semantic search is not available on a PostgreSQL team database yet; serving keyword search only.');
+    const binding = db !== null ? (options.semantic?.start({ db, profile, events, logger }) ?? null) : null;
     semantic = binding?.index ?? null;
     const workers = options.searchWorkers ?? defaultSearchWorkers();
     if (options.searchTool === undefined && binding?.search) {
@@ -196,13 +221,17 @@ export async function startGateway(options: StartGatewayOptions): Promise<Gatewa
     } else if (binding?.search) {
       await binding.search.close();
     }
-    if (composition === null && options.searchTool === undefined && workers > 0) {
+    if (db === null && options.searchTool === undefined) {
+      // A team database: the search tool runs in-process over the storage ports (the worker threads
+      // each open their own SQLite connection; a pool's connections are shared instead).
+      composition = { tool: createSessionSearchTool({ storage }), close: async () => {} };
+    } else if (composition === null && options.searchTool === undefined && workers > 0) {
       // Keyword-only (no semantic index running): searches run in worker threads, each on its own
       // read-only connection, so a slow search never holds up the event loop or the writes.
-      searchPool = await startSearchPool({ dbPath: db.path, profile, workers, logger });
+      searchPool = await startSearchPool({ dbPath: db!.path, profile, workers, logger });
     } else if (composition === null && options.searchTool === undefined) {
       // No worker threads asked for: keyword search in-process on the main connection.
-      composition = { tool: createSessionSearchTool({ db }), close: async () => {} };
+      composition = { tool: createSessionSearchTool({ db: db! }), close: async () => {} };
     }
     searchTool =
       searchPool !== null
@@ -210,20 +239,23 @@ export async function startGateway(options: StartGatewayOptions): Promise<Gatewa
         : composition !== null
           ? composition.tool
           : typeof options.searchTool === 'function'
-            ? options.searchTool(db)
+            ? db !== null
+              ? options.searchTool(db)
+              : null
             : (options.searchTool ?? null);
   } catch (error) {
     await searchPool?.close();
     await composition?.close();
     await semantic?.close();
-    db.close();
+    await closeStorage();
     throw error;
   }
   // The chat package emits change events already normalised and chat.* events as built; the hub delivers both.
   const chatEvents = { emit: (event: ChatSinkEvent) => (event.type === 'messages.changed' ? events.emit(event) : events.emitChat(event)) };
   const redaction = options.redaction ?? new RedactionPolicy();
-  const chat = new ChatRuns({ db, profile, events: chatEvents, logger, searchTool, redaction }, chatSettings);
-  const context: GatewayContext = { db, home, profile, events, logger, searchTool, chat, semantic, launcher: options.launcher ?? DEFAULT_LAUNCHER, redaction };
+  // Chat is not on the storage ports yet: without a SQLite file its methods answer storage_unsupported.
+  const chat = db !== null ? new ChatRuns({ db, profile, events: chatEvents, logger, searchTool, redaction }, chatSettings) : undefined;
+  const context: GatewayContext = { storage, db, home, profile, events, logger, searchTool, ...(chat ? { chat } : {}), semantic, launcher: options.launcher ?? DEFAULT_LAUNCHER, redaction };
   // Message, session and consent writes made through this gateway wake the worker at once (writes by
   // other processes are found by its poll).
   const unsubscribeWake = semantic?.active
@@ -427,23 +459,29 @@ export async function startGateway(options: StartGatewayOptions): Promise<Gatewa
     await composition?.close();
     await semantic?.close();
     await searchPool?.close();
-    db.close();
+    await closeStorage();
     throw error;
   }
   port = (server.address() as AddressInfo).port;
   server.on('error', (error) => logger.error('HTTP server error', { error: error.message }));
-  // `recall mv` / `recall import` from a shell write through their own connection: tell clients.
-  const pollMs = options.externalWritePollMs ?? DEFAULT_EXTERNAL_WRITE_POLL_MS;
-  const externalWrites: ExternalWriteWatcher | null =
-    pollMs > 0 ? watchExternalWrites(db, events, { intervalMs: pollMs, onError: (error) => logger.warn('Could not check for external writes', { error: String(error) }) }) : null;
+  // `recall mv` / `recall import` from a shell, another gateway on the same team database: tell clients.
+  let externalWrites: ExternalWriteWatcher | null = null;
+  if (pollMs > 0) {
+    try {
+      externalWrites = await watchExternalWrites(storage.changes, events, { coalesceMs: storage.kind === 'postgres' ? DEFAULT_CHANGE_COALESCE_MS : 0 });
+    } catch (error) {
+      // Clients then refresh only after this gateway's own writes; serving goes on.
+      logger.warn('Could not watch for writes by other processes', { error: String(error) });
+    }
+  }
 
   let closePromise: Promise<void> | null = null;
   const close = (): Promise<void> => {
     closePromise ??= (async () => {
       closing = true;
-      externalWrites?.stop();
+      await externalWrites?.stop();
       // Chat runs outlive the call that started them: stop them first (each stores what it completed).
-      await chat.shutdown();
+      await chat?.shutdown();
       const serverClosed = new Promise<void>((resolveClose) => server.close(() => resolveClose()));
       // Let every accepted call finish (and answer) before sockets and the database go away.
       while (inFlight.size > 0) await Promise.allSettled([...inFlight]);
@@ -461,7 +499,7 @@ export async function startGateway(options: StartGatewayOptions): Promise<Gatewa
       await composition?.close();
       await semantic?.close();
       await searchPool?.close();
-      db.close();
+      await closeStorage();
     })();
     return closePromise;
   };

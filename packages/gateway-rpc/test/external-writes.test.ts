@@ -6,7 +6,7 @@
  * SECOND connection to the same file, each of which must produce its change events (and writes to
  * derived tables none); then a real gateway with a WebSocket client while `recall mv` /
  * `recall import` run as real child processes on the same home. The gateway notices them through
- * `PRAGMA data_version` and the `change_counter` fingerprint and sends the usual change events
+ * the SQLite ChangeFeed (`PRAGMA data_version` and the `change_counter` fingerprint) and sends the usual change events
  * (without ids: "refresh everything"), while its own writes keep their precise events and trigger
  * no extra id-less ones.
  */
@@ -21,6 +21,7 @@ import {
   createProject,
   createSession,
   deleteMessage,
+  sqliteChangeFeed,
   editMessage,
   getMessages,
   rewindSession,
@@ -56,9 +57,10 @@ async function twoConnections() {
   const hub = new EventHub();
   const seen: HubEvent[] = [];
   hub.subscribe((e) => seen.push(e));
-  // intervalMs far beyond the test: check() is called by hand, so nothing here depends on timing.
-  const watcher = watchExternalWrites(gateway, hub, { intervalMs: 3_600_000 });
-  return { gateway, other, hub, seen, watcher };
+  // intervalMs far beyond the test: checkNow() is called by hand, so nothing here depends on timing.
+  const feed = sqliteChangeFeed(gateway, { intervalMs: 3_600_000 });
+  const watcher = await watchExternalWrites(feed, hub);
+  return { gateway, other, hub, seen, watcher, feed };
 }
 
 const firstMessage = (db: RecallDatabase, sessionId: string) => getMessages(db, sessionId)[0]!.id;
@@ -103,17 +105,17 @@ describe('every foreign write a client can see emits its change events', () => {
       [I],
     ],
   ])('%s', async (_name, write, expected) => {
-    const { other, seen, watcher } = await twoConnections();
+    const { other, seen, watcher, feed } = await twoConnections();
     await write(other);
-    expect(watcher.check()).toBe(true);
+    expect(feed.checkNow()).toBe(true);
     expect(seen.map((e) => e.type).sort()).toEqual([...expected].sort());
     // Foreign writes carry no ids the gateway could know: the events ask for a full refresh.
     for (const e of seen) expect(e).not.toHaveProperty('sessionIds');
     // Nothing more until the next foreign write.
     seen.length = 0;
-    expect(watcher.check()).toBe(false);
+    expect(feed.checkNow()).toBe(false);
     expect(seen).toEqual([]);
-    watcher.stop();
+    await watcher.stop();
   });
 
   test.each<[string, Write]>([
@@ -121,35 +123,36 @@ describe('every foreign write a client can see emits its change events', () => {
     ['a message field no client shows (origin_message_id)', (db) => db.raw.prepare("update messages set origin_message_id = 1 where external_id = 'a1-1'").run()],
     ['a write that changes nothing visible', (db) => db.raw.prepare("update sessions set updated_at = updated_at where id = 's-alpha-1'").run()],
   ])('a foreign write to %s wakes nobody', async (_name, write) => {
-    const { other, seen, watcher } = await twoConnections();
+    const { other, seen, watcher, feed } = await twoConnections();
     await write(other);
-    expect(watcher.check()).toBe(false);
+    expect(feed.checkNow()).toBe(false);
     expect(seen).toEqual([]);
-    watcher.stop();
+    await watcher.stop();
   });
 
   test('a failing check is reported, never thrown from the timer, and the next one works again', async () => {
     const { gateway, other, seen } = await twoConnections();
     const errors: unknown[] = [];
-    const watcher = watchExternalWrites(gateway, new EventHub(), { intervalMs: 3_600_000, onError: (e) => errors.push(e) });
+    const feed = sqliteChangeFeed(gateway, { intervalMs: 3_600_000, onError: (e) => errors.push(e) });
+    const watcher = await watchExternalWrites(feed, new EventHub());
     other.raw.exec('alter table change_counter rename to change_counter_away');
-    expect(() => watcher.check()).not.toThrow();
+    expect(() => feed.checkNow()).not.toThrow();
     expect(errors).toHaveLength(1);
     expect(String(errors[0])).toMatch(/change_counter/);
     other.raw.exec('alter table change_counter_away rename to change_counter');
     rewindSession(other, 's-alpha-1', firstMessage(other, 's-alpha-1'));
-    expect(watcher.check()).toBe(true);
+    expect(feed.checkNow()).toBe(true);
     expect(errors).toHaveLength(1);
     expect(seen).toEqual([]);
-    watcher.stop();
+    await watcher.stop();
   });
 
   test("the watching connection's own writes never produce id-less events", async () => {
-    const { gateway, seen, watcher } = await twoConnections();
+    const { gateway, seen, watcher, feed } = await twoConnections();
     rewindSession(gateway, 's-alpha-1', firstMessage(gateway, 's-alpha-1'));
     setSessionProject(gateway, 's-alpha-2', 'p_beta');
-    expect(watcher.check()).toBe(false);
+    expect(feed.checkNow()).toBe(false);
     expect(seen).toEqual([]);
-    watcher.stop();
+    await watcher.stop();
   });
 });

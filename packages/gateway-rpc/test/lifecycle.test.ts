@@ -80,12 +80,12 @@ describe('close()', () => {
     const closing = gw.close().then(() => (closed = true));
     await new Promise((r) => setTimeout(r, 100));
     expect(closed).toBe(false);
-    expect(gw.context.db.raw.open).toBe(true);
+    expect(gw.context.db!.raw.open).toBe(true);
 
     g.release();
     expect(await inFlight).toEqual({ results: [], notes: ['slow'] });
     await closing;
-    expect(gw.context.db.raw.open).toBe(false);
+    expect(gw.context.db!.raw.open).toBe(false);
     await gw.close();
     expect(await connectRefused(gw.port)).toBe(true);
   });

@@ -52,6 +52,9 @@ export type { WriteBatches, BatchStores, BatchProgram, BatchStep, BatchRunOption
 export { batchCall, batchIsolate } from './batches.js';
 /** The adapters' drivers of batch programs: synchronous (SQLite) and awaiting (PostgreSQL). */
 export { driveBatchSync, driveBatchAsync } from './batches.js';
+
+/** Counts and samples for status screens. */
+export type { StorageStats, KeywordCounts, TextSampleOptions } from './stats.js';
 /** Outside writes. */
 export type { ChangeFeed, ChangeSubscription, StorageChange } from './feed.js';
 /** The bundle, its configuration and the openers. */

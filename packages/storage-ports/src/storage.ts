@@ -13,6 +13,7 @@ import type { MessageStore } from './messages.js';
 import type { ProjectStore } from './projects.js';
 import type { ChunkStore, ClaimQueue } from './semantic.js';
 import type { SessionStore } from './sessions.js';
+import type { StorageStats } from './stats.js';
 
 /** The kinds of storage: one SQLite file per profile (default) or a shared PostgreSQL database (team mode). */
 export type StorageKind = 'sqlite' | 'postgres';
@@ -44,6 +45,9 @@ export interface Storage {
   readonly bulk?: BulkImport;
   /** Many writes in one transaction, a refused one undone alone (importers; both adapters). */
   readonly batches?: WriteBatches;
+
+  /** Counts and samples for status screens (both adapters). */
+  readonly stats?: StorageStats;
   /** The profile this storage serves when it knows it (SQLite: the profile database's name); callers compare it with the profile they expect. */
   readonly profile?: string | null;
   /**

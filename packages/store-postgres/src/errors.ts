@@ -34,3 +34,18 @@ export class InvalidKeywordSearchError extends RecallPostgresError {
     this.name = 'InvalidKeywordSearchError';
   }
 }
+
+/**
+ * Code `storage_unavailable` (retryable): the database could not be reached or the connection was
+ * lost mid-request (a restart, a failover, a network cut). The pool opens new connections for the
+ * next request. The driver's own message (it can name hosts and users) is kept only as `cause`.
+ */
+export class DatabaseUnreachableError extends RecallPostgresError {
+  /** Always true: the same request can succeed once the database is back. */
+  readonly retryable = true;
+  readonly details = { retryable: true };
+  constructor(cause?: unknown) {
+    super('storage_unavailable', 'The team database cannot be reached right now (it may be restarting); try again in a moment.', { cause });
+    this.name = 'DatabaseUnreachableError';
+  }
+}

@@ -45,7 +45,7 @@ export { PG_KEYWORD_TOKENIZER_VERSION, PG_MAX_INDEXED_CHARS } from './keyword-te
 export type { DocumentText, KeywordQuery } from './keyword-text.js';
 
 /** Typed errors with stable codes. */
-export { RecallPostgresError, InvalidPostgresUrlError, PostgresMigrationError, InvalidKeywordSearchError } from './errors.js';
+export { RecallPostgresError, InvalidPostgresUrlError, PostgresMigrationError, InvalidKeywordSearchError, DatabaseUnreachableError } from './errors.js';
 
 /** The storage ports (@recall/storage-ports) on PostgreSQL: over an open team database, or opening one. */
 export { postgresStorage, openPostgresStorage } from './adapter/storage.js';

@@ -104,3 +104,7 @@ export { rebuildKeywordIndex } from './fts-index.js';
 // --- the storage ports (@recall/storage-ports) on SQLite ---
 /** The storage ports over an open profile database (the SQLite adapter). */
 export { sqliteStorage, openSqliteStorage } from './sqlite-storage.js';
+/** The SQLite change feed (`PRAGMA data_version` + an O(1) fingerprint): what `sqliteStorage(db).changes` is; `checkNow()` polls by hand. */
+export { sqliteChangeFeed } from './sqlite-feed.js';
+/** The SQLite change feed's type (ChangeFeed plus checkNow/closeAll). */
+export type { SqliteChangeFeed } from './sqlite-feed.js';

@@ -32,7 +32,8 @@ import {
 import { recentConversations } from './recent-conversations.js';
 import { createSession, endSession, findSession, findSessionHeader, getSession, getSessionHeader, listSessions, sessionProjectId, setSessionCwd, setSessionTitle, updateSession, upsertSession } from './sessions.js';
 import { sqliteWriteBatches } from './sqlite-batches.js';
-import { sqliteChangeFeed } from './sqlite-feed.js';
+import { sqliteChangeFeed, type SqliteChangeFeed } from './sqlite-feed.js';
+import { keywordCounts, projectTextSample } from './stats.js';
 import { sqliteTransferSource } from './sqlite-transfer.js';
 import { messageWindow, segmentsHeadTail, segmentWindow } from './windows.js';
 
@@ -142,10 +143,13 @@ function keywordIndex(db: RecallDatabase): KeywordIndex {
  * when `ownsDatabase` is true (openSqliteStorage); the semantic part is attached by
  * @recall/semantic's `sqliteSemanticStorage` (stage B is optional).
  */
-export function sqliteStorage(db: RecallDatabase, options: { ownsDatabase?: boolean; feedIntervalMs?: number } = {}): Storage {
+export function sqliteStorage(
+  db: RecallDatabase,
+  options: { ownsDatabase?: boolean; feedIntervalMs?: number; onFeedError?: (error: unknown) => void } = {},
+): Storage & { readonly changes: SqliteChangeFeed } {
   let closed = false;
-  const feed = sqliteChangeFeed(db, options.feedIntervalMs === undefined ? {} : { intervalMs: options.feedIntervalMs });
-  return {
+  const feed = sqliteChangeFeed(db, { ...(options.feedIntervalMs === undefined ? {} : { intervalMs: options.feedIntervalMs }), ...(options.onFeedError ? { onError: options.onFeedError } : {}) });
+  const storage: Storage & { readonly changes: SqliteChangeFeed } = {
     kind: 'sqlite',
     profile: db.profile,
     projects: projectStore(db),
@@ -155,6 +159,10 @@ export function sqliteStorage(db: RecallDatabase, options: { ownsDatabase?: bool
     changes: feed,
     transfer: sqliteTransferSource(db),
     batches: sqliteWriteBatches(db),
+    stats: {
+      keywordCounts: () => run(() => keywordCounts(db)),
+      textSample: (projectId, sample) => run(() => projectTextSample(db, projectId, sample)),
+    },
     async close() {
       if (closed) return;
       closed = true;
@@ -168,6 +176,7 @@ export function sqliteStorage(db: RecallDatabase, options: { ownsDatabase?: bool
       return fn(this);
     },
   };
+  return storage;
 }
 
 /** Opens a profile database file (migrating it unless read-only) and returns its storage ports; close() closes the file. */

@@ -51,7 +51,8 @@ export async function cleanup(): Promise<void> {
 export interface GatewayEndpoint {
   readonly port: number;
   readonly token: string;
-  readonly context: { readonly db: { readonly raw: { prepare(sql: string): { pluck(): { get(): unknown } } } } };
+  /** `db` is null for a gateway on a team database (PostgreSQL); rowCounts() needs the SQLite file. */
+  readonly context: { readonly db: { readonly raw: { prepare(sql: string): { pluck(): { get(): unknown } } } } | null };
 }
 
 export interface RawResponse {
@@ -150,6 +151,7 @@ export interface RowCounts {
 }
 
 export function rowCounts(gw: GatewayEndpoint): RowCounts {
+  if (gw.context.db === null) throw new Error('rowCounts: this gateway has no SQLite file (a team database)');
   const raw = gw.context.db.raw;
   const count = (table: string) => raw.prepare(`select count(*) from ${table}`).pluck().get() as number;
   const fingerprint = raw

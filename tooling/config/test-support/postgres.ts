@@ -25,6 +25,12 @@ export interface ThrowawayPostgres {
   readonly dir: string;
   /** Creates a new empty database (named `prefix_<n>`) and returns its URL: one per test isolates tests. */
   createDatabase(prefix?: string): string;
+  /**
+   * Stops the server (fast shutdown: every connection is cut), keeps it down for `downMs` (default
+   * 0), then starts it again on the same port with the same data and waits until it accepts
+   * connections — a database restart in the middle of a test.
+   */
+  restart(options?: { downMs?: number }): Promise<void>;
   /** Stops the server (fast shutdown, then SIGKILL after the timeout) and deletes the folder. Idempotent. */
   stop(): Promise<void>;
 }
@@ -110,11 +116,17 @@ export async function startThrowawayPostgres(options: ThrowawayPostgresOptions =
     const port = await freePort();
     const url = `postgresql://postgres@127.0.0.1:${port}/postgres`;
     const args = ['-D', data, '-k', dir, '-h', '127.0.0.1', '-p', String(port), '-c', 'fsync=off', '-c', 'synchronous_commit=off', '-c', 'full_page_writes=off', '-c', 'logging_collector=off'];
-    const logFd = openSync(log, 'a');
-    if (user) chownSync(log, user.uid, user.gid);
-    child = spawn(join(bin, 'postgres'), args, { ...asServer, cwd: dir, stdio: ['ignore', logFd, logFd] });
-    closeSync(logFd);
-    const exitedPromise = new Promise<void>((resolve) => child!.once('exit', () => ((exited = true), resolve())));
+    let exitedPromise: Promise<void> = Promise.resolve();
+    const launch = (): void => {
+      const logFd = openSync(log, 'a');
+      if (user) chownSync(log, user.uid, user.gid);
+      exited = false;
+      const started = spawn(join(bin, 'postgres'), args, { ...asServer, cwd: dir, stdio: ['ignore', logFd, logFd] });
+      child = started;
+      closeSync(logFd);
+      exitedPromise = new Promise<void>((resolve) => started.once('exit', () => ((exited = true), resolve())));
+    };
+    launch();
     process.on('exit', killOnExit);
 
     const psql = (database: string, sql: string) =>
@@ -123,14 +135,17 @@ export async function startThrowawayPostgres(options: ThrowawayPostgresOptions =
         timeout: timeoutMs,
       });
 
-    const deadline = Date.now() + timeoutMs;
-    for (;;) {
-      if (exited) throw new Error(`throwaway postgres: the server exited while starting:\n${tail(log)}`);
-      const probe = psql('postgres', 'select 1');
-      if (probe.status === 0) break;
-      if (Date.now() > deadline) throw new Error(`throwaway postgres: not accepting connections on 127.0.0.1:${port} after ${timeoutMs} ms:\n${probe.stderr}\n${tail(log)}`);
-      await sleep(100);
-    }
+    const ready = async (): Promise<void> => {
+      const deadline = Date.now() + timeoutMs;
+      for (;;) {
+        if (exited) throw new Error(`throwaway postgres: the server exited while starting:\n${tail(log)}`);
+        const probe = psql('postgres', 'select 1');
+        if (probe.status === 0) break;
+        if (Date.now() > deadline) throw new Error(`throwaway postgres: not accepting connections on 127.0.0.1:${port} after ${timeoutMs} ms:\n${probe.stderr}\n${tail(log)}`);
+        await sleep(100);
+      }
+    };
+    await ready();
     const vector = psql('postgres', 'create extension if not exists vector');
     if (vector.status !== 0) throw new Error(`throwaway postgres: CREATE EXTENSION vector failed (${vector.stderr.trim()}); ${SETUP_HINT}`);
 
@@ -145,6 +160,17 @@ export async function startThrowawayPostgres(options: ThrowawayPostgresOptions =
         const r = psql('postgres', `create database "${name}"`);
         if (r.status !== 0) throw new Error(`throwaway postgres: create database ${name} failed: ${r.stderr.trim()}`);
         return `postgresql://postgres@127.0.0.1:${port}/${name}`;
+      },
+      async restart(options = {}) {
+        if (stopped) throw new Error('throwaway postgres: restart() after stop()');
+        if (!exited) {
+          child!.kill('SIGINT');
+          const timedOut = await Promise.race([exitedPromise.then(() => false), sleep(timeoutMs).then(() => true)]);
+          if (timedOut) throw new Error(`throwaway postgres: the server did not stop within ${timeoutMs} ms:\n${tail(log)}`);
+        }
+        if (options.downMs) await sleep(options.downMs);
+        launch();
+        await ready();
       },
       async stop() {
         if (stopped) return;
@@ -161,7 +187,8 @@ export async function startThrowawayPostgres(options: ThrowawayPostgresOptions =
       },
     };
   } catch (error) {
-    if (child && !exited) child.kill('SIGKILL');
+    const running = child as ChildProcess | null; // assigned inside launch(), which TS does not follow
+    if (running && !exited) running.kill('SIGKILL');
     cleanup();
     throw error;
   }

@@ -7,6 +7,7 @@
  * a run; it resumes from the stored rows next time.
  */
 import { resolveProjectRef } from './project-ref.js';
+import { sqliteStorage } from '@recall/store';
 import { EventHub } from '@recall/gateway-rpc';
 import { consoleLogger, type CallContext } from '@recall/gateway-rpc';
 import { dispatch } from '@recall/gateway-rpc';
@@ -81,7 +82,7 @@ export const indexCommand = defineCommand<{ json?: boolean; project?: string }>(
     const redaction = redactionPolicy(ctx.config);
     const semantic = await indexServiceFor(db, { config: ctx.config.semantic, keys: ctx.config.semanticKeys, redaction }, { logger: consoleLogger, events });
     try {
-      const callCtx: CallContext = { db, home: ctx.config.home, profile: ctx.config.profile, events, logger: consoleLogger, searchTool: null, semantic, launcher: RECALL_LAUNCHER, transport: 'direct' };
+      const callCtx: CallContext = { storage: sqliteStorage(db), db, home: ctx.config.home, profile: ctx.config.profile, events, logger: consoleLogger, searchTool: null, semantic, launcher: RECALL_LAUNCHER, transport: 'direct' };
       const projectId = resolveProject(ctx, values.project);
       const params = projectId === undefined ? {} : { projectId };
       if (sub === 'status') {

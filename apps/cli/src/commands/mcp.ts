@@ -10,9 +10,10 @@
  */
 import { runMcpStdio } from '../mcp.js';
 import { defineCommand } from './command.js';
-import { checkScopeFlags, resolveScope } from './scope.js';
+import { checkScopeFlags, resolveScope, resolveScopeOnStorage } from './scope.js';
 import { waitForStop } from './signals.js';
-import { loadSearchTool } from './tool.js';
+import { openTeamStorage } from './team-storage.js';
+import { loadSearchTool, storageSearchTool } from './tool.js';
 import { redactionPolicy } from '../config.js';
 
 export const mcpCommand = defineCommand<{ session?: string; project?: string; cwd?: string }>({
@@ -27,10 +28,23 @@ export const mcpCommand = defineCommand<{ session?: string; project?: string; cw
   options: { session: { type: 'string' }, project: { type: 'string' }, cwd: { type: 'string' } },
   positionals: { min: 0, max: 0 },
   check: ({ values }) => checkScopeFlags('mcp', values),
+  // A team database (--database, RECALL_DATABASE_URL, config.json "storage"): keyword search over the storage ports.
+  servesPostgres: true,
   async run(ctx, { values }) {
+    const redaction = redactionPolicy(ctx.config);
+    if (ctx.config.storage.kind === 'postgres') {
+      const storage = await openTeamStorage(ctx, 'mcp', { maxConnections: 2 });
+      try {
+        const { scope, note } = await resolveScopeOnStorage(storage, values, ctx.config.profile);
+        if (note !== null) ctx.err.write(`recall mcp: ${note}\n`);
+        await runMcpStdio({ tool: storageSearchTool(storage), scope, profile: ctx.config.profile, redaction }, waitForStop());
+      } finally {
+        await storage.close();
+      }
+      return;
+    }
     const { scope, note } = resolveScope(ctx, values);
     if (note !== null) ctx.err.write(`recall mcp: ${note}\n`);
-    const redaction = redactionPolicy(ctx.config);
     const tool = await loadSearchTool(ctx.db(), ctx.config, redaction);
     try {
       await runMcpStdio({ tool, scope, profile: ctx.config.profile, redaction }, waitForStop());

@@ -6,6 +6,7 @@
  */
 import type { Project } from '@recall/rpc-contract';
 import type { RecallDatabase } from '@recall/schema';
+import type { Storage } from '@recall/storage-ports';
 import { findProject, listProjects } from '@recall/store';
 import { GatewayError } from '@recall/gateway-rpc';
 import { didYouMean } from './style.js';
@@ -21,6 +22,11 @@ export function pickProjectRef(ref: string, byId: Project | undefined, list: () 
   if (byId) return byId;
   const all = list();
   return Array.isArray(all) ? pickAmong(ref, all) : all.then((projects) => pickAmong(ref, projects));
+}
+
+/** resolveProjectRef on the storage ports (a PostgreSQL team database): the same tiers and errors. */
+export async function resolveProjectRefOnStorage(storage: Storage, ref: string): Promise<Project> {
+  return pickProjectRef(ref, await storage.projects.find(ref), () => storage.projects.list({ includeArchived: true }));
 }
 
 function pickAmong(ref: string, all: readonly Project[]): Project {

@@ -10,8 +10,9 @@ import { resolve } from 'node:path';
 import type { Project } from '@recall/rpc-contract';
 import { hostSession } from '@recall/importers';
 import { projectCoveringFolder } from '@recall/store';
+import type { Storage } from '@recall/storage-ports';
 import type { CliContext } from './context.js';
-import { resolveProjectRef } from './project-ref.js';
+import { resolveProjectRef, resolveProjectRefOnStorage } from './project-ref.js';
 import { FolderNotInProjectError, UsageError } from '../errors.js';
 
 /** The trusted scope handed to the tool: a current session, or a whole project. */
@@ -48,5 +49,25 @@ export function resolveScope(ctx: CliContext, values: ScopeFlags): { scope: Tool
   const dir = resolve(values.cwd!);
   const project = projectCoveringFolder(db, dir);
   if (!project) throw new FolderNotInProjectError(dir, ctx.config.profile);
+  return { scope: { projectId: project.id }, project, note: `${dir} → project ${project.slug} (${project.id})` };
+}
+
+/**
+ * resolveScope on the storage ports (a PostgreSQL team database, `recall mcp --database …`). The
+ * same flags and errors, except that `--session` takes a Recall session id only: following an
+ * imported transcript's own id into its latest continuation needs the importers, not on the ports yet.
+ */
+export async function resolveScopeOnStorage(storage: Storage, values: ScopeFlags, profile: string): Promise<{ scope: ToolScope; project: Project | null; note: string | null }> {
+  if (values.session !== undefined) {
+    const session = await storage.sessions.getRecord(values.session);
+    return { scope: { currentSessionId: session.id }, project: null, note: null };
+  }
+  if (values.project !== undefined) {
+    const project = await resolveProjectRefOnStorage(storage, values.project);
+    return { scope: { projectId: project.id }, project, note: null };
+  }
+  const dir = resolve(values.cwd!);
+  const project = await storage.projects.coveringFolder(dir);
+  if (!project) throw new FolderNotInProjectError(dir, profile);
   return { scope: { projectId: project.id }, project, note: `${dir} → project ${project.slug} (${project.id})` };
 }

@@ -5,6 +5,9 @@
  * opening it gives that browser its session cookie) and, on stderr, where the token is; on a signal it closes the gateway, which stops accepting, waits for every
  * in-flight call (so no acknowledged write is lost) and closes the database, then exits 0.
  * `--sync` also runs live sync of agent transcripts (@recall/importers' LiveSync) until then.
+ * Given a PostgreSQL storage (`--database`, RECALL_DATABASE_URL, config.json `storage`), it serves
+ * that team database instead of the profile's file: several `recall serve` on one database share
+ * it (LISTEN/NOTIFY tells each about the others' writes); keyword search, no chat or semantic index yet.
  */
 import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -23,6 +26,8 @@ import { waitForStop } from './signals.js';
 import { wrapText } from './style.js';
 import { syncConfig, syncPassText } from './sync.js';
 import { markServing } from './serving-lock.js';
+import { openTeamStorage, shownDatabase } from './team-storage.js';
+import type { Storage } from '@recall/storage-ports';
 import { displayBaseUrl, resolveChatSettings } from '@recall/chat';
 import type { IndexStatus } from '@recall/rpc-contract';
 
@@ -100,13 +105,22 @@ export const serveCommand = defineCommand<{ port?: string; 'host-ui'?: string; '
   positionals: { min: 0, max: 0 },
   // A typo is a usage error; the default/environment/config.json rules for the port live in config.ts.
   check: ({ values }) => void intFlag('serve', 'port', values.port, 0, 65_535),
+  servesPostgres: true,
   async run(ctx, { values }) {
+    const team = shownDatabase(ctx);
+    if (team !== null && values.sync) {
+      throw new GatewayError('storage_unsupported', 'Live sync (--sync) does not run on a PostgreSQL team database yet; run "recall serve" without --sync, and import on a profile of its own first ("recall migrate" copies it over).', {
+        data: { kind: 'postgres' },
+      });
+    }
     const uiDir = values['no-ui'] ? null : values['host-ui'] !== undefined ? resolve(values['host-ui']) : defaultUiDir();
     for (const warning of ctx.config.warnings) ctx.err.write(`recall: warning: ${warning}\n`);
     const stopped = waitForStop();
     // One policy for the process: chat, the index worker and hybrid search count into it (gateway.info shows the counts).
     const redaction = redactionPolicy(ctx.config);
     let gateway: Awaited<ReturnType<typeof startGateway>>;
+    // The team database is opened (and migrated) before the gateway starts; the gateway closes it.
+    const storage: Storage | null = team !== null ? await openTeamStorage(ctx, 'serve') : null;
     try {
       gateway = await startGateway({
         home: ctx.config.home,
@@ -114,12 +128,15 @@ export const serveCommand = defineCommand<{ port?: string; 'host-ui'?: string; '
         port: ctx.config.port,
         uiDir,
         chat: ctx.config.chat,
-        semantic: await semanticPluginFor({ config: ctx.config.semantic, keys: ctx.config.semanticKeys, redaction }),
+        storage,
+        // The semantic index is not on the storage ports yet: a team database is keyword-only.
+        semantic: storage ? null : await semanticPluginFor({ config: ctx.config.semantic, keys: ctx.config.semanticKeys, redaction }),
         redaction,
         // gateway.info tells MCP clients to start exactly this installation's `recall mcp`.
         launcher: RECALL_LAUNCHER,
       });
     } catch (error) {
+      await storage?.close();
       // Another gateway (or any program) holds the port: say so plainly, no stack trace.
       if ((error as NodeJS.ErrnoException).code === 'EADDRINUSE') {
         throw new GatewayError('port_in_use', `port ${ctx.config.port} is in use; use --port N (0 picks a free port)`, { data: { port: ctx.config.port } });
@@ -127,15 +144,17 @@ export const serveCommand = defineCommand<{ port?: string; 'host-ui'?: string; '
       throw error;
     }
     // `recall restore` refuses while this record names a live process.
-    const unmark = markServing(ctx.config.home, gateway.profile, 'serve', gateway.url);
+    // (A team database has no profile file to replace: nothing to mark.)
+    const unmark = team === null ? markServing(ctx.config.home, gateway.profile, 'serve', gateway.url) : () => {};
     // Only the owner sees this line (their terminal, or the script that started us): the link is the key to the UI.
     ctx.out.write(`${gateway.launchUrl()}\n`);
     const { style } = ctx.err;
     const ttlMinutes = Math.round(DEFAULT_LAUNCH_CODE_TTL_MS / 60_000);
     const rows: [string, string][] = [
       ['UI', uiDir === null ? 'not served (--no-ui)' : `open the link above (it works once, for ${ttlMinutes} minutes). A fresh link: curl -H "Authorization: Bearer $(cat ${tokenPath(ctx.config.home)})" ${gateway.url}launch`],
-      ['Semantic search', await semanticLine(ctx, gateway.rpcUrl, gateway.token)],
-      ['Chat model', chatLine(ctx)],
+      ...(team !== null ? ([['Storage', `PostgreSQL team database ${team}`]] as [string, string][]) : []),
+      ['Semantic search', team !== null ? 'not available on a team database yet — keyword search only' : await semanticLine(ctx, gateway.rpcUrl, gateway.token)],
+      ['Chat model', team !== null ? 'not available on a team database yet' : chatLine(ctx)],
       ['Programs', `JSON-RPC at ${gateway.rpcUrl} (HTTP POST or WebSocket), token in ${tokenPath(ctx.config.home)} (Authorization: Bearer <token>)`],
     ];
     const label = (name: string) => `  ${`${name}:`.padEnd(17)}`;

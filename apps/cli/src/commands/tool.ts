@@ -7,7 +7,15 @@
  */
 import type { RecallDatabase } from '@recall/schema';
 import type { RecallConfig } from '../config.js';
-import { SESSION_SEARCH_DESCRIPTION, SESSION_SEARCH_TOOL_NAME, sessionSearchJsonSchema, type SearchCallContext, type SessionSearchResult } from '@recall/search-tool';
+import {
+  createSessionSearchTool,
+  SESSION_SEARCH_DESCRIPTION,
+  SESSION_SEARCH_TOOL_NAME,
+  sessionSearchJsonSchema,
+  type SearchCallContext,
+  type SessionSearchResult,
+} from '@recall/search-tool';
+import type { Storage } from '@recall/storage-ports';
 import { searchToolFor } from '../stage-b.js';
 import type { RedactionPolicy } from '@recall/redaction';
 
@@ -35,5 +43,21 @@ export async function loadSearchTool(db: RecallDatabase, config?: Pick<RecallCon
     parameters: meta.parameters && typeof meta.parameters === 'object' ? meta.parameters : sessionSearchJsonSchema(),
     execute: async (args, context) => (await tool.execute(args as Record<string, unknown>, context)) as SessionSearchResult,
     close: () => composition.close(),
+  };
+}
+
+/**
+ * The keyword session_search tool over the storage ports (a PostgreSQL team database): semantic
+ * search is not on the ports yet, so it answers keyword-only and says so. close() closes nothing
+ * (the caller owns the storage).
+ */
+export function storageSearchTool(storage: Storage): CliSearchTool {
+  const tool = createSessionSearchTool({ storage });
+  return {
+    name: tool.name,
+    description: tool.description,
+    parameters: tool.parameters,
+    execute: async (args, context) => (await tool.execute(args as Record<string, unknown>, context)) as SessionSearchResult,
+    close: async () => {},
   };
 }

@@ -12,9 +12,11 @@
 import { createContinuation } from '@recall/store';
 import type { CallContext } from '../context.js';
 import { ChatError, type ChatRuns } from '@recall/chat';
-import { definedOnly, method, type GatewayMethod } from './common.js';
+import { definedOnly, method, sqliteOnly, type GatewayMethod } from './common.js';
 
 function runsOf(ctx: CallContext): ChatRuns {
+  // Chat is not on the storage ports yet: on a team database it answers storage_unsupported.
+  sqliteOnly(ctx, 'Chat');
   // Contexts built outside startGateway (one-shot CLI dispatch) have no chat runs at all.
   if (ctx.chat === undefined) throw new ChatError('chat_not_configured', 'Chat is not available in this context; use the gateway (recall serve).');
   return ctx.chat;
@@ -30,6 +32,16 @@ export function defaultCompressionNote(previousSessionId: string, at: Date): str
 
 export const chatMethods: GatewayMethod[] = [
   method('chat.status', (_p, ctx) => {
+    if (ctx.db === null) {
+      return {
+        configured: false,
+        apiKeySet: false,
+        missing: ['model'],
+        howToConfigure: 'Chat is not available yet when Recall runs on a shared PostgreSQL team database; search and the conversation views work. See docs/team-mode.md.',
+        searchAvailable: ctx.searchTool !== null,
+        activeRuns: [],
+      };
+    }
     if (ctx.chat === undefined) {
       return {
         configured: false,
@@ -62,7 +74,7 @@ export const chatMethods: GatewayMethod[] = [
     runs.assertOpen(p.sessionId);
     runs.assertIdle(p.sessionId);
     const note = p.note ?? defaultCompressionNote(p.sessionId, new Date());
-    const result = createContinuation(ctx.db, p.sessionId, definedOnly({ note, title: p.title }));
+    const result = createContinuation(sqliteOnly(ctx, 'Chat'), p.sessionId, definedOnly({ note, title: p.title }));
     ctx.events.emit({ type: 'sessions.changed', sessionIds: [result.previous.id, result.session.id], projectIds: [result.previous.projectId, result.session.projectId] });
     ctx.events.emit({ type: 'messages.changed', sessionIds: [result.session.id], projectIds: [result.session.projectId] });
     return result;

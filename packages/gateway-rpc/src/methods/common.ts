@@ -7,7 +7,10 @@
  */
 import { RPC_METHODS, type RpcMethodName, type RpcParams, type RpcResult } from '@recall/rpc-contract';
 import type { z } from 'zod';
+import type { RecallDatabase } from '@recall/schema';
+import { readTransaction } from '@recall/store';
 import type { CallContext } from '../context.js';
+import { GatewayError } from '../errors.js';
 import { defineMethod, type MethodDefinition, type MethodHandler } from '../jsonrpc.js';
 
 export type GatewayMethod = MethodDefinition<z.ZodType, unknown, CallContext>;
@@ -30,4 +33,29 @@ export function definedOnly<T extends Record<string, unknown>>(value: T): Define
   const out: Record<string, unknown> = {};
   for (const [key, v] of Object.entries(value)) if (v !== undefined) out[key] = v;
   return out as DefinedOnly<T>;
+}
+
+/** What a method not on the storage ports yet does, for the message people see on PostgreSQL. */
+export function sqliteOnly(ctx: CallContext, what: string): RecallDatabase {
+  if (ctx.db !== null) return ctx.db;
+  throw new GatewayError(
+    'storage_unsupported',
+    `${what} is not available yet when Recall runs on a shared PostgreSQL team database. It works on a profile's own database; see docs/team-mode.md for what team mode serves today.`,
+    { data: { kind: ctx.storage.kind } },
+  );
+}
+
+/**
+ * Runs reads that must agree (a session row and its page) in one snapshot where the storage has
+ * one cheaply: on SQLite the port calls run synchronously inside one read transaction; elsewhere
+ * they run concurrently.
+ */
+export function snapshot<T>(ctx: CallContext, reads: () => Promise<T>): Promise<T> {
+  if (ctx.db === null || ctx.storage.kind !== 'sqlite') return reads();
+  // better-sqlite3 refuses a transaction function that returns a promise: keep it outside.
+  let pending: Promise<T> | undefined;
+  readTransaction(ctx.db, () => {
+    pending = reads();
+  });
+  return pending!;
 }

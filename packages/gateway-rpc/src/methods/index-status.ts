@@ -15,9 +15,8 @@
  * (@recall/rpc-contract, src/methods/index-methods.ts); this module holds their handlers.
  */
 import { join } from 'node:path';
-import type { RecallDatabase } from '@recall/schema';
-import type { IndexProjectStatus, IndexStatus } from '@recall/rpc-contract';
-import { readTransaction } from '@recall/store';
+import type { IndexProjectStatus, IndexStatus, Project } from '@recall/rpc-contract';
+import type { Storage } from '@recall/storage-ports';
 import { GatewayError } from '../errors.js';
 import { idleProjectStatus, type IndexService } from '../index-service.js';
 import { method, type GatewayMethod } from './common.js';
@@ -36,21 +35,13 @@ const LETTER = /\p{L}/gu;
 
 /**
  * The share of Chinese/Japanese/Korean characters among the letters of a sample of a project's
- * text (its SCRIPT_SAMPLE_SESSIONS newest conversations by the sessions_project index, at most
- * SCRIPT_SAMPLE_MESSAGES of their newest user/assistant messages, SCRIPT_SAMPLE_CHARS characters
- * each), or null when it has no text. Only asked for while the English-only built-in model is in
- * use, to warn that it cannot read such a project.
+ * text (its SCRIPT_SAMPLE_SESSIONS newest conversations, at most SCRIPT_SAMPLE_MESSAGES of their
+ * newest user/assistant messages, SCRIPT_SAMPLE_CHARS characters each, read by the storage
+ * adapter), or null when it has no text. Only asked for while the English-only built-in model is
+ * in use, to warn that it cannot read such a project.
  */
-export function projectCjkShare(db: RecallDatabase, projectId: string): number | null {
-  const rows = db.raw
-    .prepare(
-      `select substr(m.content, 1, ?) from messages m
-       where m.session_id in (select id from sessions where project_id = ? and hidden = 0 order by started_at desc limit ?)
-         and m.visibility in ('live','compacted') and m.role in ('user','assistant')
-       order by m.id desc limit ?`,
-    )
-    .pluck()
-    .all(SCRIPT_SAMPLE_CHARS, projectId, SCRIPT_SAMPLE_SESSIONS, SCRIPT_SAMPLE_MESSAGES) as string[];
+export async function projectCjkShare(storage: Storage, projectId: string): Promise<number | null> {
+  const rows = (await storage.stats?.textSample(projectId, { sessions: SCRIPT_SAMPLE_SESSIONS, messages: SCRIPT_SAMPLE_MESSAGES, chars: SCRIPT_SAMPLE_CHARS })) ?? [];
   let letters = 0;
   let cjk = 0;
   for (const text of rows) {
@@ -67,23 +58,10 @@ export type { IndexStatus } from '@recall/rpc-contract';
  * Counts of what keyword recall serves: visible (live/compacted) messages of non-hidden sessions,
  * and the logical conversations those sessions form — a compression continuation or delegation
  * whose parent is listed folds into it, as the sidebar and `recall projects` count (the Index panel
- * said "10 conversations" next to a sidebar of 9).
+ * said "10 conversations" next to a sidebar of 9). Read by the storage adapter (StorageStats).
  */
-function keywordCounts(db: RecallDatabase): { messages: number; sessions: number; conversations: number } {
-  return readTransaction(db, () => {
-    const messages = db.raw
-      .prepare("select count(*) from messages m join sessions s on s.id = m.session_id where s.hidden = 0 and m.visibility in ('live','compacted')")
-      .pluck()
-      .get() as number;
-    const sessions = db.raw.prepare('select count(*) from sessions where hidden = 0').pluck().get() as number;
-    const conversations = db.raw
-      .prepare(
-        "select count(*) from sessions s where s.hidden = 0 and not (s.lineage in ('compression','delegation') and exists (select 1 from sessions p where p.id = s.parent_session_id and p.hidden = 0))",
-      )
-      .pluck()
-      .get() as number;
-    return { messages, sessions, conversations };
-  });
+async function keywordCounts(storage: Storage): Promise<{ messages: number; sessions: number; conversations: number }> {
+  return (await storage.stats?.keywordCounts()) ?? { messages: 0, sessions: 0, conversations: 0 };
 }
 
 function requireSemantic(index: IndexService | null | undefined): IndexService {
@@ -111,25 +89,24 @@ function assertShownEndpoints(index: IndexService, shown: { endpoint?: string | 
   });
 }
 
-function assertProject(db: RecallDatabase, projectId: string): void {
-  if (!db.raw.prepare('select 1 from projects where id = ?').get(projectId)) {
+async function assertProject(storage: Storage, projectId: string): Promise<void> {
+  if (!(await storage.projects.exists(projectId))) {
     throw new GatewayError('project_not_found', `No project ${JSON.stringify(projectId)} in this profile.`, { data: { projectId } });
   }
 }
 
 /** The `index.status` answer: keyword counts and, through the profile's index service, the semantic index per project. */
-export function indexStatus(db: RecallDatabase, index: IndexService | null | undefined, projectId?: string, home = '<home>'): IndexStatus {
-  const keyword = keywordCounts(db);
-  if (projectId !== undefined) assertProject(db, projectId);
-  const projectRows = db.raw
-    .prepare(`select id, name, slug, archived from projects ${projectId ? 'where id = ?' : ''} order by archived, name collate nocase, id`)
-    .all(...(projectId ? [projectId] : [])) as { id: string; name: string; slug: string; archived: number }[];
+export async function indexStatus(storage: Storage, index: IndexService | null | undefined, projectId?: string, home = '<home>'): Promise<IndexStatus> {
+  const keyword = await keywordCounts(storage);
+  if (projectId !== undefined) await assertProject(storage, projectId);
+  const projectRows = projectId !== undefined ? [await storage.projects.get(projectId)] : byArchivedThenName(await storage.projects.list({ includeArchived: true }));
   // Without an index service (stage B not plugged in) every project is listed as not configured.
   const englishOnly = index?.provider?.info.languages === 'english-only';
-  const projects: IndexProjectStatus[] = projectRows.map((p) => {
+  const projects: IndexProjectStatus[] = [];
+  for (const p of projectRows) {
     const { fingerprintId: _f, ...s } = index ? index.status(p.id) : idleProjectStatus(p.id, { status: 'disabled', reason: 'not_configured' });
-    return { ...s, name: p.name, slug: p.slug, archived: p.archived === 1, ...(englishOnly && p.archived === 0 ? { cjkShare: projectCjkShare(db, p.id) } : {}) };
-  });
+    projects.push({ ...s, name: p.name, slug: p.slug, archived: p.archived, ...(englishOnly && !p.archived ? { cjkShare: await projectCjkShare(storage, p.id) } : {}) });
+  }
   const configured = index?.config != null;
   const enabled = index?.config?.enabled === true;
   const info = index?.provider?.info;
@@ -168,16 +145,25 @@ export function indexStatus(db: RecallDatabase, index: IndexService | null | und
   return { keyword, semantic: { status: partial ? 'partial' : 'ready', ...(partial ? { reason: 'indexing' } : {}), coverage, ...base } };
 }
 
+/** ASCII case folded, as SQLite's `collate nocase`. */
+const nocase = (text: string): string => text.replace(/[A-Z]/g, (c) => c.toLowerCase());
+const compare = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
+
+/** Active projects first, then by name ignoring ASCII case, then by id (the Index panel's order). */
+function byArchivedThenName(projects: Project[]): Project[] {
+  return [...projects].sort((a, b) => Number(a.archived) - Number(b.archived) || compare(nocase(a.name), nocase(b.name)) || compare(a.id, b.id));
+}
+
 export const indexMethods: GatewayMethod[] = [
-  method('index.status', (p, ctx): IndexStatus => indexStatus(ctx.db, ctx.semantic, p.projectId, ctx.home)),
+  method('index.status', (p, ctx): Promise<IndexStatus> => indexStatus(ctx.storage, ctx.semantic, p.projectId, ctx.home)),
   method('index.project.enable', (p, ctx) => {
     const index = requireSemantic(ctx.semantic);
     assertShownEndpoints(index, p);
     return index.enable(p.projectId);
   }),
-  method('index.project.disable', (p, ctx) => {
+  method('index.project.disable', async (p, ctx) => {
     if (!ctx.semantic) {
-      assertProject(ctx.db, p.projectId);
+      await assertProject(ctx.storage, p.projectId);
       return { projectId: p.projectId, enabled: false };
     }
     const c = ctx.semantic.disable(p.projectId);
@@ -185,7 +171,7 @@ export const indexMethods: GatewayMethod[] = [
   }),
   method('index.run', async (p, ctx) => {
     const index = requireSemantic(ctx.semantic);
-    if (p.projectId !== undefined) assertProject(ctx.db, p.projectId);
+    if (p.projectId !== undefined) await assertProject(ctx.storage, p.projectId);
     const running = index.run(p.projectId === undefined ? {} : { projectId: p.projectId });
     if (!p.wait) {
       running.catch((error: unknown) => ctx.logger.warn('index.run failed', { error: String(error) }));

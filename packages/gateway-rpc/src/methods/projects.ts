@@ -3,70 +3,67 @@
  * Folders are metadata (default cwd, repo discovery), never the membership rule; a discovered folder
  * becomes a project only through `projects.for_folder`, which returns a stable project id (creating
  * the project once, deduplicated by normalised path) so a path is never written into project_id.
- * Every mutation emits `projects.changed` after its store transaction has committed.
+ * Every mutation emits `projects.changed` after its store transaction has committed. They run on
+ * the storage ports (SQLite or PostgreSQL); deleting a project with its conversations is SQLite-only so far.
  * The methods' names, summaries and params schemas are the contract's
  * (@recall/rpc-contract, src/methods/projects.ts); this module holds their handlers.
  */
-import {
-  addProjectFolder,
-  archiveProject,
-  createProject,
-  discoveredFolders,
-  listProjects,
-  projectForFolder,
-  purgeProject,
-  removeProjectFolder,
-  updateProject,
-} from '@recall/store';
-import { definedOnly, method, type GatewayMethod } from './common.js';
+import { purgeProject } from '@recall/store';
+import { definedOnly, method, sqliteOnly, type GatewayMethod } from './common.js';
 
 export const projectMethods: GatewayMethod[] = [
-  method('projects.list', (p, ctx) => ({ projects: listProjects(ctx.db, { includeArchived: p.includeArchived }) })),
+  method('projects.list', async (p, ctx) => ({ projects: await ctx.storage.projects.list({ includeArchived: p.includeArchived }) })),
 
-  method('projects.create', (p, ctx) => {
-    const project = createProject(ctx.db, definedOnly(p));
+  method('projects.create', async (p, ctx) => {
+    const project = await ctx.storage.projects.create(definedOnly(p));
     ctx.events.emit({ type: 'projects.changed', projectIds: [project.id] });
     return project;
   }),
 
-  method('projects.update', (p, ctx) => {
+  method('projects.update', async (p, ctx) => {
     const { projectId, ...fields } = p;
-    const project = updateProject(ctx.db, projectId, definedOnly(fields));
+    const project = await ctx.storage.projects.update(projectId, definedOnly(fields));
     ctx.events.emit({ type: 'projects.changed', projectIds: [project.id] });
     return project;
   }),
 
-  method('projects.archive', (p, ctx) => {
-    const project = archiveProject(ctx.db, p.projectId, p.archived);
+  method('projects.archive', async (p, ctx) => {
+    const project = await ctx.storage.projects.archive(p.projectId, p.archived);
     ctx.events.emit({ type: 'projects.changed', projectIds: [project.id] });
     return project;
   }),
 
-  method('projects.delete', (p, ctx) => {
-    // Without withConversations the store refuses a project that still owns a session (project_has_sessions).
-    const result = purgeProject(ctx.db, p.projectId, { withConversations: p.withConversations });
+  method('projects.delete', async (p, ctx) => {
+    if (ctx.db === null && !p.withConversations) {
+      // The ports' delete refuses a project that still owns a session (project_has_sessions).
+      await ctx.storage.projects.delete(p.projectId);
+      ctx.events.emit({ type: 'projects.changed', projectIds: [p.projectId] });
+      return { deleted: true as const };
+    }
+    // Deleting the conversations too scrubs their text from the profile's file (SQLite only so far).
+    const result = purgeProject(sqliteOnly(ctx, 'Deleting a project together with its conversations'), p.projectId, { withConversations: p.withConversations });
     if (result.sessionIds.length > 0) ctx.events.emit({ type: 'sessions.changed', sessionIds: result.sessionIds, projectIds: [p.projectId] });
     ctx.events.emit({ type: 'projects.changed', projectIds: [p.projectId] });
     return { deleted: true as const };
   }),
 
-  method('projects.folders.add', (p, ctx) => {
-    const project = addProjectFolder(ctx.db, p.projectId, p.path, definedOnly({ primary: p.primary, confirmHome: p.confirmHome }));
+  method('projects.folders.add', async (p, ctx) => {
+    const project = await ctx.storage.projects.addFolder(p.projectId, p.path, definedOnly({ primary: p.primary, confirmHome: p.confirmHome }));
     ctx.events.emit({ type: 'projects.changed', projectIds: [project.id] });
     return project;
   }),
 
-  method('projects.folders.remove', (p, ctx) => {
-    const project = removeProjectFolder(ctx.db, p.projectId, p.path);
+  method('projects.folders.remove', async (p, ctx) => {
+    const project = await ctx.storage.projects.removeFolder(p.projectId, p.path);
     ctx.events.emit({ type: 'projects.changed', projectIds: [project.id] });
     return project;
   }),
 
-  method('projects.for_folder', (p, ctx) => {
-    const result = projectForFolder(ctx.db, p.path, definedOnly({ name: p.name, confirmHome: p.confirmHome }));
+  method('projects.for_folder', async (p, ctx) => {
+    const result = await ctx.storage.projects.forFolder(p.path, definedOnly({ name: p.name, confirmHome: p.confirmHome }));
     if (result.created) ctx.events.emit({ type: 'projects.changed', projectIds: [result.project.id] });
     return result;
   }),
 
-  method('projects.discovered', (p, ctx) => ({ folders: discoveredFolders(ctx.db, { limit: p.limit }) })),
+  method('projects.discovered', async (p, ctx) => ({ folders: await ctx.storage.projects.discoveredFolders({ limit: p.limit }) })),
 ];

@@ -12,7 +12,6 @@
  * (@recall/rpc-contract, src/methods/search.ts); this module holds their handlers.
  */
 import type { RpcResult } from '@recall/rpc-contract';
-import { getProject, getSessionHeader } from '@recall/store';
 import { GatewayError } from '../errors.js';
 import { definedOnly, method, type GatewayMethod } from './common.js';
 
@@ -21,8 +20,8 @@ export const searchMethods: GatewayMethod[] = [
     const { sessionId, projectId, ...args } = p;
     // Unknown current session → session_not_found, unknown project → project_not_found, whatever
     // the tool would have said. The params schema admits exactly one of the two.
-    if (sessionId !== undefined) getSessionHeader(ctx.db, sessionId);
-    else getProject(ctx.db, projectId!);
+    if (sessionId !== undefined) await ctx.storage.sessions.getRecord(sessionId);
+    else await ctx.storage.projects.get(projectId!);
     const tool = ctx.searchTool;
     if (tool === null) {
       throw new GatewayError('search_unavailable', 'The session_search tool is not available in this gateway build.');

@@ -12,6 +12,8 @@ import { postgresMessages } from './messages.js';
 import { postgresProjects } from './projects.js';
 import { postgresChunks, postgresClaims } from './semantic.js';
 import { postgresSessions } from './sessions.js';
+import { postgresStats } from './stats.js';
+import { asUnreachable, guardPort } from './unreachable.js';
 import { scoped, scopedPool, type RlsScope, type Tx } from './tx.js';
 
 /** The row-level-security scope of a port ReadScope (an empty session list sees nothing). */
@@ -41,22 +43,35 @@ function scopedStorage(client: Tx, feed: Storage['changes']): Storage {
   return storage;
 }
 
+/** The scoped stores with lost connections typed, as the pool's are. */
+function guardStorage(storage: Storage): Storage {
+  return {
+    ...storage,
+    projects: guardPort(storage.projects),
+    sessions: guardPort(storage.sessions),
+    messages: guardPort(storage.messages),
+    keyword: guardPort(storage.keyword),
+  };
+}
+
 /** The storage ports over an open team database; close() ends the feed's connections and, with `ownsPool`, the pool. */
 export function postgresStorage(db: RecallPostgres, url: string, options: { ownsPool?: boolean } = {}): Storage {
   const feed = postgresChangeFeed(url);
   let closed = false;
   return {
     kind: 'postgres',
-    projects: postgresProjects(db.pool),
-    sessions: postgresSessions(db.pool),
-    messages: postgresMessages(db.pool),
-    keyword: postgresKeyword(db.pool),
+    // A lost connection surfaces as the typed retryable storage_unavailable (unreachable.ts).
+    projects: guardPort(postgresProjects(db.pool)),
+    sessions: guardPort(postgresSessions(db.pool)),
+    messages: guardPort(postgresMessages(db.pool)),
+    keyword: guardPort(postgresKeyword(db.pool)),
     changes: feed,
-    semantic: { chunks: postgresChunks(db.pool), claims: postgresClaims(db.pool) },
-    transfer: postgresTransferSource(db.pool),
-    bulk: postgresBulkImport(db.pool),
-    batches: postgresWriteBatches(db.pool),
-    withReadScope: (scope, fn) => scoped(db.pool, rlsOf(scope), (client) => fn(scopedStorage(client, feed))),
+    semantic: { chunks: guardPort(postgresChunks(db.pool)), claims: guardPort(postgresClaims(db.pool)) },
+    transfer: guardPort(postgresTransferSource(db.pool)),
+    bulk: guardPort(postgresBulkImport(db.pool)),
+    stats: guardPort(postgresStats(db.pool)),
+    batches: guardPort(postgresWriteBatches(db.pool)),
+    withReadScope: (scope, fn) => scoped(db.pool, rlsOf(scope), (client) => fn(guardStorage(scopedStorage(client, feed)))).catch((error: unknown) => Promise.reject(asUnreachable(error))),
     async close() {
       if (closed) return;
       closed = true;

@@ -9,6 +9,7 @@ import { randomBytes } from 'node:crypto';
 import type { Message, Project, Session } from '@recall/rpc-contract';
 import { StorageUnsupportedError } from '@recall/storage-ports';
 import type pg from 'pg';
+import { isConnectionLoss } from './unreachable.js';
 
 /** One client of the pool inside a transaction. */
 export type Tx = pg.PoolClient;
@@ -61,30 +62,72 @@ export async function inSavepoint<T>(tx: Tx, fn: () => Promise<T>): Promise<T> {
   }
 }
 
+/** SQLSTATEs after which the whole transaction was rolled back by the server and may simply run again: deadlock, serialization failure. */
+const RETRY_CODES = new Set(['40P01', '40001']);
+/** Attempts of one write transaction when it keeps meeting those. */
+const WRITE_ATTEMPTS = 4;
+
 /**
  * Runs `fn` in a read-write transaction on one client of the pool; given a client already inside a
- * batch transaction, in a savepoint of it (or, in a bulk batch, directly).
- */
-/**
- * Runs `fn` in a read-write transaction on one client of the pool; given a client already inside a
- * batch transaction, in a savepoint of it (or, in a bulk batch, directly). Refused on the pool
- * stand-in of a read scope.
+ * batch transaction, in a savepoint of it (or, in a bulk batch, directly); refused on the pool
+ * stand-in of a read scope. A transaction the server aborted as a
+ * deadlock victim or a serialization failure (concurrent appends to one conversation from several
+ * gateways) is run again from the start, a few times with a short random pause: nothing of the
+ * failed attempt was committed, so `fn` sees a clean state again.
  */
 export async function write<T>(db: Db, fn: (tx: Tx) => Promise<T>): Promise<T> {
   if (isClient(db)) return bulkClients.has(db) ? fn(db) : inSavepoint(db, () => fn(db));
-  if (boundClient(db)) throw new StorageUnsupportedError('postgres', 'a write inside a read scope');
-  const client = await db.connect();
+  const pool = db;
+  if (boundClient(pool)) throw new StorageUnsupportedError('postgres', 'a write inside a read scope');
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await writeOnce(pool, fn);
+    } catch (error) {
+      const code = (error as { code?: unknown })?.code;
+      if (attempt >= WRITE_ATTEMPTS || typeof code !== 'string' || !RETRY_CODES.has(code)) throw error;
+      await new Promise((resolve) => setTimeout(resolve, 5 + Math.random() * 20 * attempt));
+    }
+  }
+}
+
+async function writeOnce<T>(pool: pg.Pool, fn: (tx: Tx) => Promise<T>): Promise<T> {
+  const { client, release } = await checkout(pool);
+  let failure: unknown;
   try {
     await client.query('begin');
     const out = await fn(client);
     await client.query('commit');
     return out;
   } catch (error) {
+    failure = error;
     await client.query('rollback').catch(() => {});
     throw error;
   } finally {
-    client.release();
+    release(failure);
   }
+}
+
+/**
+ * A pooled client with an error listener for as long as it is checked out: a connection lost
+ * mid-transaction (a database restart) makes pg emit `error` on the client, which without a
+ * listener would end the process. Its queries reject instead; release() then discards a client
+ * that failed, so the pool opens a fresh connection for the next request.
+ */
+async function checkout(pool: pg.Pool): Promise<{ client: pg.PoolClient; release: (failure?: unknown) => void }> {
+  const client = await pool.connect();
+  let lost: unknown = null;
+  const onError = (error: unknown): void => {
+    lost = error;
+  };
+  client.on('error', onError);
+  return {
+    client,
+    release: (failure) => {
+      client.off('error', onError);
+      const broken = lost !== null || (failure !== undefined && isConnectionLoss(failure));
+      client.release(broken ? (lost instanceof Error ? lost : true) : undefined);
+    },
+  };
 }
 
 /** The scope a row-level-security read is limited to. */
@@ -96,7 +139,8 @@ export async function scoped<T>(pool: pg.Pool, scope: RlsScope, fn: (tx: Tx) => 
   // filters narrow it further. Changing the setting here could only widen it, so it is kept.
   const bound = boundClient(pool);
   if (bound) return fn(bound);
-  const client = await pool.connect();
+  const { client, release } = await checkout(pool);
+  let failure: unknown;
   try {
     await client.query('begin read only');
     await client.query('set local role recall_scoped');
@@ -106,10 +150,11 @@ export async function scoped<T>(pool: pg.Pool, scope: RlsScope, fn: (tx: Tx) => 
     await client.query('commit');
     return out;
   } catch (error) {
+    failure = error;
     await client.query('rollback').catch(() => {});
     throw error;
   } finally {
-    client.release();
+    release(failure);
   }
 }
 

@@ -1,0 +1,55 @@
+/**
+ * Opening the team database (PostgreSQL) for the commands that serve it (`serve`, `mcp`). The
+ * adapter, @recall/store-postgres, is loaded with import() only when a postgres storage is
+ * configured: a stage-A install ships without it and says so instead of failing with a module
+ * stack. The URL may hold a password: every message here names the database through
+ * redactStorageUrl, and the driver's own message is scrubbed of the URL before it is shown.
+ */
+import { redactStorageUrl, type Storage } from '@recall/storage-ports';
+import { GatewayError } from '@recall/gateway-rpc';
+import type { CliContext } from './context.js';
+
+/** The configured team database's URL with its password masked, or null on a SQLite profile. */
+export function shownDatabase(ctx: CliContext): string | null {
+  return ctx.config.storage.kind === 'postgres' ? redactStorageUrl(ctx.config.storage.url) : null;
+}
+
+/**
+ * Opens the configured PostgreSQL storage (pool + migrations under the advisory lock, so several
+ * gateways may start at once). Throws `storage_unsupported` when the adapter is not installed and
+ * `storage_unavailable` (retryable) when the database cannot be opened; neither message holds the password.
+ */
+export async function openTeamStorage(ctx: CliContext, command: string, options: { maxConnections?: number } = {}): Promise<Storage> {
+  const storage = ctx.config.storage;
+  if (storage.kind !== 'postgres') throw new Error('openTeamStorage: not a postgres storage');
+  const { url } = storage;
+  const shown = redactStorageUrl(url);
+  let adapter: typeof import('@recall/store-postgres');
+  try {
+    adapter = await import('@recall/store-postgres');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'ERR_MODULE_NOT_FOUND') throw error;
+    throw new GatewayError(
+      'storage_unsupported',
+      `recall ${command} on a PostgreSQL team database needs the team-mode package @recall/store-postgres, which this installation does not include (it is not published yet): run it from a source checkout of Recall, see docs/team-mode.md.`,
+      { data: { missing: '@recall/store-postgres' } },
+    );
+  }
+  try {
+    return await adapter.openPostgresStorage({ kind: 'postgres', url, ...(options.maxConnections === undefined ? {} : { maxConnections: options.maxConnections }) });
+  } catch (error) {
+    const password = safePassword(url);
+    let reason = String((error as Error).message).split(url).join(shown);
+    if (password) reason = reason.split(password).join('***');
+    throw new GatewayError('storage_unavailable', `Cannot open the PostgreSQL database ${shown}: ${reason}`, { data: { target: shown, retryable: true } });
+  }
+}
+
+function safePassword(url: string): string {
+  try {
+    const password = new URL(url).password;
+    return password ? decodeURIComponent(password) : '';
+  } catch {
+    return '';
+  }
+}
