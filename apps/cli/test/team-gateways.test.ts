@@ -161,7 +161,6 @@ it('three gateways on one PostgreSQL: no lost write, no cross-project result, mo
   expect(status.semantic.projects.map((p: { projectId: string }) => p.projectId).sort()).toEqual([...projects].sort());
   // What is not on the ports yet says so, for people: a typed storage_unsupported, no method name, no stack.
   for (const [method, params] of [
-    ['import.jsonl', { text: '{"type":"header","format":"recall-jsonl","version":1}\n' }],
     ['chat.send', { sessionId: mover, content: 'hello' }],
     ['conversations.export', { sessionId: mover, format: 'markdown' }],
     ['conversations.purge_hidden', { sessionId: mover }],
@@ -172,6 +171,11 @@ it('three gateways on one PostgreSQL: no lost write, no cross-project result, mo
     expect(error!.message).toMatch(/not available yet when Recall runs on a shared PostgreSQL team database/);
     expect(error!.message).not.toContain(method);
   }
+  // import.jsonl (the desktop's "Load demo data") imports through the storage ports on PostgreSQL.
+  const imported = await ok('import.jsonl', {
+    text: `${JSON.stringify({ kind: 'session', id: 'imp-team-1', title: 'imported' })}\n${JSON.stringify({ kind: 'message', session_id: 'imp-team-1', external_id: 'a', role: 'user', content: 'imported over the wire' })}\n`,
+  });
+  expect(imported).toMatchObject({ sessions: 1, messages: 1 });
   admin.close();
   phase('seeded');
 

@@ -12,7 +12,7 @@
 import { ImportAbortedError, importJsonlText } from '@recall/importers';
 import type { ImportSummary } from '@recall/rpc-contract';
 import type { CallContext } from '../context.js';
-import { method, sqliteOnly, type GatewayMethod } from './common.js';
+import { method, type GatewayMethod } from './common.js';
 
 function announce(ctx: CallContext, counts: { projects: number; sessions: number; sessionsUpdated: number; messages: number }): void {
   if (counts.projects > 0) ctx.events.emit({ type: 'projects.changed' });
@@ -22,11 +22,12 @@ function announce(ctx: CallContext, counts: { projects: number; sessions: number
 
 export const importMethods: GatewayMethod[] = [
   method('import.jsonl', async (p, ctx): Promise<ImportSummary> => {
-    // The importers are not on the storage ports yet: a team database answers storage_unsupported.
-    const db = sqliteOnly(ctx, 'Importing a file from the app');
+    // The profile's SQLite file when there is one (its bulk batches), else the storage ports (a
+    // PostgreSQL team database): the same importer, the same per-line rules.
+    const target = ctx.db ?? ctx.storage;
     let summary: ImportSummary;
     try {
-      summary = await importJsonlText(db, p.text);
+      summary = await importJsonlText(target, p.text);
     } catch (error) {
       // Stopped part-way (a full disk: `disk_full`): the error's data holds exactly what was
       // committed, and the clients hear about that part too.
