@@ -6,16 +6,34 @@
  * database. The scope and filters are WHERE conditions of the ranked query, before ORDER BY … LIMIT.
  */
 import { MESSAGE_ROLES } from '@recall/rpc-contract';
-import { findTermSpans, normalizeForSearch } from '@recall/store/portable';
+import {
+  AUTOMATED_SOURCES,
+  compareRanked,
+  coverageUnits,
+  findTermSpans,
+  lowWholeWordCoverage,
+  normalizeForSearch,
+  paraphraseWords,
+  rerankByCoverage,
+  scoreTitles,
+  searchableContent,
+} from '@recall/store/portable';
 import type { KeywordAnswer, KeywordIndex, KeywordQueryOptions, KeywordQueryScope, KeywordTitleMatch } from '@recall/storage-ports';
 import type pg from 'pg';
-import { keywordQuery } from '../keyword-text.js';
+import { keywordQuery, type QueryLeaf } from '../keyword-text.js';
+import { bm25, parseTsvector, type ParsedDocument } from './keyword-bm25.js';
 import { keywordSnippet } from '../snippet.js';
 import { scoped, toMessage, VISIBLE_SQL, type RlsScope } from './tx.js';
 
 const clamp = (v: number | undefined, d: number, lo: number, hi: number) => Math.min(hi, Math.max(lo, Math.floor(v ?? d)));
 /** Titles examined per query at most (newest sessions first). */
 const TITLE_SCAN = 2_000;
+/**
+ * Candidates the GIN query returns (best by ts_rank, the most recall_keyword_matches gives) for
+ * BM25 in TypeScript (keyword-bm25.ts) to order; the best `limit` of them are the answer.
+ */
+const BM25_CANDIDATES = 500;
+const PARAPHRASE_NOTE = 'The best matches share few of the question’s Chinese/Japanese/Korean words whole: they were found character by character.';
 
 function rlsScope(scope: KeywordQueryScope): RlsScope | null {
   if (scope?.kind === 'project') return typeof scope.projectId === 'string' && scope.projectId !== '' ? { projectId: scope.projectId } : null;
@@ -32,7 +50,7 @@ export function postgresKeyword(pool: pg.Pool): KeywordIndex {
     async search(scope: KeywordQueryScope, query: string, options: KeywordQueryOptions = {}): Promise<KeywordAnswer> {
       const limit = clamp(options.limit, 20, 1, 500);
       const titleLimit = clamp(options.titleLimit, 5, 0, 50);
-      const { tsquery, parsed } = keywordQuery(typeof query === 'string' ? query : '', { cjkUnigrams: options.partialCjk !== false });
+      const { tsquery, parsed, leaves } = keywordQuery(typeof query === 'string' ? query : '', { cjkUnigrams: options.partialCjk !== false });
       const notes = [...parsed.notes];
       const rls = rlsScope(scope);
       if (!rls) return { hits: [], titleHits: [], notes };
@@ -64,18 +82,37 @@ export function postgresKeyword(pool: pg.Pool): KeywordIndex {
           // sessions table, the one membership rule.
           const rows = (
             await tx.query(
-              `select m.*, h.rank
-                 from ${datedMatch ? `recall_keyword_matches_dated(${p(tsquery)}::tsquery, ${p(roles)}::text[], ${p(exclude)}::text[], ${limit}, ${p(since ?? null)}::bigint, ${p(until ?? null)}::bigint)` : `recall_keyword_matches(${p(tsquery)}::tsquery, ${p(roles)}::text[], ${p(exclude)}::text[], ${limit})`} h
+              `select m.*, h.rank, dk.document::text as kw_document, s.source as kw_source
+                 from ${datedMatch ? `recall_keyword_matches_dated(${p(tsquery)}::tsquery, ${p(roles)}::text[], ${p(exclude)}::text[], ${BM25_CANDIDATES}, ${p(since ?? null)}::bigint, ${p(until ?? null)}::bigint)` : `recall_keyword_matches(${p(tsquery)}::tsquery, ${p(roles)}::text[], ${p(exclude)}::text[], ${BM25_CANDIDATES})`} h
                  join messages m on m.id = h.message_id
                  join sessions s on s.id = m.session_id
+                 join message_keywords dk on dk.message_id = m.id
                 where ${scopeSql} and not s.hidden and m.visibility in ${VISIBLE_SQL}
                 order by h.rank desc, m.id desc`,
               params,
             )
           ).rows;
-          hits = rows.map((r) => {
-            const m = toMessage(r);
-            return { messageId: m.id, sessionId: m.sessionId, role: m.role, createdAt: m.createdAt, score: Number(r.rank), snippet: keywordSnippet(m.content, parsed.terms, 240), matchedTerms: termsOf(m.content) };
+          const docs = rows.map((r) => parseTsvector(String(r.kw_document ?? '')));
+          const stats = rows.length > 0 ? await scopeStats(tx, rls, tsquery, leaves, docs) : null;
+          const ranked = rows
+            .map((r, i) => ({ r, id: Number(r.id), rank: -bm25(docs[i]!, leaves, stats!), automated: AUTOMATED_SOURCES.includes(String(r.kw_source)) ? 1 : 0 }))
+            .sort(compareRanked)
+            .slice(0, limit);
+          const cjkRelaxed = options.partialCjk !== false;
+          const words = cjkRelaxed ? paraphraseWords(parsed.terms) : null;
+          if (words !== null && ranked.length > 0 && lowWholeWordCoverage(ranked.map((x) => String(x.r.content)), words)) notes.push(PARAPHRASE_NOTE);
+          let ordered = ranked.map((x) => ({ x, score: x.rank === 0 ? 0 : -x.rank, text: '' }));
+          // CJK questions: the same coverage re-rank of the BM25 candidates as the SQLite search (keyword-coverage.ts).
+          const units = cjkRelaxed ? coverageUnits(query, new Set()) : [];
+          if (units.length > 0) {
+            ordered = rerankByCoverage(
+              ordered.map((o) => ({ ...o, text: normalizeForSearch(searchableContent(String(o.x.r.content))) })),
+              units,
+            );
+          }
+          hits = ordered.map(({ x, score }) => {
+            const m = toMessage(x.r);
+            return { messageId: m.id, sessionId: m.sessionId, role: m.role, createdAt: m.createdAt, score, snippet: keywordSnippet(m.content, parsed.terms, 240), matchedTerms: termsOf(m.content) };
           });
         }
         let titleHits: KeywordTitleMatch[] = [];
@@ -88,22 +125,43 @@ export function postgresKeyword(pool: pg.Pool): KeywordIndex {
               : `and exists (select 1 from messages d where d.session_id = s.id and d.visibility in ${VISIBLE_SQL}${since !== undefined ? ` and d.created_at >= ${since}` : ''}${until !== undefined ? ` and d.created_at < ${until}` : ''})`;
           const titles = (
             await tx.query(
-              `select s.id, s.title from sessions s where ${'projectId' in rls ? 's.project_id = $1' : 's.id = any($1)'} and not s.hidden and s.title is not null
+              `select s.id, s.title, s.source from sessions s where ${'projectId' in rls ? 's.project_id = $1' : 's.id = any($1)'} and not s.hidden and s.title is not null
                  and not (s.id = any($2)) ${dated} order by s.started_at desc limit ${TITLE_SCAN}`,
               tp,
             )
-          ).rows as Array<{ id: string; title: string }>;
-          titleHits = titles
-            .map((t) => {
-              const matchedTerms = termsOf(t.title);
-              return { sessionId: t.id, title: t.title, score: matchedTerms.length, matchedTerms };
-            })
-            .filter((t) => t.score > 0)
-            .sort((a, b) => b.score - a.score)
-            .slice(0, titleLimit);
+          ).rows as Array<{ id: string; title: string; source: string | null }>;
+          // Scored by the SQLite search's title rules (IDF of the matched terms over the titles in scope).
+          titleHits = scoreTitles(
+            titles.map((t) => ({ id: t.id, title: t.title, automated: AUTOMATED_SOURCES.includes(t.source ?? '') })),
+            parsed,
+            titles.length,
+            titleLimit,
+          ).map((t) => ({ sessionId: t.sessionId, title: t.title, score: t.score, matchedTerms: t.matchedTerms }));
         }
         return { hits, titleHits, notes };
       });
     },
   };
+}
+
+/**
+ * BM25's scope statistics in one round trip: the visible messages of the scope and, per leaf, how
+ * many of the messages matching the whole query contain it (a message containing a leaf matches
+ * the OR-ed query, so that is the leaf's document frequency in the scope). Read as recall_scoped
+ * under row-level security, so nothing outside the scope is counted. The mean document length is
+ * the candidates' (reading every tsvector of a large project would cost more than the search).
+ */
+async function scopeStats(tx: pg.PoolClient, rls: RlsScope, tsquery: string, leaves: readonly QueryLeaf[], docs: readonly ParsedDocument[]) {
+  const params: unknown[] = ['projectId' in rls ? rls.projectId : [...rls.sessionIds], tsquery, ...leaves.map((l) => l.tsquery)];
+  const scope = 'projectId' in rls ? 'k.project_id = $1' : 'k.session_id = any($1)';
+  const counts = leaves.map((_, i) => `count(*) filter (where k.document @@ $${i + 3}::tsquery)::int`).join(', ');
+  const row = (
+    await tx.query(
+      `select (select count(*)::int from message_keywords k where ${scope} and k.visibility in ${VISIBLE_SQL}) as n,
+              (select array[${counts || '0'}] from message_keywords k where ${scope} and k.visibility in ${VISIBLE_SQL} and k.document @@ $2::tsquery) as df`,
+      params,
+    )
+  ).rows[0] as { n: number; df: number[] };
+  const averageLength = docs.reduce((sum, d) => sum + d.length, 0) / Math.max(1, docs.length);
+  return { messages: Math.max(row.n, 1), documentFrequency: row.df ?? [], averageLength };
 }
