@@ -21,7 +21,7 @@ import {
 import type { KeywordAnswer, KeywordIndex, KeywordQueryOptions, KeywordQueryScope, KeywordTitleMatch } from '@recall/storage-ports';
 import type pg from 'pg';
 import { keywordQuery, type QueryLeaf } from '../keyword-text.js';
-import { bm25, parseTsvector, type ParsedDocument } from './keyword-bm25.js';
+import { bm25, parseTsvector, type Bm25Stats } from './keyword-bm25.js';
 import { keywordSnippet } from '../snippet.js';
 import { scoped, toMessage, VISIBLE_SQL, type RlsScope } from './tx.js';
 
@@ -93,7 +93,7 @@ export function postgresKeyword(pool: pg.Pool): KeywordIndex {
             )
           ).rows;
           const docs = rows.map((r) => parseTsvector(String(r.kw_document ?? '')));
-          const stats = rows.length > 0 ? await scopeStats(tx, rls, tsquery, leaves, docs) : null;
+          const stats = rows.length > 0 ? await scopeStats(pool, tx, rls, tsquery, leaves) : null;
           const ranked = rows
             .map((r, i) => ({ r, id: Number(r.id), rank: -bm25(docs[i]!, leaves, stats!), automated: AUTOMATED_SOURCES.includes(String(r.kw_source)) ? 1 : 0 }))
             .sort(compareRanked)
@@ -144,14 +144,20 @@ export function postgresKeyword(pool: pg.Pool): KeywordIndex {
   };
 }
 
+/** A scope's mean document length is re-read when its message count has changed by this factor since. */
+const AVERAGE_RECHECK = 1.25;
+/** Mean document length per pool and scope (reading every tsvector of a large project costs more than a search). */
+const averageCache = new WeakMap<object, Map<string, { messages: number; average: number }>>();
+
 /**
- * BM25's scope statistics in one round trip: the visible messages of the scope and, per leaf, how
- * many of the messages matching the whole query contain it (a message containing a leaf matches
- * the OR-ed query, so that is the leaf's document frequency in the scope). Read as recall_scoped
- * under row-level security, so nothing outside the scope is counted. The mean document length is
- * the candidates' (reading every tsvector of a large project would cost more than the search).
+ * BM25's scope statistics: the visible messages of the scope and, per leaf, how many of the
+ * messages matching the whole query contain it (a message containing a leaf matches the OR-ed
+ * query, so that is the leaf's document frequency in the scope), in one round trip; the mean
+ * document length (tokens) of the scope is read once and cached until the scope has grown or shrunk
+ * by AVERAGE_RECHECK. Read as recall_scoped under row-level security, so nothing outside the scope
+ * is counted.
  */
-async function scopeStats(tx: pg.PoolClient, rls: RlsScope, tsquery: string, leaves: readonly QueryLeaf[], docs: readonly ParsedDocument[]) {
+async function scopeStats(pool: pg.Pool, tx: pg.PoolClient, rls: RlsScope, tsquery: string, leaves: readonly QueryLeaf[]): Promise<Bm25Stats> {
   const params: unknown[] = ['projectId' in rls ? rls.projectId : [...rls.sessionIds], tsquery, ...leaves.map((l) => l.tsquery)];
   const scope = 'projectId' in rls ? 'k.project_id = $1' : 'k.session_id = any($1)';
   const counts = leaves.map((_, i) => `count(*) filter (where k.document @@ $${i + 3}::tsquery)::int`).join(', ');
@@ -162,6 +168,24 @@ async function scopeStats(tx: pg.PoolClient, rls: RlsScope, tsquery: string, lea
       params,
     )
   ).rows[0] as { n: number; df: number[] };
-  const averageLength = docs.reduce((sum, d) => sum + d.length, 0) / Math.max(1, docs.length);
-  return { messages: Math.max(row.n, 1), documentFrequency: row.df ?? [], averageLength };
+  const messages = Math.max(row.n, 1);
+  const key = 'projectId' in rls ? `p:${rls.projectId}` : `s:${[...rls.sessionIds].sort().join(',')}`;
+  let cache = averageCache.get(pool);
+  if (!cache) averageCache.set(pool, (cache = new Map()));
+  const known = cache.get(key);
+  let average: number;
+  if (known && known.messages * AVERAGE_RECHECK >= messages && messages * AVERAGE_RECHECK >= known.messages) average = known.average;
+  else {
+    const avg = (
+      await tx.query(
+        `select coalesce(avg((select sum(cardinality(u.positions)) from unnest(k.document) u)), 1)::float8 as avg
+           from message_keywords k where ${scope} and k.visibility in ${VISIBLE_SQL}`,
+        [params[0]],
+      )
+    ).rows[0] as { avg: number };
+    average = Number(avg.avg);
+    if (cache.size >= 10_000) cache.clear();
+    cache.set(key, { messages, average });
+  }
+  return { messages, documentFrequency: row.df ?? [], averageLength: average };
 }
