@@ -20,8 +20,8 @@ import {
 } from '@recall/store/portable';
 import type { KeywordAnswer, KeywordIndex, KeywordQueryOptions, KeywordQueryScope, KeywordTitleMatch } from '@recall/storage-ports';
 import type pg from 'pg';
-import { keywordQuery, type QueryLeaf } from '../keyword-text.js';
-import { bm25, parseTsvector, type Bm25Stats } from './keyword-bm25.js';
+import { keywordQuery } from '../keyword-text.js';
+import { bm25, leafFrequency, parseTsvector, type Bm25Stats } from './keyword-bm25.js';
 import { keywordSnippet } from '../snippet.js';
 import { scoped, toMessage, VISIBLE_SQL, type RlsScope } from './tx.js';
 
@@ -33,6 +33,9 @@ const TITLE_SCAN = 2_000;
  * BM25 in TypeScript (keyword-bm25.ts) to order; the best `limit` of them are the answer.
  */
 const BM25_CANDIDATES = 500;
+/** Candidates per requested hit (at least BM25_MIN_CANDIDATES, at most BM25_CANDIDATES). */
+const BM25_CANDIDATE_FACTOR = 4;
+const BM25_MIN_CANDIDATES = 100;
 const PARAPHRASE_NOTE = 'The best matches share few of the question’s Chinese/Japanese/Korean words whole: they were found character by character.';
 
 function rlsScope(scope: KeywordQueryScope): RlsScope | null {
@@ -80,20 +83,29 @@ export function postgresKeyword(pool: pg.Pool): KeywordIndex {
           // same settings as the policies. The messages themselves are then read here, as
           // recall_scoped under row-level security, and the scope is checked once more on the
           // sessions table, the one membership rule.
+          const candidates = Math.min(BM25_CANDIDATES, Math.max(BM25_MIN_CANDIDATES, BM25_CANDIDATE_FACTOR * limit));
+          const q = p(tsquery);
+          const scopeK = 'projectId' in rls ? `k.project_id = ${p(rls.projectId)}` : `k.session_id = any(${p([...rls.sessionIds])})`;
+          // Each leaf's document frequency in the scope, in the same statement (an InitPlan run once):
+          // a message holding a leaf matches the OR-ed query, so counting over its matches is exact.
+          // Run only when the candidates may not be every match (when they are, they give the counts).
+          const df = leaves.map((l) => `count(*) filter (where k.document @@ ${p(l.tsquery)}::tsquery)::int`).join(', ');
           const rows = (
             await tx.query(
-              `select m.*, h.rank, dk.document::text as kw_document, s.source as kw_source
-                 from ${datedMatch ? `recall_keyword_matches_dated(${p(tsquery)}::tsquery, ${p(roles)}::text[], ${p(exclude)}::text[], ${BM25_CANDIDATES}, ${p(since ?? null)}::bigint, ${p(until ?? null)}::bigint)` : `recall_keyword_matches(${p(tsquery)}::tsquery, ${p(roles)}::text[], ${p(exclude)}::text[], ${BM25_CANDIDATES})`} h
+              `select m.*, h.rank, (select dk.document::text from message_keywords dk where dk.message_id = m.id) as kw_document, s.source as kw_source,
+                      case when count(*) over () >= ${candidates} then (select array[${df || '0'}] from message_keywords k where ${scopeK} and k.visibility in ${VISIBLE_SQL} and k.document @@ ${q}::tsquery) end as kw_df
+                 from ${datedMatch ? `recall_keyword_matches_dated(${q}::tsquery, ${p(roles)}::text[], ${p(exclude)}::text[], ${candidates}, ${p(since ?? null)}::bigint, ${p(until ?? null)}::bigint)` : `recall_keyword_matches(${q}::tsquery, ${p(roles)}::text[], ${p(exclude)}::text[], ${candidates})`} h
                  join messages m on m.id = h.message_id
                  join sessions s on s.id = m.session_id
-                 join message_keywords dk on dk.message_id = m.id
                 where ${scopeSql} and not s.hidden and m.visibility in ${VISIBLE_SQL}
                 order by h.rank desc, m.id desc`,
               params,
             )
           ).rows;
           const docs = rows.map((r) => parseTsvector(String(r.kw_document ?? '')));
-          const stats = rows.length > 0 ? await scopeStats(pool, tx, rls, tsquery, leaves) : null;
+          const counted = rows.length > 0 ? (rows[0]!.kw_df as number[] | null) : null;
+          const documentFrequency = counted ?? leaves.map((l) => docs.filter((d) => leafFrequency(d, l) > 0).length);
+          const stats = rows.length > 0 ? { ...(await scopeSize(pool, tx, rls)), documentFrequency } : null;
           const ranked = rows
             .map((r, i) => ({ r, id: Number(r.id), rank: -bm25(docs[i]!, leaves, stats!), automated: AUTOMATED_SOURCES.includes(String(r.kw_source)) ? 1 : 0 }))
             .sort(compareRanked)
@@ -144,48 +156,33 @@ export function postgresKeyword(pool: pg.Pool): KeywordIndex {
   };
 }
 
-/** A scope's mean document length is re-read when its message count has changed by this factor since. */
-const AVERAGE_RECHECK = 1.25;
-/** Mean document length per pool and scope (reading every tsvector of a large project costs more than a search). */
-const averageCache = new WeakMap<object, Map<string, { messages: number; average: number }>>();
+/** A scope's size and mean document length are re-read after this many ms. */
+const SIZE_TTL_MS = 30_000;
+/** Per pool and scope: messages and mean document length (counting a large project costs more than a search). */
+const sizeCache = new WeakMap<object, Map<string, { messages: number; averageLength: number; at: number }>>();
 
 /**
- * BM25's scope statistics: the visible messages of the scope and, per leaf, how many of the
- * messages matching the whole query contain it (a message containing a leaf matches the OR-ed
- * query, so that is the leaf's document frequency in the scope), in one round trip; the mean
- * document length (tokens) of the scope is read once and cached until the scope has grown or shrunk
- * by AVERAGE_RECHECK. Read as recall_scoped under row-level security, so nothing outside the scope
- * is counted.
+ * BM25's scope size: the visible messages of the scope and their mean length in tokens, read as
+ * recall_scoped under row-level security (nothing outside the scope is counted) and cached per
+ * scope for SIZE_TTL_MS: both move slowly, and IDF and length normalisation barely change with them.
  */
-async function scopeStats(pool: pg.Pool, tx: pg.PoolClient, rls: RlsScope, tsquery: string, leaves: readonly QueryLeaf[]): Promise<Bm25Stats> {
-  const params: unknown[] = ['projectId' in rls ? rls.projectId : [...rls.sessionIds], tsquery, ...leaves.map((l) => l.tsquery)];
+async function scopeSize(pool: pg.Pool, tx: pg.PoolClient, rls: RlsScope): Promise<Pick<Bm25Stats, 'messages' | 'averageLength'>> {
+  const key = 'projectId' in rls ? `p:${rls.projectId}` : `s:${[...rls.sessionIds].sort().join(',')}`;
+  let cache = sizeCache.get(pool);
+  if (!cache) sizeCache.set(pool, (cache = new Map()));
+  const known = cache.get(key);
+  const now = Date.now();
+  if (known && now - known.at < SIZE_TTL_MS) return known;
   const scope = 'projectId' in rls ? 'k.project_id = $1' : 'k.session_id = any($1)';
-  const counts = leaves.map((_, i) => `count(*) filter (where k.document @@ $${i + 3}::tsquery)::int`).join(', ');
   const row = (
     await tx.query(
-      `select (select count(*)::int from message_keywords k where ${scope} and k.visibility in ${VISIBLE_SQL}) as n,
-              (select array[${counts || '0'}] from message_keywords k where ${scope} and k.visibility in ${VISIBLE_SQL} and k.document @@ $2::tsquery) as df`,
-      params,
+      `select count(*)::int as n, coalesce(avg((select sum(cardinality(u.positions)) from unnest(k.document) u)), 1)::float8 as avg
+         from message_keywords k where ${scope} and k.visibility in ${VISIBLE_SQL}`,
+      ['projectId' in rls ? rls.projectId : [...rls.sessionIds]],
     )
-  ).rows[0] as { n: number; df: number[] };
-  const messages = Math.max(row.n, 1);
-  const key = 'projectId' in rls ? `p:${rls.projectId}` : `s:${[...rls.sessionIds].sort().join(',')}`;
-  let cache = averageCache.get(pool);
-  if (!cache) averageCache.set(pool, (cache = new Map()));
-  const known = cache.get(key);
-  let average: number;
-  if (known && known.messages * AVERAGE_RECHECK >= messages && messages * AVERAGE_RECHECK >= known.messages) average = known.average;
-  else {
-    const avg = (
-      await tx.query(
-        `select coalesce(avg((select sum(cardinality(u.positions)) from unnest(k.document) u)), 1)::float8 as avg
-           from message_keywords k where ${scope} and k.visibility in ${VISIBLE_SQL}`,
-        [params[0]],
-      )
-    ).rows[0] as { avg: number };
-    average = Number(avg.avg);
-    if (cache.size >= 10_000) cache.clear();
-    cache.set(key, { messages, average });
-  }
-  return { messages, documentFrequency: row.df ?? [], averageLength: average };
+  ).rows[0] as { n: number; avg: number };
+  const out = { messages: Math.max(Number(row.n), 1), averageLength: Number(row.avg), at: now };
+  if (cache.size >= 10_000) cache.clear();
+  cache.set(key, out);
+  return out;
 }
