@@ -20,7 +20,7 @@ import {
 } from '@recall/store/portable';
 import type { KeywordAnswer, KeywordIndex, KeywordQueryOptions, KeywordQueryScope, KeywordTitleMatch } from '@recall/storage-ports';
 import type pg from 'pg';
-import { keywordQuery } from '../keyword-text.js';
+import { keywordQuery, type QueryLeaf } from '../keyword-text.js';
 import { bm25, leafFrequency, parseTsvector, type Bm25Stats } from './keyword-bm25.js';
 import { keywordSnippet } from '../snippet.js';
 import { scoped, toMessage, VISIBLE_SQL, type RlsScope } from './tx.js';
@@ -85,15 +85,9 @@ export function postgresKeyword(pool: pg.Pool): KeywordIndex {
           // sessions table, the one membership rule.
           const candidates = Math.min(BM25_CANDIDATES, Math.max(BM25_MIN_CANDIDATES, BM25_CANDIDATE_FACTOR * limit));
           const q = p(tsquery);
-          const scopeK = 'projectId' in rls ? `k.project_id = ${p(rls.projectId)}` : `k.session_id = any(${p([...rls.sessionIds])})`;
-          // Each leaf's document frequency in the scope, in the same statement (an InitPlan run once):
-          // a message holding a leaf matches the OR-ed query, so counting over its matches is exact.
-          // Run only when the candidates may not be every match (when they are, they give the counts).
-          const df = leaves.map((l) => `count(*) filter (where k.document @@ ${p(l.tsquery)}::tsquery)::int`).join(', ');
           const rows = (
             await tx.query(
-              `select m.*, h.rank, (select dk.document::text from message_keywords dk where dk.message_id = m.id) as kw_document, s.source as kw_source,
-                      case when count(*) over () >= ${candidates} then (select array[${df || '0'}] from message_keywords k where ${scopeK} and k.visibility in ${VISIBLE_SQL} and k.document @@ ${q}::tsquery) end as kw_df
+              `select m.*, h.rank, (select dk.document::text from message_keywords dk where dk.message_id = m.id) as kw_document, s.source as kw_source
                  from ${datedMatch ? `recall_keyword_matches_dated(${q}::tsquery, ${p(roles)}::text[], ${p(exclude)}::text[], ${candidates}, ${p(since ?? null)}::bigint, ${p(until ?? null)}::bigint)` : `recall_keyword_matches(${q}::tsquery, ${p(roles)}::text[], ${p(exclude)}::text[], ${candidates})`} h
                  join messages m on m.id = h.message_id
                  join sessions s on s.id = m.session_id
@@ -103,8 +97,9 @@ export function postgresKeyword(pool: pg.Pool): KeywordIndex {
             )
           ).rows;
           const docs = rows.map((r) => parseTsvector(String(r.kw_document ?? '')));
-          const counted = rows.length > 0 ? (rows[0]!.kw_df as number[] | null) : null;
-          const documentFrequency = counted ?? leaves.map((l) => docs.filter((d) => leafFrequency(d, l) > 0).length);
+          // Fewer candidates than asked: they are every match, and give the document frequencies.
+          const documentFrequency =
+            rows.length >= candidates && leaves.length <= MAX_COUNTED_LEAVES ? await documentFrequencies(tx, tsquery, leaves) : leaves.map((l) => docs.filter((d) => leafFrequency(d, l) > 0).length);
           const stats = rows.length > 0 ? { ...(await scopeSize(pool, tx, rls)), documentFrequency } : null;
           const ranked = rows
             .map((r, i) => ({ r, id: Number(r.id), rank: -bm25(docs[i]!, leaves, stats!), automated: AUTOMATED_SOURCES.includes(String(r.kw_source)) ? 1 : 0 }))
@@ -155,6 +150,20 @@ export function postgresKeyword(pool: pg.Pool): KeywordIndex {
     },
   };
 }
+
+/**
+ * Each leaf's document frequency in the scope (recall_keyword_frequencies, migration 0006: the
+ * scope from the same settings as the policies; a message holding a leaf matches the OR-ed query,
+ * so counting over the query's matches is exact).
+ */
+async function documentFrequencies(tx: pg.PoolClient, tsquery: string, leaves: readonly QueryLeaf[]): Promise<number[]> {
+  if (leaves.length === 0) return [];
+  const row = (await tx.query('select recall_keyword_frequencies($1::tsquery, $2::tsquery[]) as df', [tsquery, leaves.map((l) => l.tsquery)])).rows[0] as { df: number[] | null };
+  return row.df ?? leaves.map(() => 0);
+}
+
+/** Leaves recall_keyword_frequencies counts at most (migration 0006). */
+const MAX_COUNTED_LEAVES = 256;
 
 /** A scope's size and mean document length are re-read after this many ms. */
 const SIZE_TTL_MS = 30_000;
