@@ -131,8 +131,24 @@ function operand(lex: string, weight: 'A' | 'B'): string {
   return `${quoteLexeme(lex)}:${weight}`;
 }
 
+/** One phrase of a tsquery (a lexeme, or lexemes in a row) in one weight: what BM25 scores separately. */
+export interface QueryLeaf {
+  readonly lexemes: readonly string[];
+  readonly weight: 'A' | 'B';
+  /** The leaf alone as a tsquery literal (its document frequency is counted with it). */
+  readonly tsquery: string;
+}
+
+/** Collects the distinct leaves of a query while it is built (null: not collecting). */
+let collecting: Map<string, QueryLeaf> | null = null;
+
+function leaf(lexes: readonly string[], weight: 'A' | 'B', text: string): string {
+  if (collecting && !collecting.has(text)) collecting.set(text, { lexemes: lexes, weight, tsquery: text });
+  return text;
+}
+
 function phrase(lexes: readonly string[], weight: 'A' | 'B'): string {
-  return lexes.length === 1 ? operand(lexes[0]!, weight) : `(${lexes.map((l) => operand(l, weight)).join(' <-> ')})`;
+  return leaf(lexes, weight, lexes.length === 1 ? operand(lexes[0]!, weight) : `(${lexes.map((l) => operand(l, weight)).join(' <-> ')})`);
 }
 
 function bigrams(word: string): string[] {
@@ -158,15 +174,15 @@ function pieceLexemes(pieces: readonly string[]): string[] {
 function termQuery(term: QueryTerm, unigrams: boolean): string | null {
   if (term.kind === 'cjk') {
     const chars = Array.from(term.text);
-    if (chars.length === 1) return operand(term.text, 'B');
+    if (chars.length === 1) return phrase([term.text], 'B');
     const exact = phrase(bigrams(term.text), 'A');
     // Character relaxation (the SQLite search's `auto` backoff): the exact word OR its single characters (weight B).
-    const singles = unigrams ? [...new Set(chars)].map((c) => operand(c, 'B')) : [];
+    const singles = unigrams ? [...new Set(chars)].map((c) => phrase([c], 'B')) : [];
     if (chars.length === 2) return singles.length ? `(${exact} | ${singles.join(' | ')})` : exact;
-    const parts = [...new Set(bigrams(term.text))].map((b) => operand(b, 'A'));
+    const parts = [...new Set(bigrams(term.text))].map((b) => phrase([b], 'A'));
     return `(${exact} | ${[...parts, ...singles].join(' | ')})`;
   }
-  if (term.pieces.length === 1 && hasCjk(term.pieces[0]!) && Array.from(term.pieces[0]!).length === 1) return operand(term.pieces[0]!, 'B');
+  if (term.pieces.length === 1 && hasCjk(term.pieces[0]!) && Array.from(term.pieces[0]!).length === 1) return phrase([term.pieces[0]!], 'B');
   const lexes = pieceLexemes(term.pieces);
   return lexes.length === 0 ? null : phrase(lexes, 'A');
 }
@@ -175,6 +191,8 @@ function termQuery(term: QueryTerm, unigrams: boolean): string | null {
 export interface KeywordQuery {
   readonly tsquery: string | null;
   readonly parsed: ParsedQuery;
+  /** The distinct phrases of the tsquery (BM25 sums one score per phrase, as FTS5 does). */
+  readonly leaves: readonly QueryLeaf[];
 }
 
 /**
@@ -185,14 +203,20 @@ export function keywordQuery(input: string, options: { cjkUnigrams?: boolean } =
   const parsed = parseQuery(input);
   const required: string[] = [];
   const all: string[] = [];
-  for (const term of parsed.terms) {
-    const q = termQuery(term, options.cjkUnigrams ?? false);
-    if (q === null) continue;
-    all.push(q);
-    if (term.required) required.push(q);
+  const leaves = new Map<string, QueryLeaf>();
+  collecting = leaves;
+  try {
+    for (const term of parsed.terms) {
+      const q = termQuery(term, options.cjkUnigrams ?? false);
+      if (q === null) continue;
+      all.push(q);
+      if (term.required) required.push(q);
+    }
+  } finally {
+    collecting = null;
   }
   let tsquery: string | null = null;
   if (required.length > 0) tsquery = all.length > required.length ? `${required.join(' & ')} & (${all.join(' | ')})` : required.join(' & ');
   else if (all.length > 0) tsquery = all.join(' | ');
-  return { tsquery, parsed };
+  return { tsquery, parsed, leaves: [...leaves.values()] };
 }

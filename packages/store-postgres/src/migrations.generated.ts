@@ -150,5 +150,16 @@ export const EMBEDDED_MIGRATIONS: readonly EmbeddedMigration[] = [
     "bps": true,
     "folderMillis": 1796137137508,
     "hash": "dda2a3b567eee7333fbbd4e84c458ac955e77625c01fe104aeed06464ba7c5ec"
+  },
+  {
+    "tag": "0007_keyword_frequencies",
+    "sql": [
+      "-- recall_keyword_frequencies: BM25's document frequencies for the keyword ranking (adapter/keyword.ts,\n-- keyword-bm25.ts): for each leaf tsquery, how many visible keyword rows of the caller's scope\n-- match both `q` (the whole question) and the leaf. Same rules as recall_keyword_matches (0004): no\n-- scope argument — the scope is read from the policies' transaction settings, and without one the\n-- answer is NULL; the arguments only narrow (q and the leaves filter the scope's rows, a count never\n-- covers another project); pinned search_path; EXECUTE for recall_scoped only. SECURITY DEFINER for\n-- the same reason as 0004: under row-level security `@@` (not leakproof) cannot use the GIN index,\n-- and the count would read every row of the scope.\nCREATE FUNCTION recall_keyword_frequencies(q tsquery, leaves tsquery[])\n  RETURNS integer[]\n  LANGUAGE plpgsql STABLE SECURITY DEFINER SET search_path = pg_catalog, public AS $fn$\nDECLARE\n  project text := nullif(current_setting('recall.project_id', true), '');\n  ids text[] := string_to_array(nullif(current_setting('recall.session_ids', true), ''), ',');\n  scope text;\n  counts text := '';\n  out integer[];\nBEGIN\n  IF project IS NOT NULL THEN\n    scope := 'k.project_id = $1';\n  ELSIF ids IS NOT NULL AND cardinality(ids) > 0 THEN\n    scope := 'k.session_id = any($2)';\n  ELSE\n    RETURN NULL;\n  END IF;\n  IF leaves IS NULL OR cardinality(leaves) = 0 THEN\n    RETURN '{}'::integer[];\n  END IF;\n  IF cardinality(leaves) > 256 THEN\n    RAISE EXCEPTION 'recall_keyword_frequencies: at most 256 leaves';\n  END IF;\n  FOR i IN 1 .. cardinality(leaves) LOOP\n    counts := counts || CASE WHEN i > 1 THEN ', ' ELSE '' END || format('count(*) filter (where k.document @@ $4[%s])::integer', i);\n  END LOOP;\n  EXECUTE 'select array[' || counts || '] from public.message_keywords k\n     where ' || scope || ' and k.document @@ $3 and k.visibility in (''live'', ''compacted'')'\n    INTO out USING project, ids, q, leaves;\n  RETURN out;\nEND $fn$;\n",
+      "\nREVOKE ALL ON FUNCTION recall_keyword_frequencies(tsquery, tsquery[]) FROM PUBLIC;\n",
+      "\nGRANT EXECUTE ON FUNCTION recall_keyword_frequencies(tsquery, tsquery[]) TO recall_scoped;\n"
+    ],
+    "bps": true,
+    "folderMillis": 1796139150477,
+    "hash": "981619afd85f58e6578b1aceb095bb88c5e227ae8a39a00942005c2dbfea3e0d"
   }
 ];

@@ -147,12 +147,31 @@ describe('scope copies and the keyword match function', () => {
       expect((await client.query(call, [q, [], []])).rows[0].n).toBe(1);
       await client.query('rollback');
       expect((await client.query(call, [q, [], []])).rows[0].n).toBe(0);
-      // A role that was not granted EXECUTE cannot call it at all.
+      // recall_keyword_frequencies (0007) follows the same rules: NULL without a scope, the scope's counts only.
+      await s.projects.create({ id: 'p_b', name: 'B' });
+      await s.sessions.create({ id: 'sb', projectId: 'p_b', messages: [{ role: 'user', content: 'secret secret' }, { role: 'user', content: 'another secret' }] });
+      const freq = 'select recall_keyword_frequencies($1::tsquery, $2::tsquery[]) as df';
+      const leaves = keywordQuery('secret retry').leaves.map((l) => l.tsquery);
+      const or = keywordQuery('secret retry').tsquery!;
       await client.query('begin');
-      await client.query('create role recall_test_other nologin');
-      await client.query('set local role recall_test_other');
-      await expect(client.query(call, [q, [], []])).rejects.toMatchObject({ code: '42501' });
+      await client.query('set local role recall_scoped');
+      expect((await client.query(freq, [or, leaves])).rows[0].df).toBeNull();
+      await client.query("select set_config('recall.project_id', 'p_a', true)");
+      expect((await client.query(freq, [or, leaves])).rows[0].df).toEqual([1, 1]);
+      await client.query("select set_config('recall.project_id', 'p_b', true)");
+      expect((await client.query(freq, [or, leaves])).rows[0].df).toEqual([2, 0]);
       await client.query('rollback');
+      // A role that was not granted EXECUTE cannot call either function at all.
+      for (const [sql, args] of [
+        [call, [q, [], []]],
+        [freq, [or, leaves]],
+      ] as const) {
+        await client.query('begin');
+        await client.query('create role recall_test_other nologin');
+        await client.query('set local role recall_test_other');
+        await expect(client.query(sql, [...args])).rejects.toMatchObject({ code: '42501' });
+        await client.query('rollback');
+      }
     } finally {
       client.release();
     }

@@ -5,10 +5,10 @@
  */
 import type { RecallDatabase } from '@recall/schema';
 import { FTS_TABLE, refreshScopeTokens, scopeToken } from './fts-index.js';
-import { findTermSpans, type QueryTerm } from './fts-query.js';
+import type { QueryTerm } from './fts-query.js';
+import { commonCharacterCap, compareRanked, lowWholeWordCoverage, PARAPHRASE_PROBE, paraphraseWords, questionCharacters } from './keyword-rules.js';
 import { BM25_WEIGHTS } from './keyword-types.js';
 import { DETAILS_SQL, messageGateSql, rankedSql, stmt, type MessageDetails, type ScopeParams } from './keyword-sql.js';
-import { hasCjk, MAX_INDEXED_CHARS, normalizeForSearch } from './search-text.js';
 
 export interface RankedRow {
   id: number;
@@ -97,20 +97,14 @@ export function windowRanked(db: RecallDatabase, base: Record<string, unknown>, 
     }));
     // Enough interactive survivors, or every candidate of the window was checked: the order is final.
     if (kept.filter((r) => r.automated === 0).length >= limit || candidates.length >= inWindow) {
-      kept.sort((a, b) => a.automated - b.automated || a.rank - b.rank || b.id - a.id);
+      kept.sort(compareRanked);
       return { rows: kept.slice(0, limit), windowed: inWindow >= window };
     }
     top *= CHECK_FACTOR;
   }
 }
 
-/**
- * When none of the top PARAPHRASE_PROBE hits contains at least this share of the query's
- * multi-character CJK words whole, the answer came from characters rather than words (a
- * paraphrase), and the notes say so. Exact questions have a hit that contains most of their words.
- */
-export const PARAPHRASE_COVERAGE = 0.67;
-const PARAPHRASE_PROBE = 5;
+export { PARAPHRASE_COVERAGE } from './keyword-rules.js';
 
 /** Reads the message rows of `ids` not yet in `into`: a search reads each row once, whoever needs it. */
 export function loadDetails(db: RecallDatabase, ids: readonly number[], into: Map<number, MessageDetails>): void {
@@ -120,30 +114,14 @@ export function loadDetails(db: RecallDatabase, ids: readonly number[], into: Ma
 }
 
 export function lowCjkCoverage(db: RecallDatabase, ranked: readonly RankedRow[], terms: readonly QueryTerm[], details: Map<number, MessageDetails>): boolean {
-  const cjk = terms.map((t, i) => ({ t, i })).filter(({ t }) => t.kind === 'cjk' && Array.from(t.text).length > 1);
-  if (cjk.length < 2 || ranked.length === 0) return false;
-  const want = cjk.map(({ t }) => t);
+  const want = paraphraseWords(terms);
+  if (want === null || ranked.length === 0) return false;
   const top = ranked.slice(0, PARAPHRASE_PROBE).map((r) => r.id);
   loadDetails(db, top, details);
-  let best = 0;
-  for (const id of top) {
-    const row = details.get(id);
-    if (!row) continue;
-    const text = normalizeForSearch(row.content.length > MAX_INDEXED_CHARS ? row.content.slice(0, MAX_INDEXED_CHARS) : row.content);
-    const whole = new Set(findTermSpans(text, want).filter((x) => !x.partial).map((x) => x.term));
-    best = Math.max(best, whole.size / want.length);
-  }
-  return best < PARAPHRASE_COVERAGE;
+  return lowWholeWordCoverage(top.flatMap((id) => { const row = details.get(id); return row ? [row.content] : []; }), want);
 }
 
-/**
- * Characters in more than this share of the index's messages (and at least COMMON_CHARACTER_MIN_DOCS)
- * are left out of character-by-character relaxation. They tell messages apart poorly (low IDF), yet
- * each one makes FTS5 read its whole posting list (for BM25's IDF and the OR merge): on 1M messages
- * `一` alone is in 230k. Chosen on the dev questions (docs/benchmarks.md, `pnpm bench:cjk`).
- */
-export const COMMON_CHARACTER_SHARE = 0.02;
-export const COMMON_CHARACTER_MIN_DOCS = 2_000;
+export { COMMON_CHARACTER_MIN_DOCS, COMMON_CHARACTER_SHARE } from './keyword-rules.js';
 /** A cached verdict is re-probed when the index has grown or shrunk by this factor since. */
 const COMMON_CHARACTER_RECHECK = 1.25;
 const INDEX_SIZE_SQL = 'SELECT coalesce(max(id), 0) FROM messages';
@@ -159,10 +137,10 @@ export function commonCharacters(db: RecallDatabase, query: string, share: numbe
   const out = new Set<string>();
   if (share >= 1) return out;
   const size = stmt(db, INDEX_SIZE_SQL).pluck().get() as number;
-  const cap = Math.max(COMMON_CHARACTER_MIN_DOCS, Math.ceil(share * size));
+  const cap = commonCharacterCap(size, share);
   let cache = commonCache.get(db.raw);
   if (!cache) commonCache.set(db.raw, (cache = new Map()));
-  for (const c of new Set(Array.from(normalizeForSearch(query)).filter((ch) => hasCjk(ch)))) {
+  for (const c of questionCharacters(query)) {
     const known = cache.get(c);
     let common: boolean;
     if (known && known.size * COMMON_CHARACTER_RECHECK >= size && size * COMMON_CHARACTER_RECHECK >= known.size) common = known.common;

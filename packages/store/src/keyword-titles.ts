@@ -2,7 +2,8 @@
  * Title search of keyword search: conversation titles in scope scored in JS (keyword-search.ts).
  */
 import type { RecallDatabase } from '@recall/schema';
-import { findTermSpans, parseQuery, termNeedles, type ParsedQuery } from './fts-query.js';
+import { parseQuery, termNeedles, type ParsedQuery } from './fts-query.js';
+import { scoreTitles } from './keyword-rules.js';
 import { clampInt, scopeParams, stmt, titlesSql, type ScopeParams } from './keyword-sql.js';
 import { AUTOMATED_SOURCES, DEFAULT_TITLE_LIMIT, MAX_TITLE_LIMIT, type KeywordScope, type TitleHit } from './keyword-types.js';
 import { hasCjk, normalizeForSearch } from './search-text.js';
@@ -51,40 +52,7 @@ export function searchTitlesParsed(
     hits: string | null;
   };
   const rows = (JSON.parse(found.hits ?? '[]') as [string, string, number][]).map(([id, title, auto]) => ({ id, title, automated: auto }));
-  if (rows.length === 0) return [];
-  const matchedPerRow: number[][] = [];
-  const df = new Array<number>(parsed.terms.length).fill(0);
-  for (const row of rows) {
-    const text = normalizeForSearch(row.title);
-    const matched: number[] = [];
-    if (needle !== null) {
-      if (text.includes(needle)) matched.push(-1);
-    } else {
-      for (const i of new Set(findTermSpans(text, parsed.terms).filter((x) => !x.partial).map((x) => x.term))) {
-        matched.push(i);
-        df[i]!++;
-      }
-      // Every required phrase must be in the title.
-      if (parsed.terms.some((t, i) => t.required && !matched.includes(i))) matched.length = 0;
-    }
-    matchedPerRow.push(matched);
-  }
   // IDF is over every title in scope, not only the pre-filtered candidates.
-  const n = needles !== null ? found.n : rows.length;
-  const idf = df.map((d) => Math.log(1 + (n - d + 0.5) / (d + 0.5)));
-  const hits: TitleHit[] = [];
-  rows.forEach((row, k) => {
-    const matched = matchedPerRow[k]!;
-    if (matched.length === 0) return;
-    hits.push({
-      sessionId: row.id,
-      title: row.title,
-      score: needle !== null ? 1 : matched.reduce((sum, i) => sum + idf[i]!, 0),
-      matchedTerms: needle !== null ? [parsed.likeNeedle!] : matched.map((i) => parsed.terms[i]!.text),
-      automated: row.automated === 1,
-    });
-  });
-  hits.sort((a, b) => Number(a.automated) - Number(b.automated) || b.score - a.score || (a.sessionId < b.sessionId ? -1 : 1));
-  return hits.slice(0, limit);
+  return scoreTitles(rows, parsed, needles !== null ? found.n : null, limit);
 }
 

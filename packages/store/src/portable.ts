@@ -35,3 +35,32 @@ export { normalizeFolderPath, projectFolderPath, isUnderFolder, isFilesystemRoot
  * ids, project names, titles, new messages, bounded well-formed text, and parseInput().
  */
 export { idSchema, projectNameSchema, titleSchema, newMessageSchema, parseInput, text as boundedText, toWellFormed } from './validation.js';
+/**
+ * Keyword ranking rules both adapters apply to their engine's candidates: the common-character
+ * threshold of CJK relaxation, the automated-session penalty, the paraphrase note's whole-word
+ * check and title scoring (keyword-rules.ts).
+ */
+export {
+  COMMON_CHARACTER_SHARE,
+  COMMON_CHARACTER_MIN_DOCS,
+  commonCharacterCap,
+  questionCharacters,
+  compareRanked,
+  PARAPHRASE_COVERAGE,
+  PARAPHRASE_PROBE,
+  paraphraseWords,
+  lowWholeWordCoverage,
+  scoreTitles,
+} from './keyword-rules.js';
+/** A ranked candidate (compareRanked) and a title candidate (scoreTitles). */
+export type { RankedCandidate, TitleCandidate } from './keyword-rules.js';
+/** The coverage re-rank of CJK keyword candidates (keyword-coverage.ts) and its units. */
+export { coverageUnits, coverage, rerankByCoverage } from './keyword-coverage.js';
+/** One unit of a question a candidate's coverage is scored on. */
+export type { CoverageUnit } from './keyword-coverage.js';
+/** BM25 column weights, the automated sources and a title hit's shape (keyword-types.ts). */
+export { BM25_WEIGHTS, AUTOMATED_SOURCES } from './keyword-types.js';
+/** A conversation whose title matched. */
+export type { TitleHit } from './keyword-types.js';
+/** Text as the index sees it: private spans blanked (what coverage and snippets compare against). */
+export { searchableContent } from './search-text.js';
