@@ -60,6 +60,8 @@ export interface MessageStore {
   append(sessionId: string, messages: readonly MessageInput[]): Promise<AppendOutcome>;
   /** The message (any visibility), or undefined. */
   find(messageId: number): Promise<Message | undefined>;
+  /** Many messages at once (any visibility), by id (unknown ids and, inside a backend-enforced read scope, out-of-scope ids are absent). */
+  findMany(messageIds: readonly number[]): Promise<Map<number, Message>>;
   /** The message (any visibility); throws invalid_input, message_not_found. */
   get(messageId: number): Promise<Message>;
   /** Replaces the text (re-indexed; semantic chunks of the old text become stale). Throws invalid_input (deleted/rewound), message_not_found. */

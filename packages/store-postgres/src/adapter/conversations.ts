@@ -47,6 +47,54 @@ export async function conversationMembers(q: Q, sessionId: string): Promise<Conv
   return r.rows.map((x) => ({ id: x.id as string, lineage: x.lineage as string, parentSessionId: (x.parent as string | null) ?? null, depth: Number(x.depth) }));
 }
 
+/** conversationRoot of many sessions in one query (one recursive walk per start); unknown ids are absent. */
+export async function conversationRootsOn(q: Q, sessionIds: readonly string[]): Promise<Map<string, string>> {
+  const out = new Map<string, string>();
+  if (sessionIds.length === 0) return out;
+  const r = await q.query(
+    `with recursive up(start, id, parent, lineage, depth) as (
+       select id, id, parent_session_id, lineage, 0 from sessions where id = any($1::text[])
+       union all
+       select up.start, p.id, p.parent_session_id, p.lineage, up.depth + 1 from up join sessions p on p.id = up.parent
+        where up.lineage in ${EDGES} and up.depth < ${MAX_DEPTH}
+     ) cycle id set is_cycle using path
+     select distinct on (start) start, id from up where not is_cycle order by start, depth desc`,
+    [[...new Set(sessionIds)]],
+  );
+  for (const row of r.rows) out.set(row.start as string, row.id as string);
+  return out;
+}
+
+/** segmentsOf of many sessions in one query (chain starts, then each chain down); unknown ids are absent. */
+export async function segmentsOfMany(q: Q, sessionIds: readonly string[]): Promise<Map<string, string[]>> {
+  const out = new Map<string, string[]>();
+  if (sessionIds.length === 0) return out;
+  const r = await q.query(
+    `with recursive up(start, id, parent, lineage, depth) as (
+       select id, id, parent_session_id, lineage, 0 from sessions where id = any($1::text[])
+       union all
+       select up.start, p.id, p.parent_session_id, p.lineage, up.depth + 1 from up join sessions p on p.id = up.parent
+        where up.lineage = 'compression' and up.depth < ${MAX_DEPTH}
+     ) cycle id set is_cycle using path,
+     starts as (select distinct on (start) start, id as chain_start from up where not is_cycle order by start, depth desc),
+     chain(chain_start, id, depth, started) as (
+       select id, id, 0, started_at from sessions where id in (select chain_start from starts)
+       union
+       select chain.chain_start, s.id, chain.depth + 1, s.started_at from sessions s join chain on s.parent_session_id = chain.id
+        where s.lineage = 'compression' and chain.depth < ${MAX_DEPTH}
+     )
+     select starts.start, chain.id from starts join chain on chain.chain_start = starts.chain_start
+      order by starts.start, chain.depth, chain.started, chain.id collate "C"`,
+    [[...new Set(sessionIds)]],
+  );
+  for (const row of r.rows) {
+    const list = out.get(row.start as string);
+    if (list) list.push(row.id as string);
+    else out.set(row.start as string, [row.id as string]);
+  }
+  return out;
+}
+
 /** A project-less session's recallable history: members reached through compression edges only. */
 export async function ownHistory(q: Q, sessionId: string): Promise<string[]> {
   const members = await conversationMembers(q, sessionId);
@@ -175,11 +223,19 @@ export async function recentConversationsOn(q: Q, scope: RecentScope, options: R
   const roles: { roles?: readonly MessageRole[] } = options.roles && options.roles.length > 0 ? { roles: options.roles } : {};
   // A date range keeps only conversations with a visible message in it, quoted from inside it.
   const dates = { ...(options.since !== undefined ? { since: options.since } : {}), ...(options.until !== undefined ? { until: options.until } : {}) };
+  // Roots and segments are read for a whole batch of sessions at once (two queries, not two per session).
+  const roots = new Map<string, string>();
+  const segmentsByRoot = new Map<string, string[]>();
+  const prefetch = async (sessionIds: readonly string[]): Promise<void> => {
+    for (const [id, root] of await conversationRootsOn(q, sessionIds)) roots.set(id, root);
+    const fresh = [...new Set(sessionIds.map((id) => roots.get(id)).filter((r): r is string => r !== undefined && !seen.has(r) && !segmentsByRoot.has(r)))];
+    for (const [root, segments] of await segmentsOfMany(q, fresh)) segmentsByRoot.set(root, segments);
+  };
   const consider = async (sessionId: string): Promise<void> => {
-    const rootId = await conversationRoot(q, sessionId);
+    const rootId = roots.get(sessionId) ?? (await conversationRoot(q, sessionId));
     if (seen.has(rootId)) return;
     seen.add(rootId);
-    const segments = await segmentsOf(q, rootId);
+    const segments = segmentsByRoot.get(rootId) ?? (await segmentsOf(q, rootId));
     const last = await segmentsHeadTailOn(q, segments, 0, 1, { ...roles, ...dates });
     const lastMessage = last.truncated ? last.tail[0] : last.head[last.head.length - 1];
     if (!lastMessage) return;
@@ -193,6 +249,7 @@ export async function recentConversationsOn(q: Q, scope: RecentScope, options: R
   const dir = options.order === 'newest' ? 'desc' : 'asc';
   if (scope.kind === 'sessions') {
     const rows = (await q.query(`select id from sessions where id = any($1) and not hidden order by started_at ${dir}`, [[...scope.sessionIds]])).rows;
+    await prefetch(rows.map((row) => row.id as string));
     for (const row of rows) {
       if (conversations.length > limit) break;
       await consider(row.id as string);
@@ -210,6 +267,7 @@ export async function recentConversationsOn(q: Q, scope: RecentScope, options: R
           cursor ? [scope.projectId, cursor.started, cursor.id] : [scope.projectId],
         )
       ).rows;
+      await prefetch(batch.map((row) => row.id));
       let consumed = 0;
       for (const row of batch) {
         scanned++;

@@ -161,6 +161,16 @@ export function postgresMessages(pool: pg.Pool): MessageStore {
       const row = (await pool.query('select * from messages where id = $1', [messageId])).rows[0];
       return row ? toMessage(row) : undefined;
     },
+    async findMany(messageIds) {
+      const out = new Map<number, Message>();
+      const ids = [...new Set(messageIds.filter((id) => Number.isSafeInteger(id)))];
+      if (ids.length === 0) return out;
+      for (const row of (await pool.query('select * from messages where id = any($1::bigint[])', [ids])).rows) {
+        const message = toMessage(row);
+        out.set(message.id, message);
+      }
+      return out;
+    },
     get: (messageId) => getMessageOn(pool, messageId),
     async edit(messageId, content) {
       const text = parseInput(editSchema, content, 'message content');
