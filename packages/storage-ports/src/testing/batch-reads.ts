@@ -70,7 +70,7 @@ async function batched(s: Storage, sessionIds: readonly string[], messageIds: re
 }
 
 /** Maps compared as sorted entry lists (a batch read promises no order). */
-function entries(out: Awaited<ReturnType<typeof batched>>) {
+function entries(out: { records: Map<string, unknown>; roots: Map<string, string>; segments: Map<string, string[]>; messages: Map<number, unknown> }) {
   const sorted = <K, V>(m: Map<K, V>) => [...m.entries()].sort((x, y) => String(x[0]).localeCompare(String(y[0])));
   return { records: sorted(out.records), roots: sorted(out.roots), segments: sorted(out.segments), messages: sorted(out.messages) };
 }

@@ -12,12 +12,22 @@ import { toMessage, VISIBLE_SQL, type Tx } from './tx.js';
 type Q = Tx | pg.Pool;
 const VISIBLE = `visibility in ${VISIBLE_SQL}`;
 
-/** Up to before/after visible neighbours of a visible anchor in one session. */
+/** Up to before/after visible neighbours of a visible anchor in one session (one query: anchor, earlier and later rows). */
 export async function windowOn(q: Q, sessionId: string, anchorId: number, before: number, after: number): Promise<WindowSlice> {
-  const anchor = (await q.query(`select * from messages where id = $1 and session_id = $2 and ${VISIBLE}`, [anchorId, sessionId])).rows[0];
+  const rows = (
+    await q.query(
+      `(select *, 0 as part from messages where id = $2 and session_id = $1 and ${VISIBLE})
+       union all
+       (select *, -1 as part from messages where session_id = $1 and id < $2 and ${VISIBLE} order by id desc limit $3)
+       union all
+       (select *, 1 as part from messages where session_id = $1 and id > $2 and ${VISIBLE} order by id limit $4)`,
+      [sessionId, anchorId, before + 1, after + 1],
+    )
+  ).rows;
+  const anchor = rows.find((r) => r.part === 0);
   if (!anchor) throw new MessageNotFoundError(anchorId);
-  const earlier = (await q.query(`select * from messages where session_id = $1 and id < $2 and ${VISIBLE} order by id desc limit $3`, [sessionId, anchorId, before + 1])).rows;
-  const later = (await q.query(`select * from messages where session_id = $1 and id > $2 and ${VISIBLE} order by id limit $3`, [sessionId, anchorId, after + 1])).rows;
+  const earlier = rows.filter((r) => r.part === -1).sort((a, b) => Number(b.id) - Number(a.id));
+  const later = rows.filter((r) => r.part === 1).sort((a, b) => Number(a.id) - Number(b.id));
   return {
     messages: [...earlier.slice(0, before).reverse(), anchor, ...later.slice(0, after)].map(toMessage),
     anchorId,
