@@ -8,7 +8,7 @@ import type { ConversationPage, ConversationPageItem, MessageRole } from '@recal
 import { SessionNotFoundError, ValidationError } from '@recall/store/portable';
 import type { ConversationNode, RecentConversationEntry, RecentConversationList, RecentOptions, RecentScope } from '@recall/storage-ports';
 import type pg from 'pg';
-import { segmentsHeadTailOn } from './windows.js';
+import { conversationEndsOn, segmentsHeadTailOn, type ConversationEnds } from './windows.js';
 import { SESSION_SELECT, toSession, VISIBLE_SQL, type Tx } from './tx.js';
 
 type Q = Tx | pg.Pool;
@@ -226,20 +226,39 @@ export async function recentConversationsOn(q: Q, scope: RecentScope, options: R
   // Roots and segments are read for a whole batch of sessions at once (two queries, not two per session).
   const roots = new Map<string, string>();
   const segmentsByRoot = new Map<string, string[]>();
+  // The ends (last, first user, first message) of the next few new conversations of the batch, in one query.
+  const ends = new Map<string, ConversationEnds>();
+  let pending: string[] = [];
   const prefetch = async (sessionIds: readonly string[]): Promise<void> => {
     for (const [id, root] of await conversationRootsOn(q, sessionIds)) roots.set(id, root);
     const fresh = [...new Set(sessionIds.map((id) => roots.get(id)).filter((r): r is string => r !== undefined && !seen.has(r) && !segmentsByRoot.has(r)))];
     for (const [root, segments] of await segmentsOfMany(q, fresh)) segmentsByRoot.set(root, segments);
+    pending = fresh.filter((r) => segmentsByRoot.has(r));
+  };
+  const endsOf = async (rootId: string): Promise<ConversationEnds | undefined> => {
+    if (!ends.has(rootId) && pending.includes(rootId)) {
+      const from = pending.indexOf(rootId);
+      // Enough for the page (empty conversations are skipped, so a few more), not the whole batch.
+      const next = pending.slice(from, from + Math.max(8, 2 * (limit + 1 - conversations.length)));
+      for (const [root, e] of await conversationEndsOn(q, next.map((root) => ({ root, segments: segmentsByRoot.get(root)! })), { ...roles, ...dates })) ends.set(root, e);
+    }
+    return ends.get(rootId);
   };
   const consider = async (sessionId: string): Promise<void> => {
     const rootId = roots.get(sessionId) ?? (await conversationRoot(q, sessionId));
     if (seen.has(rootId)) return;
     seen.add(rootId);
     const segments = segmentsByRoot.get(rootId) ?? (await segmentsOf(q, rootId));
+    const wantsUser = !options.roles || options.roles.length === 0 || options.roles.includes('user');
+    const known = await endsOf(rootId);
+    if (known) {
+      if (!known.last) return;
+      conversations.push({ rootId, segments, first: (wantsUser ? known.firstUser : undefined) ?? known.first ?? known.last, last: known.last });
+      return;
+    }
     const last = await segmentsHeadTailOn(q, segments, 0, 1, { ...roles, ...dates });
     const lastMessage = last.truncated ? last.tail[0] : last.head[last.head.length - 1];
     if (!lastMessage) return;
-    const wantsUser = !options.roles || options.roles.length === 0 || options.roles.includes('user');
     const firstUser = wantsUser ? (await segmentsHeadTailOn(q, segments, 1, 0, { roles: ['user'], ...dates })).head[0] : undefined;
     const first = firstUser ?? (await segmentsHeadTailOn(q, segments, 1, 0, { ...roles, ...dates })).head[0] ?? lastMessage;
     conversations.push({ rootId, segments, first, last: lastMessage });

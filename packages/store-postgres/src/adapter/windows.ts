@@ -93,6 +93,58 @@ export async function segmentsHeadTailOn(q: Q, segments: readonly string[], head
   return { head: first.slice(0, head), tail: last, truncated: true };
 }
 
+/** The ends of one conversation's segments read as one sequence: its last, first user and first visible messages (see conversationEndsOn). */
+export interface ConversationEnds {
+  last: Message | undefined;
+  firstUser: Message | undefined;
+  first: Message | undefined;
+}
+
+/**
+ * For many conversations at once (one query), what recentConversations reads of each with three
+ * segmentsHeadTail calls: the last visible message of the segments (of `roles`, in the range), the
+ * first user message (in the range) and the first visible message (of `roles`, in the range). Each
+ * end is an index probe per segment (messages_session_idx), the segments in their order.
+ */
+export async function conversationEndsOn(q: Q, conversations: ReadonlyArray<{ root: string; segments: readonly string[] }>, options: { roles?: readonly MessageRole[]; since?: number; until?: number } = {}): Promise<Map<string, ConversationEnds>> {
+  const out = new Map<string, ConversationEnds>();
+  if (conversations.length === 0) return out;
+  const rootOrd: number[] = [];
+  const segOrd: number[] = [];
+  const sid: string[] = [];
+  conversations.forEach((c, i) => c.segments.forEach((id, j) => (rootOrd.push(i), segOrd.push(j), sid.push(id))));
+  const params: unknown[] = [rootOrd, segOrd, sid];
+  let range = '';
+  if (options.since !== undefined && Number.isFinite(options.since)) {
+    params.push(Math.floor(options.since));
+    range += ` and m.created_at >= $${params.length}`;
+  }
+  if (options.until !== undefined && Number.isFinite(options.until)) {
+    params.push(Math.floor(options.until));
+    range += ` and m.created_at < $${params.length}`;
+  }
+  let roleFilter = '';
+  if (options.roles && options.roles.length > 0) {
+    params.push([...options.roles]);
+    roleFilter = ` and m.role = any($${params.length})`;
+  }
+  const end = (filter: string, dir: 'asc' | 'desc') =>
+    `(select e.x from segs s cross join lateral (
+        select row_to_json(m) as x from messages m where m.session_id = s.sid and m.${VISIBLE}${filter}${range} order by m.id ${dir} limit 1
+      ) e where s.root_ord = r.root_ord order by s.seg_ord ${dir} limit 1)`;
+  const rows = (
+    await q.query(
+      `with segs as (select * from unnest($1::int[], $2::int[], $3::text[]) as t(root_ord, seg_ord, sid)),
+       r as (select distinct root_ord from segs)
+       select r.root_ord, ${end(roleFilter, 'desc')} as last, ${end(" and m.role = 'user'", 'asc')} as first_user, ${end(roleFilter, 'asc')} as first from r`,
+      params,
+    )
+  ).rows;
+  const message = (x: unknown) => (x ? toMessage(x as Record<string, unknown>) : undefined);
+  for (const row of rows) out.set(conversations[Number(row.root_ord)]!.root, { last: message(row.last), firstUser: message(row.first_user), first: message(row.first) });
+  return out;
+}
+
 /** One page of a session's visible messages (messagePage's rules). */
 export async function pageOn(q: Q, sessionId: string, position: PagePosition, limit: number): Promise<MessageSlice> {
   const n = Math.min(Math.max(Math.floor(limit), 1), 10_000);
