@@ -269,9 +269,12 @@ export async function discover(input: DiscoverInput): Promise<DiscoverOutput> {
   const order = mergeTitleAndBody(titleOrder, bodyOrder.filter((g) => !inTitles.has(g.root)));
 
   let results: SearchResultItem[] = [];
-  for (const g of order.slice(0, args.limit)) {
+  const shown = order.slice(0, args.limit);
+  // Every result's window in one batch read.
+  const windows = args.window > 0 ? await storage.messages.windows(shown.map((g) => ({ sessionId: g.session.id, anchorId: g.message.id, before: args.window, after: args.window }))) : [];
+  for (const [i, g] of shown.entries()) {
     results.push({
-      ...(await buildItem(storage, g.session, lineageOf, g.message, g.source, g.snippet, args.window)),
+      ...(await buildItem(g.session, lineageOf, g.message, g.source, g.snippet, windows[i]?.messages ?? [])),
       match_field: g.titleTerms >= 0 ? ('title' as const) : ('message' as const),
       ...(g.others.length > 0 ? { other_message_ids: otherIds(g.others) } : {}),
     });
@@ -343,8 +346,8 @@ function semanticSnippet(message: Message, hit: SemanticHit | undefined): string
   return clip(message.content, SNIPPET_CHARS);
 }
 
-async function buildItem(storage: Storage, session: SessionRecord, lineageOf: LineageOf, message: Message, source: MatchSource, snippet: string, window: number): Promise<SearchResultItem> {
-  const win = window > 0 ? (await storage.messages.window(session.id, message.id, window, window)).messages.map((m) => windowMessage(m, message.id, session.id)) : [];
+async function buildItem(session: SessionRecord, lineageOf: LineageOf, message: Message, source: MatchSource, snippet: string, window: readonly Message[]): Promise<SearchResultItem> {
+  const win = window.map((m) => windowMessage(m, message.id, session.id));
   return {
     session_id: session.id,
     message_id: message.id,

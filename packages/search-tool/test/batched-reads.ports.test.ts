@@ -71,7 +71,15 @@ function perIdReads(storage: Storage): Storage {
     conversationRoots: (ids) => loop(ids, (id) => storage.sessions.conversationRoot(id).catch(() => undefined)),
     segmentsOf: (ids) => loop(ids, async (id) => ((await storage.sessions.segments(id)).length > 0 ? storage.sessions.segments(id) : undefined)),
   };
-  const messages: MessageStore = { ...storage.messages, findMany: (ids) => loop(ids, (id) => storage.messages.find(id)) };
+  const messages: MessageStore = {
+    ...storage.messages,
+    findMany: (ids) => loop(ids, (id) => storage.messages.find(id)),
+    windows: async (requests) => {
+      const out = [];
+      for (const r of requests) out.push(await storage.messages.window(r.sessionId, r.anchorId, r.before, r.after));
+      return out;
+    },
+  };
   return {
     ...storage,
     sessions,

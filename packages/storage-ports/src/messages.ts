@@ -35,6 +35,14 @@ export interface WindowSlice {
   moreAfter: boolean;
 }
 
+/** One window of MessageStore.windows: up to before/after visible neighbours of a visible anchor in one session. */
+export interface WindowRequest {
+  sessionId: string;
+  anchorId: number;
+  before: number;
+  after: number;
+}
+
 /** The first and last visible messages; `truncated` when some lie between. */
 export interface HeadAndTail {
   head: Message[];
@@ -76,6 +84,8 @@ export interface MessageStore {
   list(sessionId: string, options?: { afterId?: number; limit?: number; includeHidden?: boolean }): Promise<Message[]>;
   /** Up to before/after visible neighbours of a visible anchor in one session. Throws message_not_found. */
   window(sessionId: string, anchorId: number, before: number, after: number): Promise<WindowSlice>;
+  /** window() of many anchors at once, in request order; throws message_not_found for the first anchor window() would throw for. */
+  windows(requests: readonly WindowRequest[]): Promise<WindowSlice[]>;
   /** A window over ordered compression segments (neighbours may cross segments); the anchor is kept whatever the roles. */
   segmentWindow(segments: readonly string[], anchorId: number, before: number, after: number, options?: { roles?: readonly MessageRole[] }): Promise<WindowSlice>;
   /** Head and tail of the segments read as one sequence; `since`/`until` (epoch ms, until exclusive) keep only messages of that range. */

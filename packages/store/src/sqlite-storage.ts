@@ -141,6 +141,7 @@ function messageStore(db: RecallDatabase): MessageStore {
     compact: (id, upTo) => run(() => compactMessages(db, id, upTo)),
     list: (id, options = {}) => run(() => getMessages(db, id, options)),
     window: (id, anchor, before, after) => run(() => messageWindow(db, id, anchor, before, after)),
+    windows: (requests) => run(() => requests.map((r) => messageWindow(db, r.sessionId, r.anchorId, r.before, r.after))),
     segmentWindow: (segments, anchor, before, after, options = {}) => run(() => segmentWindow(db, segments, anchor, before, after, options)),
     segmentsHeadTail: (segments, head, tail, options = {}) => run(() => segmentsHeadTail(db, segments, head, tail, options)),
     page: (id, position, limit) => run(() => messagePage(db, id, position, limit)),

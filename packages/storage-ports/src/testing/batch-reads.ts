@@ -8,7 +8,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Storage } from '../storage.js';
 import { withReadScope } from '../storage.js';
-import { type OpenFreshStorage, useStorages } from './harness.js';
+import { codeOf, type OpenFreshStorage, useStorages } from './harness.js';
 
 interface World {
   /** Sessions of project A (a compressed chain with a delegation and a branch), of project B, and a project-less chain. */
@@ -94,6 +94,19 @@ export function describeBatchReadConformance(open: OpenFreshStorage, options: { 
         const out = await batched(s, sessions, messages);
         expect(entries(out), name).toEqual(entries(expected));
       }
+      // windows: each request as window() answers it, in request order; an invisible anchor throws as window() does.
+      const a1 = (await s.messages.list('s_a1')).map((m) => m.id);
+      const a2 = (await s.messages.list('s_a2')).map((m) => m.id);
+      const requests = [
+        { sessionId: 's_a2', anchorId: a2[0]!, before: 2, after: 2 },
+        { sessionId: 's_a1', anchorId: a1[0]!, before: 0, after: 1 },
+        { sessionId: 's_a1', anchorId: a1[0]!, before: 3, after: 0 },
+      ];
+      const one = [];
+      for (const r of requests) one.push(await s.messages.window(r.sessionId, r.anchorId, r.before, r.after));
+      expect(await s.messages.windows(requests)).toEqual(one);
+      expect(await s.messages.windows([])).toEqual([]);
+      expect(await codeOf(s.messages.windows([requests[0]!, { sessionId: 's_a1', anchorId: w.messagesB[0]!, before: 1, after: 1 }]))).toBe('message_not_found');
       // Spot checks of the lineage rules the per-id reads encode.
       const out = await batched(s, ['s_a3', 's_ad', 's_ab', 's_ar', 's_n2'], []);
       expect(Object.fromEntries(out.roots)).toEqual({ s_a3: 's_a1', s_ad: 's_a1', s_ab: 's_ab', s_ar: 's_ar', s_n2: 's_n1' });

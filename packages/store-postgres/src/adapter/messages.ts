@@ -13,7 +13,7 @@ import type pg from 'pg';
 import { z } from 'zod';
 import { documentText, PG_KEYWORD_TOKENIZER_VERSION, tsvectorLiteral } from '../keyword-text.js';
 import { nowMs, toMessage, VISIBLE_SQL, write, type Tx } from './tx.js';
-import { pageOn, segmentsHeadTailOn, segmentWindowOn, windowOn } from './windows.js';
+import { pageOn, segmentsHeadTailOn, segmentWindowOn, windowOn, windowsOn } from './windows.js';
 
 const appendSchema = z.array(newMessageSchema).max(100_000);
 const editSchema = boundedText(MAX_MESSAGE_CHARS, `content must be at most ${MAX_MESSAGE_CHARS} characters`);
@@ -212,6 +212,7 @@ export function postgresMessages(pool: pg.Pool): MessageStore {
       return rows.map(toMessage);
     },
     window: (sessionId, anchorId, before, after) => windowOn(pool, sessionId, anchorId, before, after),
+    windows: (requests) => windowsOn(pool, requests),
     segmentWindow: (segments, anchorId, before, after, options = {}) => segmentWindowOn(pool, segments, anchorId, before, after, options),
     segmentsHeadTail: (segments, head, tail, options = {}) => segmentsHeadTailOn(pool, segments, head, tail, options),
     page: (sessionId, position, limit) => pageOn(pool, sessionId, position, limit),

@@ -5,7 +5,7 @@
  */
 import type { Message, MessageRole } from '@recall/rpc-contract';
 import { MessageNotFoundError, SessionNotFoundError } from '@recall/store/portable';
-import type { HeadAndTail, MessageSlice, PagePosition, WindowSlice } from '@recall/storage-ports';
+import type { HeadAndTail, MessageSlice, PagePosition, WindowRequest, WindowSlice } from '@recall/storage-ports';
 import type pg from 'pg';
 import { toMessage, VISIBLE_SQL, type Tx } from './tx.js';
 
@@ -34,6 +34,42 @@ export async function windowOn(q: Q, sessionId: string, anchorId: number, before
     moreBefore: earlier.length > before,
     moreAfter: later.length > after,
   };
+}
+
+/** windowOn of many anchors in one query (each an index probe before and after); throws for the first invisible anchor, as windowOn. */
+export async function windowsOn(q: Q, requests: readonly WindowRequest[]): Promise<WindowSlice[]> {
+  if (requests.length === 0) return [];
+  const rows = (
+    await q.query(
+      `with req as (select * from unnest($1::int[], $2::text[], $3::bigint[], $4::int[], $5::int[]) as r(ord, sid, anchor, nb, na))
+       select r.ord, 0 as part, m.* from req r join messages m on m.id = r.anchor and m.session_id = r.sid and m.${VISIBLE}
+       union all
+       select r.ord, -1 as part, e.* from req r cross join lateral (
+         select * from messages m where m.session_id = r.sid and m.id < r.anchor and m.${VISIBLE} order by m.id desc limit r.nb + 1) e
+       union all
+       select r.ord, 1 as part, l.* from req r cross join lateral (
+         select * from messages m where m.session_id = r.sid and m.id > r.anchor and m.${VISIBLE} order by m.id limit r.na + 1) l`,
+      [requests.map((_, i) => i), requests.map((r) => r.sessionId), requests.map((r) => r.anchorId), requests.map((r) => r.before), requests.map((r) => r.after)],
+    )
+  ).rows;
+  const byOrd = requests.map(() => ({ anchor: undefined as Record<string, unknown> | undefined, earlier: [] as Record<string, unknown>[], later: [] as Record<string, unknown>[] }));
+  for (const row of rows) {
+    const slot = byOrd[Number(row.ord)]!;
+    if (row.part === 0) slot.anchor = row;
+    else (row.part === -1 ? slot.earlier : slot.later).push(row);
+  }
+  return requests.map((r, i) => {
+    const { anchor, earlier, later } = byOrd[i]!;
+    if (!anchor) throw new MessageNotFoundError(r.anchorId);
+    earlier.sort((a, b) => Number(b.id) - Number(a.id));
+    later.sort((a, b) => Number(a.id) - Number(b.id));
+    return {
+      messages: [...earlier.slice(0, r.before).reverse(), anchor, ...later.slice(0, r.after)].map(toMessage),
+      anchorId: r.anchorId,
+      moreBefore: earlier.length > r.before,
+      moreAfter: later.length > r.after,
+    };
+  });
 }
 
 /** A date range of a read (epoch ms; since inclusive, until exclusive). */
