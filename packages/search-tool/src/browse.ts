@@ -24,6 +24,8 @@ export async function browse(storage: Storage, scope: ToolScope, args: SessionSe
   });
   const results: SearchResultItem[] = [];
   const readable = readableSessions(storage, scope);
+  // Every session the page names, in one batch read (not one read per segment).
+  await readable.prime(page.conversations.flatMap((c) => [c.last.sessionId, ...c.segments]));
   for (const c of page.conversations) {
     const session = await readable(c.last.sessionId);
     if (!session) continue;

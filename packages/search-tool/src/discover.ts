@@ -202,12 +202,19 @@ export async function discover(input: DiscoverInput): Promise<DiscoverOutput> {
 
   // One group per logical conversation, anchored at its best fused hit; later hits of the same
   // conversation only add their ids. Windows are read only for the groups that are returned.
+  // The gate's reads are batched: every candidate message in one read, their sessions in one, the
+  // lineage of the gated ones in three (a bounded number of round trips on PostgreSQL).
+  const candidates = await storage.messages.findMany(fused.map((f) => f.key));
+  await session.prime([...candidates.values()].map((m) => m.sessionId));
+  const gated: string[] = [];
+  for (const m of candidates.values()) if ((await session(m.sessionId)) !== undefined) gated.push(m.sessionId);
+  await lineageOf.prime(gated);
   const groups = new Map<string, Group>();
   const bodyOrder: Group[] = [];
   for (const f of fused) {
     const k = keywordById.get(f.key);
     const sem = semanticById.get(f.key);
-    const message = await storage.messages.find(f.key);
+    const message = candidates.get(f.key);
     const s = message ? await session(message.sessionId) : undefined;
     if (!message || !s || (message.visibility !== 'live' && message.visibility !== 'compacted')) continue;
     // The caller's own live messages are already in its context (see keyword-source.ts).
@@ -235,6 +242,11 @@ export async function discover(input: DiscoverInput): Promise<DiscoverOutput> {
   // requested roles (in the date range). A title whose session has no such message is not a result.
   const roles = args.role_filter ? { roles: args.role_filter } : {};
   const titleOrder: Group[] = [];
+  const titleSessions = (keyword?.titleHits ?? []).map((t) => t.sessionId);
+  await session.prime(titleSessions);
+  const titleGated: string[] = [];
+  for (const id of titleSessions) if ((await session(id)) !== undefined) titleGated.push(id);
+  await lineageOf.prime(titleGated);
   for (const t of keyword?.titleHits ?? []) {
     const s = await session(t.sessionId);
     if (!s) continue;
@@ -257,9 +269,12 @@ export async function discover(input: DiscoverInput): Promise<DiscoverOutput> {
   const order = mergeTitleAndBody(titleOrder, bodyOrder.filter((g) => !inTitles.has(g.root)));
 
   let results: SearchResultItem[] = [];
-  for (const g of order.slice(0, args.limit)) {
+  const shown = order.slice(0, args.limit);
+  // Every result's window in one batch read.
+  const windows = args.window > 0 ? await storage.messages.windows(shown.map((g) => ({ sessionId: g.session.id, anchorId: g.message.id, before: args.window, after: args.window }))) : [];
+  for (const [i, g] of shown.entries()) {
     results.push({
-      ...(await buildItem(storage, g.session, lineageOf, g.message, g.source, g.snippet, args.window)),
+      ...(await buildItem(g.session, lineageOf, g.message, g.source, g.snippet, windows[i]?.messages ?? [])),
       match_field: g.titleTerms >= 0 ? ('title' as const) : ('message' as const),
       ...(g.others.length > 0 ? { other_message_ids: otherIds(g.others) } : {}),
     });
@@ -331,8 +346,8 @@ function semanticSnippet(message: Message, hit: SemanticHit | undefined): string
   return clip(message.content, SNIPPET_CHARS);
 }
 
-async function buildItem(storage: Storage, session: SessionRecord, lineageOf: LineageOf, message: Message, source: MatchSource, snippet: string, window: number): Promise<SearchResultItem> {
-  const win = window > 0 ? (await storage.messages.window(session.id, message.id, window, window)).messages.map((m) => windowMessage(m, message.id, session.id)) : [];
+async function buildItem(session: SessionRecord, lineageOf: LineageOf, message: Message, source: MatchSource, snippet: string, window: readonly Message[]): Promise<SearchResultItem> {
+  const win = window.map((m) => windowMessage(m, message.id, session.id));
   return {
     session_id: session.id,
     message_id: message.id,

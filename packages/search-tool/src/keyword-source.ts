@@ -73,10 +73,11 @@ export async function ownLiveMatchCount(storage: Storage, scope: ToolScope, quer
     ...(roles ? { roles } : {}),
     ...dates,
   });
+  const messages = await storage.messages.findMany(out.hits.map((h) => h.messageId));
   let live = 0;
   for (const h of out.hits) {
     if (live >= OWN_MATCH_PROBE) break;
-    if ((await storage.messages.find(h.messageId))?.visibility === 'live') live++;
+    if (messages.get(h.messageId)?.visibility === 'live') live++;
   }
   return live;
 }

@@ -39,18 +39,32 @@ export function readScopeOf(scope: ToolScope): ReadScope {
   return scope.kind === 'project' ? { kind: 'project', projectId: scope.projectId } : { kind: 'sessions', sessionIds: scope.sessionIds };
 }
 
-/** The session if the caller may read it, else undefined (unknown and out-of-scope look the same). */
-export async function readableSession(storage: Storage, scope: ToolScope, sessionId: string): Promise<SessionRecord | undefined> {
-  const session = await storage.sessions.findRecord(sessionId);
+/** Whether the caller may read this session row (undefined for an unknown one). */
+function gate(scope: ToolScope, session: SessionRecord | undefined): SessionRecord | undefined {
   if (!session || session.hidden) return undefined;
   if (scope.kind === 'project') return session.projectId === scope.projectId ? session : undefined;
   return session.projectId === null && scope.sessionIds.includes(session.id) ? session : undefined;
 }
 
-/** A per-call cache of readableSession (every shape asks for the same sessions many times). */
-export function readableSessions(storage: Storage, scope: ToolScope, seed: readonly SessionRecord[] = []): (sessionId: string) => Promise<SessionRecord | undefined> {
+/** The session if the caller may read it, else undefined (unknown and out-of-scope look the same). */
+export async function readableSession(storage: Storage, scope: ToolScope, sessionId: string): Promise<SessionRecord | undefined> {
+  return gate(scope, await storage.sessions.findRecord(sessionId));
+}
+
+/**
+ * readableSession with a per-call cache (every shape asks for the same sessions many times);
+ * `prime(ids)` reads the rows of every id not cached yet in one batch read (one round trip on
+ * PostgreSQL), so the gate calls that follow answer from the cache.
+ */
+export interface ReadableSessions {
+  (sessionId: string): Promise<SessionRecord | undefined>;
+  prime(sessionIds: Iterable<string>): Promise<void>;
+}
+
+/** A per-call cache of readableSession, primed in batches (see ReadableSessions). */
+export function readableSessions(storage: Storage, scope: ToolScope, seed: readonly SessionRecord[] = []): ReadableSessions {
   const cache = new Map<string, Promise<SessionRecord | undefined>>(seed.map((s) => [s.id, Promise.resolve(s)]));
-  return (sessionId) => {
+  const readable = (sessionId: string): Promise<SessionRecord | undefined> => {
     let hit = cache.get(sessionId);
     if (!hit) {
       hit = readableSession(storage, scope, sessionId);
@@ -58,6 +72,13 @@ export function readableSessions(storage: Storage, scope: ToolScope, seed: reado
     }
     return hit;
   };
+  readable.prime = async (sessionIds: Iterable<string>): Promise<void> => {
+    const missing = [...new Set(sessionIds)].filter((id) => !cache.has(id));
+    if (missing.length === 0) return;
+    const rows = await storage.sessions.findRecords(missing);
+    for (const id of missing) if (!cache.has(id)) cache.set(id, Promise.resolve(gate(scope, rows.get(id))));
+  };
+  return readable;
 }
 
 export function notFound(what: string): ToolError {

@@ -27,6 +27,8 @@ export type {
 } from './sessions.js';
 /** Messages, windows and pages. */
 export type { MessageStore, MessageInput, AppendOutcome, WindowSlice, HeadAndTail, PagePosition, MessageSlice } from './messages.js';
+/** One window of MessageStore.windows (a batch of window reads). */
+export type { WindowRequest } from './messages.js';
 /** The project-scoped keyword query. */
 export type { KeywordIndex, KeywordQueryScope, KeywordQueryOptions, KeywordMatch, KeywordTitleMatch, KeywordAnswer } from './keyword.js';
 /** Semantic chunk rows and claims. */

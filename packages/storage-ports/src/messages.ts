@@ -35,6 +35,14 @@ export interface WindowSlice {
   moreAfter: boolean;
 }
 
+/** One window of MessageStore.windows: up to before/after visible neighbours of a visible anchor in one session. */
+export interface WindowRequest {
+  sessionId: string;
+  anchorId: number;
+  before: number;
+  after: number;
+}
+
 /** The first and last visible messages; `truncated` when some lie between. */
 export interface HeadAndTail {
   head: Message[];
@@ -60,6 +68,8 @@ export interface MessageStore {
   append(sessionId: string, messages: readonly MessageInput[]): Promise<AppendOutcome>;
   /** The message (any visibility), or undefined. */
   find(messageId: number): Promise<Message | undefined>;
+  /** Many messages at once (any visibility), by id (unknown ids and, inside a backend-enforced read scope, out-of-scope ids are absent). */
+  findMany(messageIds: readonly number[]): Promise<Map<number, Message>>;
   /** The message (any visibility); throws invalid_input, message_not_found. */
   get(messageId: number): Promise<Message>;
   /** Replaces the text (re-indexed; semantic chunks of the old text become stale). Throws invalid_input (deleted/rewound), message_not_found. */
@@ -74,6 +84,8 @@ export interface MessageStore {
   list(sessionId: string, options?: { afterId?: number; limit?: number; includeHidden?: boolean }): Promise<Message[]>;
   /** Up to before/after visible neighbours of a visible anchor in one session. Throws message_not_found. */
   window(sessionId: string, anchorId: number, before: number, after: number): Promise<WindowSlice>;
+  /** window() of many anchors at once, in request order; throws message_not_found for the first anchor window() would throw for. */
+  windows(requests: readonly WindowRequest[]): Promise<WindowSlice[]>;
   /** A window over ordered compression segments (neighbours may cross segments); the anchor is kept whatever the roles. */
   segmentWindow(segments: readonly string[], anchorId: number, before: number, after: number, options?: { roles?: readonly MessageRole[] }): Promise<WindowSlice>;
   /** Head and tail of the segments read as one sequence; `since`/`until` (epoch ms, until exclusive) keep only messages of that range. */

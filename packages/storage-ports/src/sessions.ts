@@ -128,6 +128,8 @@ export interface SessionStore {
   getRecord(sessionId: string): Promise<SessionRecord>;
   /** The session's own row, or undefined. */
   findRecord(sessionId: string): Promise<SessionRecord | undefined>;
+  /** The own rows of many sessions at once, by id (unknown ids and, inside a backend-enforced read scope, out-of-scope ids are absent). */
+  findRecords(sessionIds: readonly string[]): Promise<Map<string, SessionRecord>>;
   /** The stored project (null = none), read fresh. Throws session_not_found. */
   projectId(sessionId: string): Promise<string | null>;
   /** Sessions newest activity first. */
@@ -153,12 +155,16 @@ export interface SessionStore {
   delegate(parentId: string, options?: LineageOptions & { source?: string }): Promise<Session>;
   /** Where the logical conversation starts. Throws session_not_found. */
   conversationRoot(sessionId: string): Promise<string>;
+  /** conversationRoot of many sessions at once, by id (unknown ids are absent instead of throwing). */
+  conversationRoots(sessionIds: readonly string[]): Promise<Map<string, string>>;
   /** Every session of the logical conversation, root first then by depth. Throws session_not_found. */
   conversation(sessionId: string): Promise<ConversationNode[]>;
   /** A project-less session's recallable history: its compression chain. Throws session_not_found. */
   ownHistory(sessionId: string): Promise<string[]>;
   /** The compression segments of the session's chain, in conversation order (empty for an unknown id). */
   segments(sessionId: string): Promise<string[]>;
+  /** segments of many sessions at once, by id (unknown ids are absent). */
+  segmentsOf(sessionIds: readonly string[]): Promise<Map<string, string[]>>;
   /** One page of a group's logical conversations, newest activity first. */
   listConversations(options: ConversationListOptions): Promise<ConversationPage>;
   /** The sidebar item listing this session. Throws session_not_found. */

@@ -46,6 +46,31 @@ const run = <T>(fn: () => T): Promise<T> => {
   }
 };
 
+/**
+ * A batch read as the per-id store call in a loop (one file, no round trips: the prepared statement
+ * per id is as fast as one statement over the list). Ids `read` answers undefined for are absent.
+ */
+const batch = <K, V>(ids: readonly K[], read: (id: K) => V | undefined): Promise<Map<K, V>> =>
+  run(() => {
+    const out = new Map<K, V>();
+    for (const id of ids) {
+      if (out.has(id)) continue;
+      const value = read(id);
+      if (value !== undefined) out.set(id, value);
+    }
+    return out;
+  });
+
+/** The value of a read that throws for an unknown session (conversationRoot), or undefined. */
+function orUndefined<T>(fn: () => T): T | undefined {
+  try {
+    return fn();
+  } catch (error) {
+    if ((error as { code?: string }).code === 'session_not_found') return undefined;
+    throw error;
+  }
+}
+
 function projectStore(db: RecallDatabase): ProjectStore {
   return {
     create: (input) => run(() => {
@@ -78,6 +103,7 @@ function sessionStore(db: RecallDatabase): SessionStore {
     find: (id) => run(() => findSession(db, id)),
     getRecord: (id) => run(() => getSessionHeader(db, id)),
     findRecord: (id) => run(() => findSessionHeader(db, id)),
+    findRecords: (ids) => batch(ids, (id) => findSessionHeader(db, id)),
     projectId: (id) => run(() => sessionProjectId(db, id)),
     list: (options = {}) => run(() => listSessions(db, options)),
     setCwd: (id, input) => run(() => setSessionCwd(db, id, input)),
@@ -89,9 +115,16 @@ function sessionStore(db: RecallDatabase): SessionStore {
     reset: (id, options = {}) => run(() => createReset(db, id, options)),
     delegate: (id, options = {}) => run(() => createDelegation(db, id, options)),
     conversationRoot: (id) => run(() => conversationRootId(db, id)),
+    conversationRoots: (ids) => batch(ids, (id) => orUndefined(() => conversationRootId(db, id))),
     conversation: (id) => run(() => logicalConversation(db, id)),
     ownHistory: (id) => run(() => ownHistorySessionIds(db, id)),
     segments: (id) => run(() => conversationSegments(db, id)),
+    // A known session is always a segment of its own chain: an empty chain is an unknown id.
+    segmentsOf: (ids) =>
+      batch(ids, (id) => {
+        const segments = conversationSegments(db, id);
+        return segments.length > 0 ? segments : undefined;
+      }),
     listConversations: (options) => run(() => listConversations(db, options)),
     conversationContaining: (id) => run(() => conversationContaining(db, id)),
     recentConversations: (scope, options) => run(() => recentConversations(db, scope, options)),
@@ -102,6 +135,7 @@ function messageStore(db: RecallDatabase): MessageStore {
   return {
     append: (id, messages) => run(() => appendMessages(db, id, messages as Parameters<typeof appendMessages>[2])),
     find: (id) => run(() => findMessage(db, id)),
+    findMany: (ids) => batch(ids, (id) => findMessage(db, id)),
     get: (id) => run(() => getMessage(db, id)),
     edit: (id, content) => run(() => editMessage(db, id, content)),
     delete: (id) => run(() => deleteMessage(db, id)),
@@ -109,6 +143,7 @@ function messageStore(db: RecallDatabase): MessageStore {
     compact: (id, upTo) => run(() => compactMessages(db, id, upTo)),
     list: (id, options = {}) => run(() => getMessages(db, id, options)),
     window: (id, anchor, before, after) => run(() => messageWindow(db, id, anchor, before, after)),
+    windows: (requests) => run(() => requests.map((r) => messageWindow(db, r.sessionId, r.anchorId, r.before, r.after))),
     segmentWindow: (segments, anchor, before, after, options = {}) => run(() => segmentWindow(db, segments, anchor, before, after, options)),
     segmentsHeadTail: (segments, head, tail, options = {}) => run(() => segmentsHeadTail(db, segments, head, tail, options)),
     existingExternalIds: (id, externalIds) => run(() => existingExternalIds(db, id, externalIds)),

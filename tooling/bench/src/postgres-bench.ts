@@ -21,6 +21,7 @@ import { sqliteStorage } from '@recall/store';
 import { openPostgres, postgresStorage } from '@recall/store-postgres';
 import { createHnswIndex, dropHnswIndex, hnswPlanUsesIndex, hnswTopK } from '@recall/store-postgres/internal';
 import { benchPostgres } from './pg-cluster.js';
+import { benchTool } from './postgres-tool.js';
 import { argNumber, argValue, exitOnHelp, machine, ms, rng, stats } from './util.js';
 
 exitOnHelp(`Usage: pnpm bench:postgres [options]   (node tooling/bench/dist/postgres-bench.js [options])
@@ -37,6 +38,12 @@ an HNSW index with its recall@10 and iterative scans. Same-run ratios; progress 
   --dims D          vector dimensions (default 384)
   --vector-queries Q  queries per vector size (default 20)
   --no-hnsw         skip the HNSW index
+  --tool            also time session_search itself (keyword discover + browse) on both backends,
+                    with the PostgreSQL queries per call (postgres-tool.ts)
+  --tool-base DIR   with --tool: a built checkout of another commit whose tool and adapters run
+                    interleaved with this build's over the same data (before/after, results compared)
+  --tool-queries N  discover queries of --tool (default 50)
+  --tool-rounds N   rounds over those queries (default 2)
   --database URL    an empty PostgreSQL database with pgvector (or RECALL_BENCH_DATABASE_URL);
                     default: a throwaway cluster in a temp folder
   -h, --help        print this and exit`);
@@ -50,6 +57,10 @@ const VECTORS = (argValue('vectors') || '100k').split(',').map((v) => argNumberO
 const DIMS = argNumber('dims', 384);
 const VQ = argNumber('vector-queries', 20);
 const HNSW = argValue('no-hnsw') === undefined;
+const TOOL = argValue('tool') !== undefined;
+const TOOL_BASE = argValue('tool-base') || undefined;
+const TOOL_QUERIES = argNumber('tool-queries', 50);
+const TOOL_ROUNDS = argNumber('tool-rounds', 2);
 
 function argNumberOf(text: string): number {
   const m = /^([\d_.]+)([km]?)$/i.exec(text.trim());
@@ -192,6 +203,17 @@ async function main(): Promise<void> {
       const a = ks[kind]!;
       const b = kp[kind]!;
       say(`| ${kind} | ${ms(a.p50)} / ${ms(a.p95)} | ${ms(b.p50)} / ${ms(b.p95)} | ${(b.p95 / a.p95).toFixed(2)} | ${a.hits.toFixed(1)} / ${b.hits.toFixed(1)} |`);
+    }
+    if (TOOL) {
+      // The caller: a new session of the largest project on both backends (the same rows otherwise).
+      const callers = {
+        sqlite: (await sqlite.storage.sessions.create({ id: 's_bench_caller', projectId: sqlite.projectIds[0]! })).id,
+        postgres: (await pg.storage.sessions.create({ id: 's_bench_caller', projectId: pg.projectIds[0]! })).id,
+      };
+      const kinds = Object.values(queryKinds);
+      const queries = Array.from({ length: TOOL_QUERIES }, (_, i) => kinds[i % kinds.length]![Math.floor(i / kinds.length) % Q]!);
+      progress(`session_search on both backends${TOOL_BASE ? `, interleaved with the build in ${TOOL_BASE}` : ''}`);
+      await benchTool({ sqlitePath: join(dir, 'recall.db'), url: server.url, callers, queries, rounds: TOOL_ROUNDS, baseDir: TOOL_BASE, say, progress });
     }
     await sqlite.storage.close();
 

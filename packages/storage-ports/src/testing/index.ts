@@ -5,6 +5,7 @@
  */
 import { describe } from 'vitest';
 import { describeBatchConformance } from './batches.js';
+import { describeBatchReadConformance } from './batch-reads.js';
 import { describeCoreConformance } from './core.js';
 import { describeFeedConformance, type ReopenStorage } from './feed.js';
 import { describeIsolationConformance } from './isolation.js';
@@ -24,7 +25,7 @@ export interface ConformanceOptions {
   /** A second handle on the same data as a storage `open()` returned: enables the change-feed tests. */
   reopen?: ReopenStorage;
   /** Run only these parts (default: all that apply); e.g. a package adding only the semantic rows runs `['semantic']`. */
-  only?: ReadonlyArray<'core' | 'keyword' | 'isolation' | 'feed' | 'semantic' | 'read-scope'>;
+  only?: ReadonlyArray<'core' | 'keyword' | 'isolation' | 'feed' | 'semantic' | 'read-scope' | 'batch-reads'>;
   /**
    * The backend itself limits a `withReadScope` read (PostgreSQL's row-level security): also check
    * that an unscoped read inside a scope returns nothing of another project and a write is refused.
@@ -41,6 +42,7 @@ export function describeStorageConformance(name: string, open: OpenFreshStorage,
     if (runs('keyword')) describeKeywordConformance(open);
     if (runs('isolation')) describeIsolationConformance(open, options.isolationRuns === undefined ? {} : { numRuns: options.isolationRuns });
     if (runs('read-scope')) describeReadScopeConformance(open, options.enforcedReadScope ? { enforced: true } : {});
+    if (runs('batch-reads')) describeBatchReadConformance(open, options.enforcedReadScope ? { enforced: true } : {});
     if (options.reopen && runs('feed')) describeFeedConformance(open, options.reopen);
     if (options.semantic && runs('semantic')) describeSemanticConformance(open, options.allowedSetRuns === undefined ? {} : { numRuns: options.allowedSetRuns });
   });

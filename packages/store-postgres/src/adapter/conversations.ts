@@ -8,7 +8,7 @@ import type { ConversationPage, ConversationPageItem, MessageRole } from '@recal
 import { SessionNotFoundError, ValidationError } from '@recall/store/portable';
 import type { ConversationNode, RecentConversationEntry, RecentConversationList, RecentOptions, RecentScope } from '@recall/storage-ports';
 import type pg from 'pg';
-import { segmentsHeadTailOn } from './windows.js';
+import { conversationEndsOn, segmentsHeadTailOn, type ConversationEnds } from './windows.js';
 import { SESSION_SELECT, toSession, VISIBLE_SQL, type Tx } from './tx.js';
 
 type Q = Tx | pg.Pool;
@@ -45,6 +45,54 @@ export async function conversationMembers(q: Q, sessionId: string): Promise<Conv
     [root],
   );
   return r.rows.map((x) => ({ id: x.id as string, lineage: x.lineage as string, parentSessionId: (x.parent as string | null) ?? null, depth: Number(x.depth) }));
+}
+
+/** conversationRoot of many sessions in one query (one recursive walk per start); unknown ids are absent. */
+export async function conversationRootsOn(q: Q, sessionIds: readonly string[]): Promise<Map<string, string>> {
+  const out = new Map<string, string>();
+  if (sessionIds.length === 0) return out;
+  const r = await q.query(
+    `with recursive up(start, id, parent, lineage, depth) as (
+       select id, id, parent_session_id, lineage, 0 from sessions where id = any($1::text[])
+       union all
+       select up.start, p.id, p.parent_session_id, p.lineage, up.depth + 1 from up join sessions p on p.id = up.parent
+        where up.lineage in ${EDGES} and up.depth < ${MAX_DEPTH}
+     ) cycle id set is_cycle using path
+     select distinct on (start) start, id from up where not is_cycle order by start, depth desc`,
+    [[...new Set(sessionIds)]],
+  );
+  for (const row of r.rows) out.set(row.start as string, row.id as string);
+  return out;
+}
+
+/** segmentsOf of many sessions in one query (chain starts, then each chain down); unknown ids are absent. */
+export async function segmentsOfMany(q: Q, sessionIds: readonly string[]): Promise<Map<string, string[]>> {
+  const out = new Map<string, string[]>();
+  if (sessionIds.length === 0) return out;
+  const r = await q.query(
+    `with recursive up(start, id, parent, lineage, depth) as (
+       select id, id, parent_session_id, lineage, 0 from sessions where id = any($1::text[])
+       union all
+       select up.start, p.id, p.parent_session_id, p.lineage, up.depth + 1 from up join sessions p on p.id = up.parent
+        where up.lineage = 'compression' and up.depth < ${MAX_DEPTH}
+     ) cycle id set is_cycle using path,
+     starts as (select distinct on (start) start, id as chain_start from up where not is_cycle order by start, depth desc),
+     chain(chain_start, id, depth, started) as (
+       select id, id, 0, started_at from sessions where id in (select chain_start from starts)
+       union
+       select chain.chain_start, s.id, chain.depth + 1, s.started_at from sessions s join chain on s.parent_session_id = chain.id
+        where s.lineage = 'compression' and chain.depth < ${MAX_DEPTH}
+     )
+     select starts.start, chain.id from starts join chain on chain.chain_start = starts.chain_start
+      order by starts.start, chain.depth, chain.started, chain.id collate "C"`,
+    [[...new Set(sessionIds)]],
+  );
+  for (const row of r.rows) {
+    const list = out.get(row.start as string);
+    if (list) list.push(row.id as string);
+    else out.set(row.start as string, [row.id as string]);
+  }
+  return out;
 }
 
 /** A project-less session's recallable history: members reached through compression edges only. */
@@ -175,15 +223,42 @@ export async function recentConversationsOn(q: Q, scope: RecentScope, options: R
   const roles: { roles?: readonly MessageRole[] } = options.roles && options.roles.length > 0 ? { roles: options.roles } : {};
   // A date range keeps only conversations with a visible message in it, quoted from inside it.
   const dates = { ...(options.since !== undefined ? { since: options.since } : {}), ...(options.until !== undefined ? { until: options.until } : {}) };
+  // Roots and segments are read for a whole batch of sessions at once (two queries, not two per session).
+  const roots = new Map<string, string>();
+  const segmentsByRoot = new Map<string, string[]>();
+  // The ends (last, first user, first message) of the next few new conversations of the batch, in one query.
+  const ends = new Map<string, ConversationEnds>();
+  let pending: string[] = [];
+  const prefetch = async (sessionIds: readonly string[]): Promise<void> => {
+    for (const [id, root] of await conversationRootsOn(q, sessionIds)) roots.set(id, root);
+    const fresh = [...new Set(sessionIds.map((id) => roots.get(id)).filter((r): r is string => r !== undefined && !seen.has(r) && !segmentsByRoot.has(r)))];
+    for (const [root, segments] of await segmentsOfMany(q, fresh)) segmentsByRoot.set(root, segments);
+    pending = fresh.filter((r) => segmentsByRoot.has(r));
+  };
+  const endsOf = async (rootId: string): Promise<ConversationEnds | undefined> => {
+    if (!ends.has(rootId) && pending.includes(rootId)) {
+      const from = pending.indexOf(rootId);
+      // Enough for the page (empty conversations are skipped, so a few more), not the whole batch.
+      const next = pending.slice(from, from + Math.max(8, 2 * (limit + 1 - conversations.length)));
+      for (const [root, e] of await conversationEndsOn(q, next.map((root) => ({ root, segments: segmentsByRoot.get(root)! })), { ...roles, ...dates })) ends.set(root, e);
+    }
+    return ends.get(rootId);
+  };
   const consider = async (sessionId: string): Promise<void> => {
-    const rootId = await conversationRoot(q, sessionId);
+    const rootId = roots.get(sessionId) ?? (await conversationRoot(q, sessionId));
     if (seen.has(rootId)) return;
     seen.add(rootId);
-    const segments = await segmentsOf(q, rootId);
+    const segments = segmentsByRoot.get(rootId) ?? (await segmentsOf(q, rootId));
+    const wantsUser = !options.roles || options.roles.length === 0 || options.roles.includes('user');
+    const known = await endsOf(rootId);
+    if (known) {
+      if (!known.last) return;
+      conversations.push({ rootId, segments, first: (wantsUser ? known.firstUser : undefined) ?? known.first ?? known.last, last: known.last });
+      return;
+    }
     const last = await segmentsHeadTailOn(q, segments, 0, 1, { ...roles, ...dates });
     const lastMessage = last.truncated ? last.tail[0] : last.head[last.head.length - 1];
     if (!lastMessage) return;
-    const wantsUser = !options.roles || options.roles.length === 0 || options.roles.includes('user');
     const firstUser = wantsUser ? (await segmentsHeadTailOn(q, segments, 1, 0, { roles: ['user'], ...dates })).head[0] : undefined;
     const first = firstUser ?? (await segmentsHeadTailOn(q, segments, 1, 0, { ...roles, ...dates })).head[0] ?? lastMessage;
     conversations.push({ rootId, segments, first, last: lastMessage });
@@ -193,6 +268,7 @@ export async function recentConversationsOn(q: Q, scope: RecentScope, options: R
   const dir = options.order === 'newest' ? 'desc' : 'asc';
   if (scope.kind === 'sessions') {
     const rows = (await q.query(`select id from sessions where id = any($1) and not hidden order by started_at ${dir}`, [[...scope.sessionIds]])).rows;
+    await prefetch(rows.map((row) => row.id as string));
     for (const row of rows) {
       if (conversations.length > limit) break;
       await consider(row.id as string);
@@ -210,6 +286,7 @@ export async function recentConversationsOn(q: Q, scope: RecentScope, options: R
           cursor ? [scope.projectId, cursor.started, cursor.id] : [scope.projectId],
         )
       ).rows;
+      await prefetch(batch.map((row) => row.id));
       let consumed = 0;
       for (const row of batch) {
         scanned++;

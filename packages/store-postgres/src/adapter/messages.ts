@@ -13,7 +13,7 @@ import type pg from 'pg';
 import { z } from 'zod';
 import { documentText, PG_KEYWORD_TOKENIZER_VERSION, tsvectorLiteral } from '../keyword-text.js';
 import { nowMs, toMessage, VISIBLE_SQL, write, type Db, type Tx } from './tx.js';
-import { pageOn, segmentsHeadTailOn, segmentWindowOn, windowOn } from './windows.js';
+import { pageOn, segmentsHeadTailOn, segmentWindowOn, windowOn, windowsOn } from './windows.js';
 
 const appendSchema = z.array(newMessageSchema).max(100_000);
 const editSchema = boundedText(MAX_MESSAGE_CHARS, `content must be at most ${MAX_MESSAGE_CHARS} characters`);
@@ -161,6 +161,16 @@ export function postgresMessages(pool: Db): MessageStore {
       const row = (await pool.query('select * from messages where id = $1', [messageId])).rows[0];
       return row ? toMessage(row) : undefined;
     },
+    async findMany(messageIds) {
+      const out = new Map<number, Message>();
+      const ids = [...new Set(messageIds.filter((id) => Number.isSafeInteger(id)))];
+      if (ids.length === 0) return out;
+      for (const row of (await pool.query('select * from messages where id = any($1::bigint[])', [ids])).rows) {
+        const message = toMessage(row);
+        out.set(message.id, message);
+      }
+      return out;
+    },
     get: (messageId) => getMessageOn(pool, messageId),
     async edit(messageId, content) {
       const text = parseInput(editSchema, content, 'message content');
@@ -202,6 +212,7 @@ export function postgresMessages(pool: Db): MessageStore {
       return rows.map(toMessage);
     },
     window: (sessionId, anchorId, before, after) => windowOn(pool, sessionId, anchorId, before, after),
+    windows: (requests) => windowsOn(pool, requests),
     segmentWindow: (segments, anchorId, before, after, options = {}) => segmentWindowOn(pool, segments, anchorId, before, after, options),
     segmentsHeadTail: (segments, head, tail, options = {}) => segmentsHeadTailOn(pool, segments, head, tail, options),
     async existingExternalIds(sessionId, externalIds) {

@@ -8,10 +8,10 @@
 import { LINEAGE_KINDS, type LineageKind, type MoveResult, type Session } from '@recall/rpc-contract';
 import { LineageError, ProjectArchivedError, ProjectNotFoundError, SessionAlreadyCompressedError, SessionExistsError, SessionNotFoundError, ValidationError } from '@recall/store/portable';
 import { boundedText, idSchema, newMessageSchema, parseInput, titleSchema, toWellFormed } from '@recall/store/portable';
-import type { NewSession, SessionChanges, SessionStore } from '@recall/storage-ports';
+import type { NewSession, SessionChanges, SessionRecord, SessionStore } from '@recall/storage-ports';
 import type pg from 'pg';
 import { z } from 'zod';
-import { conversationContainingOn, conversationMembers, conversationRoot, listConversationsOn, ownHistory, recentConversationsOn, segmentsOf } from './conversations.js';
+import { conversationContainingOn, conversationMembers, conversationRoot, conversationRootsOn, listConversationsOn, ownHistory, recentConversationsOn, segmentsOf, segmentsOfMany } from './conversations.js';
 import { insertParsedMessages } from './messages.js';
 import { lockConversation, newSessionId, nowMs, SESSION_SELECT, toSession, write, type Db, type Tx } from './tx.js';
 
@@ -207,6 +207,15 @@ export function postgresSessions(pool: Db): SessionStore {
       const { messageCount: _c, lastMessageAt: _l, ...record } = toSession(row);
       return record;
     },
+    async findRecords(ids) {
+      const out = new Map<string, SessionRecord>();
+      if (ids.length === 0) return out;
+      for (const row of (await pool.query('select * from sessions where id = any($1::text[])', [[...new Set(ids)]])).rows) {
+        const { messageCount: _c, lastMessageAt: _l, ...record } = toSession(row);
+        out.set(record.id, record);
+      }
+      return out;
+    },
     projectId: (id) => projectOf(pool, id),
     async list(options = {}) {
       const where: string[] = [];
@@ -322,9 +331,11 @@ export function postgresSessions(pool: Db): SessionStore {
         });
       }),
     conversationRoot: (id) => conversationRoot(pool, id),
+    conversationRoots: (ids) => conversationRootsOn(pool, ids),
     conversation: (id) => conversationMembers(pool, id),
     ownHistory: (id) => ownHistory(pool, id),
     segments: (id) => segmentsOf(pool, id),
+    segmentsOf: (ids) => segmentsOfMany(pool, ids),
     listConversations: (options) => listConversationsOn(pool, options),
     conversationContaining: (id) => conversationContainingOn(pool, id),
     recentConversations: (scope, options) => recentConversationsOn(pool, scope, options),

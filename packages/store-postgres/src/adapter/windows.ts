@@ -5,25 +5,71 @@
  */
 import type { Message, MessageRole } from '@recall/rpc-contract';
 import { MessageNotFoundError, SessionNotFoundError } from '@recall/store/portable';
-import type { HeadAndTail, MessageSlice, PagePosition, WindowSlice } from '@recall/storage-ports';
+import type { HeadAndTail, MessageSlice, PagePosition, WindowRequest, WindowSlice } from '@recall/storage-ports';
 import type pg from 'pg';
 import { toMessage, VISIBLE_SQL, type Tx } from './tx.js';
 
 type Q = Tx | pg.Pool;
 const VISIBLE = `visibility in ${VISIBLE_SQL}`;
 
-/** Up to before/after visible neighbours of a visible anchor in one session. */
+/** Up to before/after visible neighbours of a visible anchor in one session (one query: anchor, earlier and later rows). */
 export async function windowOn(q: Q, sessionId: string, anchorId: number, before: number, after: number): Promise<WindowSlice> {
-  const anchor = (await q.query(`select * from messages where id = $1 and session_id = $2 and ${VISIBLE}`, [anchorId, sessionId])).rows[0];
+  const rows = (
+    await q.query(
+      `(select *, 0 as part from messages where id = $2 and session_id = $1 and ${VISIBLE})
+       union all
+       (select *, -1 as part from messages where session_id = $1 and id < $2 and ${VISIBLE} order by id desc limit $3)
+       union all
+       (select *, 1 as part from messages where session_id = $1 and id > $2 and ${VISIBLE} order by id limit $4)`,
+      [sessionId, anchorId, before + 1, after + 1],
+    )
+  ).rows;
+  const anchor = rows.find((r) => r.part === 0);
   if (!anchor) throw new MessageNotFoundError(anchorId);
-  const earlier = (await q.query(`select * from messages where session_id = $1 and id < $2 and ${VISIBLE} order by id desc limit $3`, [sessionId, anchorId, before + 1])).rows;
-  const later = (await q.query(`select * from messages where session_id = $1 and id > $2 and ${VISIBLE} order by id limit $3`, [sessionId, anchorId, after + 1])).rows;
+  const earlier = rows.filter((r) => r.part === -1).sort((a, b) => Number(b.id) - Number(a.id));
+  const later = rows.filter((r) => r.part === 1).sort((a, b) => Number(a.id) - Number(b.id));
   return {
     messages: [...earlier.slice(0, before).reverse(), anchor, ...later.slice(0, after)].map(toMessage),
     anchorId,
     moreBefore: earlier.length > before,
     moreAfter: later.length > after,
   };
+}
+
+/** windowOn of many anchors in one query (each an index probe before and after); throws for the first invisible anchor, as windowOn. */
+export async function windowsOn(q: Q, requests: readonly WindowRequest[]): Promise<WindowSlice[]> {
+  if (requests.length === 0) return [];
+  const rows = (
+    await q.query(
+      `with req as (select * from unnest($1::int[], $2::text[], $3::bigint[], $4::int[], $5::int[]) as r(ord, sid, anchor, nb, na))
+       select r.ord, 0 as part, m.* from req r join messages m on m.id = r.anchor and m.session_id = r.sid and m.${VISIBLE}
+       union all
+       select r.ord, -1 as part, e.* from req r cross join lateral (
+         select * from messages m where m.session_id = r.sid and m.id < r.anchor and m.${VISIBLE} order by m.id desc limit r.nb + 1) e
+       union all
+       select r.ord, 1 as part, l.* from req r cross join lateral (
+         select * from messages m where m.session_id = r.sid and m.id > r.anchor and m.${VISIBLE} order by m.id limit r.na + 1) l`,
+      [requests.map((_, i) => i), requests.map((r) => r.sessionId), requests.map((r) => r.anchorId), requests.map((r) => r.before), requests.map((r) => r.after)],
+    )
+  ).rows;
+  const byOrd = requests.map(() => ({ anchor: undefined as Record<string, unknown> | undefined, earlier: [] as Record<string, unknown>[], later: [] as Record<string, unknown>[] }));
+  for (const row of rows) {
+    const slot = byOrd[Number(row.ord)]!;
+    if (row.part === 0) slot.anchor = row;
+    else (row.part === -1 ? slot.earlier : slot.later).push(row);
+  }
+  return requests.map((r, i) => {
+    const { anchor, earlier, later } = byOrd[i]!;
+    if (!anchor) throw new MessageNotFoundError(r.anchorId);
+    earlier.sort((a, b) => Number(b.id) - Number(a.id));
+    later.sort((a, b) => Number(a.id) - Number(b.id));
+    return {
+      messages: [...earlier.slice(0, r.before).reverse(), anchor, ...later.slice(0, r.after)].map(toMessage),
+      anchorId: r.anchorId,
+      moreBefore: earlier.length > r.before,
+      moreAfter: later.length > r.after,
+    };
+  });
 }
 
 /** A date range of a read (epoch ms; since inclusive, until exclusive). */
@@ -81,6 +127,58 @@ export async function segmentsHeadTailOn(q: Q, segments: readonly string[], head
   if (first.length <= head + tail) return { head: first, tail: [], truncated: false };
   const last = await walk(q, segments, { segment: segments.length - 1, id: null }, tail, 'back', options.roles, options);
   return { head: first.slice(0, head), tail: last, truncated: true };
+}
+
+/** The ends of one conversation's segments read as one sequence: its last, first user and first visible messages (see conversationEndsOn). */
+export interface ConversationEnds {
+  last: Message | undefined;
+  firstUser: Message | undefined;
+  first: Message | undefined;
+}
+
+/**
+ * For many conversations at once (one query), what recentConversations reads of each with three
+ * segmentsHeadTail calls: the last visible message of the segments (of `roles`, in the range), the
+ * first user message (in the range) and the first visible message (of `roles`, in the range). Each
+ * end is an index probe per segment (messages_session_idx), the segments in their order.
+ */
+export async function conversationEndsOn(q: Q, conversations: ReadonlyArray<{ root: string; segments: readonly string[] }>, options: { roles?: readonly MessageRole[]; since?: number; until?: number } = {}): Promise<Map<string, ConversationEnds>> {
+  const out = new Map<string, ConversationEnds>();
+  if (conversations.length === 0) return out;
+  const rootOrd: number[] = [];
+  const segOrd: number[] = [];
+  const sid: string[] = [];
+  conversations.forEach((c, i) => c.segments.forEach((id, j) => (rootOrd.push(i), segOrd.push(j), sid.push(id))));
+  const params: unknown[] = [rootOrd, segOrd, sid];
+  let range = '';
+  if (options.since !== undefined && Number.isFinite(options.since)) {
+    params.push(Math.floor(options.since));
+    range += ` and m.created_at >= $${params.length}`;
+  }
+  if (options.until !== undefined && Number.isFinite(options.until)) {
+    params.push(Math.floor(options.until));
+    range += ` and m.created_at < $${params.length}`;
+  }
+  let roleFilter = '';
+  if (options.roles && options.roles.length > 0) {
+    params.push([...options.roles]);
+    roleFilter = ` and m.role = any($${params.length})`;
+  }
+  const end = (filter: string, dir: 'asc' | 'desc') =>
+    `(select e.x from segs s cross join lateral (
+        select row_to_json(m) as x from messages m where m.session_id = s.sid and m.${VISIBLE}${filter}${range} order by m.id ${dir} limit 1
+      ) e where s.root_ord = r.root_ord order by s.seg_ord ${dir} limit 1)`;
+  const rows = (
+    await q.query(
+      `with segs as (select * from unnest($1::int[], $2::int[], $3::text[]) as t(root_ord, seg_ord, sid)),
+       r as (select distinct root_ord from segs)
+       select r.root_ord, ${end(roleFilter, 'desc')} as last, ${end(" and m.role = 'user'", 'asc')} as first_user, ${end(roleFilter, 'asc')} as first from r`,
+      params,
+    )
+  ).rows;
+  const message = (x: unknown) => (x ? toMessage(x as Record<string, unknown>) : undefined);
+  for (const row of rows) out.set(conversations[Number(row.root_ord)]!.root, { last: message(row.last), firstUser: message(row.first_user), first: message(row.first) });
+  return out;
 }
 
 /** One page of a session's visible messages (messagePage's rules). */
