@@ -60,7 +60,7 @@ export const indexCommand = defineCommand<{ json?: boolean; project?: string }>(
   name: 'index',
   summary: 'Show and control the keyword and semantic indexes.',
   usage: 'index status|run|rebuild|enable|disable [--project ID|SLUG|NAME] [--json]',
-  optionsHelp: `  status            keyword counts and the semantic index per project
+  optionsHelp: `  status            keyword counts and the semantic index per project (on a team database: keyword counts; the semantic index is SQLite-only for now)
   enable            switch semantic indexing on for --project (its messages, also new ones, are sent to the configured endpoint)
   disable           switch it off for --project (nothing more is sent; nothing is deleted)
   run               backfill now (--project, or every switched-on project), with a progress bar; Ctrl-C interrupts, the next run resumes
