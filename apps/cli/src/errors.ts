@@ -76,8 +76,8 @@ export class FolderNotInProjectError extends GatewayError {
  * config.json `storage`): code `storage_unsupported`, nothing read or written.
  */
 export class StorageNotServedError extends GatewayError {
-  constructor(command: string) {
-    super('storage_unsupported', `PostgreSQL storage is not served by this command yet ("recall ${command}" works on the profile's SQLite file; "recall migrate" copies a profile into PostgreSQL).`, {
+  constructor(command: string, why?: string) {
+    super('storage_unsupported', why ?? `PostgreSQL storage is not served by this command yet ("recall ${command}" works on the profile's SQLite file; "recall migrate" copies a profile into PostgreSQL).`, {
       data: { command, kind: 'postgres' },
     });
     this.name = 'StorageNotServedError';

@@ -145,9 +145,9 @@ describe('recall migrate', () => {
 
 describe('a PostgreSQL storage on commands that do not serve it yet', () => {
   it.each([
-    ['--database flag', ['projects'], 'flag'],
-    ['RECALL_DATABASE_URL', ['sessions'], 'env'],
-    ['config.json storage', ['projects', '--json'], 'file'],
+    ['--database flag', ['export', '--project', 'alpha'], 'flag'],
+    ['RECALL_DATABASE_URL', ['delete', '--session', 's1', '--yes'], 'env'],
+    ['config.json storage', ['export', '--session', 's1', '--format', 'markdown'], 'file'],
   ])('%s → storage_unsupported, nothing opened', async (_name, args, how) => {
     const home = tempDir('recall-unsupported-');
     const url = `postgresql://postgres:${SECRET}@127.0.0.1:1/none`;

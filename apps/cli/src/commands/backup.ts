@@ -25,13 +25,15 @@ function stamp(date = new Date()): string {
 
 export const backupCommand = defineCommand<{ to?: string; 'without-index'?: boolean; json?: boolean }>({
   name: 'backup',
-  summary: 'Write a consistent copy of a profile to one file (safe while "recall serve" runs).',
+  summary: 'Write a consistent copy of a profile to one file (safe while "recall serve" runs; a team database is backed up with pg_dump).',
   usage: 'backup [--to FILE] [--without-index] [--json]',
   optionsHelp: `  --to FILE         where to write it (a new file; default <home>/backups/<profile>-<time>.db)
   --without-index   leave out the keyword and semantic index rows (smaller; "recall restore" rebuilds them)
   --json            print JSON ({ path, bytes, withoutIndex, ms })`,
   options: { to: { type: 'string' }, 'without-index': { type: 'boolean' }, json: { type: 'boolean' } },
   positionals: { min: 0, max: 0 },
+  postgresRefusal:
+    '"recall backup" copies a profile\'s SQLite file; a PostgreSQL team database is backed up with PostgreSQL\'s own tools: pg_dump (for example pg_dump --format=custom --file=recall.dump "$RECALL_DATABASE_URL"), or your provider\'s snapshots. See docs/team-mode.md.',
   run(ctx, { values }) {
     const db = ctx.db();
     let to: string;
@@ -60,6 +62,8 @@ export const restoreCommand = defineCommand<{ force?: boolean; json?: boolean }>
   --json            print JSON ({ backup, replaced, reindexed })`,
   options: { force: { type: 'boolean' }, json: { type: 'boolean' } },
   positionals: { min: 1, max: 1, names: 'FILE' },
+  postgresRefusal:
+    '"recall restore" replaces a profile\'s SQLite file from a "recall backup" file; a PostgreSQL team database is restored with PostgreSQL\'s own tools from a pg_dump file: pg_restore (for example pg_restore --clean --dbname "$RECALL_DATABASE_URL" recall.dump). See docs/team-mode.md.',
   run(ctx, { values, positionals }) {
     const file = resolve(positionals[0]!);
     const { home, profile } = ctx.config;

@@ -86,10 +86,13 @@ export interface CommandDefinition<V> {
    */
   createsData?: boolean | ((parsed: Parsed<V>) => boolean);
   /**
-   * The command works on a PostgreSQL storage (team mode). Until the callers are on the storage
-   * ports only `migrate` does; every other command refuses a postgres storage (storage_unsupported).
+   * The command works on a PostgreSQL storage (team mode): those on the storage ports (serve, mcp,
+   * import, sync, search, projects, sessions, mv, index, migrate); the others refuse a postgres
+   * storage (storage_unsupported) before reading anything.
    */
   servesPostgres?: boolean;
+  /** Why the command refuses a postgres storage, for people, when the general sentence would mislead (backup, restore). */
+  postgresRefusal?: string;
   /** Flag checks that must report a usage error (exit 2) before the configuration is loaded. */
   check?(parsed: Parsed<V>): void;
   run(ctx: CliContext, parsed: Parsed<V>): Promise<number | void> | number | void;
@@ -119,7 +122,7 @@ export function defineCommand<V>(definition: CommandDefinition<V>): Command {
       definition.check?.(parsed);
       const ctx = createCliContext({ ...parsed.values, port: (parsed.values as { port?: string }).port }, { createsData: typeof definition.createsData === 'function' ? definition.createsData(parsed) : definition.createsData === true });
       try {
-        if (ctx.config.storage.kind === 'postgres' && definition.servesPostgres !== true) throw new StorageNotServedError(definition.name);
+        if (ctx.config.storage.kind === 'postgres' && definition.servesPostgres !== true) throw new StorageNotServedError(definition.name, definition.postgresRefusal);
         return (await definition.run(ctx, parsed)) ?? EXIT_OK;
       } finally {
         ctx.close();

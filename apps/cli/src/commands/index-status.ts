@@ -6,7 +6,8 @@
  * the same time: leases make the two share the work, never embed a chunk twice). Ctrl-C interrupts
  * a run; it resumes from the stored rows next time.
  */
-import { resolveProjectRef } from './project-ref.js';
+import { resolveProjectRef, resolveProjectRefOnStorage } from './project-ref.js';
+import { openCommandStorage } from './command-storage.js';
 import { sqliteStorage } from '@recall/store';
 import { EventHub } from '@recall/gateway-rpc';
 import { consoleLogger, type CallContext } from '@recall/gateway-rpc';
@@ -59,7 +60,7 @@ export const indexCommand = defineCommand<{ json?: boolean; project?: string }>(
   name: 'index',
   summary: 'Show and control the keyword and semantic indexes.',
   usage: 'index status|run|rebuild|enable|disable [--project ID|SLUG|NAME] [--json]',
-  optionsHelp: `  status            keyword counts and the semantic index per project
+  optionsHelp: `  status            keyword counts and the semantic index per project (on a team database: keyword counts; the semantic index is SQLite-only for now)
   enable            switch semantic indexing on for --project (its messages, also new ones, are sent to the configured endpoint)
   disable           switch it off for --project (nothing more is sent; nothing is deleted)
   run               backfill now (--project, or every switched-on project), with a progress bar; Ctrl-C interrupts, the next run resumes
@@ -75,8 +76,10 @@ export const indexCommand = defineCommand<{ json?: boolean; project?: string }>(
     }
     if ((sub === 'enable' || sub === 'disable') && values.project === undefined) throw new UsageError(`"index ${sub}" needs --project ID|SLUG|NAME: which project to switch ${sub === 'enable' ? 'on' : 'off'}.`, 'index');
   },
+  servesPostgres: true,
   async run(ctx, { values, positionals }) {
     const sub = positionals[0] as Sub;
+    if (ctx.config.storage.kind === 'postgres') return teamIndex(ctx, sub, values);
     const db = ctx.db();
     const events = new EventHub();
     const redaction = redactionPolicy(ctx.config);
@@ -152,4 +155,31 @@ export const indexCommand = defineCommand<{ json?: boolean; project?: string }>(
 
 function indexSummary(statuses: { ready: number; pending: number; failed: number }[]): { ready: number; pending: number; failed: number } {
   return statuses.reduce((a, s) => ({ ready: a.ready + s.ready, pending: a.pending + s.pending, failed: a.failed + s.failed }), { ready: 0, pending: 0, failed: 0 });
+}
+
+/** Said wherever the semantic index is asked for on a PostgreSQL team database. */
+const SEMANTIC_NOT_ON_TEAM = 'the semantic index is not available on a team database (PostgreSQL) yet; it works on a profile\'s own SQLite file. Keyword search works fully.';
+
+/**
+ * `recall index` on a PostgreSQL team database: `status` shows the keyword counts (the whole
+ * database's; `--project` is checked, not counted on its own) and says that the semantic index is
+ * SQLite-only for now; the other subcommands change the semantic index and are refused.
+ */
+async function teamIndex(ctx: CliContext, sub: Sub, values: { json?: boolean; project?: string }): Promise<number | void> {
+  if (sub !== 'status') throw new GatewayError('storage_unsupported', `"recall index ${sub}" does not run on a team database: ${SEMANTIC_NOT_ON_TEAM}`, { data: { command: 'index', kind: 'postgres' } });
+  const opened = await openCommandStorage(ctx, 'index');
+  try {
+    const project = values.project === undefined ? null : await resolveProjectRefOnStorage(opened.storage, values.project);
+    const keyword = (await opened.storage.stats?.keywordCounts()) ?? { messages: 0, sessions: 0, conversations: 0 };
+    if (values.json) {
+      printJson(ctx.out, { database: opened.where, keyword, semantic: { available: false } });
+      return;
+    }
+    const { style } = ctx.out;
+    ctx.out.write(`Database: ${opened.where}\n`);
+    ctx.out.write(`Keyword:  ${style.green('ready')} — ${keyword.messages} messages in ${keyword.conversations} conversations (${keyword.sessions} sessions)${project ? `; counted over the whole database, not only ${project.slug}` : ''}\n`);
+    ctx.out.write(`Semantic: ${style.yellow('not available')} — ${SEMANTIC_NOT_ON_TEAM.replace(/^the semantic index is/, 'it is')}\n`);
+  } finally {
+    await opened.close();
+  }
 }

@@ -6,10 +6,10 @@
  * conversation already is writes nothing and exits 0 with a note on stderr saying so (the wanted
  * state holds; `--json` then prints an empty `sessionIds`), so scripts can re-run a move safely.
  */
-import { getSession, setSessionProject } from '@recall/store';
 import { defineCommand } from './command.js';
 import { printJson } from './context.js';
-import { resolveProjectRef } from './project-ref.js';
+import { resolveProjectRefOnStorage } from './project-ref.js';
+import { openCommandStorage } from './command-storage.js';
 
 export const mvCommand = defineCommand<{ json?: boolean }>({
   name: 'mv',
@@ -19,27 +19,33 @@ export const mvCommand = defineCommand<{ json?: boolean }>({
   --json            print JSON ({ sessionIds, projectId, previousProjectId })`,
   options: { json: { type: 'boolean' } },
   positionals: { min: 2, max: 2, names: ['SESSION', 'PROJECT (a project id, slug or name, or none)'] },
-  run(ctx, { values, positionals }) {
+  servesPostgres: true,
+  async run(ctx, { values, positionals }) {
     const [sessionId, target] = positionals as [string, string];
-    const db = ctx.db();
-    const session = getSession(db, sessionId);
-    const project = target === 'none' ? null : resolveProjectRef(db, target);
-    const targetId = project?.id ?? null;
-    if (session.projectId === targetId) {
-      ctx.err.write(`recall mv: ${sessionId} is already ${project ? `in ${project.name} (${project.id})` : 'without a project'}; nothing moved.\n`);
-      if (values.json) printJson(ctx.out, { sessionIds: [], projectId: targetId, previousProjectId: targetId });
-      return;
+    const opened = await openCommandStorage(ctx, 'mv');
+    try {
+      const { storage } = opened;
+      const session = await storage.sessions.get(sessionId);
+      const project = target === 'none' ? null : await resolveProjectRefOnStorage(storage, target);
+      const targetId = project?.id ?? null;
+      if (session.projectId === targetId) {
+        ctx.err.write(`recall mv: ${sessionId} is already ${project ? `in ${project.name} (${project.id})` : 'without a project'}; nothing moved.\n`);
+        if (values.json) printJson(ctx.out, { sessionIds: [], projectId: targetId, previousProjectId: targetId });
+        return;
+      }
+      const result = await storage.sessions.move(sessionId, targetId);
+      if (values.json) {
+        printJson(ctx.out, result);
+        return;
+      }
+      const count = result.sessionIds.length;
+      const from = result.previousProjectId === null ? 'no project' : await (async () => {
+        const p = await resolveProjectRefOnStorage(storage, result.previousProjectId!);
+        return `${p.name} (${p.id})`;
+      })();
+      ctx.out.write(`Moved ${count} session${count === 1 ? '' : 's'} (${result.sessionIds.join(', ')}) from ${from} to ${project ? `${project.name} (${project.id})` : 'no project'}.\n`);
+    } finally {
+      await opened.close();
     }
-    const result = setSessionProject(db, sessionId, targetId);
-    if (values.json) {
-      printJson(ctx.out, result);
-      return;
-    }
-    const count = result.sessionIds.length;
-    const from = result.previousProjectId === null ? 'no project' : (() => {
-      const p = resolveProjectRef(db, result.previousProjectId);
-      return `${p.name} (${p.id})`;
-    })();
-    ctx.out.write(`Moved ${count} session${count === 1 ? '' : 's'} (${result.sessionIds.join(', ')}) from ${from} to ${project ? `${project.name} (${project.id})` : 'no project'}.\n`);
   },
 });

@@ -10,12 +10,13 @@
  */
 import { resolve } from 'node:path';
 import type { Project } from '@recall/rpc-contract';
-import type { RecallDatabase } from '@recall/schema';
-import { addProjectFolder, createProject, findProject, listConversations, listProjects, normalizeFolderPath, removeProjectFolder, StoreError } from '@recall/store';
+import type { Storage } from '@recall/storage-ports';
+import { normalizeFolderPath } from '@recall/store';
 import { GatewayError } from '@recall/gateway-rpc';
 import { defineCommand } from './command.js';
 import { oneLine, printJson, printTable, type CliContext } from './context.js';
-import { resolveProjectRef } from './project-ref.js';
+import { resolveProjectRefOnStorage } from './project-ref.js';
+import { openCommandStorage } from './command-storage.js';
 import { didYouMean } from './style.js';
 import { UsageError } from '../errors.js';
 
@@ -32,10 +33,11 @@ interface ProjectsFlags {
 }
 
 /** The store's folder_in_use names the other project by id; say which one by slug and how to free the folder. */
-function explainFolderInUse(db: RecallDatabase, error: unknown): never {
-  if (error instanceof StoreError && error.code === 'folder_in_use') {
-    const { path, projectId } = error.details as { path: string; projectId: string };
-    const owner = findProject(db, projectId);
+async function explainFolderInUse(storage: Storage, error: unknown): Promise<never> {
+  // Matched on the code: the SQLite and PostgreSQL adapters throw the same error with the same details.
+  if ((error as { code?: unknown }).code === 'folder_in_use') {
+    const { path, projectId } = (error as { details: { path: string; projectId: string } }).details;
+    const owner = await storage.projects.find(projectId);
     const name = owner ? owner.slug : projectId;
     throw new GatewayError('folder_in_use', `Folder ${path} already belongs to project ${name}${owner ? ` (${owner.id})` : ''}; a folder maps to one project. Free it first: recall projects remove-folder ${name} ${path}`, {
       data: { path, projectId },
@@ -49,17 +51,18 @@ function describe(project: Project): string {
   return `${project.slug} (${project.id}) "${project.name}"${folders.length > 0 ? `, folder${folders.length === 1 ? '' : 's'} ${folders.join(', ')}` : ', no folder'}`;
 }
 
-function list(ctx: CliContext, values: ProjectsFlags): void {
-  const db = ctx.db();
+async function list(ctx: CliContext, storage: Storage, where: string, values: ProjectsFlags): Promise<void> {
   // The sidebar's count: the project's logical conversations (continuations folded in), as
   // conversations.list counts them, not raw session rows.
-  const projects = listProjects(db, { includeArchived: values.all === true }).map((p) => ({ ...p, conversationCount: listConversations(db, { projectId: p.id, limit: 1 }).total }));
+  const projects = await Promise.all(
+    (await storage.projects.list({ includeArchived: values.all === true })).map(async (p) => ({ ...p, conversationCount: (await storage.sessions.listConversations({ projectId: p.id, limit: 1 })).total })),
+  );
   if (values.json) {
     printJson(ctx.out, { projects });
     return;
   }
   if (projects.length === 0) {
-    ctx.out.write(`No projects in profile "${ctx.config.profile}". Create one: recall projects create NAME --folder DIR\n`);
+    ctx.out.write(`No projects in ${where}. Create one: recall projects create NAME --folder DIR\n`);
     return;
   }
   printTable(
@@ -104,43 +107,52 @@ export const projectsCommand = defineCommand<ProjectsFlags>({
     if (values.folder !== undefined && sub !== 'create') throw new UsageError('--folder goes with "projects create"; to add a folder to a project use "projects add-folder PROJECT DIR".', 'projects');
     if (values.all && sub !== 'list') throw new UsageError('--all goes with "projects list".', 'projects');
   },
-  run(ctx, { values, positionals }) {
+  servesPostgres: true,
+  async run(ctx, { values, positionals }) {
     const sub = (positionals[0] ?? 'list') as Sub;
-    if (sub === 'list') return list(ctx, values);
-    const db = ctx.db();
-    const confirmHome = values['confirm-home'] === true;
-    let project: Project;
-    let message: string;
-    if (sub === 'create') {
-      const name = positionals[1]!;
-      try {
-        project = createProject(db, { name, folders: (values.folder ?? []).map((f) => resolve(f)), confirmHome });
-      } catch (error) {
-        explainFolderInUse(db, error);
-      }
-      message = `Created project ${describe(project)}.`;
-      const dir = project.folders[0]?.path;
-      message += `\n  Search it:       recall search QUERY --project ${project.slug}`;
-      message += dir ? `\n  For an agent:    recall mcp --cwd ${dir}` : `\n  Map a folder:    recall projects add-folder ${project.slug} DIR`;
-    } else {
-      const target = resolveProjectRef(db, positionals[1]!);
-      const dir = resolve(positionals[2]!);
-      if (sub === 'add-folder') {
-        try {
-          project = addProjectFolder(db, target.id, dir, { confirmHome });
-        } catch (error) {
-          explainFolderInUse(db, error);
-        }
-        message = target.folders.some((f) => f.path === normalizeFolderPath(dir)) ? `${target.slug} already has folder ${dir}; nothing changed.` : `Added folder ${dir} to project ${describe(project)}.`;
-      } else {
-        const had = target.folders.some((f) => f.path === normalizeFolderPath(dir));
-        project = removeProjectFolder(db, target.id, dir);
-        message = had
-          ? `Removed folder ${dir} from project ${describe(project)}. Its conversations stay in the project.`
-          : `${target.slug} has no folder ${dir}; nothing changed (its folders: ${target.folders.map((f) => f.path).join(', ') || 'none'}).`;
-      }
+    const target = await openCommandStorage(ctx, 'projects');
+    try {
+      await (sub === 'list' ? list(ctx, target.storage, target.where, values) : change(ctx, target.storage, sub, values, positionals));
+    } finally {
+      await target.close();
     }
-    if (values.json) printJson(ctx.out, { project });
-    else ctx.out.write(`${message}\n`);
   },
 });
+
+/** create, add-folder and remove-folder: the same writes as the desktop, through the storage ports. */
+async function change(ctx: CliContext, storage: Storage, sub: Exclude<Sub, 'list'>, values: ProjectsFlags, positionals: readonly string[]): Promise<void> {
+  const confirmHome = values['confirm-home'] === true;
+  let project: Project;
+  let message: string;
+  if (sub === 'create') {
+    const name = positionals[1]!;
+    try {
+      project = await storage.projects.create({ name, folders: (values.folder ?? []).map((f) => resolve(f)), confirmHome });
+    } catch (error) {
+      return explainFolderInUse(storage, error);
+    }
+    message = `Created project ${describe(project)}.`;
+    const dir = project.folders[0]?.path;
+    message += `\n  Search it:       recall search QUERY --project ${project.slug}`;
+    message += dir ? `\n  For an agent:    recall mcp --cwd ${dir}` : `\n  Map a folder:    recall projects add-folder ${project.slug} DIR`;
+  } else {
+    const target = await resolveProjectRefOnStorage(storage, positionals[1]!);
+    const dir = resolve(positionals[2]!);
+    if (sub === 'add-folder') {
+      try {
+        project = await storage.projects.addFolder(target.id, dir, { confirmHome });
+      } catch (error) {
+        return explainFolderInUse(storage, error);
+      }
+      message = target.folders.some((f) => f.path === normalizeFolderPath(dir)) ? `${target.slug} already has folder ${dir}; nothing changed.` : `Added folder ${dir} to project ${describe(project)}.`;
+    } else {
+      const had = target.folders.some((f) => f.path === normalizeFolderPath(dir));
+      project = await storage.projects.removeFolder(target.id, dir);
+      message = had
+        ? `Removed folder ${dir} from project ${describe(project)}. Its conversations stay in the project.`
+        : `${target.slug} has no folder ${dir}; nothing changed (its folders: ${target.folders.map((f) => f.path).join(', ') || 'none'}).`;
+    }
+  }
+  if (values.json) printJson(ctx.out, { project });
+  else ctx.out.write(`${message}\n`);
+}

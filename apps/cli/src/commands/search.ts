@@ -13,11 +13,13 @@ import { intFlag, enumFlag } from './args.js';
 import { defineCommand } from './command.js';
 import { oneLine, printJson, type CliContext, type Output } from './context.js';
 import { EXIT_ERROR, SearchFailedError, stableCode, UsageError } from '../errors.js';
-import { loadSearchTool } from './tool.js';
+import { loadSearchTool, storageSearchTool, type CliSearchTool } from './tool.js';
+import { openCommandStorage } from './command-storage.js';
 import { redactionPolicy } from '../config.js';
 import type { SessionSearchResult } from '@recall/search-tool';
-import { MESSAGE_ROLES, SEARCH_MODES, SORTS } from '@recall/rpc-contract';
-import { checkScopeFlags, resolveScope } from './scope.js';
+import { MESSAGE_ROLES, SEARCH_MODES, SORTS, type Project } from '@recall/rpc-contract';
+import { checkScopeFlags, resolveScope, resolveScopeOnStorage, type ToolScope } from './scope.js';
+import type { Storage } from '@recall/storage-ports';
 import { markTerms, renderMatches, wrapText, type Style } from './style.js';
 
 // The flags' closed vocabularies are the tool's own (the wire contract), not copies.
@@ -126,6 +128,16 @@ function resolveSearchScope(ctx: CliContext, values: SearchFlags): ReturnType<ty
   }
 }
 
+/** resolveSearchScope on the storage ports (a team database): an unknown `--session` is left to the tool as well. */
+async function resolveSearchScopeOnStorage(ctx: CliContext, storage: Storage, values: SearchFlags): ReturnType<typeof resolveScopeOnStorage> {
+  try {
+    return await resolveScopeOnStorage(storage, values, ctx.config.profile);
+  } catch (error) {
+    if (values.session !== undefined && stableCode(error) === 'session_not_found') return { scope: { currentSessionId: values.session }, project: null, note: null };
+    throw error;
+  }
+}
+
 export const searchCommand = defineCommand<SearchFlags>({
   name: 'search',
   summary: 'Search earlier conversations of one project (the session_search tool, as an agent calls it).',
@@ -171,6 +183,7 @@ export const searchCommand = defineCommand<SearchFlags>({
     if (positionals.length > 0 && values.query !== undefined) throw new UsageError('Give the query once: as words after the command or as --query, not both.', 'search');
     checkScopeFlags('search', values);
   },
+  servesPostgres: true,
   async run(ctx, { values, positionals }) {
     const args: Record<string, unknown> = {};
     const query = positionals.length > 0 ? positionals.join(' ') : values.query;
@@ -191,25 +204,48 @@ export const searchCommand = defineCommand<SearchFlags>({
     if (values.since !== undefined) args.since = values.since;
     if (values.until !== undefined) args.until = values.until;
 
+    if (ctx.config.storage.kind === 'postgres') {
+      // A team database: the keyword tool over the storage ports (semantic search is not on the ports yet).
+      const opened = await openCommandStorage(ctx, 'search');
+      try {
+        const { scope, note } = await resolveSearchScopeOnStorage(ctx, opened.storage, values);
+        if (note !== null) ctx.err.write(`${ctx.err.style.dim(`recall search: ${note}`)}\n`);
+        return await runTool(ctx, values, args, scope, storageSearchTool(opened.storage), (id) => opened.storage.projects.find(id));
+      } finally {
+        await opened.close();
+      }
+    }
     const { scope, note } = resolveSearchScope(ctx, values);
     if (note !== null) ctx.err.write(`${ctx.err.style.dim(`recall search: ${note}`)}\n`);
     const db = ctx.db();
-    const tool = await loadSearchTool(db, ctx.config, redactionPolicy(ctx.config));
-    let result;
-    try {
-      result = await tool.execute(args, { ...scope, profile: ctx.config.profile });
-    } finally {
-      await tool.close();
-    }
-    if (values.json) printJson(ctx.out, result);
-    if (result.error) {
-      const error = new SearchFailedError(result.error.code, forPeople(result.error.message));
-      ctx.err.write(`${ctx.err.style.red('recall search:')} ${error.message} ${ctx.err.style.dim(`[${error.code}]`)}\n`);
-      return EXIT_ERROR;
-    }
-    if (values.json) return;
-    const project = result.scope.project_id === null ? null : findProject(db, result.scope.project_id);
-    const scopeName = result.scope.kind === 'own_conversation' ? 'Only this conversation (it has no project)' : `Project ${project ? project.slug : result.scope.project_id}`;
-    printResult(ctx, result, scopeName);
+    return runTool(ctx, values, args, scope, await loadSearchTool(db, ctx.config, redactionPolicy(ctx.config)), async (id) => findProject(db, id));
   },
 });
+
+/** Runs the tool once and prints its result (JSON, or the list for people); the exit code on an error result. */
+async function runTool(
+  ctx: CliContext,
+  values: SearchFlags,
+  args: Record<string, unknown>,
+  scope: ToolScope,
+  tool: CliSearchTool,
+  projectById: (id: string) => Promise<Project | undefined>,
+): Promise<number | undefined> {
+  let result;
+  try {
+    result = await tool.execute(args, { ...scope, profile: ctx.config.profile });
+  } finally {
+    await tool.close();
+  }
+  if (values.json) printJson(ctx.out, result);
+  if (result.error) {
+    const error = new SearchFailedError(result.error.code, forPeople(result.error.message));
+    ctx.err.write(`${ctx.err.style.red('recall search:')} ${error.message} ${ctx.err.style.dim(`[${error.code}]`)}\n`);
+    return EXIT_ERROR;
+  }
+  if (values.json) return undefined;
+  const project = result.scope.project_id === null ? null : await projectById(result.scope.project_id);
+  const scopeName = result.scope.kind === 'own_conversation' ? 'Only this conversation (it has no project)' : `Project ${project ? project.slug : result.scope.project_id}`;
+  printResult(ctx, result, scopeName);
+  return undefined;
+}
