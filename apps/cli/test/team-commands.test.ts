@@ -32,27 +32,23 @@ function normalise(text: string): string {
 }
 
 /**
- * The PostgreSQL adapter cuts keyword snippets from the search-normalised text (NFKC, lower case:
- * "sqlite fts5", half-width commas) and marks each query term on its own («番茄»«炒蛋» where SQLite
- * marks «番茄炒蛋»), see packages/store-postgres/src/snippet.ts. Snippets are compared folded the
- * same way; every other line and field exactly.
+ * Search output compared per conversation: which conversations, in which order, with which titles,
+ * notes and result count. The anchor inside a conversation (and so its snippet) may differ: both
+ * backends rank with the same bm25 formula and rules, but SQLite's index statistics (document count,
+ * lengths, frequencies) are the whole profile's, while PostgreSQL counts only the caller's project —
+ * it may not look at another project at all. On the demo data that picks the user's message on one
+ * backend and the assistant's reply to it on the other, for 番茄炒蛋.
  */
-const foldSnippet = (text: string): string => text.normalize('NFKC').toLowerCase().replace(/[«»]/g, '');
-
-function foldSnippets(stdout: string): string {
+function conversations(stdout: string): unknown {
   if (stdout.startsWith('{')) {
-    const parsed = JSON.parse(stdout) as { results?: { snippet: string }[] };
-    for (const r of parsed.results ?? []) r.snippet = foldSnippet(r.snippet);
-    return JSON.stringify(parsed, null, 2);
+    const parsed = JSON.parse(stdout) as { results?: { session_id: string; title?: string; conversation_id?: string }[]; notes?: string[] };
+    return { notes: parsed.notes, results: (parsed.results ?? []).map((r) => [r.session_id, r.title ?? null, r.conversation_id ?? null]) };
   }
-  // A snippet is the body under a result: indented by exactly four spaces on a pipe.
-  return stdout
-    .split('\n')
-    .map((line) => (/^ {4}(?! )/.test(line) ? foldSnippet(line) : line))
-    .join('\n');
+  // The header, notes and each result's title line (" 1. title"); the lines under a result (anchor, snippet) are left out.
+  return stdout.split('\n').filter((line) => !/^ {4}/.test(line));
 }
 
-const shown = (r: CliResult, search: boolean) => ({ code: r.code, stdout: normalise(search ? foldSnippets(r.stdout) : r.stdout), stderr: normalise(r.stderr) });
+const shown = (r: CliResult, search: boolean) => ({ code: r.code, stdout: search ? conversations(normalise(r.stdout)) : normalise(r.stdout), stderr: normalise(r.stderr) });
 
 beforeAll(async () => {
   assertCliBuilt();

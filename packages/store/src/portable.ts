@@ -24,6 +24,12 @@ export {
 export { indexColumns, porterStem, hasCjk, normalizeForSearch } from './search-text.js';
 /** The shape indexColumns returns. */
 export type { IndexColumns } from './search-text.js';
+/** The question → reply credit of keyword ranking (keyword-pairs.ts), shared by both adapters. */
+export { creditReplies, endsWithQuestion, REPLY_CREDIT_BM25, REPLY_CREDIT_COVERAGE } from './keyword-pairs.js';
+/** What creditReplies reads of a hit, and its options. */
+export type { PairCandidate, ReplyCreditOptions } from './keyword-pairs.js';
+/** A window of the original text around the densest cluster of matched terms, matches marked « » (both adapters' keyword snippets). */
+export { snippet as matchSnippet } from './keyword-snippet.js';
 /** The query parser and where its terms occur in normalised text (snippets). */
 export { parseQuery, findTermSpans } from './fts-query.js';
 /** A parsed query, one of its terms, and one term occurrence. */

@@ -9,11 +9,15 @@ import { MESSAGE_ROLES } from '@recall/rpc-contract';
 import {
   AUTOMATED_SOURCES,
   compareRanked,
+  coverage,
   coverageUnits,
+  creditReplies,
   findTermSpans,
   lowWholeWordCoverage,
   normalizeForSearch,
   paraphraseWords,
+  REPLY_CREDIT_BM25,
+  REPLY_CREDIT_COVERAGE,
   rerankByCoverage,
   scoreTitles,
   searchableContent,
@@ -117,10 +121,25 @@ export function postgresKeyword(pool: pg.Pool): KeywordIndex {
               units,
             );
           }
-          hits = ordered.map(({ x, score }) => {
+          // A reply that matches the query shares the score of the question directly before it, as on
+          // SQLite (keyword-pairs.ts): the same rule, credit and whole-query guard.
+          let pairs = ordered.map(({ x, score }) => {
             const m = toMessage(x.r);
-            return { messageId: m.id, sessionId: m.sessionId, role: m.role, createdAt: m.createdAt, score, snippet: keywordSnippet(m.content, parsed.terms, 240), matchedTerms: termsOf(m.content) };
+            return { m, messageId: m.id, sessionId: m.sessionId, role: m.role, score, automated: x.automated === 1, matchedTerms: termsOf(m.content) };
           });
+          const normalized = new Map<number, string>();
+          const textOf = (h: (typeof pairs)[number]): string => {
+            let t = normalized.get(h.messageId);
+            if (t === undefined) normalized.set(h.messageId, (t = normalizeForSearch(searchableContent(h.m.content))));
+            return t;
+          };
+          const distinctTerms = new Set(parsed.terms.map((t) => t.text)).size;
+          pairs = creditReplies(pairs, {
+            textOf: (h) => h.m.content,
+            credit: units.length > 0 ? REPLY_CREDIT_COVERAGE : REPLY_CREDIT_BM25,
+            whole: units.length > 0 ? (h) => coverage(textOf(h), units) >= 1 - 1e-9 : (h) => new Set(h.matchedTerms).size >= distinctTerms,
+          });
+          hits = pairs.map(({ m, score, matchedTerms }) => ({ messageId: m.id, sessionId: m.sessionId, role: m.role, createdAt: m.createdAt, score, snippet: keywordSnippet(m.content, parsed.terms, 240), matchedTerms }));
         }
         let titleHits: KeywordTitleMatch[] = [];
         if (titleLimit > 0) {
