@@ -123,21 +123,16 @@ export function postgresKeyword(pool: pg.Pool): KeywordIndex {
           }
           // A reply that matches the query shares the score of the question directly before it, as on
           // SQLite (keyword-pairs.ts): the same rule, credit and whole-query guard.
-          let pairs = ordered.map(({ x, score }) => {
+          // `text` is the normalised text the coverage re-rank computed (set whenever `units` is non-empty).
+          let pairs = ordered.map(({ x, score, text }) => {
             const m = toMessage(x.r);
-            return { m, messageId: m.id, sessionId: m.sessionId, role: m.role, score, automated: x.automated === 1, matchedTerms: termsOf(m.content) };
+            return { m, text, messageId: m.id, sessionId: m.sessionId, role: m.role, score, automated: x.automated === 1, matchedTerms: termsOf(m.content) };
           });
-          const normalized = new Map<number, string>();
-          const textOf = (h: (typeof pairs)[number]): string => {
-            let t = normalized.get(h.messageId);
-            if (t === undefined) normalized.set(h.messageId, (t = normalizeForSearch(searchableContent(h.m.content))));
-            return t;
-          };
           const distinctTerms = new Set(parsed.terms.map((t) => t.text)).size;
           pairs = creditReplies(pairs, {
             textOf: (h) => h.m.content,
             credit: units.length > 0 ? REPLY_CREDIT_COVERAGE : REPLY_CREDIT_BM25,
-            whole: units.length > 0 ? (h) => coverage(textOf(h), units) >= 1 - 1e-9 : (h) => new Set(h.matchedTerms).size >= distinctTerms,
+            whole: units.length > 0 ? (h) => coverage(h.text, units) >= 1 - 1e-9 : (h) => new Set(h.matchedTerms).size >= distinctTerms,
           });
           hits = pairs.map(({ m, score, matchedTerms }) => ({ messageId: m.id, sessionId: m.sessionId, role: m.role, createdAt: m.createdAt, score, snippet: keywordSnippet(m.content, parsed.terms, 240), matchedTerms }));
         }
