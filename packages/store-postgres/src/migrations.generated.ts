@@ -161,5 +161,18 @@ export const EMBEDDED_MIGRATIONS: readonly EmbeddedMigration[] = [
     "bps": true,
     "folderMillis": 1796139150477,
     "hash": "981619afd85f58e6578b1aceb095bb88c5e227ae8a39a00942005c2dbfea3e0d"
+  },
+  {
+    "tag": "0008_keyword_matches_one",
+    "sql": [
+      "-- One keyword-matches function instead of two: recall_keyword_matches (0004) and\n-- recall_keyword_matches_dated (0005) repeated one body. The new recall_keyword_matches takes\n-- optional `since` (inclusive) and `until` (exclusive) bounds on the message's created_at (default\n-- NULL: no bound) and keeps every rule of both: no scope argument (the scope is read from the\n-- policies' transaction settings, recall.project_id else recall.session_ids, nothing without\n-- them), arguments that only narrow, a limit of at most 500, pinned search_path, SECURITY DEFINER,\n-- EXECUTE for recall_scoped only. The date range is applied before the LIMIT (a dated search cannot\n-- lose an older range behind newer matches); the join to messages it needs (keyword rows carry no\n-- time) is written into the statement only when a bound is given, so an undated search is the\n-- 0004 statement: one GIN index condition on (project_id, document).\nDROP FUNCTION recall_keyword_matches_dated(tsquery, text[], text[], integer, bigint, bigint);\n",
+      "\nDROP FUNCTION recall_keyword_matches(tsquery, text[], text[], integer);\n",
+      "\nCREATE FUNCTION recall_keyword_matches(q tsquery, roles text[], exclude text[], lim integer, since bigint DEFAULT NULL, until bigint DEFAULT NULL)\n  RETURNS TABLE (message_id bigint, session_id text, rank real)\n  LANGUAGE plpgsql STABLE SECURITY DEFINER SET search_path = pg_catalog, public AS $fn$\nDECLARE\n  project text := nullif(current_setting('recall.project_id', true), '');\n  ids text[] := string_to_array(nullif(current_setting('recall.session_ids', true), ''), ',');\n  scope text;\n  dated boolean := since IS NOT NULL OR until IS NOT NULL;\nBEGIN\n  IF project IS NOT NULL THEN\n    scope := 'k.project_id = $1';\n  ELSIF ids IS NOT NULL AND cardinality(ids) > 0 THEN\n    scope := 'k.session_id = any($2)';\n  ELSE\n    RETURN;\n  END IF;\n  -- EXECUTE: planned for these values each time (a cached generic plan would not know the query).\n  RETURN QUERY EXECUTE\n    'select k.message_id, k.session_id, ts_rank(''{0, 0, 0.5, 1}''::real[], k.document, $3, 1)\n       from public.message_keywords k'\n    || CASE WHEN dated THEN ' join public.messages m on m.id = k.message_id' ELSE '' END || '\n      where ' || scope || ' and k.document @@ $3 and k.visibility in (''live'', ''compacted'')\n        and (cardinality($4) = 0 or k.role = any($4))\n        and not (k.session_id = any($5) and k.visibility = ''live'')'\n    || CASE WHEN since IS NOT NULL THEN ' and m.created_at >= $7' ELSE '' END\n    || CASE WHEN until IS NOT NULL THEN ' and m.created_at < $8' ELSE '' END || '\n        and not exists (select 1 from public.sessions s where s.id = k.session_id and s.hidden)\n      order by 3 desc, 1 desc\n      limit least(greatest($6, 0), 500)'\n    USING project, ids, q, coalesce(roles, '{}'::text[]), coalesce(exclude, '{}'::text[]), lim, since, until;\nEND $fn$;\n",
+      "\nREVOKE ALL ON FUNCTION recall_keyword_matches(tsquery, text[], text[], integer, bigint, bigint) FROM PUBLIC;\n",
+      "\nGRANT EXECUTE ON FUNCTION recall_keyword_matches(tsquery, text[], text[], integer, bigint, bigint) TO recall_scoped;\n"
+    ],
+    "bps": true,
+    "folderMillis": 1796143857140,
+    "hash": "1fda71d42cd5f3b3256f6d715d249c4f6a5acd2c1c30922d8a3e32882270d623"
   }
 ];

@@ -7,7 +7,7 @@
  * maintenance_work_mem raised for the HNSW build.
  */
 import { spawnSync } from 'node:child_process';
-import { chownSync, existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { chownSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -19,7 +19,37 @@ export interface BenchPostgres {
   url: string;
   /** What to print about it. */
   label: string;
+  /**
+   * CPU seconds the server has used so far (postmaster and its processes, live and exited), read
+   * from /proc; null for a given database (its server may be elsewhere or shared).
+   */
+  cpuSeconds(): number | null;
   stop(): void;
+}
+
+const TICKS = 100; // USER_HZ on Linux
+
+/** utime, stime, cutime, cstime (ticks) and ppid of a process, or null when it is gone. */
+function procStat(pid: number): { ppid: number; own: number; children: number } | null {
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+    return { ppid: Number(fields[1]), own: Number(fields[11]) + Number(fields[12]), children: Number(fields[13]) + Number(fields[14]) };
+  } catch {
+    return null;
+  }
+}
+
+/** CPU seconds of the postmaster `pid` (with its exited children) and its live children. */
+function clusterCpu(pid: number): number | null {
+  const main = procStat(pid);
+  if (!main) return null;
+  let ticks = main.own + main.children;
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    const child = procStat(Number(entry));
+    if (child && child.ppid === pid) ticks += child.own;
+  }
+  return ticks / TICKS;
 }
 
 const BIN = process.env.RECALL_PG_BIN ?? '/usr/lib/postgresql/15/bin';
@@ -38,7 +68,7 @@ function freePort(): Promise<number> {
 
 /** The URL given, or a new throwaway cluster. */
 export async function benchPostgres(given: string | undefined): Promise<BenchPostgres> {
-  if (given) return { url: given, label: 'the given database', stop() {} };
+  if (given) return { url: given, label: 'the given database', cpuSeconds: () => null, stop() {} };
   if (!existsSync(join(BIN, 'pg_ctl'))) throw new BenchArgumentError(`${join(BIN, 'pg_ctl')} not found: run node tooling/scripts/ensure-postgres.mjs or pass --database URL`);
   const asRoot = process.getuid?.() === 0;
   const ids = asRoot ? { uid: Number(spawnSync('id', ['-u', 'postgres'], { encoding: 'utf8' }).stdout), gid: Number(spawnSync('id', ['-g', 'postgres'], { encoding: 'utf8' }).stdout) } : {};
@@ -57,8 +87,10 @@ export async function benchPostgres(given: string | undefined): Promise<BenchPos
   psql('create database bench');
   const url = `postgresql://postgres@127.0.0.1:${port}/bench`;
   psql('select 1');
+  const postmaster = Number(readFileSync(join(data, 'postmaster.pid'), 'utf8').split('\n')[0]);
   return {
     url,
+    cpuSeconds: () => clusterCpu(postmaster),
     label: `a throwaway PostgreSQL 15 cluster on 127.0.0.1:${port} (shared_buffers 512MB, fsync on)`,
     stop() {
       spawnSync(join(BIN, 'pg_ctl'), ['-D', data, '-m', 'fast', '-w', 'stop'], { ...ids, cwd: dir, timeout: 60_000 });

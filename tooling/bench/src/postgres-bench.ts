@@ -12,7 +12,7 @@
  */
 import { createHash } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { openDatabase } from '@recall/schema';
 import { normalizeL2, scanTopK, type VectorMatrix } from '@recall/semantic/internal';
@@ -21,6 +21,7 @@ import { sqliteStorage } from '@recall/store';
 import { openPostgres, postgresStorage } from '@recall/store-postgres';
 import { createHnswIndex, dropHnswIndex, hnswPlanUsesIndex, hnswTopK } from '@recall/store-postgres/internal';
 import { benchPostgres } from './pg-cluster.js';
+import { scanVariants } from './pg-scan-variants.js';
 import { benchTool } from './postgres-tool.js';
 import { argNumber, argValue, exitOnHelp, machine, ms, rng, stats } from './util.js';
 
@@ -38,6 +39,9 @@ an HNSW index with its recall@10 and iterative scans. Same-run ratios; progress 
   --dims D          vector dimensions (default 384)
   --vector-queries Q  queries per vector size (default 20)
   --no-hnsw         skip the HNSW index
+  --scan-variants   also time other exact top-10 scans over the same rows, each checked against
+                    ChunkStore.search: serial vs 2 parallel workers, a halfvec copy with a certified
+                    float re-rank (pg-scan-variants.ts)
   --tool            also time session_search itself (keyword discover + browse) on both backends,
                     with the PostgreSQL queries per call (postgres-tool.ts)
   --tool-base DIR   with --tool: a built checkout of another commit whose tool and adapters run
@@ -57,6 +61,7 @@ const VECTORS = (argValue('vectors') || '100k').split(',').map((v) => argNumberO
 const DIMS = argNumber('dims', 384);
 const VQ = argNumber('vector-queries', 20);
 const HNSW = argValue('no-hnsw') === undefined;
+const SCAN_VARIANTS = argValue('scan-variants') !== undefined;
 const TOOL = argValue('tool') !== undefined;
 const TOOL_BASE = argValue('tool-base') || undefined;
 const TOOL_QUERIES = argNumber('tool-queries', 50);
@@ -104,11 +109,22 @@ interface Side {
   projectIds: string[];
   batchRate: number;
   singleRate: number;
+  /** Batched ingest: messages per CPU-second of this process plus the database server (null: not measurable). */
+  batchPerCpu: number | null;
 }
 
-async function ingest(name: string, storage: Storage): Promise<Side> {
+/** This process's CPU seconds so far. */
+const ownCpu = (): number => {
+  const u = process.cpuUsage();
+  return (u.user + u.system) / 1e6;
+};
+
+async function ingest(name: string, storage: Storage, serverCpu: () => number | null = () => 0): Promise<Side> {
   const projectIds: string[] = [];
   for (let p = 0; p < P; p++) projectIds.push((await storage.projects.create({ name: `bench ${p}` })).id);
+  const cpu0 = ownCpu();
+  const server0 = serverCpu();
+  const load0 = loadavg()[0]!;
   const t0 = performance.now();
   let done = 0;
   let lastReport = Date.now();
@@ -122,12 +138,16 @@ async function ingest(name: string, storage: Storage): Promise<Side> {
     }
   }
   const batchRate = N / ((performance.now() - t0) / 1000);
+  const server1 = serverCpu();
+  const cpu = ownCpu() - cpu0 + (server0 === null || server1 === null ? NaN : server1 - server0);
+  const batchPerCpu = Number.isFinite(cpu) ? N / cpu : null;
+  ingestLoad.set(name, [load0, loadavg()[0]!]);
   const single = await storage.sessions.create({ projectId: projectIds[P - 1]!, title: 'single appends' });
   const t1 = performance.now();
   for (let i = 0; i < SINGLE; i++) await storage.messages.append(single.id, [{ role: 'user', content: sentence() }]);
   const singleRate = SINGLE / ((performance.now() - t1) / 1000);
   progress(`${name}: ${Math.round(batchRate).toLocaleString('en')} msg/s batched, ${Math.round(singleRate).toLocaleString('en')} msg/s one per call`);
-  return { name, storage, projectIds, batchRate, singleRate };
+  return { name, storage, projectIds, batchRate, singleRate, batchPerCpu };
 }
 
 const queryKinds: Record<string, string[]> = {
@@ -169,6 +189,9 @@ function vectors(count: number, offset: number): Float32Array[] {
   });
 }
 
+/** Load average (1 min) at the start and end of each side's batched ingest. */
+const ingestLoad = new Map<string, [number, number]>();
+
 const sha = (text: string): string => createHash('sha256').update(text).digest('hex');
 
 async function main(): Promise<void> {
@@ -186,11 +209,14 @@ async function main(): Promise<void> {
     say(`corpus: ${N.toLocaleString('en')} messages, ${P} projects (largest ${largest.toLocaleString('en')}), sessions of ${SESSION}`);
     const sqlite = await ingest('sqlite', sqliteStorage(openDatabase(join(dir, 'recall.db')), { ownsDatabase: true }));
     const pgdb = await openPostgres(server.url, { maxConnections: 4 });
-    const pg = await ingest('postgres', postgresStorage(pgdb, server.url));
+    const pg = await ingest('postgres', postgresStorage(pgdb, server.url), () => server.cpuSeconds());
     say('');
     say('| ingest through MessageStore.append | SQLite | PostgreSQL | PG / SQLite |');
     say('|---|---|---|---|');
     say(`| batched (one call per session of ${SESSION}) | ${Math.round(sqlite.batchRate).toLocaleString('en')} msg/s | ${Math.round(pg.batchRate).toLocaleString('en')} msg/s | ${(pg.batchRate / sqlite.batchRate).toFixed(2)} |`);
+    const perCpu = (side: Side) => (side.batchPerCpu === null ? 'n/a' : `${Math.round(side.batchPerCpu).toLocaleString('en')} msg/CPU-s`);
+    say(`| batched, per CPU-second (${sqlite.name}: this process; postgres: this process + the server) | ${perCpu(sqlite)} | ${perCpu(pg)} | ${sqlite.batchPerCpu && pg.batchPerCpu ? (pg.batchPerCpu / sqlite.batchPerCpu).toFixed(2) : 'n/a'} |`);
+    say(`| load average (1 min) at start → end of the batched ingest | ${ingestLoad.get('sqlite')!.map((l) => l.toFixed(1)).join(' → ')} | ${ingestLoad.get('postgres')!.map((l) => l.toFixed(1)).join(' → ')} | |`);
     say(`| one call per message (${SINGLE}) | ${Math.round(sqlite.singleRate).toLocaleString('en')} msg/s | ${Math.round(pg.singleRate).toLocaleString('en')} msg/s | ${(pg.singleRate / sqlite.singleRate).toFixed(2)} |`);
     progress('keyword queries');
     await pgdb.pool.query('vacuum analyze');
@@ -230,6 +256,7 @@ async function main(): Promise<void> {
       const all: Float32Array[] = [];
       const allIds: number[] = []; // message id of each row of `all`
       const hnswRows: string[] = [];
+      const variantRows: string[] = [];
       const queries = vectors(VQ, 999_999);
       for (const target of targets) {
         progress(`seeding vectors up to ${target.toLocaleString('en')}`);
@@ -273,6 +300,10 @@ async function main(): Promise<void> {
         const same = truth.filter((ids, i) => ids.length === scanIds[i]!.length && ids.every((id, j) => id === scanIds[i]![j])).length;
         const overlap = truth.reduce((sum, ids, i) => sum + ids.filter((id) => scanIds[i]!.includes(id)).length / Math.max(1, scanIds[i]!.length), 0) / truth.length;
         say(`| ${target.toLocaleString('en')} vectors | ${ms(a.p50)} / ${ms(a.p95)} | ${ms(b.p50)} / ${ms(b.p95)} | ${(b.p50 / a.p50).toFixed(1)} | ${same} / ${truth.length} (${overlap.toFixed(3)}) |`);
+        if (SCAN_VARIANTS) {
+          progress(`scan variants over ${target.toLocaleString('en')} vectors`);
+          for (const line of await scanVariants(pgdb, { fingerprintId: fp, projectId: project, dims: DIMS, k: 10, queries, truth, scanP50: a.p50 })) variantRows.push(line.replace(/^\| /, `| ${target.toLocaleString('en')} | `));
+        }
         if (HNSW) {
           progress(`building HNSW over ${target.toLocaleString('en')} vectors`);
           await dropHnswIndex(pgdb.pool, fp);
@@ -294,6 +325,12 @@ async function main(): Promise<void> {
             hnswRows.push(`| ${target.toLocaleString('en')} | ${build.toFixed(1)} s | ${used ? 'yes' : 'NO'} | ${ef} | ${iterative ? 'relaxed_order' : 'off'} | ${ms(s.p50)} / ${ms(s.p95)} | ${(hit / queries.length).toFixed(3)} |`);
           }
         }
+      }
+      if (variantRows.length > 0) {
+        say('');
+        say(`| exact top-10 variants: vectors | variant | p50 / p95 | p50 ratio to scanTopK | top-10 equal to ChunkStore.search's | note |`);
+        say('|---|---|---|---|---|---|');
+        for (const line of variantRows) say(line);
       }
       if (hnswRows.length > 0) {
         say('');

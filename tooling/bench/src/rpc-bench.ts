@@ -14,7 +14,9 @@
  * --sessions N per project (default 40), --messages N per session (default 30), --json,
  * --search-workers N (default: the gateway's default pool; 0 = searches on the main connection),
  * --compare (run twice in the same process on the same data: first with searches in-process on the
- * main connection — the peer — then with the worker pool, and print the throughput ratio).
+ * main connection — the peer — then with the worker pool, and print the throughput ratio),
+ * --postgres / --database URL / --gateways LIST (the PostgreSQL team run of rpc-team.ts: real
+ * `recall serve` processes, 1 and 2 gateways on one database, the SQLite gateway as the peer).
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -23,9 +25,10 @@ import { parseArgs } from 'node:util';
 import { semanticPluginFor } from '@recall/cli';
 import { openProfileDatabase, silentLogger, startGateway, type GatewayLogger } from '@recall/gateway-rpc';
 import { importJsonlText } from '@recall/importers';
-import { WebSocket } from 'ws';
 import { BENCH_SEMANTIC_CONFIG, indexSeed } from './semantic-seed.js';
-import { exitOnHelp, percentile, rng } from './util.js';
+import { driveClients, methodReport, RpcClient, syntheticHistory } from './rpc-workload.js';
+import { runTeamRpcBench } from './rpc-team.js';
+import { exitOnHelp } from './util.js';
 
 interface BenchOptions {
   seconds: number;
@@ -39,6 +42,8 @@ interface BenchOptions {
   json: boolean;
   searchWorkers: number | undefined;
   compare: boolean;
+  /** PostgreSQL team run (rpc-team.ts): a throwaway cluster (--postgres) or the given database. */
+  team: { database: string | undefined; gateways: number[] } | null;
 }
 
 const USAGE = `Usage: pnpm bench:rpc [options]   (node tooling/bench/dist/rpc-bench.js [options])
@@ -54,6 +59,12 @@ writes, cross-project hits and integrity checked on the database file. Exit 1 on
   --search-workers N   search worker pool size (0 = searches on the main connection)
   --compare            run twice: searches in-process (the peer), then with the worker pool
   --json               print the report as JSON
+  --postgres           team run instead: the SQLite gateway (peer), then PostgreSQL with 1 and 2
+                       \`recall serve\` processes on one throwaway PostgreSQL 15 + pgvector cluster,
+                       clients spread over them, same data and workload; req/s ratios printed
+  --database URL       the same team run on this empty PostgreSQL database (or
+                       RECALL_BENCH_DATABASE_URL with --postgres)
+  --gateways LIST      gateway process counts of the team run, in order (default 1,2)
   -h, --help           print this and exit`;
 
 function parseOptions(argv: string[]): BenchOptions {
@@ -70,6 +81,9 @@ function parseOptions(argv: string[]): BenchOptions {
       semantic: { type: 'boolean' },
       'search-workers': { type: 'string' },
       compare: { type: 'boolean' },
+      postgres: { type: 'boolean' },
+      database: { type: 'string' },
+      gateways: { type: 'string' },
       help: { type: 'boolean', short: 'h' },
     },
     strict: true,
@@ -91,138 +105,15 @@ function parseOptions(argv: string[]): BenchOptions {
     semantic: values.semantic === true,
     searchWorkers: values['search-workers'] === undefined ? undefined : Math.floor(num('search-workers', values['search-workers'], 0, 0, 64)),
     compare: values.compare === true,
+    team:
+      values.postgres || values.database !== undefined || values.gateways !== undefined
+        ? {
+            database: values.database ?? process.env.RECALL_BENCH_DATABASE_URL ?? undefined,
+            gateways: (values.gateways ?? '1,2').split(',').map((g) => Math.floor(num('gateways', g, 1, 1, 8))),
+          }
+        : null,
   };
 }
-
-// ---------------------------------------------------------------------------------------------
-// Deterministic synthetic history
-
-const EN_WORDS = (
-  'linker error build cache deploy rollback migration schema index query latency timeout retry socket token auth session project folder ' +
-  'release branch merge conflict review test flaky fixture docker kernel memory leak profile trace span metric alert dashboard budget ' +
-  'invoice customer refund shipping warehouse inventory forecast roadmap sprint backlog meeting agenda minutes decision owner deadline ' +
-  'python typescript rust golang compiler parser lexer grammar unicode emoji tokenizer embedding vector cosine hybrid keyword semantic'
-).split(' ');
-const ZH_WORDS = '构建 缓存 部署 回滚 迁移 索引 查询 延迟 超时 重试 会话 项目 文件夹 发布 分支 合并 冲突 测试 内存 泄漏 周报 会议 决定 负责人 截止日期 客户 退款 仓库 库存 预测'.split(' ');
-
-function sentence(rand: () => number, chinese: boolean): string {
-  const n = 6 + Math.floor(rand() * 20);
-  const words: string[] = [];
-  for (let i = 0; i < n; i++) words.push(chinese ? ZH_WORDS[Math.floor(rand() * ZH_WORDS.length)]! : EN_WORDS[Math.floor(rand() * EN_WORDS.length)]!);
-  return chinese ? `${words.join('')}。` : `${words.join(' ')}.`;
-}
-
-interface Seed {
-  text: string;
-  /** session ids per project id */
-  sessionsByProject: Map<string, string[]>;
-  messages: number;
-}
-
-function syntheticHistory(options: BenchOptions): Seed {
-  const rand = rng(20240301);
-  const lines: string[] = [];
-  const sessionsByProject = new Map<string, string[]>();
-  let messages = 0;
-  const t0 = Date.parse('2024-01-01T00:00:00Z');
-  for (let p = 0; p < options.projects; p++) {
-    const projectId = `p_bench${p}`;
-    lines.push(JSON.stringify({ kind: 'project', id: projectId, name: `Bench project ${p}` }));
-    const ids: string[] = [];
-    for (let s = 0; s < options.sessionsPerProject; s++) {
-      const sessionId = `bench-${p}-${s}`;
-      ids.push(sessionId);
-      const startedAt = t0 + (p * options.sessionsPerProject + s) * 3_600_000;
-      lines.push(JSON.stringify({ kind: 'session', id: sessionId, project_id: projectId, title: `Bench ${p}/${s}`, started_at: startedAt }));
-      for (let m = 0; m < options.messagesPerSession; m++) {
-        lines.push(
-          JSON.stringify({
-            kind: 'message',
-            session_id: sessionId,
-            external_id: `m${m}`,
-            role: m % 2 === 0 ? 'user' : 'assistant',
-            content: sentence(rand, rand() < 0.3),
-            created_at: startedAt + m * 1000,
-          }),
-        );
-        messages++;
-      }
-    }
-    sessionsByProject.set(projectId, ids);
-  }
-  return { text: `${lines.join('\n')}\n`, sessionsByProject, messages };
-}
-
-// ---------------------------------------------------------------------------------------------
-// Client
-
-interface Pending {
-  method: string;
-  started: bigint;
-  resolve: (value: { result?: unknown; error?: { code: number; message: string; data?: { code?: string } } }) => void;
-}
-
-class RpcClient {
-  readonly #ws: WebSocket;
-  readonly #pending = new Map<number, Pending>();
-  #nextId = 1;
-
-  private constructor(ws: WebSocket) {
-    this.#ws = ws;
-    ws.on('message', (data) => {
-      const message = JSON.parse(String(data)) as { id?: number; result?: unknown; error?: { code: number; message: string } };
-      if (typeof message.id !== 'number') return; // event notifications
-      const pending = this.#pending.get(message.id);
-      if (!pending) return;
-      this.#pending.delete(message.id);
-      pending.resolve(message);
-    });
-    ws.on('close', () => {
-      for (const [id, p] of this.#pending) {
-        this.#pending.delete(id);
-        p.resolve({ error: { code: -1, message: 'connection closed', data: { code: 'connection_closed' } } });
-      }
-    });
-  }
-
-  static connect(url: string, token: string): Promise<RpcClient> {
-    return new Promise((resolveConnect, rejectConnect) => {
-      const ws = new WebSocket(url, { headers: { Authorization: `Bearer ${token}` }, perMessageDeflate: false });
-      ws.once('open', () => resolveConnect(new RpcClient(ws)));
-      ws.once('error', rejectConnect);
-    });
-  }
-
-  call(method: string, params: unknown): Promise<{ ms: number; result?: unknown; error?: { code: number; message: string; data?: { code?: string } } }> {
-    const id = this.#nextId++;
-    const started = process.hrtime.bigint();
-    return new Promise((resolveCall) => {
-      this.#pending.set(id, {
-        method,
-        started,
-        resolve: (value) => resolveCall({ ...value, ms: Number(process.hrtime.bigint() - started) / 1e6 }),
-      });
-      this.#ws.send(JSON.stringify({ jsonrpc: '2.0', id, method, params }));
-    });
-  }
-
-  close(): Promise<void> {
-    return new Promise((resolveClose) => {
-      if (this.#ws.readyState === WebSocket.CLOSED) return resolveClose();
-      this.#ws.once('close', () => resolveClose());
-      this.#ws.close();
-    });
-  }
-}
-
-// ---------------------------------------------------------------------------------------------
-// Run
-
-interface MethodStats {
-  latencies: number[];
-  errors: Map<string, number>;
-}
-
 
 export async function runRpcBench(options: BenchOptions): Promise<{ ok: boolean; report: Record<string, unknown> }> {
   const home = mkdtempSync(join(tmpdir(), 'recall-bench-'));
@@ -252,65 +143,8 @@ export async function runRpcBench(options: BenchOptions): Promise<{ ok: boolean;
     const workersLabel = options.searchWorkers === 0 || options.semantic ? 'searches in-process on the main connection' : `searches in ${options.searchWorkers ?? 'the default number of'} worker thread(s)`;
     log(`gateway on ${gateway.wsUrl}; ${options.clients} clients for ${options.seconds} s, ${Math.round(options.searchRatio * 100)}% searches, ${workersLabel}`);
 
-    const projectIds = [...seed.sessionsByProject.keys()];
-    const sessionProject = new Map<string, string>();
-    for (const [p, ids] of seed.sessionsByProject) for (const id of ids) sessionProject.set(id, p);
-
-    const stats = new Map<string, MethodStats>();
-    const statsOf = (method: string): MethodStats => {
-      let s = stats.get(method);
-      if (!s) stats.set(method, (s = { latencies: [], errors: new Map() }));
-      return s;
-    };
-    let total = 0;
-    let acknowledgedAppends = 0;
-    let scopeViolations = 0;
-    const usedModes = new Map<string, number>();
     const clients = await Promise.all(Array.from({ length: options.clients }, () => RpcClient.connect(gateway.wsUrl, gateway.token)));
-
-    const started = Date.now();
-    const deadline = started + options.seconds * 1000;
-    const progress = setInterval(() => {
-      const elapsed = (Date.now() - started) / 1000;
-      log(`  ${elapsed.toFixed(0).padStart(3)} s  ${String(total).padStart(7)} requests  ${(total / elapsed).toFixed(0).padStart(6)} req/s`);
-    }, 1000);
-
-    await Promise.all(
-      clients.map(async (client, i) => {
-        const rand = rng(1000 + i);
-        const projectId = projectIds[i % projectIds.length]!;
-        const own = seed.sessionsByProject.get(projectId)!;
-        const current = own[Math.floor(rand() * own.length)]!;
-        let n = 0;
-        while (Date.now() < deadline) {
-          const isSearch = rand() < options.searchRatio;
-          const method = isSearch ? 'search.session_search' : 'session.append';
-          const params = isSearch
-            ? { sessionId: current, query: rand() < 0.3 ? ZH_WORDS[Math.floor(rand() * ZH_WORDS.length)]! : `${EN_WORDS[Math.floor(rand() * EN_WORDS.length)]} ${EN_WORDS[Math.floor(rand() * EN_WORDS.length)]}`, search_mode: options.semantic ? 'hybrid' : 'keyword', limit: 8 }
-            : { sessionId: current, role: n % 2 === 0 ? 'user' : 'assistant', content: sentence(rand, rand() < 0.3), externalId: `bench-client${i}-${n}` };
-          n++;
-          const response = await client.call(method, params);
-          total++;
-          const s = statsOf(method);
-          s.latencies.push(response.ms);
-          if (response.error) {
-            const code = response.error.data?.code ?? String(response.error.code);
-            s.errors.set(code, (s.errors.get(code) ?? 0) + 1);
-            continue;
-          }
-          if (isSearch) {
-            const result = response.result as { error?: { code: string }; used_mode?: string; results?: { session_id: string }[] };
-            usedModes.set(String(result.used_mode), (usedModes.get(String(result.used_mode)) ?? 0) + 1);
-            if (result.error) s.errors.set(`tool:${result.error.code}`, (s.errors.get(`tool:${result.error.code}`) ?? 0) + 1);
-            for (const hit of result.results ?? []) if (sessionProject.get(hit.session_id) !== projectId) scopeViolations++;
-          } else {
-            acknowledgedAppends++;
-          }
-        }
-      }),
-    );
-    clearInterval(progress);
-    const elapsedS = (Date.now() - started) / 1000;
+    const { total, elapsedS, stats, acknowledgedAppends, scopeViolations, usedModes } = await driveClients({ clients, seed, searchRatio: options.searchRatio, semantic: options.semantic, seconds: options.seconds, externalPrefix: 'bench-client', log });
     await Promise.all(clients.map((c) => c.close()));
     await gateway.close();
 
@@ -320,22 +154,7 @@ export async function runRpcBench(options: BenchOptions): Promise<{ ok: boolean;
     const integrity = check.raw.pragma('integrity_check', { simple: true }) as string;
     check.close();
 
-    const methods: Record<string, unknown> = {};
-    let errorTotal = 0;
-    for (const [method, s] of [...stats].sort()) {
-      const sorted = [...s.latencies].sort((a, b) => a - b);
-      const errors = Object.fromEntries(s.errors);
-      errorTotal += [...s.errors.values()].reduce((a, b) => a + b, 0);
-      methods[method] = {
-        requests: s.latencies.length,
-        perSecond: Number((s.latencies.length / elapsedS).toFixed(1)),
-        p50ms: Number(percentile(sorted, 50).toFixed(2)),
-        p95ms: Number(percentile(sorted, 95).toFixed(2)),
-        p99ms: Number(percentile(sorted, 99).toFixed(2)),
-        maxMs: Number((sorted.at(-1) ?? NaN).toFixed(2)),
-        errors,
-      };
-    }
+    const { methods, errorTotal } = methodReport(stats, elapsedS);
     const busy = [...stats.values()].reduce((a, s) => a + (s.errors.get('busy') ?? 0), 0);
     const lostWrites = acknowledgedAppends - stored;
     const report = {
@@ -383,6 +202,10 @@ export async function runRpcBench(options: BenchOptions): Promise<{ ok: boolean;
 }
 
 async function main(options: BenchOptions): Promise<boolean> {
+  if (options.team) {
+    if (options.semantic || options.compare || options.json) throw new Error('--postgres / --database / --gateways run keyword searches and print a table: leave out --semantic, --compare and --json');
+    return runTeamRpcBench({ ...options, ...options.team });
+  }
   if (!options.compare) return (await runRpcBench(options)).ok;
   // Same process, same data, back to back: the in-process peer first, then the worker pool.
   const peer = await runRpcBench({ ...options, searchWorkers: 0 });

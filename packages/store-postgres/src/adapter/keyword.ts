@@ -79,20 +79,17 @@ export function postgresKeyword(pool: pg.Pool): KeywordIndex {
         const scopeSql = 'projectId' in rls ? `s.project_id = ${p(rls.projectId)}` : `s.id = any(${p([...rls.sessionIds])})`;
         let hits: KeywordAnswer['hits'] = [];
         if (tsquery !== null) {
-          // A dated search uses recall_keyword_matches_dated (migration 0005): the same function with
-          // the date range applied inside, before its LIMIT.
-          const datedMatch = since !== undefined || until !== undefined;
-          // recall_keyword_matches (migration 0004) ranks the scope's matches through the GIN index
-          // on (project_id, document) and returns the best `limit` ids; it reads the scope from the
-          // same settings as the policies. The messages themselves are then read here, as
-          // recall_scoped under row-level security, and the scope is checked once more on the
-          // sessions table, the one membership rule.
+          // recall_keyword_matches (migration 0008) ranks the scope's matches through the GIN index
+          // on (project_id, document) and returns the best `limit` ids, a date range applied inside,
+          // before its LIMIT; it reads the scope from the same settings as the policies. The messages
+          // themselves are then read here, as recall_scoped under row-level security, and the scope is
+          // checked once more on the sessions table, the one membership rule.
           const candidates = Math.min(BM25_CANDIDATES, Math.max(BM25_MIN_CANDIDATES, BM25_CANDIDATE_FACTOR * limit));
           const q = p(tsquery);
           const rows = (
             await tx.query(
               `select m.*, h.rank, (select dk.document::text from message_keywords dk where dk.message_id = m.id) as kw_document, s.source as kw_source
-                 from ${datedMatch ? `recall_keyword_matches_dated(${q}::tsquery, ${p(roles)}::text[], ${p(exclude)}::text[], ${candidates}, ${p(since ?? null)}::bigint, ${p(until ?? null)}::bigint)` : `recall_keyword_matches(${q}::tsquery, ${p(roles)}::text[], ${p(exclude)}::text[], ${candidates})`} h
+                 from recall_keyword_matches(${q}::tsquery, ${p(roles)}::text[], ${p(exclude)}::text[], ${candidates}, ${p(since ?? null)}::bigint, ${p(until ?? null)}::bigint) h
                  join messages m on m.id = h.message_id
                  join sessions s on s.id = m.session_id
                 where ${scopeSql} and not s.hidden and m.visibility in ${VISIBLE_SQL}
