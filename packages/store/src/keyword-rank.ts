@@ -91,7 +91,7 @@ const CHECK_SQL = `SELECT m.id AS id, (s.source IN (SELECT value FROM json_each(
   CROSS JOIN sessions AS s ON s.id = m.session_id
   WHERE ${messageGateSql('project')}`;
 
-const PHRASE_RE = /(?:body|cjk) : "(?:[^"]|"")*"/g;
+const MATCH_PHRASE_RE = /(?:body|cjk) : "(?:[^"]|"")*"/g;
 
 /**
  * The match restricted to messages that hold at least one phrase from each of two halves of the
@@ -104,7 +104,7 @@ const PHRASE_RE = /(?:body|cjk) : "(?:[^"]|"")*"/g;
  */
 export function splitPhrases(match: string): string | null {
   if (/ AND | NOT | NEAR/.test(match.replace(/"(?:[^"]|"")*"/g, '""'))) return null;
-  const phrases = match.match(PHRASE_RE) ?? [];
+  const phrases = match.match(MATCH_PHRASE_RE) ?? [];
   if (phrases.length < 2) return null;
   const half = (k: number) => phrases.filter((_, i) => i % 2 === k).join(' OR ');
   return `(${half(0)}) AND (${half(1)})`;
