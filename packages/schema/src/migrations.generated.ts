@@ -120,5 +120,20 @@ export const EMBEDDED_MIGRATIONS: readonly EmbeddedMigration[] = [
     "bps": true,
     "folderMillis": 1796133069925,
     "hash": "3365e087bfed54cb970f98ecb4394a18b1de2771b324a58c54f94bbcb3f317e9"
+  },
+  {
+    "tag": "0007_keyword_index_totals",
+    "sql": [
+      "-- Keyword index without BM25 drift. 0002 made `messages_fts` contentless with contentless_delete=1:\n-- a DELETE or INSERT OR REPLACE by rowid removes the row's postings but never takes the row out of\n-- FTS5's row count and column-length totals (the averages BM25 reads), so every move (scope-token\n-- rewrite), edit and delete shifted every score a little, for good. A plain contentless table\n-- removes a row with the 'delete' command given the exact values that were indexed, which updates\n-- those totals; packages/store/src/fts-index.ts recomputes the values from `messages` (the text)\n-- and the session's project as it was indexed. Same columns and tokenizer as 0002.\n-- The index is derived data: dropped here and rebuilt by the store on first use (version 0).\nDROP TABLE IF EXISTS `messages_fts`;\n",
+      "\nCREATE VIRTUAL TABLE `messages_fts` USING fts5(\n\tbody,\n\tcjk,\n\tscope,\n\tcontent = '',\n\ttokenize = 'porter unicode61 remove_diacritics 2'\n);\n",
+      "\nUPDATE `keyword_index_state` SET `version` = 0;\n",
+      "\n-- The project whose scope token a dirty session's messages still carry (the one before the first\n-- move since they were last written; NULL = no project, no token): removing such a row needs it.\nDROP TRIGGER IF EXISTS `sessions_keyword_scope_au`;\n",
+      "\nDROP TABLE IF EXISTS `keyword_scope_dirty`;\n",
+      "\nCREATE TABLE `keyword_scope_dirty` (\n\t`session_id` text PRIMARY KEY NOT NULL,\n\t`indexed_project_id` text\n) WITHOUT ROWID;\n",
+      "\n-- OR IGNORE keeps the first row: after two moves the messages still carry the first project's token.\nCREATE TRIGGER `sessions_keyword_scope_au` AFTER UPDATE OF `project_id` ON `sessions`\nWHEN old.`project_id` IS NOT new.`project_id`\nBEGIN\n\tINSERT OR IGNORE INTO `keyword_scope_dirty` (`session_id`, `indexed_project_id`) VALUES (new.`id`, old.`project_id`);\nEND;\n"
+    ],
+    "bps": true,
+    "folderMillis": 1796143937120,
+    "hash": "eefc2bcada9b7fc9b334649c9392f37674b347d3e3a4addd2e0cf1a9fcab3d50"
   }
 ];

@@ -1,18 +1,27 @@
 /**
- * Keeps the FTS5 keyword index (`messages_fts`, created by migration 0002_keyword_index) in step with
- * `messages`. The table is contentless (`content=''`, `contentless_delete=1`): it stores only the
- * token index of the text produced by `indexColumns()` in search-text.ts, keyed by `messages.id`, so
- * the original text lives once, in `messages`. The store's write path calls `indexMessages` /
- * `unindexMessages` inside its own write transaction (these functions never open one), which keeps
- * a reader from seeing a message without its index row. The index may hold rows of any visibility:
- * the search query filters visibility and hidden sessions through its JOIN, so rewind and compaction
- * need no index write.
+ * Keeps the FTS5 keyword index (`messages_fts`, created by migration 0002_keyword_index, recreated by
+ * 0007_keyword_index_totals) in step with `messages`. The table is contentless (`content=''`): it
+ * stores only the token index of the text produced by `indexColumns()` in search-text.ts, keyed by
+ * `messages.id`, so the original text lives once, in `messages`. A row is removed with FTS5's
+ * 'delete' command given the exact values it was indexed with (recomputed from the message's stored
+ * text and the project its session had when the row was written), which also takes it out of the
+ * row count and column-length totals BM25 reads: a replaced or deleted row leaves no trace in any
+ * score, so after any number of moves, edits and deletes the scores equal a fresh build's. (0002's
+ * `contentless_delete=1` removed postings but never the totals, so every rewrite drifted the
+ * ranking.) Whether a message is indexed is read from the table's `_docsize` row, never assumed.
+ * Hence the one rule for callers: remove a row while `messages` still holds the text it was indexed
+ * from (editMessage unindexes before it writes the new text). The store's write path calls
+ * `indexMessages` / `unindexMessages` inside its own write transaction (these functions never open
+ * one), which keeps a reader from seeing a message without its index row. The index may hold rows
+ * of any visibility: the search query filters visibility and hidden sessions through its JOIN, so
+ * rewind and compaction need no index write.
  *
  * Each row also carries a `scope` token derived from its session's project. It is only a pre-filter
  * that lets FTS5 intersect a project's rows before BM25 ranking (measured necessary at 1M messages:
  * docs/benchmarks.md); the search always JOINs `sessions.project_id` as well, so a stale token can
  * hide a row but never leak one. A trigger records every session whose project_id changes in
- * `keyword_scope_dirty`; `refreshScopeTokens` rewrites those rows, and the search skips the token
+ * `keyword_scope_dirty`, with the project its rows were indexed under; `refreshScopeTokens` rewrites
+ * those rows, and the search skips the token
  * while any remain. Tokenisation happens in JS, so SQL migrations cannot fill the index; a state row
  * records which tokenizer version built it and `ensureKeywordIndex` rebuilds on mismatch.
  */
@@ -24,9 +33,13 @@ import { indexColumns } from './search-text.js';
 // 2: <private> spans are no longer indexed (an index built before is rebuilt once, dropping their words).
 export const KEYWORD_INDEX_VERSION = 2;
 export const FTS_TABLE = 'messages_fts';
+/** FTS5's per-row token counts of `messages_fts`: a message is indexed exactly when it has a row here. */
+const DOCSIZE_TABLE = `${FTS_TABLE}_docsize`;
+/** A message's project as its index row carries it: the project before the first pending move, if any. */
+const INDEXED_PROJECT_SQL = 'case when d.session_id is null then s.project_id else d.indexed_project_id end';
 
 /**
- * The definition of `messages_fts`, identical to migration 0002 (a test compares them). A database
+ * The definition of `messages_fts`, identical to migration 0007 (a test compares them). A database
  * whose table has another definition (made by an earlier draft of 0002, or a future tokenizer
  * change) gets the table recreated and rebuilt by ensureKeywordIndex: the index is derived data.
  */
@@ -35,7 +48,6 @@ export const FTS_TABLE_SQL = `CREATE VIRTUAL TABLE \`messages_fts\` USING fts5(
 	cjk,
 	scope,
 	content = '',
-	contentless_delete = 1,
 	tokenize = 'porter unicode61 remove_diacritics 2'
 )`;
 
@@ -43,10 +55,9 @@ const squash = (sql: string): string => sql.replace(/\s+/g, ' ').trim();
 
 interface IndexStatements {
   insert: Statement;
-  replace: Statement;
   projectsOfMessages: Statement;
   remove: Statement;
-  projectOfMessage: Statement;
+  indexedRows: Statement;
   version: Statement;
   setVersion: Statement;
   clear: Statement;
@@ -54,7 +65,7 @@ interface IndexStatements {
   dirtyAny: Statement;
   dirtyList: Statement;
   dirtyClear: Statement;
-  sessionProject: Statement;
+  dirtyProjects: Statement;
   sessionMessages: Statement;
 }
 
@@ -66,15 +77,24 @@ function stmts(raw: RawDatabase): IndexStatements {
   let s = statements.get(raw);
   if (!s) {
     s = {
-      // A contentless table does not enforce rowid uniqueness: a plain INSERT of an indexed id adds
-      // a second posting set. New messages use the plain INSERT (REPLACE costs a delete marker per
-      // row, ~10% of bulk ingest); every re-index path uses REPLACE.
+      // Only new ids are inserted (an indexed id is removed first: editMessage, the scope rewrite).
       insert: raw.prepare(`insert into ${FTS_TABLE} (rowid, body, cjk, scope) values (?, ?, ?, ?)`),
-      replace: raw.prepare(`insert or replace into ${FTS_TABLE} (rowid, body, cjk, scope) values (?, ?, ?, ?)`),
-      remove: raw.prepare(`delete from ${FTS_TABLE} where rowid = ?`),
-      projectOfMessage: raw.prepare('select s.project_id from messages m join sessions s on s.id = m.session_id where m.id = ?').pluck(),
+      // The 'delete' command must be given the values the row was indexed with (see the file header).
+      remove: raw.prepare(`insert into ${FTS_TABLE} (${FTS_TABLE}, rowid, body, cjk, scope) values ('delete', ?, ?, ?, ?)`),
+      indexedRows: raw.prepare(
+        `select m.id as id, m.content as content, ${INDEXED_PROJECT_SQL} as projectId
+        from ${DOCSIZE_TABLE} as x
+        join messages m on m.id = x.id
+        left join sessions s on s.id = m.session_id
+        left join keyword_scope_dirty d on d.session_id = m.session_id
+        where x.id in (select value from json_each(?))`,
+      ),
       projectsOfMessages: raw.prepare(
-        'select m.id as id, s.project_id as projectId from messages m join sessions s on s.id = m.session_id where m.id in (select value from json_each(?))',
+        `select m.id as id, ${INDEXED_PROJECT_SQL} as projectId
+        from messages m
+        left join sessions s on s.id = m.session_id
+        left join keyword_scope_dirty d on d.session_id = m.session_id
+        where m.id in (select value from json_each(?))`,
       ),
       version: raw.prepare('select version from keyword_index_state where id = 1').pluck(),
       setVersion: raw.prepare('insert into keyword_index_state (id, version) values (1, ?) on conflict (id) do update set version = excluded.version'),
@@ -85,8 +105,12 @@ function stmts(raw: RawDatabase): IndexStatements {
       dirtyAny: raw.prepare('select exists (select 1 from keyword_scope_dirty)').pluck(),
       dirtyList: raw.prepare('select session_id from keyword_scope_dirty limit 1000').pluck(),
       dirtyClear: raw.prepare('delete from keyword_scope_dirty where session_id = ?'),
-      sessionProject: raw.prepare('select project_id from sessions where id = ?').pluck(),
-      sessionMessages: raw.prepare("select id, content from messages where session_id = ? and id > ? and visibility <> 'deleted' order by id limit 2000"),
+      dirtyProjects: raw.prepare(
+        'select d.indexed_project_id as indexed, s.project_id as current from keyword_scope_dirty d left join sessions s on s.id = d.session_id where d.session_id = ?',
+      ),
+      sessionMessages: raw.prepare(
+        `select m.id as id, m.content as content from messages m join ${DOCSIZE_TABLE} as x on x.id = m.id where m.session_id = ? and m.id > ? order by m.id limit 2000`,
+      ),
     };
     statements.set(raw, s);
   }
@@ -127,8 +151,8 @@ export function scopeToken(projectId: string | null | undefined): string {
 /**
  * Adds the index rows of NEW messages. Call AFTER the `messages` rows (and their session) are
  * written, inside the caller's write transaction. An id that is already indexed must be unindexed
- * first (the edit path does `unindexMessages` then `indexMessages`): indexing it twice would count
- * its words twice. Empty content is indexed too (no tokens).
+ * first (the edit path does `unindexMessages` then `indexMessages`): FTS5 refuses a second row with
+ * the same id. Empty content is indexed too (no tokens).
  */
 export function indexMessages(raw: RawDatabase, rows: ReadonlyArray<{ id: number; content: string }>): void {
   if (rows.length === 0) return;
@@ -137,49 +161,57 @@ export function indexMessages(raw: RawDatabase, rows: ReadonlyArray<{ id: number
   const s = stmts(raw);
   // We are inside a write transaction: a good moment to rewrite tokens queued by moves.
   if (s.dirtyAny.get() === 1) refreshScopeTokens(raw);
-  let projectOf: (id: number) => string | null | undefined;
-  if (rows.length === 1) {
-    projectOf = (id) => s.projectOfMessage.get(id) as string | null | undefined;
-  } else {
-    // One statement for the batch instead of one lookup per message (bulk import).
-    const map = new Map<number, string | null>();
-    for (const r of s.projectsOfMessages.all(JSON.stringify(rows.map((r) => r.id))) as { id: number; projectId: string | null }[]) map.set(r.id, r.projectId);
-    projectOf = (id) => map.get(id);
-  }
+  // One statement for the batch (bulk import). A session still queued for a token rewrite gets the
+  // token its other rows carry, so the rewrite (and any removal) knows every row's values.
+  const projectOf = new Map<number, string | null>();
+  for (const r of s.projectsOfMessages.all(JSON.stringify(rows.map((r) => r.id))) as { id: number; projectId: string | null }[]) projectOf.set(r.id, r.projectId);
   for (const row of rows) {
     const cols = indexColumns(row.content);
-    s.insert.run(row.id, cols.body, cols.cjk, scopeToken(projectOf(row.id)));
+    s.insert.run(row.id, cols.body, cols.cjk, scopeToken(projectOf.get(row.id)));
   }
 }
 
-/** Removes index rows; ids that were never indexed are ignored. Inside the caller's transaction. */
+/**
+ * Removes index rows, with the 'delete' command and the values each was indexed with (so BM25's
+ * totals lose it too). Ids that are not indexed are ignored. Call while `messages` still holds the
+ * text the row was indexed from, inside the caller's transaction.
+ */
 export function unindexMessages(raw: RawDatabase, ids: readonly number[]): void {
   if (ids.length === 0) return;
   if (ensureKeywordIndex(raw)) return;
-  const { remove } = stmts(raw);
-  for (const id of ids) remove.run(id);
+  const s = stmts(raw);
+  for (const r of s.indexedRows.all(JSON.stringify(ids)) as { id: number; content: string; projectId: string | null }[]) {
+    const cols = indexColumns(r.content);
+    s.remove.run(r.id, cols.body, cols.cjk, scopeToken(r.projectId));
+  }
 }
 
 /**
  * Rewrites the scope tokens of these sessions' messages from their current project_id and clears
  * them from `keyword_scope_dirty`. Optional for the move code (the trigger queues moved sessions
  * and the next search or index write drains the queue), but calling it inside the move transaction
- * makes the very next search use the fast path. Runs in the caller's transaction. Returns the
- * number of messages rewritten.
+ * makes the very next search use the fast path. Each row is removed with the values it was indexed
+ * with (the queued project's token) and added with the new token, so the totals BM25 reads stay
+ * those of a fresh build. A session that is not queued already carries its project's token and is
+ * left as it is. Runs in the caller's transaction. Returns the number of messages rewritten.
  */
 export function reindexSessionsScope(raw: RawDatabase, sessionIds: readonly string[]): number {
   const s = stmts(raw);
   let count = 0;
   for (const sessionId of sessionIds) {
-    const token = scopeToken(s.sessionProject.get(sessionId) as string | null | undefined);
+    const queued = s.dirtyProjects.get(sessionId) as { indexed: string | null; current: string | null } | undefined;
+    if (!queued) continue;
+    const from = scopeToken(queued.indexed);
+    const to = scopeToken(queued.current);
     // Pages, not iterate(): better-sqlite3 cannot write while a read cursor is open.
     let last = 0;
-    for (;;) {
+    while (from !== to) {
       const page = s.sessionMessages.all(sessionId, last) as { id: number; content: string }[];
       if (page.length === 0) break;
       for (const m of page) {
         const cols = indexColumns(m.content);
-        s.replace.run(m.id, cols.body, cols.cjk, token);
+        s.remove.run(m.id, cols.body, cols.cjk, from);
+        s.insert.run(m.id, cols.body, cols.cjk, to);
       }
       count += page.length;
       last = page[page.length - 1]!.id;

@@ -24,6 +24,9 @@ export interface RankedRow {
 export const SCOPE_TOKEN_MIN_MATCHES = 1000;
 const PROBE_SQL = `SELECT count(*) FROM (SELECT 1 FROM ${FTS_TABLE} WHERE ${FTS_TABLE} MATCH @match LIMIT @cap)`;
 
+/** How a too-common match was cut down to a rankable set (keywordSearch words its note from it). */
+export type WindowCut = 'several' | 'recent';
+
 export function runRanked(
   db: RecallDatabase,
   sp: ScopeParams,
@@ -32,7 +35,7 @@ export function runRanked(
   limit: number,
   minMatches: number,
   useTopFirst = true,
-  onWindowed?: () => void,
+  onWindowed?: (cut: WindowCut) => void,
   window = RANK_WINDOW,
 ): RankedRow[] {
   let m = match;
@@ -43,10 +46,14 @@ export function runRanked(
   // is waiting for a token rewrite after a move. The JOIN in rankedSql stays authoritative.
   const many = minMatches <= 0 || (stmt(db, PROBE_SQL).pluck().get({ match, cap: minMatches }) as number) >= minMatches;
   if (sp.kind === 'project' && many && refreshScopeTokens(db.raw)) {
-    m = `scope : "${scopeToken(sp.params['projectId'] as string)}" AND (${match})`;
+    const scope = `scope : "${scopeToken(sp.params['projectId'] as string)}"`;
+    m = `${scope} AND (${match})`;
     if (useTopFirst && !dated) {
-      const out = windowRanked(db, base, m, limit, window);
-      if (out.windowed) onWindowed?.();
+      const out = windowRanked(db, base, m, limit, window, () => {
+        const split = splitPhrases(match);
+        return split && `${scope} AND ${split}`;
+      });
+      if (out.windowed) onWindowed?.(out.windowed);
       return out.rows;
     }
   }
@@ -56,19 +63,26 @@ export function runRanked(
 /**
  * The most matching messages of a project BM25 scores per query. FTS5 has no top-k pruning: a query
  * matching tens of thousands of messages of a big project scores every one of them (the `--dense`
- * stress case of bench:keyword). Walking the match newest first and scoring at most this many keeps
- * the cost bounded whatever the project's size; below it (almost every query) the answer is exactly
- * the full ranking. Above it, only the RANK_WINDOW most recent matching messages are ranked, and
- * keywordSearch says so in its notes.
+ * stress case of bench:keyword). Below this many matches (counted first, without scoring: almost
+ * every query) the answer is exactly the full ranking. Above it the match is cut down before BM25
+ * (windowRanked) and keywordSearch says so in its notes.
  */
 export const RANK_WINDOW = 5_000;
 /** Candidates per requested hit taken from the window for the JOIN check (more when it rejects many). */
 const CHECK_FACTOR = 4;
 const CHECK_MIN = 100;
-// The window and the ranking stay in SQLite: only the best @top rows (and the window's size) come
-// back to JS, because handing thousands of rows to JS costs more than ranking them.
+const BM25 = `bm25(${FTS_TABLE}, ${BM25_WEIGHTS.body}, ${BM25_WEIGHTS.cjk}, ${BM25_WEIGHTS.scope})`;
+/** Whether the match has at least @window rows: matching only, no BM25 (no IDF pass, no scoring). */
+const COUNT_SQL = `SELECT count(*) FROM (SELECT 1 FROM ${FTS_TABLE} WHERE ${FTS_TABLE} MATCH @match LIMIT @window)`;
+// The ranking stays in SQLite: only the best @top rows come back to JS, because handing thousands
+// of rows to JS costs more than ranking them.
+/** Every match ranked (it has fewer than the window's rows). */
+const ALL_SQL = `SELECT id, rank FROM (
+    SELECT rowid AS id, ${BM25} AS rank FROM ${FTS_TABLE} WHERE ${FTS_TABLE} MATCH @match)
+  ORDER BY rank, id DESC LIMIT @top`;
+/** The newest @window matches ranked, and how many there were (= @window when cut). */
 const WINDOW_SQL = `SELECT id, rank, count(*) OVER () AS n FROM (
-    SELECT rowid AS id, bm25(${FTS_TABLE}, ${BM25_WEIGHTS.body}, ${BM25_WEIGHTS.cjk}, ${BM25_WEIGHTS.scope}) AS rank
+    SELECT rowid AS id, ${BM25} AS rank
     FROM ${FTS_TABLE} WHERE ${FTS_TABLE} MATCH @match ORDER BY rowid DESC LIMIT @window)
   ORDER BY rank, id DESC LIMIT @top`;
 const CHECK_SQL = `SELECT m.id AS id, (s.source IN (SELECT value FROM json_each(@automated))) AS automated
@@ -77,28 +91,77 @@ const CHECK_SQL = `SELECT m.id AS id, (s.source IN (SELECT value FROM json_each(
   CROSS JOIN sessions AS s ON s.id = m.session_id
   WHERE ${messageGateSql('project')}`;
 
+const MATCH_PHRASE_RE = /(?:body|cjk) : "(?:[^"]|"")*"/g;
+
+/**
+ * The match restricted to messages that hold at least one phrase from each of two halves of the
+ * query's phrases (every phrase occurrence alternately to one half, in query order: a whole word's
+ * bigram phrase and its characters fall on both sides, so a message holding the word passes, and
+ * so does one holding characters of two different words in most cases), as `(A OR …) AND (B OR …)`,
+ * or null when the match cannot be split (fewer than two phrases, or required phrases). Each
+ * phrase occurs once, as in the OR match, so FTS5's bm25 gives every message it admits exactly the
+ * score the OR match gives it: the restriction removes rows, it never re-scores one.
+ */
+export function splitPhrases(match: string): string | null {
+  if (/ AND | NOT | NEAR/.test(match.replace(/"(?:[^"]|"")*"/g, '""'))) return null;
+  const phrases = match.match(MATCH_PHRASE_RE) ?? [];
+  if (phrases.length < 2) return null;
+  const half = (k: number) => phrases.filter((_, i) => i % 2 === k).join(' OR ');
+  return `(${half(0)}) AND (${half(1)})`;
+}
+
 /**
  * Ranks inside FTS5 first (the scope token already narrows the match to the project), then runs
  * the authoritative JOIN only on the best candidates, in rank order, until `limit` interactive
  * (non-automated) rows survive: no unchecked row can rank above them, because interactive rows sort
- * first and, among them, by the same rank — so within the window the answer equals the full
- * query's, without joining every match to `messages` and `sessions`.
+ * first and, among them, by the same rank — so the answer equals the full query's over the same
+ * rows, without joining every match to `messages` and `sessions`.
+ *
+ * Which rows are ranked: a bounded count (matching only) first. Under `window` matches, all of them
+ * (the full ranking, exactly). At or above it — a very common word, or a CJK question whose
+ * characters occur in a large share of a big project — BM25 over every match would cost too much,
+ * so the match is cut down: to the messages holding phrases from both halves of the query
+ * (`strict()`, see splitPhrases; their newest `window` if still more), which keeps the messages that
+ * share most with the question whatever their age, and only when those leave `limit` unfilled also
+ * to the newest `window` matches of the whole query (what every cut match got before). Scores are
+ * BM25 over the same phrases in every case, so rows from both sets compare directly.
  */
-export function windowRanked(db: RecallDatabase, base: Record<string, unknown>, match: string, limit: number, window = RANK_WINDOW): { rows: RankedRow[]; windowed: boolean } {
+export function windowRanked(
+  db: RecallDatabase,
+  base: Record<string, unknown>,
+  match: string,
+  limit: number,
+  window = RANK_WINDOW,
+  strict?: () => string | null,
+): { rows: RankedRow[]; windowed: WindowCut | null } {
+  const matches = stmt(db, COUNT_SQL).pluck().get({ match, window }) as number;
+  if (matches < window) return { rows: checkRanked(db, base, ALL_SQL, { match }, limit).rows, windowed: null };
+  const narrow = strict?.() ?? null;
+  if (narrow !== null) {
+    const first = checkRanked(db, base, WINDOW_SQL, { match: narrow, window }, limit);
+    if (first.rows.filter((r) => r.automated === 0).length >= limit) return { rows: first.rows, windowed: 'several' };
+    const fill = checkRanked(db, base, WINDOW_SQL, { match, window }, limit);
+    const byId = new Map([...fill.rows, ...first.rows].map((r) => [r.id, r]));
+    return { rows: [...byId.values()].sort(compareRanked).slice(0, limit), windowed: 'recent' };
+  }
+  return { rows: checkRanked(db, base, WINDOW_SQL, { match, window }, limit).rows, windowed: 'recent' };
+}
+
+/** The best `limit` rows of a ranking statement that pass the JOIN check (see windowRanked). */
+function checkRanked(db: RecallDatabase, base: Record<string, unknown>, sql: string, params: Record<string, unknown>, limit: number): { rows: RankedRow[] } {
   let top = Math.max(limit * CHECK_FACTOR, CHECK_MIN);
   for (;;) {
-    const candidates = stmt(db, WINDOW_SQL).all({ match, window, top }) as { id: number; rank: number; n: number }[];
-    const inWindow = candidates[0]?.n ?? 0;
+    const candidates = stmt(db, sql).all({ ...params, top }) as { id: number; rank: number }[];
     const rankOf = new Map(candidates.map((r) => [r.id, r.rank]));
     const kept = (stmt(db, CHECK_SQL).all({ ...base, ids: JSON.stringify(candidates.map((c) => c.id)) }) as { id: number; automated: number }[]).map((r) => ({
       id: r.id,
       rank: rankOf.get(r.id)!,
       automated: r.automated,
     }));
-    // Enough interactive survivors, or every candidate of the window was checked: the order is final.
-    if (kept.filter((r) => r.automated === 0).length >= limit || candidates.length >= inWindow) {
+    // Enough interactive survivors, or every candidate was checked: the order is final.
+    if (kept.filter((r) => r.automated === 0).length >= limit || candidates.length < top) {
       kept.sort(compareRanked);
-      return { rows: kept.slice(0, limit), windowed: inWindow >= window };
+      return { rows: kept.slice(0, limit) };
     }
     top *= CHECK_FACTOR;
   }

@@ -15,7 +15,7 @@ import { MESSAGE_ROLES } from '@recall/rpc-contract';
 import type { RecallDatabase } from '@recall/schema';
 import { ensureKeywordIndex } from './fts-index.js';
 import { DEFAULT_CJK_BACKOFF, parseQuery, type ParsedQuery } from './fts-query.js';
-import { commonCharacters, COMMON_CHARACTER_SHARE, loadDetails, lowCjkCoverage, RANK_WINDOW, runRanked, SCOPE_TOKEN_MIN_MATCHES, type RankedRow } from './keyword-rank.js';
+import { commonCharacters, COMMON_CHARACTER_SHARE, loadDetails, lowCjkCoverage, RANK_WINDOW, runRanked, SCOPE_TOKEN_MIN_MATCHES, type RankedRow, type WindowCut } from './keyword-rank.js';
 import { literalSnippet, snippet } from './keyword-snippet.js';
 import { clampInt, escapeLike, literalSql, scopeParams, stmt, SUBSTRING_MAX_NEEDLES, SUBSTRING_SCAN_MESSAGES, substringNeedles, substringSql, type MessageDetails } from './keyword-sql.js';
 import { searchTitlesParsed } from './keyword-titles.js';
@@ -108,9 +108,9 @@ export function keywordSearch(db: RecallDatabase, scope: KeywordScope, query: st
 
   // --- messages
   const details = new Map<number, MessageDetails>();
-  let windowed = false;
-  const onWindowed = () => {
-    windowed = true;
+  let windowed: WindowCut | null = null;
+  const onWindowed = (cut: WindowCut) => {
+    windowed = cut;
   };
   let ranked: RankedRow[];
   let common: ReadonlySet<string> | null = null;
@@ -145,7 +145,9 @@ export function keywordSearch(db: RecallDatabase, scope: KeywordScope, query: st
   } else {
     ranked = stmt(db, literalSql(sp.kind, dated)).all({ ...base, pattern: `%${escapeLike(parsed.likeNeedle!)}%`, limit }) as typeof ranked;
   }
-  if (windowed) notes.push(`These words are very common in this project: only the ${rankWindow.toLocaleString('en')} most recent matching messages were ranked. Add a rarer word to reach older ones.`);
+  const cut = windowed as WindowCut | null;
+  if (cut === 'recent') notes.push(`These words are very common in this project: only the ${rankWindow.toLocaleString('en')} most recent matching messages were ranked. Add a rarer word to reach older ones.`);
+  else if (cut === 'several') notes.push(`These words are very common in this project (over ${rankWindow.toLocaleString('en')} matching messages): only messages holding several of them were ranked. Add a rarer word to reach the others.`);
   let substring: string[] | null = null;
   if (ranked.length === 0 && parsed.match !== null && options.substringFallback) {
     substring = substringNeedles(query);

@@ -160,8 +160,9 @@ export function editMessage(db: RecallDatabase, messageId: number, content: stri
       throw new ValidationError(`Message ${messageId} is ${current.visibility} and cannot be edited.`, { messageId });
     }
     const now = nowMs();
-    prepared(db, 'update messages set content = ?, edited_at = ? where id = ?').run(text, now, messageId);
+    // The index row is removed with the text it was built from, so before that text is replaced.
     unindexMessages(db.raw, [messageId]);
+    prepared(db, 'update messages set content = ?, edited_at = ? where id = ?').run(text, now, messageId);
     indexMessages(db.raw, [{ id: messageId, content: text }]);
     prepared(db, 'update sessions set updated_at = ? where id = ?').run(now, current.sessionId);
     return getMessage(db, messageId);

@@ -9,6 +9,7 @@ import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
 import { appendMessages, bulkWrite, createProject, createSession, deleteMessage, keywordSearch } from '../src/index.js';
 import { COMMON_CHARACTER_MIN_DOCS, RANK_WINDOW } from '../src/internal.js';
+import { splitPhrases } from '../src/keyword-rank.js';
 import { tempDb } from './support/temp-db.js';
 
 describe('paraphrase relaxation', () => {
@@ -123,5 +124,94 @@ describe('ranked window', () => {
     expect(r.hits.map((h) => h.messageId)).not.toContain(oldest);
     const full = keywordSearch(db, { kind: 'project', projectId: p.id }, 'zebra', { limit: 10, topFirst: false });
     expect(full.hits[0]!.messageId).toBe(oldest);
+  });
+});
+
+describe('a match larger than the window: the messages holding several of its words', () => {
+  test.each([
+    ['two words', 'body : "alpha" OR body : "beta"', '(body : "alpha") AND (body : "beta")'],
+    ['a CJK word and its characters, then a word', '(body : "清蒸 蒸鱼" OR cjk : "清" OR cjk : "蒸" OR cjk : "鱼") OR body : "x"', '(body : "清蒸 蒸鱼" OR cjk : "蒸" OR body : "x") AND (cjk : "清" OR cjk : "鱼")'],
+    ['one phrase: nothing to split', 'body : "alpha"', null],
+    ['required phrases keep their own rule', 'body : "a b" AND (body : "a b" OR body : "c")', null],
+    ['an operator word inside a phrase is text', 'body : "and" OR body : "not"', '(body : "and") AND (body : "not")'],
+  ])('splitPhrases: %s', (_name, match, expected) => {
+    expect(splitPhrases(match)).toBe(expected);
+  });
+
+  /** `old` holds both query words; then `window + 50` newer messages hold one of them each. */
+  function dense(extra: { rankWindow: number; otherProject?: boolean }) {
+    const db = tempDb();
+    const p = createProject(db, { name: 'P' });
+    const other = createProject(db, { name: 'Other' });
+    let old = 0;
+    let foreign = 0;
+    bulkWrite(db, () => {
+      const first = createSession(db, { projectId: p.id });
+      old = appendMessages(db, first.id, [{ role: 'user', content: 'the walrus ate the kelp' }]).messages[0]!.id;
+      const o = createSession(db, { projectId: other.id });
+      foreign = appendMessages(db, o.id, [{ role: 'user', content: 'walrus kelp walrus kelp' }]).messages[0]!.id;
+      const s = createSession(db, { projectId: p.id });
+      appendMessages(db, s.id, Array.from({ length: extra.rankWindow + 50 }, (_, i) => ({ role: 'user' as const, content: `${i % 2 ? 'walrus' : 'kelp'} note ${i} with padding words` })));
+    });
+    return { db, scope: { kind: 'project' as const, projectId: p.id }, old, foreign };
+  }
+
+  test('an old message holding both words is ranked (the newest-window cut never reached it), and the notes say how the match was cut', () => {
+    const { db, scope, old, foreign } = dense({ rankWindow: 200 });
+    // One message holds both words: a limit of 1 is filled by the messages holding several.
+    const opts = { limit: 1, titleLimit: 0, rankWindow: 200, scopeTokenMinMatches: 0 };
+    const r = keywordSearch(db, scope, 'walrus kelp', opts);
+    expect(r.hits[0]!.messageId).toBe(old);
+    expect(r.hits.map((h) => h.messageId)).not.toContain(foreign);
+    expect(r.notes.join(' ')).toMatch(/only messages holding several of them were ranked/);
+    // The full ranking (JOIN first, every match) agrees on the first hit and its score.
+    const full = keywordSearch(db, scope, 'walrus kelp', { ...opts, topFirst: false });
+    expect(full.hits[0]!.messageId).toBe(old);
+    expect(r.hits[0]!.score).toBeCloseTo(full.hits[0]!.score, 9);
+    // One word alone cannot be split: the newest window, as before, and its note.
+    const single = keywordSearch(db, scope, 'walrus', { ...opts, limit: 10, rankWindow: 100 });
+    expect(single.notes.join(' ')).toMatch(/only the 100 most recent matching messages were ranked/);
+    expect(single.hits.map((h) => h.messageId)).not.toContain(old);
+  });
+
+  test('when the messages holding several words leave the list short, the newest window fills it', () => {
+    const { db, scope, old } = dense({ rankWindow: 200 });
+    const r = keywordSearch(db, scope, 'walrus kelp', { limit: 30, titleLimit: 0, rankWindow: 200, scopeTokenMinMatches: 0 });
+    expect(r.hits).toHaveLength(30);
+    expect(r.hits[0]!.messageId).toBe(old);
+    expect(r.notes.join(' ')).toMatch(/200 most recent matching messages were ranked/);
+  });
+
+  test('rows the cut admits keep the order and scores of the full ranking; no row of another project', () => {
+    const WORDS = ['alpha', 'beta', 'gamma', '数据', '迁移'];
+    fc.assert(
+      fc.property(
+        fc.array(fc.record({ project: fc.integer({ min: 0, max: 1 }), words: fc.array(fc.constantFrom(...WORDS), { minLength: 1, maxLength: 4 }) }), { minLength: 110, maxLength: 160 }),
+        fc.subarray(WORDS, { minLength: 2, maxLength: 4 }),
+        (rows, query) => {
+          const db = tempDb();
+          const projects = [createProject(db, { name: 'A' }).id, createProject(db, { name: 'B' }).id];
+          const owner = new Map<string, string>();
+          bulkWrite(db, () => {
+            for (const r of rows) {
+              const s = createSession(db, { projectId: projects[r.project]! });
+              owner.set(s.id, projects[r.project]!);
+              appendMessages(db, s.id, [{ role: 'user', content: r.words.join(' ') }]);
+            }
+          });
+          const scope = { kind: 'project' as const, projectId: projects[0]! };
+          const opts = { limit: 500, titleLimit: 0, scopeTokenMinMatches: 0, rankWindow: 100, cjkBackoff: 'none' as const, replyCredit: false, coverageRerank: false };
+          const cut = keywordSearch(db, scope, query.join(' '), opts).hits;
+          const full = keywordSearch(db, scope, query.join(' '), { ...opts, topFirst: false }).hits;
+          expect(cut.every((h) => owner.get(h.sessionId) === projects[0])).toBe(true);
+          const fullScore = new Map(full.map((h) => [h.messageId, h.score]));
+          for (const h of cut) expect(h.score).toBeCloseTo(fullScore.get(h.messageId)!, 9);
+          const order = full.map((h) => h.messageId).filter((id) => cut.some((h) => h.messageId === id));
+          expect(cut.map((h) => h.messageId)).toEqual(order);
+          db.close();
+        },
+      ),
+      { numRuns: 15 },
+    );
   });
 });

@@ -400,8 +400,8 @@ describe('moves and the scope token', () => {
 });
 
 describe('index lifecycle', () => {
-  test('migration 0002 creates messages_fts exactly as fts-index.ts expects', () => {
-    const sql = readFileSync(fileURLToPath(new URL('../../schema/drizzle/0002_keyword_index.sql', import.meta.url)), 'utf8');
+  test('migration 0007 (the latest to create it) creates messages_fts exactly as fts-index.ts expects', () => {
+    const sql = readFileSync(fileURLToPath(new URL('../../schema/drizzle/0007_keyword_index_totals.sql', import.meta.url)), 'utf8');
     const create = /CREATE VIRTUAL TABLE[\s\S]*?\n\);/.exec(sql)![0].replace(/;$/, '');
     expect(create.replace(/\s+/g, ' ')).toBe(FTS_TABLE_SQL.replace(/\s+/g, ' '));
     const db = tempDb();

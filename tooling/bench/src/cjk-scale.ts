@@ -179,7 +179,7 @@ export function runAtScale(bank: MemoryBank, docs: readonly Doc[], queries: read
           const cu = process.cpuUsage(c);
           res.cpu.push((cu.user + cu.system) / 1000);
           if (r > 0) continue;
-          res.windowed = out.notes.some((n) => n.includes('most recent matching messages were ranked'));
+          res.windowed = out.notes.some((n) => / were ranked\. Add a rarer word/.test(n));
           for (const h of out.hits) if (owner.get(h.sessionId) !== scopeProject) leaks++;
           res.rank = out.hits.slice(0, 10).findIndex((h) => {
             const d = byId.get(h.messageId);
