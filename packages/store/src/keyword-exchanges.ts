@@ -129,7 +129,7 @@ export function rankExchanges<T extends ExchangeCandidate>(rows: readonly T[], u
       let cap = Infinity;
       for (const y of rows) {
         const ys = order.get(y.messageId)!;
-        if (y !== q && y !== st && y !== r && whole(y) && ys > own) cap = Math.min(cap, ys);
+        if (y !== q && y !== r && whole(y) && ys > own) cap = Math.min(cap, ys);
       }
       if (s >= cap) s = Math.max(own, cap - EPS);
     }

@@ -32,7 +32,7 @@ import {
   type KeywordSearchResult,
   type QuerySummary,
 } from './keyword-types.js';
-import { coverageUnits, rerankByCoverage } from './keyword-coverage.js';
+import { coverage, coverageUnits, rerankByCoverage } from './keyword-coverage.js';
 import { creditReplies, REPLY_CREDIT_BM25 } from './keyword-pairs.js';
 import { rankExchanges } from './keyword-exchanges.js';
 import { likeOutsidePrivate, normalizeForSearch, searchableContent } from './search-text.js';
@@ -198,14 +198,15 @@ export function keywordSearch(db: RecallDatabase, scope: KeywordScope, query: st
   if (byCoverage) {
     // With the exchange rules (keyword-exchanges.ts): which message of a question/reply pair anchors.
     const rows = hits.map((h) => ({ ...h, text: textOf(h.messageId) }));
-    hits = (exchanges ? rankExchanges(rows, units) : rerankByCoverage(rows, units)).map(({ text: _t, rule: _r, ...h }: typeof rows[number] & { rule?: unknown }) => h);
+    const ranked: (KeywordHit & { text: string; rule?: unknown })[] = exchanges ? rankExchanges(rows, units) : rerankByCoverage(rows, units);
+    hits = ranked.map(({ text: _t, rule: _r, ...h }) => h);
   } else if (exchanges) {
     // BM25 scores: a reply that matches the query shares the score of the question directly before it (keyword-pairs.ts).
     const distinctTerms = new Set(terms.map((t) => t.text)).size;
     hits = creditReplies(hits, {
       textOf: (h) => details.get(h.messageId)!.content,
       credit: REPLY_CREDIT_BM25,
-      whole: (h) => new Set(h.matchedTerms).size >= distinctTerms,
+      whole: units.length > 0 ? (h) => coverage(textOf(h.messageId), units) >= 1 - 1e-9 : (h) => new Set(h.matchedTerms).size >= distinctTerms,
     });
   }
   if (sort === 'newest') hits = [...hits].sort((a, b) => b.createdAt - a.createdAt || b.messageId - a.messageId);
