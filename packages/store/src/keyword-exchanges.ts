@@ -4,21 +4,27 @@
  * conversation's facts are often split over two messages: the assistant asks "你们组的小组成员人数多吗？"
  * and the user answers "八个人左右" — the query's words sit in the question, the fact in the reply; or
  * the assistant gives a recipe and the user echoes "我会尝试做糖醋排骨的" — the query's words sit in
- * both, the fact in the first. Two rules decide, applied to the candidates the search already loaded
- * (no SQL, no further rows, so nothing outside the scope is ever read; a pair is two hits that are
- * directly adjacent in one session, of the two conversational roles):
+ * both, the fact in the first. The rules below decide, applied to the candidates the search already
+ * loaded (no SQL, no further rows, so nothing outside the scope is ever read; a pair is two hits that
+ * are directly adjacent in one session, of the two conversational roles):
  *
- * 1. **A reply is read with the question it answers.** When A ends with a question, its reply B is
- *    scored on A's closing question sentence(s) plus B's own text (coverage), and on the better BM25 of
- *    the two; so B ranks at or above A whenever what A asks is all A matches (the question holds the
- *    query's words, the reply the answer), and below A when A's own statements match more of the
- *    query than its question and the reply together. Equal scores go to the reply.
- * 2. **An echo never passes what it echoes.** When A does not end with a question and B matches no
+ * 1. **A reply is read with the question it answers.** When A ends with a question and its reply B
+ *    matches the query itself, B is scored on A's closing question sentence(s) plus its own text;
+ *    when that covers at least what A covers (the question holds the query's words, the reply the
+ *    answer), B takes A's place, above it by EXCHANGE_REPLY_SHARE of B's own score. When A's own
+ *    statements match more than its question and the reply together, A stays first.
+ * 2. **After a follow-up question, the reply may pass the statement before it** (S → A → B, S and B
+ *    of the same speaker): when A's question asks for query words S lacks, B matches at least
+ *    CHAIN_REPLY_SHARE of what S matches, and S, the question and B together cover more than S. A
+ *    statement that itself took its question's place by rule 1 is not passed this way.
+ * 3. **An echo never passes what it echoes.** When A does not end with a question and B matches no
  *    unit of the query that A lacks, B (an acknowledgement, "thanks, I'll try X") ranks right after
  *    A, however short it is (BM25's length normalisation favours the short echo).
  *
- * A reply B that does not contain the whole query on its own never passes, by rule 1, a third hit
- * that does (the original query's exact matches keep priority); its own question it may pass.
+ * A reply that does not contain the whole query never passes, by these rules, a third hit that does
+ * (the original query's exact matches keep priority); its own question it may pass. The rules only
+ * choose the order inside a session: each session keeps the places (and scores) the coverage blend
+ * and the question → reply credit gave it, so which conversations rank where does not change.
  */
 import { COVERAGE_BM25_SHARE, coverage, type CoverageUnit } from './keyword-coverage.js';
 import { creditReplies, endsWithQuestion, REPLY_CREDIT_COVERAGE } from './keyword-pairs.js';
@@ -56,7 +62,7 @@ export function closingQuestion(text: string): string {
   return text.slice(start);
 }
 
-/** Which rule moved a candidate (for tests and diagnostics). */
+/** Which rule moved a candidate (rules 1 and 2 are both 'reply-reads-question'; for tests and diagnostics). */
 export type ExchangeRule = 'reply-reads-question' | 'echo-follows-source';
 
 const EPS = 1e-9;
