@@ -63,3 +63,5 @@ export { SUBSTRING_SCAN_MESSAGES } from './keyword-search.js';
 export { COVERAGE_BIGRAM_WEIGHT, COVERAGE_BM25_SHARE, COVERAGE_COMMON_CHAR_WEIGHT, coverage, coverageUnits, rerankByCoverage, type CoverageUnit } from './keyword-coverage.js';
 /** Question → reply credit among keyword hits and its tuning constants (keyword-pairs.ts). */
 export { creditReplies, endsWithQuestion, REPLY_CREDIT_BM25, REPLY_CREDIT_COVERAGE, type PairCandidate, type ReplyCreditOptions } from './keyword-pairs.js';
+/** Which message of a question/reply exchange anchors a CJK keyword search and its tuning constants (keyword-exchanges.ts). */
+export { CHAIN_REPLY_SHARE, closingQuestion, EXCHANGE_REPLY_SHARE, rankExchanges, type ExchangeCandidate, type ExchangeRule } from './keyword-exchanges.js';

@@ -9,7 +9,8 @@
  * in the same session, and a reply that matches nothing of the query ("yes") is not a candidate, so
  * it never takes the question's place. A hit that contains the whole query is never passed on credit
  * (the original query's exact matches keep priority). Chosen on the tuning data (docs/benchmarks.md,
- * "Question → reply credit").
+ * "Question → reply credit"). For CJK queries keyword-exchanges.ts builds on it: the credit decides
+ * where each session ranks, the exchange rules which of the session's hits anchors.
  */
 
 /** Share of the question's score a reply adds when scores are the CJK coverage blend (0–1; keyword-coverage.ts). 0.25 / 0.75 / 1 were worse on the tuning sets. */

@@ -33,7 +33,8 @@ import {
   type QuerySummary,
 } from './keyword-types.js';
 import { coverage, coverageUnits, rerankByCoverage } from './keyword-coverage.js';
-import { creditReplies, REPLY_CREDIT_BM25, REPLY_CREDIT_COVERAGE } from './keyword-pairs.js';
+import { creditReplies, REPLY_CREDIT_BM25 } from './keyword-pairs.js';
+import { rankExchanges } from './keyword-exchanges.js';
 import { likeOutsidePrivate, normalizeForSearch, searchableContent } from './search-text.js';
 
 export * from './keyword-types.js';
@@ -195,15 +196,18 @@ export function keywordSearch(db: RecallDatabase, scope: KeywordScope, query: st
     return t;
   };
   const byCoverage = units.length > 0 && sort === 'relevance' && options.coverageRerank !== false;
+  const exchanges = literalNeedle === null && parsed.match !== null && sort === 'relevance' && options.replyCredit !== false;
   if (byCoverage) {
-    hits = rerankByCoverage(hits.map((h) => ({ ...h, text: textOf(h.messageId) })), units).map(({ text: _t, ...h }) => h);
-  }
-  // A reply that matches the query shares the score of the question directly before it (keyword-pairs.ts).
-  if (literalNeedle === null && parsed.match !== null && sort === 'relevance' && options.replyCredit !== false) {
+    // With the exchange rules (keyword-exchanges.ts): which message of a question/reply pair anchors.
+    const rows = hits.map((h) => ({ ...h, text: textOf(h.messageId) }));
+    const ranked: (KeywordHit & { text: string; rule?: unknown })[] = exchanges ? rankExchanges(rows, units) : rerankByCoverage(rows, units);
+    hits = ranked.map(({ text: _t, rule: _r, ...h }) => h);
+  } else if (exchanges) {
+    // BM25 scores: a reply that matches the query shares the score of the question directly before it (keyword-pairs.ts).
     const distinctTerms = new Set(terms.map((t) => t.text)).size;
     hits = creditReplies(hits, {
       textOf: (h) => details.get(h.messageId)!.content,
-      credit: byCoverage ? REPLY_CREDIT_COVERAGE : REPLY_CREDIT_BM25,
+      credit: REPLY_CREDIT_BM25,
       whole: units.length > 0 ? (h) => coverage(textOf(h.messageId), units) >= 1 - 1e-9 : (h) => new Set(h.matchedTerms).size >= distinctTerms,
     });
   }

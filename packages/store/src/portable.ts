@@ -28,6 +28,10 @@ export type { IndexColumns } from './search-text.js';
 export { creditReplies, endsWithQuestion, REPLY_CREDIT_BM25, REPLY_CREDIT_COVERAGE } from './keyword-pairs.js';
 /** What creditReplies reads of a hit, and its options. */
 export type { PairCandidate, ReplyCreditOptions } from './keyword-pairs.js';
+/** Which message of a question/reply exchange anchors a CJK keyword search (keyword-exchanges.ts), shared by both adapters. */
+export { rankExchanges, closingQuestion, CHAIN_REPLY_SHARE, EXCHANGE_REPLY_SHARE } from './keyword-exchanges.js';
+/** What rankExchanges reads of a candidate, and the rule that moved one. */
+export type { ExchangeCandidate, ExchangeRule } from './keyword-exchanges.js';
 /** A window of the original text around the densest cluster of matched terms, matches marked « » (both adapters' keyword snippets). */
 export { snippet as matchSnippet } from './keyword-snippet.js';
 /** The query parser and where its terms occur in normalised text (snippets). */

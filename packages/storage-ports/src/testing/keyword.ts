@@ -44,6 +44,38 @@ const TABLE: Array<[query: string, project: string, expected: Key[]]> = [
   ["a & | ! <-> :* ( ' \\", 'p_cook', []],
 ];
 
+/** Exchanges whose anchor the shared exchange rules decide (@recall/store keyword-exchanges.ts): query, turns, expected first hit. */
+const EXCHANGES: Array<{ query: string; turns: Array<['user' | 'assistant', string]>; first: number }> = [
+  {
+    query: '你推荐的美食节目叫什么',
+    turns: [
+      ['user', '最近我在学做菜。'],
+      ['assistant', '我也想学做美食。不知道你有没有推荐的美食节目呢？'],
+      ['user', '你可以看看中央电视台的《回家吃饭》，还有美食博主分享的视频。'],
+    ],
+    first: 2,
+  },
+  {
+    query: '去新西兰探险我最想看什么',
+    turns: [
+      ['user', '我非常喜欢户外活动，尤其是去探险。最近我在计划去新西兰玩儿。'],
+      ['assistant', '新西兰是一个很美丽的地方。你是想去探险看看那里的山川河流，还是去滑雪呢？'],
+      ['user', '打算去探险，尤其是想去看看那里的冰川和瀑布，听说非常壮观。'],
+    ],
+    first: 2,
+  },
+  {
+    query: '糖醋排骨做法',
+    turns: [
+      ['user', '请你推荐一些有趣的食谱吧。'],
+      ['assistant', '我觉得糖醋排骨很不错，做法如下：将排骨油炸至金黄色，备用；加入适量的糖、醋和盐，翻炒均匀。'],
+      ['user', '哇，这个做法听着很美味，我会尝试做糖醋排骨的。'],
+    ],
+    first: 1,
+  },
+];
+const EXCHANGE_FILLER = ['今天天气不错，我们去公园散步吧。', '晚饭做了红烧肉和青菜。', 'We moved the build to a faster runner.', 'The release notes are in the wiki.'];
+
 async function seed(s: Storage): Promise<Record<Key, number>> {
   await s.projects.create({ id: 'p_cook', name: 'Cooking' });
   await s.projects.create({ id: 'p_ops', name: 'Ops' });
@@ -96,6 +128,21 @@ export function describeKeywordConformance(open: OpenFreshStorage): void {
       const roles = await s.keyword.search({ kind: 'project', projectId: 'p_a' }, 'deploy', { roles: ['assistant'] });
       expect(roles.hits.map((h) => h.messageId)).toEqual([a.messages[1]!.id]);
       expect(roles.hits[0]!.role).toBe('assistant');
+    });
+
+    it('question/reply exchanges: the same first hit on every adapter (the reply to a question, past a statement, not an echo)', async () => {
+      const s = await fresh();
+      await s.projects.create({ id: 'p_x', name: 'X' });
+      for (let i = 0; i < 4; i++) {
+        await s.sessions.create({ id: `filler${i}`, projectId: 'p_x' });
+        await s.messages.append(`filler${i}`, EXCHANGE_FILLER.map((content, j) => ({ role: j % 2 === 0 ? ('user' as const) : ('assistant' as const), content })));
+      }
+      for (const [i, c] of EXCHANGES.entries()) {
+        await s.sessions.create({ id: `x${i}`, projectId: 'p_x' });
+        const ids = (await s.messages.append(`x${i}`, c.turns.map(([role, content]) => ({ role, content })))).messages.map((m) => m.id);
+        const answer = await s.keyword.search({ kind: 'project', projectId: 'p_x' }, c.query, { limit: 10, titleLimit: 0 });
+        expect({ query: c.query, first: answer.hits[0]?.messageId }).toEqual({ query: c.query, first: ids[c.first] });
+      }
     });
 
     it("skips the caller's own live messages but keeps its compacted ones; sessions scope and titles", async () => {

@@ -9,16 +9,14 @@ import { MESSAGE_ROLES } from '@recall/rpc-contract';
 import {
   AUTOMATED_SOURCES,
   compareRanked,
-  coverage,
   coverageUnits,
   creditReplies,
   findTermSpans,
   lowWholeWordCoverage,
   normalizeForSearch,
   paraphraseWords,
+  rankExchanges,
   REPLY_CREDIT_BM25,
-  REPLY_CREDIT_COVERAGE,
-  rerankByCoverage,
   scoreTitles,
   searchableContent,
 } from '@recall/store/portable';
@@ -109,28 +107,28 @@ export function postgresKeyword(pool: pg.Pool): KeywordIndex {
           const cjkRelaxed = options.partialCjk !== false;
           const words = cjkRelaxed ? paraphraseWords(parsed.terms) : null;
           if (words !== null && ranked.length > 0 && lowWholeWordCoverage(ranked.map((x) => String(x.r.content)), words)) notes.push(PARAPHRASE_NOTE);
-          let ordered = ranked.map((x) => ({ x, score: x.rank === 0 ? 0 : -x.rank, text: '' }));
-          // CJK questions: the same coverage re-rank of the BM25 candidates as the SQLite search (keyword-coverage.ts).
+          let pairs = ranked.map((x) => {
+            const m = toMessage(x.r);
+            return { m, text: '', messageId: m.id, sessionId: m.sessionId, role: m.role, score: x.rank === 0 ? 0 : -x.rank, automated: x.automated === 1, matchedTerms: termsOf(m.content) };
+          });
+          // CJK questions: the same coverage re-rank of the BM25 candidates and the same question/reply
+          // exchange rules as the SQLite search (keyword-coverage.ts, keyword-exchanges.ts).
           const units = cjkRelaxed ? coverageUnits(query, new Set()) : [];
           if (units.length > 0) {
-            ordered = rerankByCoverage(
-              ordered.map((o) => ({ ...o, text: normalizeForSearch(searchableContent(String(o.x.r.content))) })),
+            pairs = rankExchanges(
+              pairs.map((o) => ({ ...o, text: normalizeForSearch(searchableContent(o.m.content)) })),
               units,
             );
+          } else {
+            // A reply that matches the query shares the score of the question directly before it, as on
+            // SQLite (keyword-pairs.ts): the same rule, credit and whole-query guard.
+            const distinctTerms = new Set(parsed.terms.map((t) => t.text)).size;
+            pairs = creditReplies(pairs, {
+              textOf: (h) => h.m.content,
+              credit: REPLY_CREDIT_BM25,
+              whole: (h) => new Set(h.matchedTerms).size >= distinctTerms,
+            });
           }
-          // A reply that matches the query shares the score of the question directly before it, as on
-          // SQLite (keyword-pairs.ts): the same rule, credit and whole-query guard.
-          // `text` is the normalised text the coverage re-rank computed (set whenever `units` is non-empty).
-          let pairs = ordered.map(({ x, score, text }) => {
-            const m = toMessage(x.r);
-            return { m, text, messageId: m.id, sessionId: m.sessionId, role: m.role, score, automated: x.automated === 1, matchedTerms: termsOf(m.content) };
-          });
-          const distinctTerms = new Set(parsed.terms.map((t) => t.text)).size;
-          pairs = creditReplies(pairs, {
-            textOf: (h) => h.m.content,
-            credit: units.length > 0 ? REPLY_CREDIT_COVERAGE : REPLY_CREDIT_BM25,
-            whole: units.length > 0 ? (h) => coverage(h.text, units) >= 1 - 1e-9 : (h) => new Set(h.matchedTerms).size >= distinctTerms,
-          });
           hits = pairs.map(({ m, score, matchedTerms }) => ({ messageId: m.id, sessionId: m.sessionId, role: m.role, createdAt: m.createdAt, score, snippet: keywordSnippet(m.content, parsed.terms, 240), matchedTerms }));
         }
         let titleHits: KeywordTitleMatch[] = [];
