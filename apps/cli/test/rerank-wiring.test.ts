@@ -69,7 +69,7 @@ function world(db: RecallDatabase, index: SemanticIndex) {
   const texts = ['uploader backoff with jitter', 'backoff is capped at thirty seconds', 'the uploader backoff retries forever'];
   for (const t of texts) appendMessage(db, createSession(db, { projectId: p.id }).id, { role: 'user', content: t });
   appendMessage(db, createSession(db, { projectId: off.id }).id, { role: 'user', content: 'off project backoff text' });
-  index.enable(p.id);
+  await index.enable(p.id);
   return { p, off, caller: createSession(db, { projectId: p.id }), offCaller: createSession(db, { projectId: off.id }), texts };
 }
 
@@ -141,7 +141,7 @@ describe('reranking in the composition', () => {
             appendMessage(db, createSession(db, { projectId: p.id }).id, { role: 'user', content });
             textsOf.get(p.id)!.add(content);
           });
-          for (const p of projects) index.enable(p.id);
+          for (const p of projects) await index.enable(p.id);
           const caller = projects[callerProject]!;
           const before = rerank.requests.length;
           await search.tool.execute({ query, window: 0 }, { currentSessionId: createSession(db, { projectId: caller.id }).id });
