@@ -56,6 +56,7 @@ export function describeSemanticConformance(open: OpenFreshStorage, options: { n
       const s = await fresh();
       const endpoint = 'http://127.0.0.1:9/v1';
       let run = 0;
+      let ownFound = 0; // runs whose own-history search found something (the branch must be exercised)
       await fc.assert(
         fc.asyncProperty(
           fc.array(
@@ -125,9 +126,9 @@ export function describeSemanticConformance(open: OpenFreshStorage, options: { n
             expect(hits.length).toBe(Math.min(5, allowed.length));
             hits.forEach((h, i) => expect(h.score).toBeCloseTo(best[i]!, 4));
             // Own compression history (no project): only the listed project-less sessions, visible, roles, the caller's live messages out.
-            const own = [...moved].filter((_, i) => i % 2 === callerPick % 2);
+            const own = [...moved];
             if (own.length > 0) {
-              const ownCaller = own[callerPick % own.length]!;
+              const ownCaller = callerPick % 2 === 0 ? 'v-outside' : own[callerPick % own.length]!; // a caller outside the list, or one of its sessions
               const ownHits = await semanticOf(s).chunks.search({ kind: 'own', sessionIds: own, currentSessionId: ownCaller }, fp, query, { limit: 5, ...(role ? { roles: [role] } : {}) });
               const ownAllowed = rows.filter(
                 (r) =>
@@ -142,13 +143,29 @@ export function describeSemanticConformance(open: OpenFreshStorage, options: { n
               const ownBest = ownAllowed.map((r) => dot(r.vector)).sort((a, b) => b - a).slice(0, 5);
               expect(ownHits.length).toBe(Math.min(5, ownAllowed.length));
               ownHits.forEach((h, i) => expect(h.score).toBeCloseTo(ownBest[i]!, 4));
+              if (ownHits.length > 0) ownFound++;
             }
             // An empty own history sees nothing.
             expect(await semanticOf(s).chunks.search({ kind: 'own', sessionIds: [], currentSessionId: 'none' }, fp, query, { limit: 5 })).toEqual([]);
           },
         ),
-        { numRuns: options.numRuns ?? 15 },
+        {
+          numRuns: options.numRuns ?? 15,
+          // One world that surely has an own history with vectors (a session moved out of its project).
+          examples: [
+            [
+              [
+                { project: 0, hidden: false, movedOut: true, messages: [{ v: [1, 0, 0], role: 'user', visibility: 'live' }, { v: [0, 1, 0], role: 'assistant', visibility: 'compacted' }] },
+                { project: 0, hidden: false, movedOut: false, messages: [{ v: [1, 1, 0], role: 'user', visibility: 'live' }] },
+              ],
+              [1, 0, 0],
+              undefined,
+              0,
+            ],
+          ],
+        },
       );
+      expect(ownFound).toBeGreaterThan(0);
     });
 
     it('fingerprints of different dimensions coexist', async () => {
