@@ -52,8 +52,8 @@ const config = () => parseSemanticConfig({ enabled: true, provider: 'openai-comp
 
 /** The fixture, through the ports: projects P and Q, four conversations, a caller in P. */
 async function seed(storage: Storage): Promise<{ p: string; q: string }> {
-  const p = await storage.projects.create({ id: 'p_parity', name: 'P' });
-  const q = await storage.projects.create({ id: 'q_parity', name: 'Q' });
+  const p = await storage.projects.create({ id: 'p_parity1', name: 'P' });
+  const q = await storage.projects.create({ id: 'p_parity2', name: 'Q' });
   const add = async (id: string, projectId: string, title: string, messages: Array<[string, string]>) => {
     await storage.sessions.create({ id, projectId, title });
     await storage.messages.append(id, messages.map(([role, content]) => ({ role: role as 'user' | 'assistant', content })));
@@ -118,7 +118,7 @@ const shape = (r: SessionSearchResult) => ({
 });
 
 describe('hybrid search: PostgreSQL answers as SQLite does', () => {
-  test.each([
+  test.each<[string, { query: string; search_mode?: string; window: number; limit?: number }]>([
     ['hybrid, meaning and keyword', { query: 'car broken', window: 0, limit: 5 }],
     ['semantic only (a paraphrase)', { query: 'vehicle failed', search_mode: 'semantic', window: 0 }],
     ['hybrid, a keyword hit', { query: 'tow truck', window: 0 }],
@@ -130,6 +130,11 @@ describe('hybrid search: PostgreSQL answers as SQLite does', () => {
     const b = await postgres.ask(args);
     expect(a.results.length).toBeGreaterThan(0);
     expect(shape(b)).toEqual(shape(a));
+    // the meaning half really ran on PostgreSQL (pgvector's scan of the allowed set)
+    if (args.search_mode !== 'keyword') {
+      expect(b).toMatchObject({ used_mode: args.search_mode ?? 'hybrid', semantic_status: 'ready' });
+      expect(b.results.some((r) => r.match_source === 'semantic' || r.match_source === 'both')).toBe(true);
+    }
     for (const r of [...a.results, ...b.results]) expect(r.session_id).not.toBe('s_elsewhere');
   });
 });
