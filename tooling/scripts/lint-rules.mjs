@@ -33,10 +33,6 @@ const SQL_FILES = new Map([
   ].map((f) => [`packages/semantic/src/${f}`, "semantic's SQLite store module"]),
   // A source reader, not storage: Hermes' state.db is another tool's file format, read read-only.
   ['packages/importers/src/hermes-db.ts', "reads Hermes' own SQLite file (a source format)"],
-  // Not moved yet: semantic's index service and SQLite worker still hold SQL of their own (the
-  // SQLite semantic path only); the next step moves it into the store modules above.
-  ['packages/semantic/src/semantic-index.ts', 'SQLite semantic index service, SQL not yet moved into its store modules'],
-  ['packages/semantic/src/worker.ts', 'SQLite semantic worker, SQL not yet moved into its store modules'],
 ]);
 /** String and template literals of `code` (approximate: enough to find SQL text). */
 function literals(code) {

@@ -18,6 +18,7 @@ import {
   parseSemanticConfig,
   resolveEmbeddingApiKey,
   SemanticConfigError,
+  storageSemanticSource,
   type SemanticIndex,
   type EmbeddingProvider,
   type ScopedSemanticSource,
@@ -26,6 +27,7 @@ import {
 } from '@recall/semantic';
 import { ConfigError } from '@recall/gateway-rpc';
 import type { RedactionPolicy } from '@recall/redaction';
+import type { Storage } from '@recall/storage-ports';
 
 export interface SearchWiringOptions {
   /** The profile's `semantic` config section: raw (validated here) or already validated; absent/null = keyword-only. */
@@ -59,7 +61,8 @@ function isValidated(section: Record<string, unknown> | SemanticConfig): section
   return Array.isArray((section as SemanticConfig).indexedRoles) && typeof (section as SemanticConfig).dims === 'number' && typeof (section as SemanticConfig).endpoint === 'string';
 }
 
-export function createSearchComposition(db: RecallDatabase, options: SearchWiringOptions = {}): SearchComposition {
+/** The validated config and the provider of a composition (one created here is `owned`: close() stops it). */
+function configAndProvider(options: SearchWiringOptions): { config: SemanticConfig | null; provider: EmbeddingProvider | null; owned: EmbeddingProvider | null } {
   const section = options.semantic ?? null;
   let config: SemanticConfig | null;
   try {
@@ -78,6 +81,33 @@ export function createSearchComposition(db: RecallDatabase, options: SearchWirin
       owned = provider = createProvider(config, { apiKey, ...(options.redaction ? { redact: options.redaction.text('embedding') } : {}) });
     }
   }
+  return { config, provider, owned };
+}
+
+/**
+ * The same composition over the storage ports (a PostgreSQL team database): hybrid search with the
+ * semantic source over the storage's chunk rows (pgvector's exact scan of the allowed set), keyword
+ * only without a configured, switched-on `semantic` section. No reranker here yet (its consent check
+ * reads a profile's SQLite file).
+ */
+export function createStorageSearchComposition(storage: Storage, options: SearchWiringOptions = {}): Omit<SearchComposition, 'semantic'> {
+  const { config, provider, owned } = configAndProvider(options);
+  const semantic = storageSemanticSource({ storage, config, provider, ...(options.health ? { health: options.health } : {}) });
+  const tool = createSessionSearchTool({ storage, ...(semantic ? { semantic } : {}), ...(options.deadlineMs !== undefined ? { deadlineMs: options.deadlineMs } : {}) });
+  let closed = false;
+  return {
+    tool,
+    semanticConfig: config,
+    async close() {
+      if (closed) return;
+      closed = true;
+      await owned?.close();
+    },
+  };
+}
+
+export function createSearchComposition(db: RecallDatabase, options: SearchWiringOptions = {}): SearchComposition {
+  const { config, provider, owned } = configAndProvider(options);
   const semantic = createConfiguredSemanticSource({ db, config, provider, cache: options.cache ?? new MatrixCache(), ...(options.health ? { health: options.health } : {}) });
   // Optional reranking (semantic.rerank): consent-gated per project, redacted like embeddings, under the call's deadline.
   const reranker = createConfiguredReranker({

@@ -13,9 +13,10 @@ import { ConfigError, registerDomainErrorClass } from '@recall/gateway-rpc';
 import type { EventHub } from '@recall/gateway-rpc';
 import type { SemanticPlugin } from '@recall/gateway-rpc';
 import type { RedactionPolicy } from '@recall/redaction';
-import { createSearchComposition, searchOptionsForIndex } from './search-wiring.js';
+import type { Storage } from '@recall/storage-ports';
+import { createSearchComposition, createStorageSearchComposition, searchOptionsForIndex } from './search-wiring.js';
 
-export { createSearchComposition };
+export { createSearchComposition, createStorageSearchComposition };
 
 export interface SemanticSettingsInput {
   /** The raw `semantic` section of config.json (`loadConfig().semantic`). */
@@ -28,7 +29,8 @@ export interface SemanticSettingsInput {
   redaction?: RedactionPolicy;
 }
 
-export function createSemanticIndex(db: RecallDatabase, input: SemanticSettingsInput | null, deps: { logger: GatewayLogger; events: EventHub }): SemanticIndex {
+/** The index's options from the raw settings (validated here; a typo is a config error). */
+function indexOptions(input: SemanticSettingsInput | null, deps: { logger: GatewayLogger; events: EventHub }) {
   let config;
   try {
     config = parseSemanticConfig(input?.config ?? null);
@@ -37,15 +39,27 @@ export function createSemanticIndex(db: RecallDatabase, input: SemanticSettingsI
     throw error;
   }
   const apiKey = config ? resolveEmbeddingApiKey(config, input?.keys ?? {}) : null;
-  return new SemanticIndex({
-    db,
+  return {
     config,
     apiKey,
-    logger: { warn: (message, data) => deps.logger.warn(message, data) },
-    onEvent: (event) => deps.events.emit({ type: 'index.changed', projectIds: event.projectIds }),
+    logger: { warn: (message: string, data?: Record<string, unknown>) => deps.logger.warn(message, data) },
+    onEvent: (event: { projectIds: string[] }) => deps.events.emit({ type: 'index.changed', projectIds: event.projectIds }),
     ...(input?.pollMs === undefined ? {} : { pollMs: input.pollMs }),
     ...(input?.redaction ? { redact: input.redaction.text('embedding') } : {}),
-  });
+  };
+}
+
+export function createSemanticIndex(db: RecallDatabase, input: SemanticSettingsInput | null, deps: { logger: GatewayLogger; events: EventHub }): SemanticIndex {
+  return new SemanticIndex({ db, ...indexOptions(input, deps) });
+}
+
+/**
+ * The index over a storage with semantic rows (a PostgreSQL team database): consent per project,
+ * the embedding worker (leased claims, several gateways share the work) and status, as on SQLite.
+ */
+export async function createStorageSemanticIndex(storage: Storage, input: SemanticSettingsInput | null, deps: { logger: GatewayLogger; events: EventHub }): Promise<SemanticIndex> {
+  if (!storage.semantic) throw new ConfigError('This storage carries no semantic index rows.', { source: 'storage' });
+  return SemanticIndex.open({ storage: { projects: storage.projects, semantic: storage.semantic }, ...indexOptions(input, deps) });
 }
 
 /**
@@ -57,13 +71,13 @@ export function createSemanticIndex(db: RecallDatabase, input: SemanticSettingsI
 export function semanticPlugin(input: SemanticSettingsInput | null): SemanticPlugin {
   registerDomainErrorClass(SemanticError);
   return {
-    start({ db, events, logger }) {
-      const index = createSemanticIndex(db, input, { logger, events });
+    async start({ db, storage, events, logger }) {
+      const index = db !== null ? createSemanticIndex(db, input, { logger, events }) : await createStorageSemanticIndex(storage, input, { logger, events });
       if (!index.active) return { index, search: null };
       try {
         // The reranker's key and the redaction policy come with the settings (the provider is the index's own).
         const options = { ...searchOptionsForIndex(index), ...(input?.keys ? { semanticKeys: input.keys } : {}), ...(input?.redaction ? { redaction: input.redaction } : {}) };
-        return { index, search: createSearchComposition(db, options) };
+        return { index, search: db !== null ? createSearchComposition(db, options) : createStorageSearchComposition(storage, options) };
       } catch (error) {
         void index.close();
         throw error;

@@ -10,6 +10,7 @@
 import type { IndexService, SemanticPlugin } from '@recall/gateway-rpc';
 import type { RecallDatabase } from '@recall/schema';
 import type { RedactionPolicy } from '@recall/redaction';
+import type { Storage } from '@recall/storage-ports';
 import { createSessionSearchTool, type SessionSearchTool } from '@recall/search-tool';
 import { notInstalledIndex, notInstalledSource, SEMANTIC_NOT_INSTALLED } from './stage-b-missing.js';
 
@@ -69,6 +70,13 @@ export async function indexServiceFor(db: RecallDatabase, settings: StageBSettin
   return wiring ? wiring.createSemanticIndex(db, settings, deps) : notInstalledIndex(settings.config.enabled === true);
 }
 
+/** The index service of `recall index …` on a team database (the storage's semantic rows); null without a `semantic` section. */
+export async function indexServiceForStorage(storage: Storage, settings: StageBSettings, deps: Parameters<Wiring['createSemanticIndex']>[2]): Promise<IndexService | null> {
+  if (settings.config === null) return null;
+  const wiring = await loadStageB();
+  return wiring ? wiring.createStorageSemanticIndex(storage, settings, deps) : notInstalledIndex(settings.config.enabled === true);
+}
+
 /** A session_search tool and what closes it: hybrid when configured and installed, keyword only otherwise. */
 export interface ComposedSearchTool {
   readonly tool: Pick<SessionSearchTool, 'execute'>;
@@ -89,3 +97,16 @@ export async function searchToolFor(db: RecallDatabase, settings: StageBSettings
 }
 
 export { SEMANTIC_NOT_INSTALLED };
+
+/** The tool `recall search` and `recall mcp` run on a team database: hybrid over the storage ports when configured and installed, keyword only otherwise. */
+export async function storageSearchToolFor(storage: Storage, settings: StageBSettings): Promise<ComposedSearchTool> {
+  if (settings.config !== null) {
+    const wiring = await loadStageB();
+    if (wiring) {
+      const composition = wiring.createStorageSearchComposition(storage, { semantic: settings.config, ...(settings.keys ? { semanticKeys: settings.keys } : {}), ...(settings.redaction ? { redaction: settings.redaction } : {}) });
+      return { tool: composition.tool, close: () => composition.close() };
+    }
+    if (settings.config.enabled === true) return { tool: createSessionSearchTool({ storage, semantic: notInstalledSource() }), close: async () => {} };
+  }
+  return { tool: createSessionSearchTool({ storage }), close: async () => {} };
+}

@@ -80,8 +80,8 @@ async function world(db: RecallDatabase, index: SemanticIndex) {
   appendMessage(db, other.id, { role: 'user', content: 'baking bread with sourdough' });
   const elsewhere = createSession(db, { projectId: q.id, title: 'elsewhere' });
   const moved = appendMessage(db, elsewhere.id, { role: 'user', content: 'the sedan crashed into a fence' });
-  index.enable(p.id);
-  index.enable(q.id);
+  await index.enable(p.id);
+  await index.enable(q.id);
   await index.run();
   const caller = createSession(db, { projectId: p.id });
   return { p, q, a, caller, elsewhere, ids: { paraphrase: paraphrase.id, both: both.id, moved: moved.id } };

@@ -96,17 +96,17 @@ describe('the reranker runs only for a consent that names it', () => {
     }
     const caller = createSession(db, { projectId: p.id });
     const granting = wire(db, consentWith);
-    granting.index.enable(p.id);
+    await granting.index.enable(p.id);
     await granting.index.run({ projectId: p.id });
 
     const { index, search } = wire(db, searchWith);
     expect(await searchCounted(search, caller.id)).toEqual(calls);
     // A consent that does not name the configured reranker: index.status says which one it named …
-    const status = index.status(p.id);
+    const status = await index.status(p.id);
     expect(status.consent.rerankEndpoint).toBe(consentWith ? rerank[consentWith].url : null);
     if (calls[searchWith] === 0) {
       // … and switching the project on again (the consent names the reranker now) lets it run.
-      index.enable(p.id);
+      await index.enable(p.id);
       expect(await searchCounted(search, caller.id)).toEqual({ a: searchWith === 'a' ? 1 : 0, b: searchWith === 'b' ? 1 : 0 });
     }
   });

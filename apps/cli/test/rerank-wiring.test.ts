@@ -63,13 +63,13 @@ function wire(db: RecallDatabase, deadlineMs?: number, withRerank = true) {
   return { index, search };
 }
 
-function world(db: RecallDatabase, index: SemanticIndex) {
+async function world(db: RecallDatabase, index: SemanticIndex) {
   const p = createProject(db, { name: 'P' });
   const off = createProject(db, { name: 'Off' });
   const texts = ['uploader backoff with jitter', 'backoff is capped at thirty seconds', 'the uploader backoff retries forever'];
   for (const t of texts) appendMessage(db, createSession(db, { projectId: p.id }).id, { role: 'user', content: t });
   appendMessage(db, createSession(db, { projectId: off.id }).id, { role: 'user', content: 'off project backoff text' });
-  index.enable(p.id);
+  await index.enable(p.id);
   return { p, off, caller: createSession(db, { projectId: p.id }), offCaller: createSession(db, { projectId: off.id }), texts };
 }
 
@@ -77,7 +77,7 @@ describe('reranking in the composition', () => {
   test('a switched-on project: one request with only its text and the key; the results come back', async () => {
     const db = tempDb();
     const { index, search } = wire(db);
-    const w = world(db, index);
+    const w = await world(db, index);
     await index.run({ projectId: w.p.id });
     const before = rerank.requests.length;
     const r = await search.tool.execute({ query: 'uploader backoff', window: 0 }, { currentSessionId: w.caller.id });
@@ -97,7 +97,7 @@ describe('reranking in the composition', () => {
   ])('$name: nothing reaches the reranker', async ({ mode, off }) => {
     const db = tempDb();
     const { index, search } = wire(db);
-    const w = world(db, index);
+    const w = await world(db, index);
     const before = rerank.requests.length;
     const r = await search.tool.execute({ query: 'backoff', search_mode: mode, window: 0 }, { currentSessionId: off ? w.offCaller.id : w.caller.id });
     expect(r.results.length).toBeGreaterThan(0);
@@ -110,7 +110,7 @@ describe('reranking in the composition', () => {
   ])('$name: the fused results, with a note', async ({ step, note }) => {
     const db = tempDb();
     const { index, search } = wire(db, 800);
-    const w = world(db, index);
+    const w = await world(db, index);
     await index.run({ projectId: w.p.id });
     const plain = wire(db, 800, false).search;
     const args = { query: 'uploader backoff', window: 0 };
@@ -141,7 +141,7 @@ describe('reranking in the composition', () => {
             appendMessage(db, createSession(db, { projectId: p.id }).id, { role: 'user', content });
             textsOf.get(p.id)!.add(content);
           });
-          for (const p of projects) index.enable(p.id);
+          for (const p of projects) await index.enable(p.id);
           const caller = projects[callerProject]!;
           const before = rerank.requests.length;
           await search.tool.execute({ query, window: 0 }, { currentSessionId: createSession(db, { projectId: caller.id }).id });

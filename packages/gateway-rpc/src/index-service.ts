@@ -8,6 +8,7 @@
  */
 import type { IndexConsent, IndexProjectStatus, IndexProvider, IndexRunResult, IndexWorker, WorkerState } from '@recall/rpc-contract';
 import type { RecallDatabase } from '@recall/schema';
+import type { Storage } from '@recall/storage-ports';
 import type { GatewayLogger, SessionSearchExecutor } from './context.js';
 import type { EventHub } from './events.js';
 
@@ -66,17 +67,17 @@ export interface IndexService {
   /** The in-process worker; `null` when not active. */
   readonly worker: IndexServiceWorker | null;
   /** One project's semantic status. */
-  status(projectId: string): IndexServiceProjectStatus;
+  status(projectId: string): IndexServiceProjectStatus | Promise<IndexServiceProjectStatus>;
   /** Records the project's consent for the active endpoint and answers what will be sent where. */
-  enable(projectId: string): IndexConsent;
+  enable(projectId: string): IndexConsent | Promise<IndexConsent>;
   /** Withdraws the project's consent (deletes nothing); works while semantic is off too. */
-  disable(projectId: string): { projectId: string };
+  disable(projectId: string): { projectId: string } | Promise<{ projectId: string }>;
   /** Backfills one project (or every switched-on one); resolves when the run ends. */
   run(options: { projectId?: string }): Promise<Omit<IndexRunResult, 'started' | 'projectId'>>;
   /** Pauses the worker until the next `run` or `wake`. */
   pause(): void;
   /** Drops derived rows of one project (or all) and re-plans them. */
-  rebuild(projectId?: string): { projectId: string | null; chunksDeleted: number };
+  rebuild(projectId?: string): { projectId: string | null; chunksDeleted: number } | Promise<{ projectId: string | null; chunksDeleted: number }>;
   /** New writes are there: look for work now. */
   wake(): void;
   /** Starts the background worker (no-op when not active). */
@@ -87,8 +88,10 @@ export interface IndexService {
 
 /** What a {@link SemanticPlugin} receives from the gateway when it starts. */
 export interface SemanticPluginDeps {
-  /** The gateway's one read-write connection to the profile database. */
-  readonly db: RecallDatabase;
+  /** The gateway's one read-write connection to the profile database; null on a storage of the host's (a PostgreSQL team database). */
+  readonly db: RecallDatabase | null;
+  /** The storage the gateway serves (the profile's SQLite ports, or the host's team database): a plugin without `db` builds on it. */
+  readonly storage: Storage;
   readonly profile: string;
   /** Emit `index.changed` here (throttled) so clients re-read `index.status`. */
   readonly events: EventHub;
@@ -114,5 +117,5 @@ export interface SemanticBinding {
  * Throw a coded error (e.g. `invalid_config`) to fail the gateway's start.
  */
 export interface SemanticPlugin {
-  start(deps: SemanticPluginDeps): SemanticBinding;
+  start(deps: SemanticPluginDeps): SemanticBinding | Promise<SemanticBinding>;
 }

@@ -68,7 +68,8 @@ export interface StartGatewayOptions {
    * @recall/store-postgres's openPostgresStorage: the gateway serves its methods from it (several
    * gateways may share one database) and closes it on close(). Omitted or null = the profile's
    * SQLite file under `home`. Methods not on the storage ports yet (import, chat, export, purge)
-   * answer `storage_unsupported` on a storage without a SQLite file; semantic indexing is off there.
+   * answer `storage_unsupported` on a storage without a SQLite file; the semantic index and hybrid
+   * search run on its ports (`semantic`).
    */
   storage?: Storage | null;
   /** TCP port on 127.0.0.1 (default 7821; 0 = any free port, see `Gateway.port`). */
@@ -208,9 +209,8 @@ export async function startGateway(options: StartGatewayOptions): Promise<Gatewa
   let searchPool: SearchPool | null = null;
   try {
     // Invalid semantic settings fail the start (like chat settings): a typo must not silently mean keyword-only.
-    // The semantic index is not on the storage ports yet: a team database serves keyword search only.
-    if (db === null && options.semantic) logger.warn('Semantic search is not available on a PostgreSQL team database yet; serving keyword search only.');
-    const binding = db !== null ? (options.semantic?.start({ db, profile, events, logger }) ?? null) : null;
+    // The semantic index runs on the storage ports: the profile's SQLite file or the host's team database.
+    const binding = (await options.semantic?.start({ db, storage, profile, events, logger })) ?? null;
     semantic = binding?.index ?? null;
     const workers = options.searchWorkers ?? defaultSearchWorkers();
     if (options.searchTool === undefined && binding?.search) {
@@ -221,7 +221,7 @@ export async function startGateway(options: StartGatewayOptions): Promise<Gatewa
     } else if (binding?.search) {
       await binding.search.close();
     }
-    if (db === null && options.searchTool === undefined) {
+    if (db === null && options.searchTool === undefined && composition === null) {
       // A team database: the search tool runs in-process over the storage ports (the worker threads
       // each open their own SQLite connection; a pool's connections are shared instead).
       composition = { tool: createSessionSearchTool({ storage }), close: async () => {} };

@@ -35,9 +35,9 @@ try {
   appendMessage(db, earlier.id, { role: 'user', content: 'How often should the tomatoes be watered?' });
   appendMessage(db, earlier.id, { role: 'assistant', content: 'Water the tomatoes deeply twice a week.' });
 
-  index.enable(garden.id); // consent: this project's text may be embedded
+  await index.enable(garden.id); // consent: this project's text may be embedded
   const run = await index.run({ projectId: garden.id });
-  console.log('indexed:', run.completed, index.status(garden.id).status);
+  console.log('indexed:', run.completed, (await index.status(garden.id)).status);
 
   // The source session_search takes: pass it as createSessionSearchTool({ db, semantic }) of
   // @recall/search-tool. Called directly here, with the scope the tool would resolve for a caller.

@@ -232,19 +232,27 @@ function pidAlive(pid: number): boolean {
   }
 }
 
-/** Releases live leases held by workers of this host whose process is gone (a crash, kill -9). */
-export function releaseDeadLeases(db: RecallDatabase, selfOwner: string, now = Date.now()): number {
+/**
+ * Of `owners` (lease owners `host:pid:random`), those that are workers of this host whose process is
+ * gone (a crash, kill -9) — or this very process under another id (a restarted index) — never `selfOwner`.
+ */
+export function deadOwnersOfThisHost(owners: readonly string[], selfOwner: string): string[] {
   const host = hostname();
-  const owners = db.raw.prepare('select distinct lease_owner from semantic_chunks where lease_owner is not null and lease_until >= ?').pluck().all(now) as string[];
-  let released = 0;
-  for (const owner of owners) {
-    if (owner === selfOwner) continue;
+  return owners.filter((owner) => {
+    if (owner === selfOwner) return false;
     const [h, pidText] = owner.split(':');
     const pid = Number(pidText);
-    if (h !== host || !Number.isInteger(pid)) continue;
-    if (pid === process.pid || !pidAlive(pid)) {
-      released += db.raw.prepare('update semantic_chunks set lease_owner = null, lease_until = null where lease_owner = ?').run(owner).changes;
-    }
+    if (h !== host || !Number.isInteger(pid)) return false;
+    return pid === process.pid || !pidAlive(pid);
+  });
+}
+
+/** Releases live leases held by workers of this host whose process is gone (a crash, kill -9). */
+export function releaseDeadLeases(db: RecallDatabase, selfOwner: string, now = Date.now()): number {
+  const owners = db.raw.prepare('select distinct lease_owner from semantic_chunks where lease_owner is not null and lease_until >= ?').pluck().all(now) as string[];
+  let released = 0;
+  for (const owner of deadOwnersOfThisHost(owners, selfOwner)) {
+    released += db.raw.prepare('update semantic_chunks set lease_owner = null, lease_until = null where lease_owner = ?').run(owner).changes;
   }
   return released;
 }

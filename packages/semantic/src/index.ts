@@ -20,6 +20,8 @@ export type { UseLiteProviderOptions } from './use-lite-provider.js';
 
 export { SemanticIndex } from './semantic-index.js';
 export type { SemanticIndexOptions, SemanticIndexEvent, EnableResult, IndexOverview } from './semantic-index.js';
+/** What an index over the storage ports reads and writes through (`SemanticIndex.open({ storage })`, e.g. a PostgreSQL team database). */
+export type { SemanticIndexStorage } from './semantic-index.js';
 export type { Fingerprint } from './fingerprint.js';
 export type { ProjectConsent } from './consent.js';
 export type { SemanticStatusReason, ChunkCounts, ProjectIndexStatus } from './status.js';

@@ -30,6 +30,10 @@ export interface PlanOptions {
   fingerprint: Fingerprint;
   chunker: ChunkerOptions;
   roles: readonly MessageRole[];
+  /** Cuts a message into chunks instead of `chunkText(content, chunker)` (the ports' planWork passes the worker's chunker). */
+  split?: (content: string) => readonly { start: number; end: number }[];
+  /** The content hash instead of `contentHash` (the same sha256, passed through the ports). */
+  hash?: (content: string) => string;
   /** Only plan sessions of this project (backfill on request); others stay queued. */
   projectId?: string;
   /** Messages chunked per transaction (default 64: keeps each write transaction to a few ms). */
@@ -156,8 +160,8 @@ export function planDirtySessions(db: RecallDatabase, options: PlanOptions): Pla
         const now = options.now ?? Date.now();
         const rows = needing.all(dirty.session_id, cursor?.after ?? 0, fp.id, maxMessages) as MessageRow[];
         for (const m of rows) {
-          const hash = contentHash(m.content);
-          const chunks = chunkText(m.content, options.chunker);
+          const hash = (options.hash ?? contentHash)(m.content);
+          const chunks = options.split ? options.split(m.content).map((c, index) => ({ index, start: c.start, end: c.end })) : chunkText(m.content, options.chunker);
           if (chunks.length === 0) continue;
           let reused = false;
           if (m.origin_message_id !== null) {

@@ -7,15 +7,27 @@
  * does not flood WebSocket clients; they carry project ids only — clients re-read `status()`.
  */
 import type { RecallDatabase } from '@recall/schema';
+import type { ProjectStore, SemanticStorage } from '@recall/storage-ports';
 import type { SemanticConfig } from './config.js';
-import { disableProject, enableProject, listConsents, type ProjectConsent } from './consent.js';
+import type { ProjectConsent } from './consent.js';
 import { SemanticDisabledError, SemanticProjectNotFoundError } from './errors.js';
-import { ensureFingerprint, fingerprintFields, type Fingerprint } from './fingerprint.js';
+import { fingerprintFields, fingerprintKey, type Fingerprint } from './fingerprint.js';
 import { createProvider, type EmbeddingProvider, type ProviderInfo } from './provider.js';
 import { chunkableContent } from './chunker.js';
 import type { ProviderLogger } from './openai-provider.js';
-import { semanticStatus, type ProjectIndexStatus } from './status.js';
+import { sqliteIndexStorage } from './sqlite-storage.js';
+import { statusOf, type ProjectIndexStatus } from './status.js';
 import { SemanticWorker, type BatchReport, type WorkerHealth } from './worker.js';
+
+/**
+ * What an index reads and writes through (@recall/storage-ports): the projects (listing, existence)
+ * and the semantic rows (fingerprints, consent, planning, counts, claims). A SQLite profile database
+ * or a PostgreSQL team database both provide it (`storage` of `openStorage()` with its `semantic` part).
+ */
+export interface SemanticIndexStorage {
+  readonly projects: Pick<ProjectStore, 'list' | 'exists'>;
+  readonly semantic: SemanticStorage;
+}
 
 /**
  * The throttled change notice of an index (≤ 1 per project per `eventIntervalMs`): re-read `status()`.
@@ -32,7 +44,10 @@ export interface SemanticIndexEvent {
  * (`pollMs`: idle poll for other processes' writes, default 5000; `eventIntervalMs`: throttle, default 500).
  */
 export interface SemanticIndexOptions {
-  db: RecallDatabase;
+  /** A SQLite profile database: the index builds its storage from it (the SQLite store modules). */
+  db?: RecallDatabase;
+  /** Any storage with semantic rows (e.g. a PostgreSQL team database); build the index with `SemanticIndex.open()`. */
+  storage?: SemanticIndexStorage;
   /** From `parseSemanticConfig()`; null = not configured. */
   config: SemanticConfig | null;
   /** From `resolveEmbeddingApiKey()`. */
@@ -87,7 +102,8 @@ export interface IndexOverview {
  * off, `SemanticProjectNotFoundError` (`project_not_found`) for an unknown project id.
  */
 export class SemanticIndex {
-  readonly db: RecallDatabase;
+  /** The ports the index reads and writes through. */
+  readonly storage: SemanticIndexStorage;
   readonly config: SemanticConfig | null;
   readonly provider: EmbeddingProvider | null;
   readonly fingerprint: Fingerprint | null;
@@ -98,18 +114,30 @@ export class SemanticIndex {
   readonly #pendingEvent = new Map<string, ReturnType<typeof setTimeout>>();
   #closed = false;
 
-  constructor(options: SemanticIndexOptions) {
-    this.db = options.db;
+  /**
+   * Builds the index of a SQLite profile database (`options.db`). For any other storage (a
+   * PostgreSQL team database: its fingerprint is read over the async ports) use `SemanticIndex.open()`.
+   */
+  constructor(options: SemanticIndexOptions & { fingerprint?: Fingerprint }) {
     this.config = options.config;
     this.#onEvent = options.onEvent;
     this.#eventInterval = options.eventIntervalMs ?? 500;
     const on = options.config?.enabled === true;
     this.provider = on ? (options.provider ?? createProvider(options.config!, { apiKey: options.apiKey ?? null, ...(options.logger ? { logger: options.logger } : {}), ...(options.redact === undefined ? {} : { redact: options.redact }) })) : null;
-    this.fingerprint = this.provider ? ensureFingerprint(this.db, fingerprintFields(this.provider.info)) : null;
+    let fingerprint: Fingerprint | null = options.fingerprint ?? null;
+    if (options.db) {
+      const sqlite = sqliteIndexStorage(options.db);
+      this.storage = options.storage ?? sqlite.storage;
+      if (this.provider && !fingerprint) fingerprint = sqlite.ensureFingerprint(fingerprintFields(this.provider.info));
+    } else if (options.storage) {
+      this.storage = options.storage;
+      if (this.provider && !fingerprint) throw new TypeError('SemanticIndex: build an index over storage ports with `await SemanticIndex.open(options)`.');
+    } else throw new TypeError('SemanticIndex: pass `db` (a SQLite profile database) or `storage`.');
+    this.fingerprint = this.provider ? fingerprint : null;
     this.worker =
       this.provider && this.fingerprint
         ? new SemanticWorker({
-            db: this.db,
+            semantic: this.storage.semantic,
             provider: this.provider,
             fingerprint: this.fingerprint,
             chunker: { maxInputTokens: this.provider.info.maxInputTokens, charsPerToken: this.provider.info.charsPerToken },
@@ -121,6 +149,21 @@ export class SemanticIndex {
             onState: () => this.#emit(''),
           })
         : null;
+  }
+
+  /**
+   * The index over any storage with semantic rows (`options.storage`, e.g. a PostgreSQL team
+   * database; or `options.db`): creates the active fingerprint through the ports (idempotent across
+   * processes) before the worker is built. Constructing never calls the model.
+   */
+  static async open(options: SemanticIndexOptions): Promise<SemanticIndex> {
+    const on = options.config?.enabled === true;
+    if (!on || options.db || !options.storage) return new SemanticIndex(options);
+    const provider =
+      options.provider ?? createProvider(options.config!, { apiKey: options.apiKey ?? null, ...(options.logger ? { logger: options.logger } : {}), ...(options.redact === undefined ? {} : { redact: options.redact }) });
+    const fields = fingerprintFields(provider.info);
+    const id = await options.storage.semantic.chunks.ensureFingerprint(fields);
+    return new SemanticIndex({ ...options, provider, fingerprint: { ...fields, id, key: fingerprintKey(fields), createdAt: Date.now() } });
   }
 
   /** The reranker configured with this index (named in consent notices and status), or null. */
@@ -166,10 +209,15 @@ export class SemanticIndex {
     return { provider: this.provider, fingerprint: this.fingerprint, worker: this.worker };
   }
 
+  async #assertProject(projectId: string): Promise<void> {
+    if (!(await this.storage.projects.exists(projectId))) throw new SemanticProjectNotFoundError(projectId);
+  }
+
   /** Consent: this project's existing and new messages may be sent to the active endpoint. */
-  enable(projectId: string): EnableResult {
+  async enable(projectId: string): Promise<EnableResult> {
     const { provider } = this.#requireActive();
-    enableProject(this.db, projectId, provider.info.endpoint, { rerankEndpoint: this.reranker?.endpoint ?? null });
+    await this.#assertProject(projectId);
+    await this.storage.semantic.chunks.setConsent(projectId, provider.info.endpoint, true, this.reranker?.endpoint ?? null);
     this.wake();
     this.#emit(projectId);
     const notice = provider.info.remote
@@ -192,25 +240,39 @@ export class SemanticIndex {
   }
 
   /** Stops sending this project's text; deletes nothing. Works while semantic is off too. */
-  disable(projectId: string): ProjectConsent {
-    const consent = disableProject(this.db, projectId);
+  async disable(projectId: string): Promise<ProjectConsent> {
+    await this.#assertProject(projectId);
+    const chunks = this.storage.semantic.chunks;
+    const before = await chunks.consentRecord(projectId);
+    if (before) await chunks.setConsent(projectId, before.endpoint ?? '', false);
     this.#emit(projectId);
-    return consent;
+    const c = before ? await chunks.consentRecord(projectId) : null;
+    const now = Date.now();
+    return c
+      ? { projectId, enabled: c.enabled, endpoint: c.endpoint ?? '', rerankEndpoint: c.rerankEndpoint ?? null, enabledAt: c.enabledAt ?? null, updatedAt: c.updatedAt ?? now }
+      : { projectId, enabled: false, endpoint: '', rerankEndpoint: null, enabledAt: null, updatedAt: now };
   }
 
-  status(projectId: string | null): ProjectIndexStatus {
-    return semanticStatus(this.db, projectId, {
+  /** One project's status (null project = a conversation outside any project: always disabled). */
+  async status(projectId: string | null): Promise<ProjectIndexStatus> {
+    const input = {
       configured: this.config !== null,
       enabled: this.config?.enabled === true,
       fingerprint: this.fingerprint,
-      roles: this.config?.indexedRoles ?? ['user', 'assistant'],
+      roles: this.config?.indexedRoles ?? (['user', 'assistant'] as const),
       health: this.worker?.health ?? null,
-    });
+    };
+    const chunks = this.storage.semantic.chunks;
+    const consent = projectId === null ? null : await chunks.consentRecord(projectId);
+    const counts = projectId !== null && input.configured && input.enabled && input.fingerprint !== null ? await chunks.indexCounts(input.fingerprint.id, projectId, input.roles) : null;
+    return statusOf(projectId, consent, counts, input);
   }
 
   /** Every project (consented or not) with its status; what `index.status` and `recall index status` show. */
-  overview(): IndexOverview {
-    const ids = this.db.raw.prepare('select id from projects order by archived, name collate nocase, id').pluck().all() as string[];
+  async overview(): Promise<IndexOverview> {
+    const projects = await this.#projectsInOrder();
+    const statuses: ProjectIndexStatus[] = [];
+    for (const p of projects) statuses.push(await this.status(p.id));
     return {
       configured: this.config !== null,
       enabled: this.config?.enabled === true,
@@ -219,23 +281,39 @@ export class SemanticIndex {
           ? { ...this.provider.info, fingerprintId: this.fingerprint.id, ...(this.config?.rerank ? { reranker: { endpoint: this.config.rerank.endpoint, model: this.config.rerank.model } } : {}) }
           : null,
       worker: this.worker?.health ?? null,
-      projects: ids.map((id) => this.status(id)),
+      projects: statuses,
     };
   }
 
-  consents(): ProjectConsent[] {
-    return listConsents(this.db);
+  /** Active projects first, then by name ignoring ASCII case, then by id (the Index panel's order). */
+  async #projectsInOrder(): Promise<Array<{ id: string; name: string; archived: boolean }>> {
+    const fold = (t: string) => t.replace(/[A-Z]/g, (c) => c.toLowerCase());
+    const cmp = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
+    return [...(await this.storage.projects.list({ includeArchived: true }))].sort((a, b) => Number(a.archived) - Number(b.archived) || cmp(fold(a.name), fold(b.name)) || cmp(a.id, b.id));
+  }
+
+  /** Every project's consent record (projects never switched on are left out), by project id. */
+  async consents(): Promise<ProjectConsent[]> {
+    const out: ProjectConsent[] = [];
+    for (const p of [...(await this.storage.projects.list({ includeArchived: true }))].sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0))) {
+      const c = await this.storage.semantic.chunks.consentRecord(p.id);
+      if (c) out.push({ projectId: p.id, enabled: c.enabled, endpoint: c.endpoint ?? '', rerankEndpoint: c.rerankEndpoint ?? null, enabledAt: c.enabledAt ?? null, updatedAt: c.updatedAt ?? 0 });
+    }
+    return out;
   }
 
   /** On-request backfill (one project or all enabled ones); resumable, interruptible by `signal` or pause. */
-  async run(options: { projectId?: string; signal?: AbortSignal; onProgress?: (status: ProjectIndexStatus | null, report: BatchReport) => void } = {}) {
+  async run(options: { projectId?: string; signal?: AbortSignal; onProgress?: (status: ProjectIndexStatus | null, report: BatchReport) => void | Promise<void> } = {}) {
     const { worker } = this.#requireActive();
-    if (options.projectId !== undefined && !this.db.raw.prepare('select 1 from projects where id = ?').get(options.projectId)) throw new SemanticProjectNotFoundError(options.projectId);
+    if (options.projectId !== undefined) await this.#assertProject(options.projectId);
     if (worker.paused) worker.resume();
+    const projectId = options.projectId;
     return worker.run({
-      ...(options.projectId ? { projectId: options.projectId } : {}),
+      ...(projectId ? { projectId } : {}),
       ...(options.signal ? { signal: options.signal } : {}),
-      onProgress: (report) => options.onProgress?.(options.projectId ? this.status(options.projectId) : null, report),
+      onProgress: async (report) => {
+        if (options.onProgress) await options.onProgress(projectId ? await this.status(projectId) : null, report);
+      },
     });
   }
 
@@ -244,27 +322,9 @@ export class SemanticIndex {
    * re-plans with the active fingerprint. Messages and consent are untouched. Deletes in batches
    * so concurrent message appends never wait long.
    */
-  rebuild(projectId?: string): { projectId: string | null; chunksDeleted: number } {
-    if (projectId !== undefined && !this.db.raw.prepare('select 1 from projects where id = ?').get(projectId)) throw new SemanticProjectNotFoundError(projectId);
-    let deleted = 0;
-    const batch = projectId
-      ? this.db.raw.prepare('delete from semantic_chunks where id in (select c.id from semantic_chunks c join sessions s on s.id = c.session_id where s.project_id = ? limit 5000)')
-      : this.db.raw.prepare('delete from semantic_chunks where id in (select id from semantic_chunks limit 5000)');
-    for (;;) {
-      const n = this.db.raw.transaction(() => batch.run(...(projectId ? [projectId] : [])).changes).immediate();
-      deleted += n;
-      if (n === 0) break;
-    }
-    this.db.raw
-      .transaction(() => {
-        if (projectId) this.db.raw.prepare('update semantic_projects set planned_fingerprint_id = null where project_id = ?').run(projectId);
-        else {
-          this.db.raw.prepare('update semantic_projects set planned_fingerprint_id = null').run();
-          // Fingerprints other than the active one have no rows left: drop them too.
-          this.db.raw.prepare('delete from semantic_fingerprints where id is not ?').run(this.fingerprint?.id ?? null);
-        }
-      })
-      .immediate();
+  async rebuild(projectId?: string): Promise<{ projectId: string | null; chunksDeleted: number }> {
+    if (projectId !== undefined) await this.#assertProject(projectId);
+    const deleted = await this.storage.semantic.chunks.dropChunks(projectId ?? null, this.fingerprint?.id ?? null);
     this.wake();
     this.#emit(projectId ?? '');
     return { projectId: projectId ?? null, chunksDeleted: deleted };

@@ -60,7 +60,7 @@ export interface ProjectIndexStatus extends ChunkCounts {
 const VISIBLE_SQL = VISIBLE_VISIBILITIES.map((v) => `'${v}'`).join(', ');
 
 /** Counts over the scan's allowed set for (project, fingerprint, roles). */
-export function chunkCounts(db: RecallDatabase, projectId: string, fingerprint: Fingerprint, roles: readonly MessageRole[]): ChunkCounts & { planned: boolean; queuedSessions: number; lastError: string | null } {
+export function chunkCounts(db: RecallDatabase, projectId: string, fingerprint: Pick<Fingerprint, 'id'>, roles: readonly MessageRole[]): ChunkCounts & { planned: boolean; queuedSessions: number; lastError: string | null } {
   const roleSql = roles.map((r) => `'${r.replace(/'/g, "''")}'`).join(', ');
   const rows = db.raw
     .prepare(
@@ -93,7 +93,7 @@ export interface SemanticStatusInput {
   configured: boolean;
   enabled: boolean;
   /** Active fingerprint (null when semantic is off). */
-  fingerprint: Fingerprint | null;
+  fingerprint: Pick<Fingerprint, 'id' | 'endpoint'> | null;
   roles: readonly MessageRole[];
   /** The in-process worker's health, when one runs. */
   health?: WorkerHealth | null;
@@ -102,17 +102,46 @@ export interface SemanticStatusInput {
 /** Status of one project (null project = a conversation outside any project: always disabled). */
 export function semanticStatus(db: RecallDatabase, projectId: string | null, input: SemanticStatusInput): ProjectIndexStatus {
   const consent = projectId === null ? null : projectConsent(db, projectId);
+  const counts = projectId !== null && input.configured && input.enabled && input.fingerprint !== null ? chunkCounts(db, projectId, input.fingerprint, input.roles) : null;
+  return statusOf(projectId, consent, counts, input);
+}
+
+/** What statusOf() needs of a project's consent (a ProjectConsent, or the ports' consentRecord). */
+export interface ConsentFields {
+  enabled: boolean;
+  endpoint: string | null;
+  enabledAt?: number | null;
+  rerankEndpoint?: string | null;
+}
+
+/** What statusOf() needs of a project's counts (chunkCounts, or the ports' indexCounts). */
+export interface CountFields {
+  pending: number;
+  ready: number;
+  failed: number;
+  planned: boolean;
+  queuedSessions: number;
+  lastError: string | null;
+}
+
+/**
+ * A project's status from its consent and counts (read by either adapter): disabled (not
+ * configured, off, no project, not switched on, consent for another endpoint), unavailable
+ * (provider down), partial (planning, indexing, failed chunks) or ready. `counts` is read only
+ * while semantic is configured, on and has a fingerprint (null otherwise).
+ */
+export function statusOf(projectId: string | null, consent: ConsentFields | null, counts: CountFields | null, input: SemanticStatusInput): ProjectIndexStatus {
   const base = {
     projectId: projectId ?? '',
-    consent: { enabled: consent?.enabled ?? false, endpoint: consent?.endpoint || null, enabledAt: consent?.enabledAt ?? null, rerankEndpoint: consent?.enabled ? consent.rerankEndpoint : null },
+    consent: { enabled: consent?.enabled ?? false, endpoint: consent?.endpoint || null, enabledAt: consent?.enabledAt ?? null, rerankEndpoint: consent?.enabled ? (consent.rerankEndpoint ?? null) : null },
     fingerprintId: input.fingerprint?.id ?? null,
   };
   const none = { eligible: 'unknown' as const, ready: 0, pending: 0, failed: 0, queuedSessions: 0, lastError: null };
   if (!input.configured) return { ...base, ...none, status: 'disabled', reason: 'not_configured' };
   if (!input.enabled || input.fingerprint === null) return { ...base, ...none, status: 'disabled', reason: 'turned_off' };
-  if (projectId === null) return { ...base, ...none, status: 'disabled', reason: 'no_project' };
-  const counts = chunkCounts(db, projectId, input.fingerprint, input.roles);
-  const { planned, ...rest } = counts;
+  if (projectId === null || counts === null) return { ...base, ...none, status: 'disabled', reason: 'no_project' };
+  const { planned, ...by } = counts;
+  const rest = { eligible: planned ? by.pending + by.ready + by.failed : ('unknown' as const), ...by };
   if (!consent?.enabled) return { ...base, ...rest, status: 'disabled', reason: 'project_not_enabled' };
   if (consent.endpoint !== input.fingerprint.endpoint) return { ...base, ...rest, status: 'disabled', reason: 'consent_for_other_endpoint' };
   if (input.health && !input.health.providerAvailable) {

@@ -12,13 +12,14 @@
  * when that project has nothing left to do (or is interrupted), reporting progress on the way.
  */
 import type { MessageRole } from '@recall/rpc-contract';
-import type { RecallDatabase } from '@recall/schema';
-import type { ChunkerOptions } from './chunker.js';
-import { claimChunks, completeChunks, failChunks, newWorkerId, releaseDeadLeases, releaseLeases, stillConsented, type ClaimedChunk } from './claims.js';
+import type { ClaimedChunkWork, SemanticStorage } from '@recall/storage-ports';
+import { chunkText, contentHash, type ChunkerOptions } from './chunker.js';
+import { deadOwnersOfThisHost, defaultChunkMask, newWorkerId } from './claims.js';
 import { EmbeddingAbortedError, EmbeddingInputTooLargeError, EmbeddingUnavailableError, SemanticError } from './errors.js';
 import type { Fingerprint } from './fingerprint.js';
-import { planDirtySessions } from './planner.js';
 import type { EmbeddingProvider } from './provider.js';
+
+type ClaimedChunk = ClaimedChunkWork;
 
 /** The background worker's state. */
 export type WorkerStateName = 'stopped' | 'idle' | 'running' | 'paused' | 'backoff';
@@ -57,8 +58,10 @@ export interface BatchReport {
   idle: boolean;
 }
 
+/** What a worker is built from (the index builds it): the storage's semantic rows, the provider, the active fingerprint, chunker, roles and budgets. */
 export interface SemanticWorkerOptions {
-  db: RecallDatabase;
+  /** The chunk rows and claims (any adapter: SQLite's store modules, PostgreSQL + pgvector). */
+  semantic: SemanticStorage;
   provider: EmbeddingProvider;
   fingerprint: Fingerprint;
   chunker: ChunkerOptions;
@@ -138,7 +141,6 @@ export class SemanticWorker {
     if (this.#loop) return;
     this.#stopping = false;
     this.#abort = new AbortController();
-    releaseDeadLeases(this.#o.db, this.owner);
     this.#setState(this.#paused ? 'paused' : 'idle');
     this.#loop = this.#run();
   }
@@ -195,7 +197,18 @@ export class SemanticWorker {
     });
   }
 
+  /** Frees the leases of dead workers of this host (a crash, kill -9) and every expired lease. */
+  async #releaseDeadLeases(): Promise<void> {
+    const { claims } = this.#o.semantic;
+    await claims.reclaim(deadOwnersOfThisHost(await claims.leaseOwners(), this.owner));
+  }
+
   async #run(): Promise<void> {
+    try {
+      await this.#releaseDeadLeases();
+    } catch (error) {
+      this.#recordError(error);
+    }
     while (!this.#stopping) {
       if (this.#paused) {
         await this.#sleep(60_000);
@@ -238,82 +251,75 @@ export class SemanticWorker {
    * bench; the background loop calls it too.
    */
   async runBatch(options: { projectId?: string | undefined; signal?: AbortSignal } = {}): Promise<BatchReport> {
-    const { db, fingerprint, budgets } = this.#o;
-    // One planning transaction per cycle (plan.more keeps the loop going), with a gap before each write.
+    const { semantic, fingerprint, budgets } = this.#o;
+    const { chunker } = this.#o;
+    // One bounded planning step per cycle (plan.more keeps the loop going), with a gap before each write.
     await gap();
-    const plan = planDirtySessions(db, {
-      fingerprint,
-      chunker: this.#o.chunker,
+    const plan = await semantic.chunks.planWork({
+      fingerprintId: fingerprint.id,
+      endpoint: fingerprint.endpoint,
       roles: this.#o.roles,
+      split: (content) => chunkText(content, chunker),
+      hash: contentHash,
       ...(options.projectId ? { projectId: options.projectId } : {}),
-      maxTransactions: 1,
     });
     await gap();
     const report: BatchReport = {
-      planned: { sessions: plan.sessionsPlanned, created: plan.chunksCreated, reused: plan.chunksReused, removed: plan.chunksRemoved },
+      planned: { sessions: plan.sessionsPlanned, created: plan.created, reused: plan.reused, removed: plan.removed },
       claimed: 0,
       written: 0,
       dropped: 0,
       failed: 0,
       idle: false,
     };
+    const nothingPlanned = !plan.more && plan.sessionsPlanned === 0 && plan.removed === 0 && plan.reused === 0;
     if (this.#cannotWork()) {
       // Planning needs no provider (the counts stay truthful); nothing is claimed or sent.
-      report.idle = !plan.more && plan.sessionsPlanned === 0 && plan.chunksRemoved === 0 && plan.chunksReused === 0;
+      report.idle = nothingPlanned;
       if (!report.idle) this.#o.onBatch?.(report, this.health);
       return report;
     }
-    const claimed = claimChunks(db, {
-      fingerprint,
+    const claimed = await semantic.claims.claim({
+      fingerprintId: fingerprint.id,
+      endpoint: fingerprint.endpoint,
       owner: this.owner,
       limit: budgets.chunksPerBatch,
       leaseMs: budgets.leaseMs,
       maxAttempts: budgets.maxAttempts,
       ...(options.projectId ? { projectId: options.projectId } : {}),
-      ...(this.#o.mask ? { mask: this.#o.mask } : {}),
+      mask: this.#o.mask ?? defaultChunkMask(),
     });
     report.claimed = claimed.length;
     if (claimed.length === 0) {
-      report.idle = !plan.more && plan.sessionsPlanned === 0 && plan.chunksRemoved === 0 && plan.chunksReused === 0;
+      report.idle = nothingPlanned;
       if (!report.idle) this.#o.onBatch?.(report, this.health);
       return report;
     }
     this.#setState('running');
     // Consent can be withdrawn (or the session moved) between the claim and now: re-check.
-    const allowed = stillConsented(db, claimed, fingerprint.endpoint);
+    const allowed = new Set(await semantic.claims.consented(claimed.map((c) => c.id), fingerprint.endpoint));
     const toSend = claimed.filter((c) => allowed.has(c.id));
     const withdrawn = claimed.filter((c) => !allowed.has(c.id)).map((c) => c.id);
-    if (withdrawn.length > 0) releaseLeases(db, this.owner, withdrawn);
+    if (withdrawn.length > 0) await semantic.claims.release(this.owner, withdrawn);
     const signals = [this.#abort.signal, ...(options.signal ? [options.signal] : [])];
     const signal = AbortSignal.any(signals);
     const outcome = await this.#embed(toSend, signal);
     if (outcome.aborted) {
-      releaseLeases(db, this.owner, toSend.map((c) => c.id));
+      await semantic.claims.release(this.owner, toSend.map((c) => c.id));
       return report;
     }
     if (outcome.results.length > 0) {
-      const done = completeChunks(db, this.owner, outcome.results);
+      const done = await semantic.claims.complete(this.owner, outcome.results);
       report.written = done.written;
       report.dropped = done.dropped;
       this.#health.embedded += done.written;
     }
     for (const f of outcome.failures) {
-      failChunks(db, this.owner, f.ids, f.error);
+      await semantic.claims.fail(this.owner, f.ids, f.error);
       report.failed += f.ids.length;
     }
     this.#o.onBatch?.(report, this.health);
     return report;
-  }
-
-  #leasedCount(projectId: string | undefined): number {
-    const { db, fingerprint } = this.#o;
-    return db.raw
-      .prepare(
-        `select count(*) from semantic_chunks c ${projectId ? 'join sessions s on s.id = c.session_id' : ''}
-         where c.fingerprint_id = ? and c.lease_owner is not null and c.lease_until >= ? ${projectId ? 'and s.project_id = ?' : ''}`,
-      )
-      .pluck()
-      .get(fingerprint.id, Date.now(), ...(projectId ? [projectId] : [])) as number;
   }
 
   async #embed(
@@ -363,10 +369,10 @@ export class SemanticWorker {
    * `signal` aborts, the worker is paused/stopped, or the provider is unavailable. Resumable: it
    * only ever continues from the persisted rows. `onProgress` is called after every batch.
    */
-  async run(options: { projectId?: string; signal?: AbortSignal; onProgress?: (report: BatchReport) => void } = {}): Promise<{ completed: boolean; reason: 'done' | 'aborted' | 'paused' | 'stopped' | 'unavailable'; written: number }> {
+  async run(options: { projectId?: string; signal?: AbortSignal; onProgress?: (report: BatchReport) => void | Promise<void> } = {}): Promise<{ completed: boolean; reason: 'done' | 'aborted' | 'paused' | 'stopped' | 'unavailable'; written: number }> {
     let written = 0;
     // A backfill may run without the background loop (CLI, child process): recover dead leases here too.
-    releaseDeadLeases(this.#o.db, this.owner);
+    await this.#releaseDeadLeases();
     this.#health.focusProjectId = options.projectId ?? null;
     try {
       for (;;) {
@@ -375,12 +381,12 @@ export class SemanticWorker {
         if (this.#paused) return { completed: false, reason: 'paused', written };
         const report = await this.runBatch({ ...(options.projectId ? { projectId: options.projectId } : {}), ...(options.signal ? { signal: options.signal } : {}) });
         written += report.written;
-        options.onProgress?.(report);
+        await options.onProgress?.(report);
         if (!this.#health.providerAvailable) return { completed: false, reason: 'unavailable', written };
         if (report.idle) {
           // Nothing claimable — but chunks may be in flight in the background loop or another
           // process (leased): done only when those have landed too.
-          if (this.#leasedCount(options.projectId) === 0) return { completed: true, reason: 'done', written };
+          if ((await this.#o.semantic.claims.leased(this.#o.fingerprint.id, options.projectId)) === 0) return { completed: true, reason: 'done', written };
           await new Promise((r) => setTimeout(r, 50));
         }
       }

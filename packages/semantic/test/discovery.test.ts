@@ -34,19 +34,19 @@ describe('new messages are found by the mark, not by a trigger', () => {
     const { db, index, provider, on } = setup();
     const s = createSession(db, { projectId: on.id });
     appendMessage(db, s.id, { role: 'user', content: 'before the backfill' });
-    index.enable(on.id);
+    await index.enable(on.id);
     await index.run();
     expect(dirty(db)).toEqual([]);
 
     const m = appendMessage(db, s.id, { role: 'user', content: 'appended after enable' });
     expect(dirty(db)).toEqual([]);
     expect(messageMark(db)).toBeLessThan(m.id);
-    expect(index.status(on.id)).toMatchObject({ status: 'partial', reason: 'planning', eligible: 'unknown', queuedSessions: 1 });
+    expect(await index.status(on.id)).toMatchObject({ status: 'partial', reason: 'planning', eligible: 'unknown', queuedSessions: 1 });
     expect(await index.run()).toMatchObject({ completed: true, written: 1 });
     expect(chunkStatus(db, m.id)).toEqual(['ready']);
     expect(messageMark(db)).toBe(m.id);
     expect(provider.texts().filter((t) => t === 'appended after enable')).toHaveLength(1);
-    expect(index.status(on.id)).toMatchObject({ status: 'ready', eligible: 2, ready: 2, queuedSessions: 0 });
+    expect(await index.status(on.id)).toMatchObject({ status: 'ready', eligible: 2, ready: 2, queuedSessions: 0 });
   });
 
   test.each([
@@ -56,12 +56,12 @@ describe('new messages are found by the mark, not by a trigger', () => {
     const { db, index, provider, off } = setup();
     const s = createSession(db, { projectId: off.id });
     if (wasOn) {
-      index.enable(off.id);
+      await index.enable(off.id);
       await index.run();
-      index.disable(off.id);
+      await index.disable(off.id);
     }
     const m = appendMessage(db, s.id, { role: 'user', content: 'SECRET of a project that is not switched on' });
-    expect(index.status(off.id)).toMatchObject({ status: 'disabled', queuedSessions: 0 });
+    expect(await index.status(off.id)).toMatchObject({ status: 'disabled', queuedSessions: 0 });
     await index.run();
     expect(dirty(db)).toEqual([]);
     expect(chunkStatus(db, m.id)).toEqual([]);
@@ -74,14 +74,14 @@ describe('new messages are found by the mark, not by a trigger', () => {
     const s = createSession(db, { projectId: on.id });
     const old = appendMessage(db, s.id, { role: 'user', content: 'written while the project was off' });
     expect(discoverNewMessages(db)).toMatchObject({ sessionsQueued: 0, mark: old.id });
-    index.enable(on.id);
+    await index.enable(on.id);
     expect(await index.run()).toMatchObject({ completed: true, written: 1 });
     expect(chunkStatus(db, old.id)).toEqual(['ready']);
   });
 
   test('moving an older session (all its ids below the mark) into a switched-on project queues and indexes it', async () => {
     const { db, index, provider, on, off } = setup();
-    index.enable(on.id);
+    await index.enable(on.id);
     const s = createSession(db, { projectId: off.id });
     const old = appendMessage(db, s.id, { role: 'user', content: 'older message moved later' });
     await index.run();
@@ -96,7 +96,7 @@ describe('new messages are found by the mark, not by a trigger', () => {
 
   test('ids are never reused (AUTOINCREMENT): after the newest messages are deleted, a new message still lands above the mark', async () => {
     const { db, index, on } = setup();
-    index.enable(on.id);
+    await index.enable(on.id);
     const gone = createSession(db, { projectId: on.id });
     const last = appendMessage(db, gone.id, { role: 'user', content: 'the newest message, then deleted' });
     await index.run();
@@ -111,9 +111,9 @@ describe('new messages are found by the mark, not by a trigger', () => {
     expect(chunkStatus(db, next.id)).toEqual(['ready']);
   });
 
-  test('a large backlog is discovered in bounded steps; every switched-on session is queued once', () => {
+  test('a large backlog is discovered in bounded steps; every switched-on session is queued once', async () => {
     const { db, index, on, off } = setup();
-    index.enable(on.id);
+    await index.enable(on.id);
     const sessions = [on, off, on, off, on].map((p) => createSession(db, { projectId: p.id }));
     let lastId = 0;
     for (let i = 0; i < 25; i++) lastId = appendMessage(db, sessions[i % 5]!.id, { role: 'user', content: `backlog ${i}` }).id;

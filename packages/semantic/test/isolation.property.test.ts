@@ -42,7 +42,7 @@ describe('isolation and consent (property)', () => {
             });
             if (s.hidden) updateSession(db, session.id, { hidden: true });
           });
-          enabled.forEach((on, i) => on && index.enable(projects[i]!));
+          for (const [i, on] of enabled.entries()) if (on) await index.enable(projects[i]!);
           // every word names its message, so any chunk of it identifies the message it was cut from
           const sentFrom = (label: string) => db.raw.prepare('select s.project_id from messages m join sessions s on s.id = m.session_id where m.content like ?').pluck().get(`${label}w0%`) as string | null;
           const check = () => {
@@ -59,7 +59,7 @@ describe('isolation and consent (property)', () => {
           await index.run();
           check();
           for (const [i, p] of projects.entries()) {
-            const s = index.status(p);
+            const s = await index.status(p);
             const oracle = db.raw
               .prepare(
                 `select count(*) from semantic_chunks c join messages m on m.id = c.message_id join sessions s on s.id = m.session_id

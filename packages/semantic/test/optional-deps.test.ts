@@ -82,22 +82,22 @@ describe('a SemanticIndex whose provider cannot load', () => {
     return { db, provider, index, projectId: p.id };
   }
 
-  test('constructs, and its health says unavailable with the typed error before any embed attempt', () => {
+  test('constructs, and its health says unavailable with the typed error before any embed attempt', async () => {
     const { index } = world();
     expect(index.active).toBe(true);
     expect(index.worker!.health).toMatchObject({ providerAvailable: false, providerCalls: 0, lastError: { code: 'embedding_unavailable', message: expect.stringMatching(/not installed.*npm install/) } });
-    expect(index.overview().worker).toMatchObject({ providerAvailable: false, lastError: { code: 'embedding_unavailable' } });
+    expect((await index.overview()).worker).toMatchObject({ providerAvailable: false, lastError: { code: 'embedding_unavailable' } });
   });
 
   test('a backfill stops as unavailable without calling the provider or charging chunk attempts; status is unavailable', async () => {
     const { db, index, projectId } = world();
-    index.enable(projectId);
+    await index.enable(projectId);
     expect(await index.run({ projectId })).toEqual({ completed: false, reason: 'unavailable', written: 0 });
     index.start();
     await new Promise((r) => setTimeout(r, 100));
     expect(index.worker!.health).toMatchObject({ providerAvailable: false, providerCalls: 0, state: 'backoff' });
     expect(db.raw.prepare('select count(*) from semantic_chunks where attempts > 0 or lease_owner is not null').pluck().get()).toBe(0);
-    expect(index.status(projectId)).toMatchObject({ status: 'unavailable', reason: 'provider_unavailable', lastError: expect.stringMatching(/not installed/) });
+    expect(await index.status(projectId)).toMatchObject({ status: 'unavailable', reason: 'provider_unavailable', lastError: expect.stringMatching(/not installed/) });
   });
 
   test.each([
@@ -105,7 +105,7 @@ describe('a SemanticIndex whose provider cannot load', () => {
     { name: 'in a search thread (no worker health)', withHealth: false },
   ])('semantic search through the configured source reports unavailable: $name', async ({ withHealth }) => {
     const { db, index, provider, projectId } = world();
-    index.enable(projectId);
+    await index.enable(projectId);
     const source = createConfiguredSemanticSource({ db, config, provider: provider as EmbeddingProvider, ...(withHealth ? { health: () => index.worker!.health } : {}) })!;
     const scope = { kind: 'project' as const, projectId, currentSessionId: null };
     expect(source.status(scope)).toMatchObject({ status: 'unavailable', reason: 'provider_unavailable' });

@@ -41,7 +41,7 @@ async function embedCorpus(redact: null | undefined) {
   const config = parseSemanticConfig({ enabled: true, provider: 'openai-compatible', endpoint: server.url, model: `m-${redact === null ? 'off' : 'on'}`, dims: 8, maxRetries: 0, timeoutMs: 5_000 })!;
   const index = new SemanticIndex({ db, config, pollMs: 60_000, ...(redact === null ? { redact: null, mask: null } : {}) });
   try {
-    index.enable(p.id);
+    await index.enable(p.id);
     const before = server.requests.length;
     const result = await index.run({ projectId: p.id });
     expect(result).toMatchObject({ completed: true });

@@ -36,7 +36,7 @@ describe('migration 0006 on an old-schema file', () => {
       expect(reranker.allows(scope).allowed).toBe(false);
       const index = new SemanticIndex({ db, config, pollMs: 60_000 });
       try {
-        index.enable('p_old');
+        await index.enable('p_old');
       } finally {
         await index.close();
       }

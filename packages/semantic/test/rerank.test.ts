@@ -153,13 +153,13 @@ describe('the configured reranker', () => {
     const config = parseSemanticConfig({ enabled: true, provider: 'openai-compatible', endpoint: 'http://127.0.0.1:9/v1', model: 'e', dims: 8, rerank: { endpoint: server.url, model: 'bge-reranker-v2-m3' } })!;
     const index = new SemanticIndex({ db, config, pollMs: 60_000 });
     try {
-      const consent = index.enable(p.id);
+      const consent = await index.enable(p.id);
       expect(consent.notice).toContain(`reranker at ${server.url} (model bge-reranker-v2-m3)`);
       expect(consent.reranker).toEqual({ endpoint: server.url, model: 'bge-reranker-v2-m3' });
       // the consent row records the reranker, and status reports it
-      expect(index.consents().find((c) => c.projectId === p.id)?.rerankEndpoint).toBe(server.url);
-      expect(index.status(p.id).consent.rerankEndpoint).toBe(server.url);
-      expect(index.overview().provider?.reranker).toEqual({ endpoint: server.url, model: 'bge-reranker-v2-m3' });
+      expect((await index.consents()).find((c) => c.projectId === p.id)?.rerankEndpoint).toBe(server.url);
+      expect((await index.status(p.id)).consent.rerankEndpoint).toBe(server.url);
+      expect((await index.overview()).provider?.reranker).toEqual({ endpoint: server.url, model: 'bge-reranker-v2-m3' });
       expect(index.reranker).toEqual({ endpoint: server.url, model: 'bge-reranker-v2-m3' });
     } finally {
       await index.close();

@@ -62,9 +62,9 @@ describe('USE-lite through the index (real model, worker thread)', () => {
       const p = createProject(db, { name: 'Local' });
       const s = createSession(db, { projectId: p.id });
       for (const content of ['How do I reset my password?', 'Open settings and choose "forgot password".', 'Thanks, that worked.']) appendMessage(db, s.id, { role: 'user', content });
-      expect(index.enable(p.id)).toMatchObject({ endpoint: 'local:use-lite', remote: false });
+      expect(await index.enable(p.id)).toMatchObject({ endpoint: 'local:use-lite', remote: false });
       expect(await index.run({ projectId: p.id })).toMatchObject({ completed: true, written: 3 });
-      expect(index.status(p.id)).toMatchObject({ status: 'ready', eligible: 3, ready: 3 });
+      expect(await index.status(p.id)).toMatchObject({ status: 'ready', eligible: 3, ready: 3 });
       const blobs = db.raw.prepare('select vector from semantic_chunks').pluck().all() as Buffer[];
       for (const b of blobs) {
         const v = blobToVector(b);

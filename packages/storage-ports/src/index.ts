@@ -46,6 +46,8 @@ export type {
   ClaimRequest,
   CompletionOutcome,
 } from './semantic.js';
+/** The embedding worker's planning step and a project's index counts. */
+export type { PlanWorkRequest, PlanWorkResult, IndexCounts } from './semantic.js';
 /** Whole-profile transfers (`recall migrate`): reading rows with their ids, importing them unchanged, counting. */
 export type { TransferSource, BulkImport, StorageCounts } from './bulk.js';
 /** Many writes in one transaction (importers): the batch stores, programs and their steps. */

@@ -60,6 +60,46 @@ export interface ChunkSearchOptions {
 export interface ProjectConsentState {
   enabled: boolean;
   endpoint: string | null;
+  /** The reranker the consent named too (null: none); filled by consentRecord(). */
+  rerankEndpoint?: string | null;
+  /** When it was last switched on (epoch ms; null: never); filled by consentRecord(). */
+  enabledAt?: number | null;
+  /** When it last changed (epoch ms); filled by consentRecord(). */
+  updatedAt?: number;
+}
+
+/** What ChunkStore.planWork plans for: the fingerprint, the endpoint consent must name, the indexed roles and the chunker. */
+export interface PlanWorkRequest {
+  fingerprintId: number;
+  /** Only projects switched on for this endpoint are planned (nothing else can be sent). */
+  endpoint: string;
+  roles: readonly MessageRole[];
+  /** Only this project (an on-request backfill); others stay queued. */
+  projectId?: string;
+  /** Cuts a message's content into chunks: UTF-16 ranges [start, end) in order (index = position); none = nothing to embed. */
+  split: (content: string) => readonly { start: number; end: number }[];
+  /** The content hash the chunk rows carry (sha256 hex of the UTF-8 content, as complete() re-checks). */
+  hash: (content: string) => string;
+}
+
+/** What one bounded planning step did; `more` = call again (queued work is left). */
+export interface PlanWorkResult {
+  sessionsPlanned: number;
+  created: number;
+  /** Chunk rows copied ready from a branch origin (no embedding call). */
+  reused: number;
+  removed: number;
+  more: boolean;
+}
+
+/** A project's index counts for a fingerprint over the allowed set (visible messages of indexed roles in visible sessions). */
+export interface IndexCounts extends ChunkCountsByStatus {
+  /** Every eligible message of the project has its chunk rows (the counts are a true denominator). */
+  planned: boolean;
+  /** Sessions of the project with messages still waiting to be planned. */
+  queuedSessions: number;
+  /** The latest failed chunk's error, or null. */
+  lastError: string | null;
 }
 
 /** Counts of one fingerprint's chunk rows in one project. */
@@ -89,6 +129,23 @@ export interface ChunkStore {
   consent(projectId: string): Promise<ProjectConsentState | null>;
   /** The fingerprint's id when it exists (a read; ensureFingerprint creates it). */
   findFingerprint(spec: FingerprintSpec): Promise<number | null>;
+  /**
+   * One bounded planning step of the embedding worker (no network): chunk rows for eligible
+   * messages (visible, indexed role, visible session of a project switched on for the endpoint)
+   * that have none for the fingerprint; rows of messages no longer eligible are removed where the
+   * adapter tracks them. Short transactions; concurrent appends wait at most a few ms.
+   */
+  planWork(request: PlanWorkRequest): Promise<PlanWorkResult>;
+  /** A project's counts over the allowed set for the indexed roles, and whether planning is complete. */
+  indexCounts(fingerprintId: number, projectId: string, roles: readonly MessageRole[]): Promise<IndexCounts>;
+  /** A project's consent with its reranker and times (null: never switched on). */
+  consentRecord(projectId: string): Promise<ProjectConsentState | null>;
+  /**
+   * Deletes the chunk rows of one project's sessions (or of all, `projectId` null; in batches) and
+   * marks the project(s) for re-planning; with all, fingerprints other than `keepFingerprintId` go
+   * too. Messages and consent are untouched. Returns how many chunk rows were deleted.
+   */
+  dropChunks(projectId: string | null, keepFingerprintId: number | null): Promise<number>;
 }
 
 /** A chunk leased to one worker, with its text and the hash re-checked on write. */
@@ -113,6 +170,12 @@ export interface ClaimRequest {
   leaseMs: number;
   maxAttempts: number;
   projectId?: string;
+  /**
+   * Same-length mask of a message's whole content applied before the chunk text is cut from it
+   * (secrets and private spans overwritten in place, offsets unchanged), so a chunk that cuts
+   * through a secret never carries part of it. Absent: the adapter's default (SQLite: the built-in rules).
+   */
+  mask?: (content: string) => string;
 }
 
 /** What complete() did: vectors written, and results dropped (message changed/vanished/invisible, or lease lost). */
@@ -138,4 +201,10 @@ export interface ClaimQueue {
    * Returns how many leases were freed.
    */
   reclaim(deadOwners: readonly string[], now?: number): Promise<number>;
+  /** Owners of leases still running at `now` (default the current time), so a worker can tell which are dead. */
+  leaseOwners(now?: number): Promise<string[]>;
+  /** Running leases of a fingerprint (in one project when given): work in flight somewhere. */
+  leased(fingerprintId: number, projectId?: string): Promise<number>;
+  /** Of `chunkIds`, those whose session is now in a visible project switched on for `endpoint` (consent re-checked after a claim). */
+  consented(chunkIds: readonly number[], endpoint: string): Promise<number[]>;
 }

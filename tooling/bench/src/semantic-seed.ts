@@ -18,7 +18,7 @@ export async function indexSeed(db: RecallDatabase, log: (line: string) => void)
   const provider = cachedProvider(createProvider(config));
   const index = new SemanticIndex({ db, config, provider });
   try {
-    for (const id of db.raw.prepare('select id from projects').pluck().all() as string[]) index.enable(id);
+    for (const id of db.raw.prepare('select id from projects').pluck().all() as string[]) await index.enable(id);
     const t0 = performance.now();
     let last = 0;
     const result = await index.run({

@@ -73,7 +73,7 @@ export function semanticTools(spec: SemanticSpec, keys: SemanticKeys, buildTool:
       };
       const prepare = async (): Promise<void> => {
         const projects = db.raw.prepare('select id from projects').pluck().all() as string[];
-        for (const p of projects) index.enable(p);
+        for (const p of projects) await index.enable(p);
         const t0 = performance.now();
         let lastReport = 0;
         const result = await index.run({

@@ -4,7 +4,8 @@
  * in-process over the profile's database (so the CLI and the desktop can never disagree); `run`
  * backfills in this process with a progress bar on stderr (a running `recall serve` may index at
  * the same time: leases make the two share the work, never embed a chunk twice). Ctrl-C interrupts
- * a run; it resumes from the stored rows next time.
+ * a run; it resumes from the stored rows next time. On a PostgreSQL team database the same methods
+ * run over its storage ports (consent per project, leased claims shared with every gateway).
  */
 import { resolveProjectRef, resolveProjectRefOnStorage } from './project-ref.js';
 import { openCommandStorage } from './command-storage.js';
@@ -15,7 +16,7 @@ import { dispatch } from '@recall/gateway-rpc';
 import { createMethodRegistry } from '@recall/gateway-rpc';
 import type { IndexStatus } from '@recall/rpc-contract';
 import type { SemanticIndex } from '@recall/semantic';
-import { indexServiceFor } from '../stage-b.js';
+import { indexServiceFor, indexServiceForStorage } from '../stage-b.js';
 import { RECALL_LAUNCHER } from '../install-paths.js';
 import { defineCommand } from './command.js';
 import { printJson, type CliContext } from './context.js';
@@ -60,7 +61,7 @@ export const indexCommand = defineCommand<{ json?: boolean; project?: string }>(
   name: 'index',
   summary: 'Show and control the keyword and semantic indexes.',
   usage: 'index status|run|rebuild|enable|disable [--project ID|SLUG|NAME] [--json]',
-  optionsHelp: `  status            keyword counts and the semantic index per project (on a team database: keyword counts; the semantic index is SQLite-only for now)
+  optionsHelp: `  status            keyword counts and the semantic index per project (also on a team database)
   enable            switch semantic indexing on for --project (its messages, also new ones, are sent to the configured endpoint)
   disable           switch it off for --project (nothing more is sent; nothing is deleted)
   run               backfill now (--project, or every switched-on project), with a progress bar; Ctrl-C interrupts, the next run resumes
@@ -79,18 +80,23 @@ export const indexCommand = defineCommand<{ json?: boolean; project?: string }>(
   servesPostgres: true,
   async run(ctx, { values, positionals }) {
     const sub = positionals[0] as Sub;
-    if (ctx.config.storage.kind === 'postgres') return teamIndex(ctx, sub, values);
-    const db = ctx.db();
+    // A team database (PostgreSQL): the same index.* methods over its storage ports.
+    const team = ctx.config.storage.kind === 'postgres';
+    const opened = team ? await openCommandStorage(ctx, 'index') : null;
+    const db = team ? null : ctx.db();
+    const storage = opened?.storage ?? sqliteStorage(db!);
     const events = new EventHub();
     const redaction = redactionPolicy(ctx.config);
-    const semantic = await indexServiceFor(db, { config: ctx.config.semantic, keys: ctx.config.semanticKeys, redaction }, { logger: consoleLogger, events });
+    const settings = { config: ctx.config.semantic, keys: ctx.config.semanticKeys, redaction };
+    let semantic: Awaited<ReturnType<typeof indexServiceFor>> = null;
     try {
-      const callCtx: CallContext = { storage: sqliteStorage(db), db, home: ctx.config.home, profile: ctx.config.profile, events, logger: consoleLogger, searchTool: null, semantic, launcher: RECALL_LAUNCHER, transport: 'direct' };
-      const projectId = resolveProject(ctx, values.project);
+      semantic = db !== null ? await indexServiceFor(db, settings, { logger: consoleLogger, events }) : await indexServiceForStorage(storage, settings, { logger: consoleLogger, events });
+      const callCtx: CallContext = { storage, db, home: ctx.config.home, profile: ctx.config.profile, events, logger: consoleLogger, searchTool: null, semantic, launcher: RECALL_LAUNCHER, transport: 'direct' };
+      const projectId = values.project === undefined ? undefined : db !== null ? resolveProject(ctx, values.project) : (await resolveProjectRefOnStorage(storage, values.project)).id;
       const params = projectId === undefined ? {} : { projectId };
       if (sub === 'status') {
-        // A running `recall serve` knows whether its worker is indexing; this process runs none.
-        const live = await serverIndexStatus(ctx, params);
+        // A running `recall serve` of this profile knows whether its worker is indexing; this process runs none.
+        const live = team ? null : await serverIndexStatus(ctx, params);
         const status = live ?? ((await call(ctx, callCtx, 'index.status', params)) as IndexStatus);
         if (values.json) printJson(ctx.out, status);
         else printIndexStatus(ctx, status, live !== null, redaction);
@@ -123,13 +129,13 @@ export const indexCommand = defineCommand<{ json?: boolean; project?: string }>(
       const controller = new AbortController();
       void waitForStop().then(() => controller.abort());
       const bar = progressBar(ctx.err);
-      const targets = projectId ? [projectId] : index.consents().filter((c) => c.enabled).map((c) => c.projectId);
+      const targets = projectId ? [projectId] : (await index.consents()).filter((c) => c.enabled).map((c) => c.projectId);
       let done = 0;
       const result = await index.run({
         ...(projectId ? { projectId } : {}),
         signal: controller.signal,
-        onProgress: () => {
-          const counts = targets.map((id) => index.status(id));
+        onProgress: async () => {
+          const counts = await Promise.all(targets.map((id) => index.status(id)));
           const ready = counts.reduce((n, c) => n + c.ready, 0);
           const unknown = counts.some((c) => c.eligible === 'unknown');
           const total = unknown ? null : counts.reduce((n, c) => n + (c.eligible as number), 0);
@@ -138,7 +144,7 @@ export const indexCommand = defineCommand<{ json?: boolean; project?: string }>(
         },
       });
       bar.finish();
-      const finalStatus = indexSummary(targets.map((id) => index.status(id)));
+      const finalStatus = indexSummary(await Promise.all(targets.map((id) => index.status(id))));
       const redacted = redaction.stats().surfaces.embedding.redactions;
       if (values.json) printJson(ctx.out, { ...result, ...finalStatus, secretsRedacted: redacted });
       else {
@@ -149,6 +155,7 @@ export const indexCommand = defineCommand<{ json?: boolean; project?: string }>(
       return result.completed ? 0 : 1;
     } finally {
       await semantic?.close();
+      await opened?.close();
     }
   },
 });
@@ -157,29 +164,3 @@ function indexSummary(statuses: { ready: number; pending: number; failed: number
   return statuses.reduce((a, s) => ({ ready: a.ready + s.ready, pending: a.pending + s.pending, failed: a.failed + s.failed }), { ready: 0, pending: 0, failed: 0 });
 }
 
-/** Said wherever the semantic index is asked for on a PostgreSQL team database. */
-const SEMANTIC_NOT_ON_TEAM = 'the semantic index is not available on a team database (PostgreSQL) yet; it works on a profile\'s own SQLite file. Keyword search works fully.';
-
-/**
- * `recall index` on a PostgreSQL team database: `status` shows the keyword counts (the whole
- * database's; `--project` is checked, not counted on its own) and says that the semantic index is
- * SQLite-only for now; the other subcommands change the semantic index and are refused.
- */
-async function teamIndex(ctx: CliContext, sub: Sub, values: { json?: boolean; project?: string }): Promise<number | void> {
-  if (sub !== 'status') throw new GatewayError('storage_unsupported', `"recall index ${sub}" does not run on a team database: ${SEMANTIC_NOT_ON_TEAM}`, { data: { command: 'index', kind: 'postgres' } });
-  const opened = await openCommandStorage(ctx, 'index');
-  try {
-    const project = values.project === undefined ? null : await resolveProjectRefOnStorage(opened.storage, values.project);
-    const keyword = (await opened.storage.stats?.keywordCounts()) ?? { messages: 0, sessions: 0, conversations: 0 };
-    if (values.json) {
-      printJson(ctx.out, { database: opened.where, keyword, semantic: { available: false } });
-      return;
-    }
-    const { style } = ctx.out;
-    ctx.out.write(`Database: ${opened.where}\n`);
-    ctx.out.write(`Keyword:  ${style.green('ready')} — ${keyword.messages} messages in ${keyword.conversations} conversations (${keyword.sessions} sessions)${project ? `; counted over the whole database, not only ${project.slug}` : ''}\n`);
-    ctx.out.write(`Semantic: ${style.yellow('not available')} — ${SEMANTIC_NOT_ON_TEAM.replace(/^the semantic index is/, 'it is')}\n`);
-  } finally {
-    await opened.close();
-  }
-}

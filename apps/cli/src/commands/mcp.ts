@@ -28,7 +28,7 @@ export const mcpCommand = defineCommand<{ session?: string; project?: string; cw
   options: { session: { type: 'string' }, project: { type: 'string' }, cwd: { type: 'string' } },
   positionals: { min: 0, max: 0 },
   check: ({ values }) => checkScopeFlags('mcp', values),
-  // A team database (--database, RECALL_DATABASE_URL, config.json "storage"): keyword search over the storage ports.
+  // A team database (--database, RECALL_DATABASE_URL, config.json "storage"): the same tool over the storage ports (hybrid when configured).
   servesPostgres: true,
   async run(ctx, { values }) {
     const redaction = redactionPolicy(ctx.config);
@@ -37,7 +37,12 @@ export const mcpCommand = defineCommand<{ session?: string; project?: string; cw
       try {
         const { scope, note } = await resolveScopeOnStorage(storage, values, ctx.config.profile);
         if (note !== null) ctx.err.write(`recall mcp: ${note}\n`);
-        await runMcpStdio({ tool: storageSearchTool(storage), scope, profile: ctx.config.profile, redaction }, waitForStop());
+        const tool = await storageSearchTool(storage, ctx.config, redaction);
+        try {
+          await runMcpStdio({ tool, scope, profile: ctx.config.profile, redaction }, waitForStop());
+        } finally {
+          await tool.close();
+        }
       } finally {
         await storage.close();
       }

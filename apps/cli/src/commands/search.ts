@@ -205,12 +205,17 @@ export const searchCommand = defineCommand<SearchFlags>({
     if (values.until !== undefined) args.until = values.until;
 
     if (ctx.config.storage.kind === 'postgres') {
-      // A team database: the keyword tool over the storage ports (semantic search is not on the ports yet).
+      // A team database: the same tool over the storage ports (hybrid when semantic is configured).
       const opened = await openCommandStorage(ctx, 'search');
       try {
         const { scope, note } = await resolveSearchScopeOnStorage(ctx, opened.storage, values);
         if (note !== null) ctx.err.write(`${ctx.err.style.dim(`recall search: ${note}`)}\n`);
-        return await runTool(ctx, values, args, scope, storageSearchTool(opened.storage), (id) => opened.storage.projects.find(id));
+        const tool = await storageSearchTool(opened.storage, ctx.config, redactionPolicy(ctx.config));
+        try {
+          return await runTool(ctx, values, args, scope, tool, (id) => opened.storage.projects.find(id));
+        } finally {
+          await tool.close();
+        }
       } finally {
         await opened.close();
       }

@@ -129,8 +129,8 @@ export const serveCommand = defineCommand<{ port?: string; 'host-ui'?: string; '
         uiDir,
         chat: ctx.config.chat,
         storage,
-        // The semantic index is not on the storage ports yet: a team database is keyword-only.
-        semantic: storage ? null : await semanticPluginFor({ config: ctx.config.semantic, keys: ctx.config.semanticKeys, redaction }),
+        // The semantic index and hybrid search run on the storage ports (the profile's file or the team database).
+        semantic: await semanticPluginFor({ config: ctx.config.semantic, keys: ctx.config.semanticKeys, redaction }),
         redaction,
         // gateway.info tells MCP clients to start exactly this installation's `recall mcp`.
         launcher: RECALL_LAUNCHER,
@@ -153,7 +153,7 @@ export const serveCommand = defineCommand<{ port?: string; 'host-ui'?: string; '
     const rows: [string, string][] = [
       ['UI', uiDir === null ? 'not served (--no-ui)' : `open the link above (it works once, for ${ttlMinutes} minutes). A fresh link: curl -H "Authorization: Bearer $(cat ${tokenPath(ctx.config.home)})" ${gateway.url}launch`],
       ...(team !== null ? ([['Storage', `PostgreSQL team database ${team}`]] as [string, string][]) : []),
-      ['Semantic search', team !== null ? 'not available on a team database yet — keyword search only' : await semanticLine(ctx, gateway.rpcUrl, gateway.token)],
+      ['Semantic search', await semanticLine(ctx, gateway.rpcUrl, gateway.token)],
       ['Chat model', team !== null ? 'not available on a team database yet' : chatLine(ctx)],
       ['Programs', `JSON-RPC at ${gateway.rpcUrl} (HTTP POST or WebSocket), token in ${tokenPath(ctx.config.home)} (Authorization: Bearer <token>)`],
     ];

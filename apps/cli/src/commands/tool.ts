@@ -16,7 +16,7 @@ import {
   type SessionSearchResult,
 } from '@recall/search-tool';
 import type { Storage } from '@recall/storage-ports';
-import { searchToolFor } from '../stage-b.js';
+import { searchToolFor, storageSearchToolFor } from '../stage-b.js';
 import type { RedactionPolicy } from '@recall/redaction';
 
 export interface CliSearchTool {
@@ -47,17 +47,22 @@ export async function loadSearchTool(db: RecallDatabase, config?: Pick<RecallCon
 }
 
 /**
- * The keyword session_search tool over the storage ports (a PostgreSQL team database): semantic
- * search is not on the ports yet, so it answers keyword-only and says so. close() closes nothing
- * (the caller owns the storage).
+ * The session_search tool over the storage ports (a PostgreSQL team database): hybrid when the
+ * profile's `semantic` section is configured and switched on (the semantic source reads the
+ * storage's chunk rows), keyword-only otherwise. close() stops a provider it started, never the
+ * storage (the caller owns it).
  */
-export function storageSearchTool(storage: Storage): CliSearchTool {
-  const tool = createSessionSearchTool({ storage });
+export async function storageSearchTool(storage: Storage, config?: Pick<RecallConfig, 'semantic' | 'semanticKeys'>, redaction?: RedactionPolicy): Promise<CliSearchTool> {
+  const composition = config
+    ? await storageSearchToolFor(storage, { config: config.semantic, keys: config.semanticKeys, ...(redaction ? { redaction } : {}) })
+    : { tool: createSessionSearchTool({ storage }), close: async () => {} };
+  const tool = composition.tool;
+  const meta = tool as unknown as Partial<Pick<CliSearchTool, 'name' | 'description' | 'parameters'>>;
   return {
-    name: tool.name,
-    description: tool.description,
-    parameters: tool.parameters,
+    name: typeof meta.name === 'string' ? meta.name : SESSION_SEARCH_TOOL_NAME,
+    description: typeof meta.description === 'string' ? meta.description : SESSION_SEARCH_DESCRIPTION,
+    parameters: meta.parameters && typeof meta.parameters === 'object' ? meta.parameters : sessionSearchJsonSchema(),
     execute: async (args, context) => (await tool.execute(args as Record<string, unknown>, context)) as SessionSearchResult,
-    close: async () => {},
+    close: () => composition.close(),
   };
 }

@@ -104,7 +104,7 @@ export async function indexStatus(storage: Storage, index: IndexService | null |
   const englishOnly = index?.provider?.info.languages === 'english-only';
   const projects: IndexProjectStatus[] = [];
   for (const p of projectRows) {
-    const { fingerprintId: _f, ...s } = index ? index.status(p.id) : idleProjectStatus(p.id, { status: 'disabled', reason: 'not_configured' });
+    const { fingerprintId: _f, ...s } = index ? await index.status(p.id) : idleProjectStatus(p.id, { status: 'disabled', reason: 'not_configured' });
     projects.push({ ...s, name: p.name, slug: p.slug, archived: p.archived, ...(englishOnly && !p.archived ? { cjkShare: await projectCjkShare(storage, p.id) } : {}) });
   }
   const configured = index?.config != null;
@@ -156,17 +156,17 @@ function byArchivedThenName(projects: Project[]): Project[] {
 
 export const indexMethods: GatewayMethod[] = [
   method('index.status', (p, ctx): Promise<IndexStatus> => indexStatus(ctx.storage, ctx.semantic, p.projectId, ctx.home)),
-  method('index.project.enable', (p, ctx) => {
+  method('index.project.enable', async (p, ctx) => {
     const index = requireSemantic(ctx.semantic);
     assertShownEndpoints(index, p);
-    return index.enable(p.projectId);
+    return await index.enable(p.projectId);
   }),
   method('index.project.disable', async (p, ctx) => {
     if (!ctx.semantic) {
       await assertProject(ctx.storage, p.projectId);
       return { projectId: p.projectId, enabled: false };
     }
-    const c = ctx.semantic.disable(p.projectId);
+    const c = await ctx.semantic.disable(p.projectId);
     return { projectId: c.projectId, enabled: false as const };
   }),
   method('index.run', async (p, ctx) => {
@@ -185,5 +185,5 @@ export const indexMethods: GatewayMethod[] = [
     index.pause();
     return { state: index.worker?.health.state ?? 'stopped' };
   }),
-  method('index.rebuild', (p, ctx) => requireSemantic(ctx.semantic).rebuild(p.projectId)),
+  method('index.rebuild', async (p, ctx) => await requireSemantic(ctx.semantic).rebuild(p.projectId)),
 ];

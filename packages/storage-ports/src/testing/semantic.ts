@@ -1,7 +1,8 @@
 /**
  * Conformance of the semantic rows (runs when the storage carries them): the allowed-set property —
  * the exact top-k over the allowed set equals a brute-force ranking of the model's own allowed set
- * (caller's project, visible, ready, role filter, the caller's own live messages out), fingerprints
+ * (caller's project — or a project-less own history of sessions moved out — visible, ready, role
+ * filter, the caller's own live messages out), fingerprints
  * of different dimensions coexist — and the claim rules: two workers claiming concurrently get
  * disjoint chunks and together every chunk exactly once; late results never land on edited or
  * deleted messages, nor after the lease was lost.
@@ -55,10 +56,11 @@ export function describeSemanticConformance(open: OpenFreshStorage, options: { n
       const s = await fresh();
       const endpoint = 'http://127.0.0.1:9/v1';
       let run = 0;
+      let ownFound = 0; // runs whose own-history search found something (the branch must be exercised)
       await fc.assert(
         fc.asyncProperty(
           fc.array(
-            fc.record({ project: fc.option(fc.nat(1), { nil: null }), hidden: fc.boolean(), messages: fc.array(fc.record({ v: fc.array(fc.integer({ min: -5, max: 5 }), { minLength: 3, maxLength: 3 }), role: fc.constantFrom<MessageRole>('user', 'assistant'), visibility: fc.constantFrom('live', 'compacted', 'rewound', 'deleted' as const) }), { maxLength: 4 }) }),
+            fc.record({ project: fc.option(fc.nat(1), { nil: null }), hidden: fc.boolean(), movedOut: fc.boolean(), messages: fc.array(fc.record({ v: fc.array(fc.integer({ min: -5, max: 5 }), { minLength: 3, maxLength: 3 }), role: fc.constantFrom<MessageRole>('user', 'assistant'), visibility: fc.constantFrom('live', 'compacted', 'rewound', 'deleted' as const) }), { maxLength: 4 }) }),
             { minLength: 1, maxLength: 5 },
           ),
           fc.array(fc.integer({ min: -5, max: 5 }), { minLength: 3, maxLength: 3 }),
@@ -95,6 +97,14 @@ export function describeSemanticConformance(open: OpenFreshStorage, options: { n
               if (earlier.length > 0) await s.messages.rewind(r.sessionId, earlier[earlier.length - 1]!.id);
               else await s.messages.delete(r.id);
             }
+            // Sessions moved out of their project keep their vectors: their own history's allowed set.
+            const moved = new Set<string>();
+            for (const [i, w] of world.entries()) {
+              if (!w.movedOut || w.project === null) continue;
+              await s.sessions.move(`v${run}s${i}`, null);
+              moved.add(`v${run}s${i}`);
+            }
+            for (const r of rows) if (moved.has(r.sessionId)) r.project = null;
             const now = new Map<number, string>();
             for (const r of rows) now.set(r.id, (await s.messages.get(r.id)).visibility);
             const asker = projects[0]!;
@@ -115,10 +125,47 @@ export function describeSemanticConformance(open: OpenFreshStorage, options: { n
             const best = allowed.map((r) => dot(r.vector)).sort((a, b) => b - a).slice(0, 5);
             expect(hits.length).toBe(Math.min(5, allowed.length));
             hits.forEach((h, i) => expect(h.score).toBeCloseTo(best[i]!, 4));
+            // Own compression history (no project): only the listed project-less sessions, visible, roles, the caller's live messages out.
+            const own = [...moved];
+            if (own.length > 0) {
+              const ownCaller = callerPick % 2 === 0 ? 'v-outside' : own[callerPick % own.length]!; // a caller outside the list, or one of its sessions
+              const ownHits = await semanticOf(s).chunks.search({ kind: 'own', sessionIds: own, currentSessionId: ownCaller }, fp, query, { limit: 5, ...(role ? { roles: [role] } : {}) });
+              const ownAllowed = rows.filter(
+                (r) =>
+                  r.project === null &&
+                  own.includes(r.sessionId) &&
+                  !r.hidden &&
+                  ['live', 'compacted'].includes(now.get(r.id)!) &&
+                  (role === undefined || r.role === role) &&
+                  !(r.sessionId === ownCaller && now.get(r.id) === 'live'),
+              );
+              for (const h of ownHits) expect(ownAllowed.map((r) => r.id)).toContain(h.messageId);
+              const ownBest = ownAllowed.map((r) => dot(r.vector)).sort((a, b) => b - a).slice(0, 5);
+              expect(ownHits.length).toBe(Math.min(5, ownAllowed.length));
+              ownHits.forEach((h, i) => expect(h.score).toBeCloseTo(ownBest[i]!, 4));
+              if (ownHits.length > 0) ownFound++;
+            }
+            // An empty own history sees nothing.
+            expect(await semanticOf(s).chunks.search({ kind: 'own', sessionIds: [], currentSessionId: 'none' }, fp, query, { limit: 5 })).toEqual([]);
           },
         ),
-        { numRuns: options.numRuns ?? 15 },
+        {
+          numRuns: options.numRuns ?? 15,
+          // One world that surely has an own history with vectors (a session moved out of its project).
+          examples: [
+            [
+              [
+                { project: 0, hidden: false, movedOut: true, messages: [{ v: [1, 0, 0], role: 'user', visibility: 'live' }, { v: [0, 1, 0], role: 'assistant', visibility: 'compacted' }] },
+                { project: 0, hidden: false, movedOut: false, messages: [{ v: [1, 1, 0], role: 'user', visibility: 'live' }] },
+              ],
+              [1, 0, 0],
+              undefined,
+              0,
+            ],
+          ],
+        },
       );
+      expect(ownFound).toBeGreaterThan(0);
     });
 
     it('fingerprints of different dimensions coexist', async () => {

@@ -15,6 +15,7 @@ import { createHash } from 'node:crypto';
 import { ProjectNotFoundError } from '@recall/store/portable';
 import type { ChunkStore, ClaimQueue, FingerprintSpec } from '@recall/storage-ports';
 import type pg from 'pg';
+import { postgresPlanner } from './semantic-work.js';
 import { nowMs, scoped, VISIBLE_SQL, write } from './tx.js';
 
 /** sha256 hex of the canonical JSON of the fingerprint fields (@recall/semantic's fingerprintKey). */
@@ -38,7 +39,22 @@ const retryDelayMs = (attempts: number): number => Math.min(3_600_000, 30_000 * 
 
 /** The ChunkStore of a PostgreSQL team database. */
 export function postgresChunks(pool: pg.Pool): ChunkStore {
+  const planner = postgresPlanner(pool);
   return {
+    planWork: (request) => planner.planWork(request),
+    indexCounts: (fingerprintId, projectId, roles) => planner.indexCounts(fingerprintId, projectId, roles),
+    dropChunks: (projectId, keep) => planner.dropChunks(projectId, keep),
+    async consentRecord(projectId) {
+      const row = (await pool.query('select enabled, endpoint, rerank_endpoint, enabled_at, updated_at from semantic_projects where project_id = $1', [projectId])).rows[0];
+      if (!row) return null;
+      return {
+        enabled: row.enabled === true,
+        endpoint: (row.endpoint as string | null) || null,
+        rerankEndpoint: row.enabled === true ? ((row.rerank_endpoint as string | null) ?? null) : null,
+        enabledAt: row.enabled_at === null ? null : Number(row.enabled_at),
+        updatedAt: Number(row.updated_at),
+      };
+    },
     async ensureFingerprint(spec) {
       const key = fingerprintKey(spec);
       await pool.query(
@@ -160,6 +176,14 @@ export function postgresClaims(pool: pg.Pool): ClaimQueue {
   return {
     async claim(o) {
       const now = nowMs();
+      // One mask per message (its chunks are usually claimed together), offsets unchanged.
+      const maskedById = new Map<string, string>();
+      const masked = (id: string, content: string): string => {
+        if (!o.mask) return content;
+        let m = maskedById.get(id);
+        if (m === undefined) maskedById.set(id, (m = o.mask(content)));
+        return m;
+      };
       const params: unknown[] = [o.fingerprintId, o.endpoint, o.maxAttempts, now, o.owner, now + o.leaseMs, Math.max(0, Math.floor(o.limit))];
       const project = o.projectId === undefined ? '' : `and s.project_id = $${params.push(o.projectId)}`;
       const rows = (
@@ -193,7 +217,7 @@ export function postgresClaims(pool: pg.Pool): ClaimQueue {
           start: Number(r.start),
           end: Number(r.end),
           contentHash: r.content_hash as string,
-          text: (r.content as string).slice(Number(r.start), Number(r.end)),
+          text: masked(r.message_id, r.content as string).slice(Number(r.start), Number(r.end)),
         }))
         .sort((a, b) => a.id - b.id);
     },
@@ -238,6 +262,32 @@ export function postgresClaims(pool: pg.Pool): ClaimQueue {
         [now, [...deadOwners]],
       );
       return r.rowCount ?? 0;
+    },
+    async leaseOwners(now = nowMs()) {
+      return (await pool.query('select distinct lease_owner from semantic_chunks where lease_owner is not null and lease_until >= $1', [now])).rows.map((r) => r.lease_owner as string);
+    },
+    async leased(fingerprintId, projectId) {
+      const r =
+        projectId === undefined
+          ? await pool.query('select count(*) as n from semantic_chunks where fingerprint_id = $1 and lease_owner is not null and lease_until >= $2', [fingerprintId, nowMs()])
+          : await pool.query(
+              'select count(*) as n from semantic_chunks c join sessions s on s.id = c.session_id where c.fingerprint_id = $1 and c.lease_owner is not null and c.lease_until >= $2 and s.project_id = $3',
+              [fingerprintId, nowMs(), projectId],
+            );
+      return Number(r.rows[0].n);
+    },
+    async consented(chunkIds, endpoint) {
+      if (chunkIds.length === 0) return [];
+      const rows = (
+        await pool.query(
+          `select c.id from semantic_chunks c join sessions s on s.id = c.session_id
+             join semantic_projects sp on sp.project_id = s.project_id and sp.enabled and sp.endpoint = $2
+            where c.id = any($1::bigint[]) and not s.hidden`,
+          [[...chunkIds], endpoint],
+        )
+      ).rows;
+      const ok = new Set(rows.map((r) => Number(r.id)));
+      return chunkIds.filter((id) => ok.has(id));
     },
   };
 }
