@@ -13,6 +13,7 @@
  * - document frequencies: FTS5 counts every message holding a phrase, including those the search
  *   filters out (another role, the caller's own session) and those not matching a required phrase.
  */
+import fc from 'fast-check';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -144,5 +145,38 @@ describe('keyword ranking: SQLite (one project per file) and PostgreSQL rank ali
     expectSameRanking(a);
     expect(a.sqlite[0]!.snippet).toContain('«zephyr»');
     expect(a.sqlite).toHaveLength(10);
+  });
+});
+
+describe('the part reads of a question matching more than one GIN call (property)', () => {
+  const VOCAB = ['deploy', 'rollback', 'zephyr', 'kiln', 'corgi', 'timeout', 'retry'] as const;
+  it('never return a message of another project, and fill the limit from the asking project', async () => {
+    const storage = await openPostgresStorage({ kind: 'postgres', url: cluster.freshUrl() });
+    open.push(storage);
+    let run = 0;
+    await fc.assert(
+      fc.asyncProperty(
+        fc.array(fc.array(fc.constantFrom(...VOCAB), { minLength: 1, maxLength: 3 }), { minLength: 110, maxLength: 160 }),
+        fc.array(fc.array(fc.constantFrom(...VOCAB), { minLength: 1, maxLength: 3 }), { minLength: 110, maxLength: 160 }),
+        fc.uniqueArray(fc.constantFrom(...VOCAB), { minLength: 1, maxLength: 3 }),
+        fc.integer({ min: 1, max: 12 }),
+        async (mine, theirs, words, limit) => {
+          run++;
+          const [a, b] = [`p_a${run}`, `p_b${run}`];
+          for (const [project, texts] of [[a, mine], [b, theirs]] as const) {
+            await storage.projects.create({ id: project, name: project });
+            // Every message says "deploy" once more, so the question matches more than one call returns.
+            await storage.sessions.create({ id: `${project}-s`, projectId: project, messages: texts.map((w) => ({ role: 'user' as const, content: `deploy ${w.join(' ')}` })) });
+          }
+          const answer = await storage.keyword.search({ kind: 'project', projectId: a, excludeSessionIds: [] }, `deploy ${words.join(' ')}`, { limit });
+          expect(answer.hits.every((h) => h.sessionId === `${a}-s`)).toBe(true);
+          expect(answer.hits).toHaveLength(Math.min(limit, mine.length));
+          // Best first.
+          const scores = answer.hits.map((h) => h.score);
+          expect([...scores].sort((x, y) => y - x)).toEqual(scores);
+        },
+      ),
+      { numRuns: 8 },
+    );
   });
 });
