@@ -10,8 +10,8 @@
  * The match set is therefore read in disjoint parts. With the leaves (query phrases) ordered from
  * the rarest, part k holds the matches containing leaf k and none of the rarer leaves before it;
  * its size is counted exactly (recall_keyword_frequencies, in the caller's scope), consecutive
- * parts are read together while they fit one call, and a part larger than one call is read best by
- * ts_rank. The parts come from the rarest leaves first, and before each part is read the top of the
+ * parts are read together while they fit one call (at most MAX_PART_READS calls), and a part larger
+ * than one call is not read (it stays open). The parts come from the rarest leaves first, and before each part is read the top of the
  * ranking so far is compared with the most a message of that part can score (it holds only the
  * leaves from k on: bm25UpperBound); once the `limit`-th best is above that, nothing unread can
  * enter the top and reading stops. The answer is exact when every part was read whole or proved
@@ -21,8 +21,12 @@
 import { bm25UpperBound, type Bm25Stats } from './keyword-bm25.js';
 import type { QueryLeaf } from '../keyword-text.js';
 
-/** Reads after the first call at most (each at most one call's rows). */
-export const MAX_PART_READS = 16;
+/**
+ * Reads after the first call at most (each at most one call's rows). Bounds the cost of a question
+ * of common words in a large project, whose parts cannot all be read (bench:postgres: 16 reads
+ * doubled the common-word p50 at 2,000 messages); LoCoMo's largest match sets need one or two.
+ */
+export const MAX_PART_READS = 4;
 
 export interface CollectInput<R> {
   /** The whole question's tsquery. */
@@ -83,12 +87,17 @@ export async function collectMatches<R>(input: CollectInput<R>): Promise<{ rows:
     if (g.size === 0) continue;
     const bound = bm25UpperBound(leaves, order.slice(g.from), stats);
     if (above(Math.max(bound, open))) return { rows: [...byId.values()], exact: true };
+    if (g.size > cap) {
+      // Larger than one call: its best rows by ts_rank would not make the answer exact either
+      // (the first call already holds the question's best by ts_rank); left open, not read.
+      open = Math.max(open, bound);
+      continue;
+    }
     if (reads >= MAX_PART_READS) return { rows: [...byId.values()], exact: false };
     const leavesOf = or(q.slice(g.from, g.to + 1));
     const part = g.from === 0 ? leavesOf : `${leavesOf} & !${or(q.slice(0, g.from))}`;
     reads++;
     for (const r of await input.fetch(`(${input.tsquery}) & ${part}`)) byId.set(input.idOf(r), r);
-    if (g.size > cap) open = Math.max(open, bound);
   }
   return { rows: [...byId.values()], exact: open === -Infinity || above(open) };
 }
