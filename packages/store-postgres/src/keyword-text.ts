@@ -14,7 +14,7 @@
  * one-character words).
  */
 import { sql, type SQL } from 'drizzle-orm';
-import { hasCjk, indexColumns, parseQuery, porterStem, type ParsedQuery, type QueryTerm } from '@recall/store/portable';
+import { hasCjk, indexColumns, isStopword, parseQuery, porterStem, type ParsedQuery, type QueryTerm } from '@recall/store/portable';
 
 /** Bump when documentText() or lexeme() change their output; rows of older versions must be re-indexed. */
 export const PG_KEYWORD_TOKENIZER_VERSION = 1;
@@ -137,13 +137,23 @@ export interface QueryLeaf {
   readonly weight: 'A' | 'B';
   /** The leaf alone as a tsquery literal (its document frequency is counted with it). */
   readonly tsquery: string;
+  /**
+   * How often the phrase occurs in the SQLite search's FTS5 expression of the same question (default
+   * 1): FTS5 scores every occurrence as a phrase of its own, so a bigram that is also a word of the
+   * question, or a required phrase (AND-ed and OR-ed again), counts that many times.
+   */
+  readonly count?: number;
 }
 
-/** Collects the distinct leaves of a query while it is built (null: not collecting). */
-let collecting: Map<string, QueryLeaf> | null = null;
+/** Collects the leaves of the term being built and how often each occurs in it (null: not collecting). */
+let collecting: Map<string, { leaf: QueryLeaf; count: number }> | null = null;
 
 function leaf(lexes: readonly string[], weight: 'A' | 'B', text: string): string {
-  if (collecting && !collecting.has(text)) collecting.set(text, { lexemes: lexes, weight, tsquery: text });
+  if (collecting) {
+    const known = collecting.get(text);
+    if (known) known.count++;
+    else collecting.set(text, { leaf: { lexemes: lexes, weight, tsquery: text }, count: 1 });
+  }
   return text;
 }
 
@@ -176,11 +186,16 @@ function termQuery(term: QueryTerm, unigrams: boolean): string | null {
     const chars = Array.from(term.text);
     if (chars.length === 1) return phrase([term.text], 'B');
     const exact = phrase(bigrams(term.text), 'A');
-    // Character relaxation (the SQLite search's `auto` backoff): the exact word OR its single characters (weight B).
-    const singles = unigrams ? [...new Set(chars)].map((c) => phrase([c], 'B')) : [];
-    if (chars.length === 2) return singles.length ? `(${exact} | ${singles.join(' | ')})` : exact;
+    // As fts-query.ts's cjkTermFts: the character relaxation (the SQLite search's `auto` backoff,
+    // `unigram`) is the exact word OR its single characters (weight B) that are not stop-words;
+    // without it (`bigram`), a word of three or more characters is the exact word OR its bigrams.
+    if (unigrams) {
+      const singles = [...new Set(chars)].filter((c) => !isStopword(c)).map((c) => phrase([c], 'B'));
+      return singles.length ? `(${exact} | ${singles.join(' | ')})` : exact;
+    }
+    if (chars.length === 2) return exact;
     const parts = [...new Set(bigrams(term.text))].map((b) => phrase([b], 'A'));
-    return `(${exact} | ${[...parts, ...singles].join(' | ')})`;
+    return `(${exact} | ${parts.join(' | ')})`;
   }
   if (term.pieces.length === 1 && hasCjk(term.pieces[0]!) && Array.from(term.pieces[0]!).length === 1) return phrase([term.pieces[0]!], 'B');
   const lexes = pieceLexemes(term.pieces);
@@ -191,7 +206,7 @@ function termQuery(term: QueryTerm, unigrams: boolean): string | null {
 export interface KeywordQuery {
   readonly tsquery: string | null;
   readonly parsed: ParsedQuery;
-  /** The distinct phrases of the tsquery (BM25 sums one score per phrase, as FTS5 does). */
+  /** The distinct phrases of the tsquery, each with how often FTS5 would score it (BM25 sums one score per phrase occurrence, as FTS5 does). */
   readonly leaves: readonly QueryLeaf[];
 }
 
@@ -203,14 +218,16 @@ export function keywordQuery(input: string, options: { cjkUnigrams?: boolean } =
   const parsed = parseQuery(input);
   const required: string[] = [];
   const all: string[] = [];
-  const leaves = new Map<string, QueryLeaf>();
-  collecting = leaves;
+  const perTerm: Array<{ required: boolean; leaves: Map<string, { leaf: QueryLeaf; count: number }> }> = [];
   try {
     for (const term of parsed.terms) {
+      const mine = new Map<string, { leaf: QueryLeaf; count: number }>();
+      collecting = mine;
       const q = termQuery(term, options.cjkUnigrams ?? false);
       if (q === null) continue;
       all.push(q);
       if (term.required) required.push(q);
+      perTerm.push({ required: term.required, leaves: mine });
     }
   } finally {
     collecting = null;
@@ -218,5 +235,16 @@ export function keywordQuery(input: string, options: { cjkUnigrams?: boolean } =
   let tsquery: string | null = null;
   if (required.length > 0) tsquery = all.length > required.length ? `${required.join(' & ')} & (${all.join(' | ')})` : required.join(' & ');
   else if (all.length > 0) tsquery = all.join(' | ');
-  return { tsquery, parsed, leaves: [...leaves.values()] };
+  // A required term occurs twice in the expression when optional terms follow (AND-ed, then OR-ed).
+  const twice = required.length > 0 && all.length > required.length;
+  const leaves = new Map<string, { leaf: QueryLeaf; count: number }>();
+  for (const t of perTerm) {
+    for (const [text, { leaf: l, count }] of t.leaves) {
+      const n = count * (t.required && twice ? 2 : 1);
+      const known = leaves.get(text);
+      if (known) known.count += n;
+      else leaves.set(text, { leaf: l, count: n });
+    }
+  }
+  return { tsquery, parsed, leaves: [...leaves.values()].map(({ leaf: l, count }) => (count === 1 ? l : { ...l, count })) };
 }

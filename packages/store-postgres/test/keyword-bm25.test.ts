@@ -55,7 +55,8 @@ describe('bm25 equals FTS5 bm25()', () => {
     docs.forEach((d, i) => insert.run(i + 1, d.body, d.cjk));
     const { leaves } = keywordQuery(query, { cjkUnigrams: true });
     const fts = (l: (typeof leaves)[number]) => `${l.weight === 'A' ? 'body' : 'cjk'} : "${l.lexemes.join(' ')}"`;
-    const match = leaves.map(fts).join(' OR ');
+    // Each leaf as often as the search's own FTS5 expression holds it (a required phrase twice: AND-ed, then OR-ed).
+    const match = leaves.flatMap((l) => Array.from({ length: l.count ?? 1 }, () => fts(l))).join(' OR ');
     const expected = new Map((db.prepare('SELECT rowid AS id, -bm25(t, 1.0, 0.5) AS s FROM t WHERE t MATCH ?').all(match) as { id: number; s: number }[]).map((r) => [r.id, r.s]));
     expect(expected.size).toBeGreaterThan(0);
     const parsed = docs.map((d) => parseTsvector(tsvectorLiteral(d)));

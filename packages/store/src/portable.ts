@@ -22,6 +22,8 @@ export {
 } from './errors.js';
 /** The index columns of a message, Porter stemming, CJK detection and the normal form text is compared in. */
 export { indexColumns, porterStem, hasCjk, normalizeForSearch } from './search-text.js';
+/** Whether the query parser drops a word (or a CJK character of the character relaxation) as a stop-word. */
+export { isStopword } from './search-text.js';
 /** The shape indexColumns returns. */
 export type { IndexColumns } from './search-text.js';
 /** The question → reply credit of keyword ranking (keyword-pairs.ts), shared by both adapters. */

@@ -38,6 +38,10 @@ Options:
                      database (postgres://…, empty or holding only an earlier copy of the same
                      dataset; one --dataset at a time) and both backends' recall@k are printed side
                      by side. The URL is never printed; prefer one without a password (~/.pgpass)
+  --sqlite-per-project
+                     also ask the keyword questions on SQLite with every project in a file of
+                     its own (BM25 statistics per project, as on PostgreSQL) and print it beside
+                     the one-file run (and beside PostgreSQL with --database)
   -h, --help         show this help and exit
 Semantic and hybrid modes index the data with a real model first:
   (default)          the built-in USE-lite English model (512-d, offline)
@@ -77,6 +81,7 @@ const FLAGS = {
   'rerank-api': { type: 'string' },
   'rerank-top-n': { type: 'string' },
   database: { type: 'string' },
+  'sqlite-per-project': { type: 'boolean' },
   help: { type: 'boolean', short: 'h' },
 } as const;
 
@@ -173,6 +178,7 @@ export function parseEvalArgs(argv: readonly string[], keys: SemanticKeys, log: 
       : keywordTools(),
     outDir,
     ...(database !== undefined ? { database } : {}),
+    ...(values['sqlite-per-project'] ? { sqlitePerProject: true } : {}),
     docsFile: writeDocs ? join(REPO_ROOT, 'docs', 'benchmarks.md') : null,
     log,
   };

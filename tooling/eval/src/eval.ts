@@ -19,6 +19,7 @@ import { aggregate } from './metrics.js';
 import { anchorHitTable, charts, foreignDetails, foreignRows, foreignTable, groupRows, markdownTable, outcomeJson, replaceGenerated } from './report.js';
 import { createSessionSearchTool } from '@recall/search-tool';
 import { backendTable, copyToPostgres } from './postgres.js';
+import { runPerProject } from './per-project.js';
 import { runDataset, type RunResult, type SearchExecutor } from './runner.js';
 import type { EvalDataset } from './types.js';
 
@@ -51,6 +52,8 @@ export interface EvalOptions {
   tools: ToolFactory;
   /** `--database URL`: also ask the keyword questions on a PostgreSQL copy of the dataset (postgres.ts); never printed. */
   database?: string;
+  /** `--sqlite-per-project`: also ask the keyword questions on SQLite with one project per file (per-project.ts). */
+  sqlitePerProject?: boolean;
   /** Folder for JSON + SVG output; null = none. */
   outDir: string | null;
   /** Rewrite the generated section of this Markdown file; null = leave docs alone. */
@@ -62,6 +65,8 @@ export interface DatasetReport {
   run: RunResult;
   /** The keyword questions asked again on the PostgreSQL copy (`--database`). */
   postgres?: RunResult;
+  /** The keyword questions asked again on SQLite with one project per file (`--sqlite-per-project`). */
+  perProject?: RunResult;
   dataset: EvalDataset;
   facts: Record<string, unknown>;
 }
@@ -134,7 +139,8 @@ export async function runEval(options: EvalOptions): Promise<DatasetReport[]> {
           await storage.close();
         }
       }
-      reports.push({ run, dataset, facts: built.facts ?? {}, ...(postgres ? { postgres } : {}) });
+      const perProject = options.sqlitePerProject ? await runPerProject(dataset, { modes: ['keyword'], limit: options.limit, log: options.log }) : undefined;
+      reports.push({ run, dataset, facts: built.facts ?? {}, ...(postgres ? { postgres } : {}), ...(perProject ? { perProject } : {}) });
     } finally {
       await built?.close?.();
       db.close();
@@ -153,7 +159,7 @@ function jsonReport(reports: readonly DatasetReport[], options: EvalOptions): Re
     machine: machineLine(),
     tools: options.tools.describe(),
     protocol: { limit: options.limit, speaker_prefix: options.speakerPrefix, modes: options.modes },
-    datasets: reports.map(({ run, dataset, facts }) => ({
+    datasets: reports.map(({ run, dataset, facts, postgres, perProject }) => ({
       name: run.dataset,
       messages: run.messages,
       import_ms: Math.round(run.importMs),
@@ -163,6 +169,8 @@ function jsonReport(reports: readonly DatasetReport[], options: EvalOptions): Re
       groups: groupRows(run).map((r) => ({ mode: r.mode, split: r.split, group: r.group, ...r.agg })),
       foreign: foreignRows(run),
       questions: Object.fromEntries([...run.outcomes].map(([mode, list]) => [mode, list.map(outcomeJson)])),
+      ...(postgres ? { postgres_groups: groupRows(postgres).map((r) => ({ mode: r.mode, split: r.split, group: r.group, ...r.agg })), postgres_questions: Object.fromEntries([...postgres.outcomes].map(([mode, list]) => [mode, list.map(outcomeJson)])) } : {}),
+      ...(perProject ? { per_project_groups: groupRows(perProject).map((r) => ({ mode: r.mode, split: r.split, group: r.group, ...r.agg })), per_project_questions: Object.fromEntries([...perProject.outcomes].map(([mode, list]) => [mode, list.map(outcomeJson)])) } : {}),
     })),
   };
 }
@@ -208,7 +216,7 @@ export function markdownSection(reports: readonly DatasetReport[], options: Eval
   out.push(`Generated ${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC by \`${command}\` on ${machineLine()}.`);
   out.push(`Tools: ${options.tools.describe()}. ${protocolSentence(options.limit)}`);
   const chartDir = options.outDir ? relative(dirname(options.docsFile ?? join(REPO_ROOT, 'docs', 'x.md')), options.outDir) : null;
-  for (const { run, dataset, facts, postgres } of reports) {
+  for (const { run, dataset, facts, postgres, perProject } of reports) {
     out.push('', `### ${run.dataset === 'locomo' ? 'LoCoMo (English)' : 'MemoryBank (Chinese)'} — ${run.messages.toLocaleString('en')} messages, ${dataset.questions.length} questions`);
     out.push('', ...dataset.notes.map((n) => `- ${n}`));
     if (Object.keys(facts).length) out.push(`- semantic index: ${Object.entries(facts).map(([k, v]) => `${k} ${String(v)}`).join(', ')}`);
@@ -220,6 +228,10 @@ export function markdownSection(reports: readonly DatasetReport[], options: Eval
     out.push('', markdownTable(groupRows(run)));
     if (run.dataset !== 'locomo') out.push('', 'Anchor hit@k (one of the first k anchors is an evidence message; a question labelled with two turns counts 1, not 0.5):', '', anchorHitTable(groupRows(run)));
     if (postgres) out.push('', 'The same keyword questions on a PostgreSQL copy of the data (`--database`), recall@k per category side by side (issue 19 asks for equal within 0.02):', '', backendTable(run, postgres));
+    if (perProject) {
+      out.push('', 'The same keyword questions on SQLite with one project per file (`--sqlite-per-project`: its BM25 statistics are then the project\'s, as on PostgreSQL), against one file holding every project:', '', backendTable(run, perProject, ['SQLite one file', 'SQLite per project']));
+      if (postgres) out.push('', 'SQLite with one project per file against PostgreSQL (the same statistics on both):', '', backendTable(perProject, postgres, ['SQLite per project', 'PostgreSQL']));
+    }
     const f = foreignRows(run);
     if (f.length) {
       out.push('', 'Questions whose answer exists only in another user\'s project (asked from the wrong project; expected: nothing from the other project):', '', foreignTable(f));

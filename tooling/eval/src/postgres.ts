@@ -60,10 +60,10 @@ export async function copyToPostgres(db: RecallDatabase, url: string, log: (line
 /** Largest difference of recall@k allowed between the backends per category (issue 19). */
 export const BACKEND_TOLERANCE = 0.02;
 
-/** Recall@1/5/10 per split and category on SQLite and PostgreSQL, with the largest difference. */
-export function backendTable(sqlite: RunResult, postgres: RunResult): string {
+/** Recall@1/5/10 per split and category on SQLite and PostgreSQL (or two other runs, named by `labels`), with the largest difference. */
+export function backendTable(sqlite: RunResult, postgres: RunResult, labels: readonly [string, string] = ['SQLite', 'PostgreSQL']): string {
   const pgRows = new Map(groupRows(postgres).map((r) => [`${r.mode}|${r.split}|${r.group}`, r]));
-  const lines = ['| mode | split | category | SQLite R@1 / R@5 / R@10 | PostgreSQL R@1 / R@5 / R@10 | max Δ |', '|---|---|---|---|---|---|'];
+  const lines = [`| mode | split | category | ${labels[0]} R@1 / R@5 / R@10 | ${labels[1]} R@1 / R@5 / R@10 | max Δ |`, '|---|---|---|---|---|---|'];
   for (const row of groupRows(sqlite)) {
     const pg = pgRows.get(`${row.mode}|${row.split}|${row.group}`);
     if (!pg) continue;

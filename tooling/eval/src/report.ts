@@ -8,7 +8,7 @@
  * foreign-project kind reported as "results returned / results from the answer's project".
  */
 import type { SearchMode } from '@recall/rpc-contract';
-import { aggregate, type Aggregate, type QuestionOutcome } from './metrics.js';
+import { aggregate, recallAtK, type Aggregate, type QuestionOutcome } from './metrics.js';
 import type { RunResult } from './runner.js';
 import { recallChartSvg, type ChartSeries } from './svg.js';
 
@@ -136,7 +136,8 @@ export function charts(run: RunResult): { name: string; svg: string }[] {
 
 export function outcomeJson(o: QuestionOutcome): Record<string, unknown> {
   const firstHit = o.results.findIndex((r) => r.anchorUnits.some((u) => o.units.includes(u)) || r.otherUnits.some((u) => o.units.includes(u)));
-  return { id: o.questionId, category: o.category, split: o.split, units: o.units.length, first_hit_rank: firstHit >= 0 ? firstHit + 1 : null, returned: o.returned, latency_ms: Math.round(o.latencyMs * 100) / 100, leaks: o.leaks, foreign_hits: o.foreignHits, ...(o.returnedSnippets ? { returned_snippets: o.returnedSnippets } : {}), ...(o.error ? { error: o.error } : {}) };
+  const recall = o.units.length ? { recall_at: Object.fromEntries([1, 5, 10].map((k) => [k, Math.round(recallAtK(o.units, o.results, k) * 1000) / 1000])), anchors: o.results.map((r) => r.anchorUnits[0] ?? null) } : {};
+  return { id: o.questionId, category: o.category, split: o.split, units: o.units.length, first_hit_rank: firstHit >= 0 ? firstHit + 1 : null, ...recall, returned: o.returned, latency_ms: Math.round(o.latencyMs * 100) / 100, leaks: o.leaks, foreign_hits: o.foreignHits, ...(o.returnedSnippets ? { returned_snippets: o.returnedSnippets } : {}), ...(o.error ? { error: o.error } : {}) };
 }
 
 export const GENERATED_BEGIN = '<!-- eval:generated:begin (written by `pnpm eval`; edits here are overwritten) -->';

@@ -18,6 +18,7 @@ import { loadLocomo, normaliseEvidenceId, parseLocomoDate, type LocomoConversati
 import { loadMemoryBank, type DevQuery, type MemoryBank, type MemoryBankConverter } from '../src/memorybank.js';
 import { aggregate, allFoundAtK, conversationRecallAtK, percentile, recallAtK, reciprocalRank, type QuestionOutcome, type RankedResult } from '../src/metrics.js';
 import { foreignRows, groupRows, replaceGenerated } from '../src/report.js';
+import { runPerProject, splitByProject } from '../src/per-project.js';
 import { runDataset } from '../src/runner.js';
 import { semanticConfigFor } from '../src/semantic.js';
 import { escapeXml, recallChartSvg, tint } from '../src/svg.js';
@@ -276,6 +277,32 @@ describe('eval end to end (own tiny data, real importer + session_search)', () =
     expect(foreign!.returnedSnippets).toHaveLength(Math.min(3, foreign!.returned));
     expect(exact!.returnedSnippets).toBeUndefined();
     expect(foreignRows(run)).toEqual([{ mode: 'keyword', asked: 1, returned: foreign!.returned, withResults: foreign!.returned > 0 ? 1 : 0, foreignHits: 0, leaks: 0 }]);
+  });
+});
+
+describe('--sqlite-per-project (one project per SQLite file)', () => {
+  it('splits the dataset by project: each part holds its project, sessions, messages and questions only', () => {
+    const ds = loadLocomo(tinyLocomo(3));
+    const parts = splitByProject(ds);
+    expect(parts).toHaveLength(3);
+    parts.forEach((part, i) => {
+      expect(part.records.filter((r) => r.kind === 'project').map((r) => r.id)).toEqual([`p_locomo${i}`]);
+      expect(part.records.filter((r) => r.kind === 'session').every((r) => r.project_id === `p_locomo${i}`)).toBe(true);
+      expect(part.records.filter((r) => r.kind === 'message').every((r) => String(r.session_id).startsWith(`locomo${i}-`))).toBe(true);
+      expect(part.records.filter((r) => r.kind === 'message')).toHaveLength(4);
+      expect(part.questions.map((q) => q.projectId)).toEqual(Array(5).fill(`p_locomo${i}`));
+    });
+  });
+
+  it('asks every question in its own project\'s file and returns the outcomes in the dataset\'s order', async () => {
+    const ds = loadLocomo(tinyLocomo(3));
+    const run = await runPerProject(ds, { modes: ['keyword'], limit: 10, log: () => {} });
+    const outcomes = run.outcomes.get('keyword')!;
+    expect(outcomes.map((o) => o.questionId)).toEqual(ds.questions.map((q) => q.id));
+    expect(run.messages).toBe(12);
+    expect(outcomes.reduce((s, o) => s + o.leaks, 0)).toBe(0);
+    expect(outcomes.filter((o) => o.questionId.endsWith('-q0')).every((o) => recallAtK(o.units, o.results, 1, true) === 1)).toBe(true);
+    expect(run.status.get('keyword')!.usedModes).toEqual({ keyword: 15 });
   });
 });
 

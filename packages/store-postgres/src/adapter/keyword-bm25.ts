@@ -85,23 +85,49 @@ export function leafFrequency(doc: ParsedDocument, leaf: QueryLeaf): number {
 export interface Bm25Stats {
   readonly messages: number;
   readonly documentFrequency: readonly number[];
-  /** Mean document length (tokens) in the scope. */
+  /** Mean document length (tokens) in the scope, the project token included (SCOPE_TOKEN_LENGTH). */
   readonly averageLength: number;
 }
 
-/** FTS5's bm25() (positive: higher is better) of one document for `leaves`. */
-export function bm25(doc: ParsedDocument, leaves: readonly QueryLeaf[], stats: Bm25Stats): number {
+/**
+ * Tokens the SQLite index adds to the length of a message of a project: FTS5's `bm25()` takes a
+ * row's length over all its columns, and the third column, `scope`, holds the project's token
+ * (packages/store fts-index.ts `scopeToken`, weight 0, one token; none for a project-less session).
+ * The tsvector has no such lexeme, so the length is counted here as FTS5 counts it: a document of
+ * n tokens in a project is n + 1 long, and the scope's mean length grows by the share of its
+ * messages that belong to a project (all of them in a project scope).
+ */
+export const SCOPE_TOKEN_LENGTH = 1;
+
+/** FTS5's bm25() (positive: higher is better) of one document for `leaves` (each scored `count` times, as FTS5 scores each occurrence of a phrase); `inProject`: the message's session has a project (its SQLite row holds a scope token). */
+export function bm25(doc: ParsedDocument, leaves: readonly QueryLeaf[], stats: Bm25Stats, inProject = false): number {
   const avg = stats.averageLength > 0 ? stats.averageLength : 1;
-  const norm = K1 * (1 - B + (B * doc.length) / avg);
+  const length = doc.length + (inProject ? SCOPE_TOKEN_LENGTH : 0);
+  const norm = K1 * (1 - B + (B * length) / avg);
   let score = 0;
   leaves.forEach((leaf, i) => {
     const tf = leafFrequency(doc, leaf);
     if (tf === 0) return;
     const f = tf * (leaf.weight === 'A' ? BM25_WEIGHTS.body : BM25_WEIGHTS.cjk);
-    const df = stats.documentFrequency[i] ?? 0;
-    let idf = Math.log((stats.messages - df + 0.5) / (df + 0.5));
-    if (idf <= 0) idf = 1e-6;
-    score += (idf * f * (K1 + 1)) / (f + norm);
+    score += ((leaf.count ?? 1) * idfOf(stats, i) * f * (K1 + 1)) / (f + norm);
   });
   return score;
+}
+
+/** FTS5's IDF of leaf `i`: ln((N − df + 0.5) / (df + 0.5)), and 1e-6 where that is not positive. */
+function idfOf(stats: Bm25Stats, i: number): number {
+  const df = stats.documentFrequency[i] ?? 0;
+  const idf = Math.log((stats.messages - df + 0.5) / (df + 0.5));
+  return idf <= 0 ? 1e-6 : idf;
+}
+
+/**
+ * The most a document can score that holds only the leaves `leafIndexes` (in any number, at any
+ * length): each leaf adds idf · f(k1 + 1) / (f + norm) < idf · (k1 + 1). Used to prove that no
+ * unread match can enter the top of the ranking (keyword-window.ts).
+ */
+export function bm25UpperBound(leaves: readonly QueryLeaf[], leafIndexes: readonly number[], stats: Bm25Stats): number {
+  let bound = 0;
+  for (const i of leafIndexes) bound += (leaves[i]?.count ?? 1) * idfOf(stats, i) * (K1 + 1);
+  return bound;
 }

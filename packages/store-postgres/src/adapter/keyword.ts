@@ -23,7 +23,8 @@ import {
 import type { KeywordAnswer, KeywordIndex, KeywordQueryOptions, KeywordQueryScope, KeywordTitleMatch } from '@recall/storage-ports';
 import type pg from 'pg';
 import { keywordQuery, type QueryLeaf } from '../keyword-text.js';
-import { bm25, leafFrequency, parseTsvector, type Bm25Stats } from './keyword-bm25.js';
+import { bm25, leafFrequency, parseTsvector, SCOPE_TOKEN_LENGTH, type Bm25Stats, type ParsedDocument } from './keyword-bm25.js';
+import { collectMatches } from './keyword-window.js';
 import { keywordSnippet } from '../snippet.js';
 import { scoped, toMessage, VISIBLE_SQL, type RlsScope } from './tx.js';
 
@@ -83,25 +84,70 @@ export function postgresKeyword(pool: pg.Pool): KeywordIndex {
           // themselves are then read here, as recall_scoped under row-level security, and the scope is
           // checked once more on the sessions table, the one membership rule.
           const candidates = Math.min(BM25_CANDIDATES, Math.max(BM25_MIN_CANDIDATES, BM25_CANDIDATE_FACTOR * limit));
-          const q = p(tsquery);
-          const rows = (
-            await tx.query(
-              `select m.*, h.rank, (select dk.document::text from message_keywords dk where dk.message_id = m.id) as kw_document, s.source as kw_source
-                 from recall_keyword_matches(${q}::tsquery, ${p(roles)}::text[], ${p(exclude)}::text[], ${candidates}, ${p(since ?? null)}::bigint, ${p(until ?? null)}::bigint) h
+          const matchParams = (tsq: string, lim: number): { sql: string; values: unknown[] } => {
+            const values: unknown[] = [...params];
+            const v = (x: unknown) => {
+              values.push(x);
+              return `$${values.length}`;
+            };
+            const q = v(tsq);
+            // One function (migration 0008): the date bounds are optional; without them it runs the
+            // undated statement (one GIN index condition).
+            const call = `recall_keyword_matches(${q}::tsquery, ${v(roles)}::text[], ${v(exclude)}::text[], ${lim}, ${v(since ?? null)}::bigint, ${v(until ?? null)}::bigint)`;
+            return {
+              sql: `select m.*, h.rank, (select dk.document::text from message_keywords dk where dk.message_id = m.id) as kw_document, s.source as kw_source, s.project_id as kw_project
+                 from ${call} h
                  join messages m on m.id = h.message_id
                  join sessions s on s.id = m.session_id
                 where ${scopeSql} and not s.hidden and m.visibility in ${VISIBLE_SQL}
                 order by h.rank desc, m.id desc`,
-              params,
-            )
-          ).rows;
-          const docs = rows.map((r) => parseTsvector(String(r.kw_document ?? '')));
-          // Fewer candidates than asked: they are every match, and give the document frequencies.
-          const documentFrequency =
-            rows.length >= candidates && leaves.length <= MAX_COUNTED_LEAVES ? await documentFrequencies(tx, tsquery, leaves) : leaves.map((l) => docs.filter((d) => leafFrequency(d, l) > 0).length);
+              values,
+            };
+          };
+          const fetchRows = async (tsq: string, lim: number): Promise<Array<Record<string, unknown>>> => {
+            const { sql, values } = matchParams(tsq, lim);
+            return (await tx.query(sql, values)).rows as Array<Record<string, unknown>>;
+          };
+          let rows = await fetchRows(tsquery, candidates);
+          const truncated = rows.length >= candidates;
+          // Document frequencies as FTS5 counts them: every message of the scope holding the leaf,
+          // whatever the rest of the question, the role filter or the excluded session. Only when the
+          // candidates are every match of a plain question with nothing filtered out do they give the
+          // same counts without another statement.
+          const countable = leaves.length <= MAX_COUNTED_LEAVES;
+          const fromCandidates = !truncated && roles.length === 0 && exclude.length === 0 && !parsed.terms.some((t) => t.required);
+          // When the candidates are not every match, the same statement also counts the matches (last entry).
+          const counted = !fromCandidates && countable ? await documentFrequencies(tx, anyOf(leaves), truncated ? [...leaves, { tsquery }] : leaves) : null;
+          const matches = truncated && counted ? counted[leaves.length]! : rows.length;
+          const documentFrequency = counted ? counted.slice(0, leaves.length) : leaves.map((l) => rows.filter((r) => leafFrequency(parsedDoc(r), l) > 0).length);
           const stats = rows.length > 0 ? { ...(await scopeSize(pool, tx, rls)), documentFrequency } : null;
+          const scoreOf = new Map<unknown, number>();
+          const scored = (r: Record<string, unknown>): number => {
+            let v = scoreOf.get(r.id);
+            if (v === undefined) scoreOf.set(r.id, (v = bm25(parsedDoc(r), leaves, stats!, r.kw_project != null)));
+            return v;
+          };
+          const automatedOf = (r: Record<string, unknown>) => AUTOMATED_SOURCES.includes(String(r.kw_source));
+          // More matches than one call returns: read the rest of them that can rank (keyword-window.ts),
+          // up to PART_READ_MATCHES matches (beyond, the best by ts_rank are ranked, as before).
+          if (truncated && countable && stats && matches <= PART_READ_MATCHES) {
+            rows = (
+              await collectMatches({
+                tsquery,
+                leaves,
+                first: rows,
+                cap: BM25_CANDIDATES,
+                limit,
+                stats,
+                idOf: (r) => Number(r.id),
+                fetch: (tsq) => fetchRows(tsq, BM25_CANDIDATES),
+                count: (queries) => documentFrequencies(tx, tsquery, queries.map((q) => ({ tsquery: q }))),
+                score: (r) => ({ score: scored(r), automated: automatedOf(r) }),
+              })
+            ).rows;
+          }
           const ranked = rows
-            .map((r, i) => ({ r, id: Number(r.id), rank: -bm25(docs[i]!, leaves, stats!), automated: AUTOMATED_SOURCES.includes(String(r.kw_source)) ? 1 : 0 }))
+            .map((r) => ({ r, id: Number(r.id), rank: -scored(r), automated: automatedOf(r) ? 1 : 0 }))
             .sort(compareRanked)
             .slice(0, limit);
           const cjkRelaxed = options.partialCjk !== false;
@@ -165,14 +211,34 @@ export function postgresKeyword(pool: pg.Pool): KeywordIndex {
  * scope from the same settings as the policies; a message holding a leaf matches the OR-ed query,
  * so counting over the query's matches is exact).
  */
-async function documentFrequencies(tx: pg.PoolClient, tsquery: string, leaves: readonly QueryLeaf[]): Promise<number[]> {
+async function documentFrequencies(tx: pg.PoolClient, tsquery: string, leaves: ReadonlyArray<Pick<QueryLeaf, 'tsquery'>>): Promise<number[]> {
   if (leaves.length === 0) return [];
   const row = (await tx.query('select recall_keyword_frequencies($1::tsquery, $2::tsquery[]) as df', [tsquery, leaves.map((l) => l.tsquery)])).rows[0] as { df: number[] | null };
   return row.df ?? leaves.map(() => 0);
 }
 
-/** Leaves recall_keyword_frequencies counts at most (migration 0007). */
-const MAX_COUNTED_LEAVES = 256;
+/** A tsquery matching every message that holds any of `leaves` (FTS5 counts a phrase's documents over the whole index, not over the question's matches). */
+function anyOf(leaves: readonly QueryLeaf[]): string {
+  return leaves.length === 1 ? leaves[0]!.tsquery : leaves.map((l) => l.tsquery).join(' | ');
+}
+
+/** Parsed tsvectors per candidate row (each row is parsed once, however often it is scored). */
+const parsedDocs = new WeakMap<object, ParsedDocument>();
+function parsedDoc(row: Record<string, unknown>): ParsedDocument {
+  let doc = parsedDocs.get(row);
+  if (!doc) parsedDocs.set(row, (doc = parseTsvector(String(row.kw_document ?? ''))));
+  return doc;
+}
+
+/** Leaves recall_keyword_frequencies counts at most (migration 0007; one more entry counts the matches). */
+const MAX_COUNTED_LEAVES = 255;
+/**
+ * Questions matching at most this many messages of the scope are ranked over every match
+ * (keyword-window.ts); above it, over the best BM25_CANDIDATES by ts_rank. Reading larger match sets
+ * in parts cost common-word discover 2–4× its p50 (bench:postgres, 2,000-message project); LoCoMo's
+ * and MemoryBank's projects stay below it.
+ */
+const PART_READ_MATCHES = 1_000;
 
 /** A scope's size and mean document length are re-read after this many ms. */
 const SIZE_TTL_MS = 30_000;
@@ -180,7 +246,8 @@ const SIZE_TTL_MS = 30_000;
 const sizeCache = new WeakMap<object, Map<string, { messages: number; averageLength: number; at: number }>>();
 
 /**
- * BM25's scope size: the visible messages of the scope and their mean length in tokens, read as
+ * BM25's scope size: the visible messages of the scope and their mean length in tokens as FTS5
+ * counts it (the project token included), read as
  * recall_scoped under row-level security (nothing outside the scope is counted) and cached per
  * scope for SIZE_TTL_MS: both move slowly, and IDF and length normalisation barely change with them.
  */
@@ -194,7 +261,9 @@ async function scopeSize(pool: pg.Pool, tx: pg.PoolClient, rls: RlsScope): Promi
   const scope = 'projectId' in rls ? 'k.project_id = $1' : 'k.session_id = any($1)';
   const row = (
     await tx.query(
-      `select count(*)::int as n, coalesce(avg((select sum(cardinality(u.positions)) from unnest(k.document) u)), 1)::float8 as avg
+      // A document without lexemes is 0 long (FTS5 counts it in the mean); a message of a project is one token longer (SCOPE_TOKEN_LENGTH).
+      `select count(*)::int as n,
+              coalesce(avg(coalesce((select sum(cardinality(u.positions)) from unnest(k.document) u), 0) + case when k.project_id is null then 0 else ${SCOPE_TOKEN_LENGTH} end), 1)::float8 as avg
          from message_keywords k where ${scope} and k.visibility in ${VISIBLE_SQL}`,
       ['projectId' in rls ? rls.projectId : [...rls.sessionIds]],
     )
