@@ -45,17 +45,22 @@ describe('withReadScope on a read-only connection', () => {
     expect((await storage.messages.list(session.id)).map((m) => m.content)).toEqual(['first', 'second']);
   });
 
-  test.each([
+  const cases: [string, () => Promise<string>, string][] = [
     ['resolves', async () => 'done', 'done'],
     ['rejects', async () => Promise.reject(Object.assign(new Error('boom'), { code: 'session_not_found' })), 'session_not_found'],
-    ['throws synchronously', () => {
-      throw Object.assign(new Error('sync'), { code: 'validation_error' });
-    }, 'validation_error'],
-  ] as const)('ends its transaction when the scope %s', async (_name, fn, expected) => {
+    [
+      'throws synchronously',
+      (): Promise<string> => {
+        throw Object.assign(new Error('sync'), { code: 'validation_error' });
+      },
+      'validation_error',
+    ],
+  ];
+  test.each(cases)('ends its transaction when the scope %s', async (_name, fn, expected) => {
     const { reader, project } = fixture();
     const storage = sqliteStorage(reader);
     // (async () => …)() turns a synchronous throw into a rejection, so every row reads the same way.
-    const outcome = await (async () => storage.withReadScope!({ kind: 'project', projectId: project.id }, fn as () => Promise<string>))().then(
+    const outcome = await (async () => storage.withReadScope!({ kind: 'project', projectId: project.id }, fn))().then(
       (value) => value,
       (error: { code?: string }) => error.code,
     );
