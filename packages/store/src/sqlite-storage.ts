@@ -1,7 +1,8 @@
 /**
  * The SQLite adapter of @recall/storage-ports: today's synchronous store functions behind the async
  * ports, unchanged (each method is the existing function on the same connection; no new SQL except
- * the change feed's poll in sqlite-feed.ts). `sqliteStorage(db)` wraps an open profile database;
+ * the change feed's poll in sqlite-feed.ts and the read transactions around batch reads and, on a
+ * read-only connection, around a whole read scope). `sqliteStorage(db)` wraps an open profile database;
  * `openSqliteStorage(config)` opens one (openDatabase) and closes it with the bundle.
  */
 import { openDatabase, type RecallDatabase } from '@recall/schema';
@@ -35,6 +36,7 @@ import { sqliteWriteBatches } from './sqlite-batches.js';
 import { sqliteChangeFeed, type SqliteChangeFeed } from './sqlite-feed.js';
 import { keywordCounts, projectTextSample } from './stats.js';
 import { sqliteTransferSource } from './sqlite-transfer.js';
+import { prepared, readTransaction } from './transaction.js';
 import { messageWindow, segmentsHeadTail, segmentWindow } from './windows.js';
 
 /** Runs a synchronous store call as a promise (a thrown StoreError becomes a rejection). */
@@ -48,18 +50,49 @@ const run = <T>(fn: () => T): Promise<T> => {
 
 /**
  * A batch read as the per-id store call in a loop (one file, no round trips: the prepared statement
- * per id is as fast as one statement over the list). Ids `read` answers undefined for are absent.
+ * per id is as fast as one statement over the list), inside one read transaction: one snapshot for
+ * the whole batch and one BEGIN instead of one implicit read transaction per statement (in WAL mode
+ * each implicit one costs about as much as a primary-key read). Ids `read` answers undefined for are absent.
  */
-const batch = <K, V>(ids: readonly K[], read: (id: K) => V | undefined): Promise<Map<K, V>> =>
-  run(() => {
-    const out = new Map<K, V>();
-    for (const id of ids) {
-      if (out.has(id)) continue;
-      const value = read(id);
-      if (value !== undefined) out.set(id, value);
-    }
-    return out;
-  });
+const batch = <K, V>(db: RecallDatabase, ids: readonly K[], read: (id: K) => V | undefined): Promise<Map<K, V>> =>
+  run(() =>
+    readTransaction(db, () => {
+      const out = new Map<K, V>();
+      for (const id of ids) {
+        if (out.has(id)) continue;
+        const value = read(id);
+        if (value !== undefined) out.set(id, value);
+      }
+      return out;
+    }),
+  );
+
+/**
+ * Runs `fn` (a caller's whole read scope, e.g. one session_search) in one read transaction when the
+ * connection is read-only and not in a transaction already: the scope's many small reads then share
+ * one snapshot and one BEGIN, and another connection's commits in between (the gateway appending
+ * while a search worker reads) no longer make SQLite re-validate its page cache at every statement.
+ * Only on a read-only connection: nothing can write on it while `fn` awaits, so holding the snapshot
+ * across awaits cannot fold anyone's write into it. A read-write connection runs `fn` as before.
+ */
+function readSnapshot<T>(db: RecallDatabase, fn: () => Promise<T>): Promise<T> {
+  const raw = db.raw;
+  if (!raw.readonly || raw.inTransaction || !raw.open) return fn();
+  prepared(db, 'BEGIN').run();
+  const end = (): void => {
+    // Only the call that began the transaction ends it (a call that found one open ran inside it);
+    // a connection closed meanwhile has nothing left to end.
+    if (raw.open && raw.inTransaction) prepared(db, 'COMMIT').run();
+  };
+  let pending: Promise<T>;
+  try {
+    pending = fn();
+  } catch (error) {
+    end();
+    throw error;
+  }
+  return pending.finally(end);
+}
 
 /** The value of a read that throws for an unknown session (conversationRoot), or undefined. */
 function orUndefined<T>(fn: () => T): T | undefined {
@@ -103,7 +136,7 @@ function sessionStore(db: RecallDatabase): SessionStore {
     find: (id) => run(() => findSession(db, id)),
     getRecord: (id) => run(() => getSessionHeader(db, id)),
     findRecord: (id) => run(() => findSessionHeader(db, id)),
-    findRecords: (ids) => batch(ids, (id) => findSessionHeader(db, id)),
+    findRecords: (ids) => batch(db, ids, (id) => findSessionHeader(db, id)),
     projectId: (id) => run(() => sessionProjectId(db, id)),
     list: (options = {}) => run(() => listSessions(db, options)),
     setCwd: (id, input) => run(() => setSessionCwd(db, id, input)),
@@ -115,13 +148,13 @@ function sessionStore(db: RecallDatabase): SessionStore {
     reset: (id, options = {}) => run(() => createReset(db, id, options)),
     delegate: (id, options = {}) => run(() => createDelegation(db, id, options)),
     conversationRoot: (id) => run(() => conversationRootId(db, id)),
-    conversationRoots: (ids) => batch(ids, (id) => orUndefined(() => conversationRootId(db, id))),
+    conversationRoots: (ids) => batch(db, ids, (id) => orUndefined(() => conversationRootId(db, id))),
     conversation: (id) => run(() => logicalConversation(db, id)),
     ownHistory: (id) => run(() => ownHistorySessionIds(db, id)),
     segments: (id) => run(() => conversationSegments(db, id)),
     // A known session is always a segment of its own chain: an empty chain is an unknown id.
     segmentsOf: (ids) =>
-      batch(ids, (id) => {
+      batch(db, ids, (id) => {
         const segments = conversationSegments(db, id);
         return segments.length > 0 ? segments : undefined;
       }),
@@ -135,7 +168,7 @@ function messageStore(db: RecallDatabase): MessageStore {
   return {
     append: (id, messages) => run(() => appendMessages(db, id, messages as Parameters<typeof appendMessages>[2])),
     find: (id) => run(() => findMessage(db, id)),
-    findMany: (ids) => batch(ids, (id) => findMessage(db, id)),
+    findMany: (ids) => batch(db, ids, (id) => findMessage(db, id)),
     get: (id) => run(() => getMessage(db, id)),
     edit: (id, content) => run(() => editMessage(db, id, content)),
     delete: (id) => run(() => deleteMessage(db, id)),
@@ -143,7 +176,7 @@ function messageStore(db: RecallDatabase): MessageStore {
     compact: (id, upTo) => run(() => compactMessages(db, id, upTo)),
     list: (id, options = {}) => run(() => getMessages(db, id, options)),
     window: (id, anchor, before, after) => run(() => messageWindow(db, id, anchor, before, after)),
-    windows: (requests) => run(() => requests.map((r) => messageWindow(db, r.sessionId, r.anchorId, r.before, r.after))),
+    windows: (requests) => run(() => readTransaction(db, () => requests.map((r) => messageWindow(db, r.sessionId, r.anchorId, r.before, r.after)))),
     segmentWindow: (segments, anchor, before, after, options = {}) => run(() => segmentWindow(db, segments, anchor, before, after, options)),
     segmentsHeadTail: (segments, head, tail, options = {}) => run(() => segmentsHeadTail(db, segments, head, tail, options)),
     existingExternalIds: (id, externalIds) => run(() => existingExternalIds(db, id, externalIds)),
@@ -205,10 +238,11 @@ export function sqliteStorage(
       if (options.ownsDatabase) db.close();
     },
     // One file per profile and one process: there is no other project's reader to keep out here,
-    // so a read scope is the storage itself (the callers' own scope filters apply as always). `this`:
-    // a bundle spread with its semantic part attached ({ ...sqliteStorage(db), semantic }) passes itself.
+    // so a read scope is the storage itself (the callers' own scope filters apply as always), read in
+    // one snapshot on a read-only connection (readSnapshot). `this`: a bundle spread with its semantic
+    // part attached ({ ...sqliteStorage(db), semantic }) passes itself.
     withReadScope(_scope, fn) {
-      return fn(this);
+      return readSnapshot(db, () => fn(this));
     },
   };
   return storage;
