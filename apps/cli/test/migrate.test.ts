@@ -2,8 +2,8 @@
  * `recall migrate` end to end: a real SQLite profile (written through the SQLite adapter's ports),
  * a real throwaway PostgreSQL, the built CLI as a real child process — one killed with SIGKILL in
  * the middle of the copy and then re-run to completion, a second re-run copying nothing, counts and
- * rows compared, the password never printed; and every other command refusing a PostgreSQL
- * storage with `storage_unsupported`.
+ * rows compared, the password never printed; and the commands that copy a profile's file (backup,
+ * restore) refusing a PostgreSQL storage with `storage_unsupported` before connecting.
  */
 import { spawn } from 'node:child_process';
 import { startThrowawayPostgres, type ThrowawayPostgres } from '@recall/config/postgres';
@@ -145,10 +145,10 @@ describe('recall migrate', () => {
 
 describe('a PostgreSQL storage on commands that do not serve it yet', () => {
   it.each([
-    ['--database flag', ['export', '--project', 'alpha'], 'flag'],
-    ['RECALL_DATABASE_URL', ['delete', '--session', 's1', '--yes'], 'env'],
-    ['config.json storage', ['export', '--session', 's1', '--format', 'markdown'], 'file'],
-  ])('%s → storage_unsupported, nothing opened', async (_name, args, how) => {
+    ['--database flag', ['backup'], 'flag', 'pg_dump'],
+    ['RECALL_DATABASE_URL', ['restore', '/nonexistent/recall.db'], 'env', 'pg_restore'],
+    ['config.json storage', ['backup', '--json'], 'file', 'pg_dump'],
+  ])('%s → storage_unsupported, nothing opened', async (_name, args, how, why) => {
     const home = tempDir('recall-unsupported-');
     const url = `postgresql://postgres:${SECRET}@127.0.0.1:1/none`;
     if (how === 'file') {
@@ -157,7 +157,7 @@ describe('a PostgreSQL storage on commands that do not serve it yet', () => {
     }
     const r = await runCli([...args, '--home', home, ...(how === 'flag' ? ['--database', url] : [])], how === 'env' ? { env: { RECALL_DATABASE_URL: url } } : {});
     expect(r.code).toBe(1);
-    expect(r.stderr).toContain('PostgreSQL storage is not served by this command yet');
+    expect(r.stderr).toContain(why);
     expect(r.stderr).toContain('[storage_unsupported]');
     expect(r.stderr).not.toContain(SECRET);
   });

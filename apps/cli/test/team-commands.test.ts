@@ -3,13 +3,19 @@
  * the demo file is imported into both, then each command runs in a child process on both and the
  * outputs are compared (the ids PostgreSQL or SQLite makes up are normalised). The commands that
  * change data (mv, projects create/add-folder/remove-folder) run in order on both, so every later
- * row also checks that the write landed the same. What still refuses a team database says why in a
- * sentence for people; the password is never printed.
+ * row also checks that the write landed the same; export and the hard deletes (delete, --purge-hidden)
+ * are among them. Chat runs in `recall serve` on both against a loopback OpenAI-compatible server
+ * (its session_search confined to the project), and two `recall serve --sync` on one team database
+ * import the same transcripts once. What still refuses a team database says why in a sentence for
+ * people; the password is never printed.
  */
+import { mkdirSync, readFileSync, renameSync } from 'node:fs';
 import { join } from 'node:path';
 import { startThrowawayPostgres, type ThrowawayPostgres } from '@recall/config/postgres';
+import { lastToolResult, startScriptedOpenAI, type RecordedRequest } from '@recall/config/scripted-openai';
+import { copyFixture } from '@recall/config/source-fixtures';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { assertCliBuilt, cleanupTemp, PACKAGE_DIR, runCli, tempDir, type CliResult } from './cli-helpers.js';
+import { assertCliBuilt, cleanupTemp, PACKAGE_DIR, runCli, startCli, tempDir, type CliResult } from './cli-helpers.js';
 
 const DEMO = join(PACKAGE_DIR, 'ui', 'demo', 'recall-demo.jsonl');
 const SECRET = 'tEam-Pw7';
@@ -28,7 +34,12 @@ const onTeam = (args: readonly string[]) => runCli([...args, '--home', teamHome,
 function normalise(text: string): string {
   return text
     .replace(/\bp_(?!demo_)[A-Za-z0-9_-]+/g, 'p_NEW')
-    .replace(/"(createdAt|updatedAt)": \d+/g, '"$1": 0');
+    .replace(/"(createdAt|updatedAt)": \d+/g, '"$1": 0')
+    // A SQLite purge also scrubs the file at once; PostgreSQL frees the rows at its next vacuum.
+    .replace(/"scrubbed": (true|false)/g, '"scrubbed": "by backend"')
+    // An exported message without an external id is named after its row id.
+    .replace(/recall:\d+/g, 'recall:N')
+    .replace(/exported \d{4}-\d\d-\d\d \d\d:\d\d UTC/g, 'exported DATE');
 }
 
 /**
@@ -88,6 +99,18 @@ describe('the same output on a PostgreSQL team database as on a SQLite profile',
     ['projects remove-folder', ['projects', 'remove-folder', 'team-notes', SECOND, '--json']],
     ['mv into the new project', ['mv', 'demo-grepline-clap', 'team-notes']],
     ['projects after the writes', ['projects']],
+    ['export a project', ['export', '--project', 'p_demo_recipes']],
+    ['export a conversation as Markdown', ['export', '--session', 'demo-grepline-borrow', '--format', 'markdown']],
+    ['export an unknown session', ['export', '--session', 'no-such-session']],
+    ['delete --purge-hidden in a project, JSON', ['delete', '--project', 'p_demo_tidy', '--purge-hidden', '--yes', '--json']],
+    ['delete a conversation, JSON', ['delete', '--session', 'demo-recipes-images', '--yes', '--json']],
+    ['delete a project with its conversations, JSON', ['delete', '--project', 'team-notes', '--yes', '--json']],
+    ['delete it again', ['delete', '--project', 'team-notes', '--yes']],
+    ['delete an unknown session', ['delete', '--session', 'no-such-session', '--yes']],
+    ['delete without --yes and no terminal', ['delete', '--session', 'demo-tidy-forms']],
+    ['sessions after the deletes', ['sessions']],
+    ['projects after the deletes', ['projects', '--json']],
+    ['export of what is left, Markdown', ['export', '--project', 'p_demo_tidy', '--format', 'markdown']],
   ];
   it.each(cases)('%s', async (_name, args) => {
     const [sqlite, team] = await Promise.all([onSqlite(args), onTeam(args)]);
@@ -114,7 +137,6 @@ describe('what differs on a team database, said for people', () => {
   it.each([
     ['backup', ['backup'], "a PostgreSQL team database is backed up with PostgreSQL's own tools: pg_dump"],
     ['restore', ['restore', '/nonexistent/recall.db'], 'restored with PostgreSQL\'s own tools from a pg_dump file: pg_restore'],
-    ['export', ['export', '--project', 'p_demo_recipes'], 'PostgreSQL storage is not served by this command yet'],
   ])('%s refuses with storage_unsupported', async (_name, args, why) => {
     const r = await onTeam(args);
     expect(r.code).toBe(1);
@@ -124,4 +146,101 @@ describe('what differs on a team database, said for people', () => {
     expect(r.stderr).not.toContain(SECRET);
     expect(r.stderr).not.toMatch(/\n\s+at /); // no stack
   }, 60_000);
+});
+
+/** `recall serve` in a child process; `call` answers a JSON-RPC result or `{ error: data.code }`. */
+async function served(home: string, team: boolean, env: Record<string, string> = {}, extra: string[] = []) {
+  const server = startCli(['serve', '--home', home, '--port', '0', '--no-ui', ...extra], { env: { ...(team ? { RECALL_DATABASE_URL: url } : {}), ...env } });
+  const base = await server.firstLine;
+  const token = readFileSync(join(home, 'gateway.token'), 'utf8').trim();
+  const call = async (method: string, params: unknown): Promise<any> => {
+    const response = await fetch(new URL('/rpc', base), {
+      method: 'POST',
+      headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }),
+    });
+    const body = (await response.json()) as { result?: unknown; error?: { data?: { code?: string } } };
+    return body.error !== undefined ? { error: body.error.data?.code } : body.result;
+  };
+  const stop = async (): Promise<CliResult> => {
+    server.child.kill('SIGTERM');
+    return server.exit;
+  };
+  return { call, stop };
+}
+
+describe('chat in recall serve on a team database, as on a profile', () => {
+  it('answers, searches only its project, compresses and refuses the compressed session, the same on both', async () => {
+    const run = async (home: string, team: boolean) => {
+      const openai = await startScriptedOpenAI([
+        { toolCalls: [{ name: 'session_search', arguments: { query: '番茄炒蛋' } }] },
+        (request: RecordedRequest) => ({ text: `found ${(lastToolResult(request)?.results ?? []).map((r: { session_id: string }) => r.session_id).join(' ')}` }),
+      ]);
+      const env = { RECALL_CHAT_BASE_URL: openai.url, RECALL_CHAT_MODEL: 'scripted-model', RECALL_CHAT_API_KEY: 'sk-team-chat', OPENAI_API_KEY: '', OPENAI_BASE_URL: '' };
+      const { call, stop } = await served(home, team, env);
+      try {
+        const chat = await call('session.create', { projectId: 'p_demo_recipes', title: 'team chat' });
+        const sent = await call('chat.send', { sessionId: chat.id, content: '番茄炒蛋怎么做？', wait: true });
+        const compressed = await call('chat.compress', { sessionId: chat.id });
+        const late = await call('chat.send', { sessionId: chat.id, content: 'late', wait: true });
+        const history = await call('session.page', { sessionId: chat.id, at: 'oldest', limit: 50 });
+        return {
+          status: sent.status,
+          content: sent.content,
+          tools: sent.toolCalls.map((t: { name: string; hits: number }) => [t.name, t.hits]),
+          compressed: [compressed.previous.endReason, compressed.session.lineage, compressed.session.projectId],
+          late,
+          // The tool's answer per conversation (its anchor may differ: index statistics are per profile on SQLite, per project on PostgreSQL).
+          history: history.messages.map((m: { role: string; content: string }) =>
+            m.role === 'tool' ? [m.role, (JSON.parse(m.content) as { results: { session_id: string; title: string }[] }).results.map((r) => [r.session_id, r.title])] : [m.role, m.content],
+          ),
+          stderr: normalise((await stop()).stderr).split('\n').filter((l) => l.includes('Chat model:')).map((l) => l.replace(/127\.0\.0\.1:\d+/, 'HOST')),
+        };
+      } finally {
+        await stop();
+        await openai.close();
+      }
+    };
+    const sqlite = await run(sqliteHome, false);
+    const team = await run(teamHome, true);
+    expect(team).toEqual(sqlite);
+    expect(sqlite.status).toBe('completed');
+    expect(sqlite.content).toMatch(/^found demo-recipes-/); // found in its own project …
+    expect(sqlite.content).not.toMatch(/grepline|tidy|scratch/); // … and nowhere else
+    expect(sqlite.late).toEqual({ error: 'chat_session_ended' });
+    expect(sqlite.stderr).toEqual(['  Chat model:      scripted-model at http://HOST/v1']);
+  }, 90_000);
+});
+
+describe('recall serve --sync: two gateways on one team database import the same transcripts once', () => {
+  it('stores what one recall sync stores on a profile, with no duplicate', async () => {
+    // The transcripts are found at the default place under HOME (~/.claude/projects).
+    const userHome = tempDir('recall-team-user-');
+    mkdirSync(join(userHome, '.claude'), { recursive: true });
+    renameSync(copyFixture('claude-code', tempDir('recall-team-fixture-')), join(userHome, '.claude', 'projects'));
+    const env = { HOME: userHome };
+    const profile = tempDir('recall-team-sync-sqlite-');
+    const once = await runCli(['sync', '--once', '--home', profile], { env });
+    expect(once.code, once.stderr).toBe(0);
+    const expected = await runCli(['sessions', '--json', '--home', profile]);
+
+    url = cluster.createDatabase('recall').replace('postgresql://postgres@', `postgresql://postgres:${SECRET}@`);
+    const gateways = await Promise.all([tempDir('recall-team-sync-a-'), tempDir('recall-team-sync-b-')].map((home) => served(home, true, env, ['--sync'])));
+    const listed = () => runCli(['sessions', '--json', '--home', teamHome, '--database', url]);
+    let team = await listed();
+    for (const until = Date.now() + 30_000; Date.now() < until && normalise(team.stdout) !== normalise(expected.stdout); ) {
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      team = await listed();
+    }
+    const stopped = await Promise.all(gateways.map((g) => g.stop()));
+    for (const r of stopped) {
+      expect(r.stderr).toContain('recall serve: syncing claude-code');
+      expect(r.stderr).not.toContain('storage_unsupported');
+      expect(r.stderr).not.toContain(SECRET);
+    }
+    expect(team.code, team.stderr).toBe(0);
+    expect(normalise(team.stdout)).toEqual(normalise(expected.stdout));
+    const parsed = JSON.parse(expected.stdout) as { sessions?: unknown[] } | unknown[];
+    expect((Array.isArray(parsed) ? parsed : (parsed.sessions ?? [])).length).toBeGreaterThan(0);
+  }, 90_000);
 });

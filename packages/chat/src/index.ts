@@ -9,11 +9,10 @@
 
 /**
  * Owner of the runs in progress, on the storage ports (SQLite or PostgreSQL): `start`, `checkOpen`,
- * `cancel`, `status`, `assertIdle`, `shutdown` — and `send` / `assertOpen`, the synchronous forms
- * for a host holding an open SQLite database (deprecated).
+ * `cancel`, `status`, `assertIdle`, `exclusive` (hold an idle session while writing to it), `shutdown`.
  */
 export { ChatRuns } from './runs.js';
-/** The newest compression continuation of a session, or null when the conversation did not go on elsewhere (a Storage: a promise). */
+/** The newest compression continuation of a session (read through a Storage), or null when the conversation did not go on elsewhere. */
 export { latestContinuation } from './runs.js';
 /** What `ChatRuns` is constructed with (storage or database, profile, event sink, logger, search executor) and what `start` returns. */
 export type { ChatRunsDeps, ChatRunHandle } from './runs.js';

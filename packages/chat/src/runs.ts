@@ -7,15 +7,14 @@
  * cancellation (`cancel()`), the per-turn deadline (a timer) and gateway shutdown into the OpenAI
  * request; the reason is recorded before aborting, so the outcome says why it stopped. Every
  * persisted message raises `messages.changed`; the run's progress goes out as `chat.*` events.
- * Every read and write goes through the storage ports (SQLite or PostgreSQL): `start()` and
- * `checkOpen()` are the async entry points. `send()` and `assertOpen()` are their synchronous
- * forms for a host that holds an open SQLite profile database (`db`); they remain until the
- * gateway awaits the async ones.
+ * Every read and write goes through the storage ports (SQLite or PostgreSQL): `start()` begins a
+ * run, `checkOpen()` refuses a compressed session, and `exclusive()` holds a session like a run
+ * while a host writes to it (the gateway's `/compress`), so no answer can start in between.
  */
 import { randomBytes } from 'node:crypto';
 import type { RecallDatabase } from '@recall/schema';
 import type { MessageInput, Storage } from '@recall/storage-ports';
-import { appendMessage, getSession, logicalConversation, sessionProjectId, sqliteStorage } from '@recall/store';
+import { sqliteStorage } from '@recall/store';
 import OpenAI from 'openai';
 import type { ChatRunOutcome, ChatRunStatus, ChatToolReport, Message, Session } from '@recall/rpc-contract';
 import { abortError, classifyChatError, type AbortReason } from './classify.js';
@@ -34,7 +33,7 @@ const RECENT_RUNS = 200;
 export interface ChatRunsDeps {
   /** The storage runs read and write through (SQLite or PostgreSQL). Default: the SQLite ports over `db`. */
   storage?: Storage;
-  /** An open SQLite profile database: used when `storage` is absent, and what the synchronous send()/assertOpen() need. */
+  /** An open SQLite profile database, wrapped in the SQLite ports when `storage` is absent. */
   db?: RecallDatabase;
   profile: string;
   /** Receives `messages.changed` for every stored message and the run's `chat.*` events. */
@@ -77,15 +76,10 @@ export function newRunId(): string {
   return `run_${randomBytes(12).toString('base64url')}`;
 }
 
-/** The newest compression continuation of `sessionId`, if the conversation went on elsewhere (a Storage, or an open SQLite database). */
-export function latestContinuation(db: RecallDatabase, sessionId: string): string | null;
-export function latestContinuation(storage: Storage, sessionId: string): Promise<string | null>;
-export function latestContinuation(target: RecallDatabase | Storage, sessionId: string): string | null | Promise<string | null> {
-  if (isStorage(target)) return target.sessions.conversation(sessionId).then((members) => newestContinuation(members, sessionId));
-  return newestContinuation(logicalConversation(target, sessionId), sessionId);
+/** The newest compression continuation of `sessionId`, if the conversation went on elsewhere. */
+export async function latestContinuation(storage: Storage, sessionId: string): Promise<string | null> {
+  return newestContinuation(await storage.sessions.conversation(sessionId), sessionId);
 }
-
-const isStorage = (target: RecallDatabase | Storage): target is Storage => 'sessions' in target && 'kind' in target;
 
 function newestContinuation(members: ReadonlyArray<{ id: string; parentSessionId: string | null; lineage: string }>, sessionId: string): string | null {
   let current = sessionId;
@@ -193,39 +187,19 @@ export class ChatRuns {
   }
 
   /**
-   * The synchronous form of checkOpen() for a host holding an open SQLite database (`db`).
-   * @deprecated Use checkOpen(); this form remains until the gateway awaits it.
+   * Runs `fn` on an open, idle session while holding it like a run: a start() (or another
+   * exclusive()) for it meanwhile is refused with chat_busy. Throws chat_busy, chat_session_ended,
+   * session_not_found before `fn` runs; what `fn` throws passes through.
    */
-  assertOpen(sessionId: string): Session {
-    const db = this.#database('assertOpen');
-    const session = getSession(db, sessionId);
-    if (session.endReason === 'compression') throw sessionEnded(sessionId, latestContinuation(db, sessionId));
-    return session;
-  }
-
-  /**
-   * The synchronous form of start() for a host holding an open SQLite database (`db`).
-   * @deprecated Use start(); this form remains until the gateway awaits it.
-   */
-  send(sessionId: string, content: string): ChatRunHandle {
-    const { client, model } = this.#configured();
-    const db = this.#database('send');
-    const session = this.assertOpen(sessionId);
+  async exclusive<T>(sessionId: string, fn: (session: Session) => Promise<T>): Promise<T> {
     this.assertIdle(sessionId);
-
-    // Everything from here to the end of this function is synchronous: no other send for this
-    // session can slip in between the check above and the reservation below.
-    const runId = newRunId();
-    this.#bySession.set(sessionId, runId);
-    let user: Message;
+    const holder = newRunId();
+    this.#bySession.set(sessionId, holder);
     try {
-      user = appendMessage(db, session.id, { role: 'user', content });
-      this.#announce(session.id, sessionProjectId(db, session.id), user.id);
-    } catch (error) {
-      this.#bySession.delete(sessionId);
-      throw error;
+      return await fn(await this.checkOpen(sessionId));
+    } finally {
+      if (this.#bySession.get(sessionId) === holder) this.#bySession.delete(sessionId);
     }
-    return this.#begin(runId, session, user, client, model);
   }
 
   /** The client and model, or chat_shutting_down / chat_not_configured. */
@@ -238,11 +212,6 @@ export class ChatRuns {
       });
     }
     return { client, model: this.settings.model };
-  }
-
-  #database(operation: string): RecallDatabase {
-    if (this.#deps.db === undefined) throw new TypeError(`ChatRuns.${operation}() needs an open SQLite database; use the async form with a storage.`);
-    return this.#deps.db;
   }
 
   /** Registers the run (its session already reserved under `runId`, the user's message stored) and starts it. */

@@ -3,7 +3,7 @@
  * throwaway PostgreSQL database): start() stores the user's message before the run and every
  * complete message after it, announces each with the session's current project, refuses a second
  * run of the session (chat_busy) and a compressed session (chat_session_ended, naming the
- * continuation), and reads the live history through the ports.
+ * continuation), holds a session for a host's write (exclusive()), and reads the live history through the ports.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -69,7 +69,18 @@ describe.each(backends)('ChatRuns on %s storage', (_name, open) => {
     runs.cancel(hanging.runId);
     expect((await hanging.done).status).toBe('cancelled');
 
-    const { session: next } = await storage.sessions.continueCompressed(chat.id);
+    // exclusive(): the session is held like a run while the host writes (the gateway's /compress).
+    let release!: () => void;
+    const held = runs.exclusive(chat.id, async (session) => {
+      await new Promise<void>((resolve) => (release = resolve));
+      return storage.sessions.continueCompressed(session.id);
+    });
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    await expect(runs.start(chat.id, 'in between')).rejects.toMatchObject({ code: 'chat_busy' });
+    await expect(runs.exclusive(chat.id, async () => 'twice')).rejects.toMatchObject({ code: 'chat_busy' });
+    release();
+    const { session: next } = await held;
+    await expect(runs.exclusive(chat.id, async () => 'after')).rejects.toMatchObject({ code: 'chat_session_ended' });
     expect(await latestContinuation(storage, chat.id)).toBe(next.id);
     await expect(runs.checkOpen(chat.id)).rejects.toMatchObject({ code: 'chat_session_ended', data: { sessionId: chat.id, continuationId: next.id } });
     const before = (await storage.messages.list(chat.id)).length;

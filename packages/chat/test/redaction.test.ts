@@ -49,8 +49,8 @@ async function converse(redaction: RedactionPolicy | undefined) {
   const runs = new ChatRuns({ db, profile: 'default', events: { emit: () => {} }, logger: { info: () => {}, warn: () => {}, error: () => {} }, searchTool: createSessionSearchTool({ db }), ...(redaction ? { redaction } : {}) }, settings);
   onTestFinished(() => runs.shutdown());
   const pasted = corpus.slice(0, 12).map((c) => c.text).join('\n');
-  expect((await runs.send(chat.id, `please check these:\n${pasted}`).done).status).toBe('completed');
-  expect((await runs.send(chat.id, 'and once more').done).status).toBe('completed');
+  expect((await (await runs.start(chat.id, `please check these:\n${pasted}`)).done).status).toBe('completed');
+  expect((await (await runs.start(chat.id, 'and once more')).done).status).toBe('completed');
   const bodies = openai.requests.filter((r) => r.path.endsWith('/chat/completions')).map((r) => r.body as { messages: Array<{ role: string; content: string | null }> });
   // Decoded message texts (tool results are JSON inside JSON) plus the raw bodies.
   const texts = bodies.flatMap((b) => b.messages.map((m) => m.content ?? '')).flatMap((t) => {

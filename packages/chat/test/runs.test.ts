@@ -70,7 +70,7 @@ describe('ChatRuns with a host sink', () => {
     appendMessage(h.db, foreign.id, { role: 'user', content: 'the lighthouse in the other project' });
     const chat = createSession(h.db, { projectId: atlas, title: 'chat' });
 
-    const handle = h.runs.send(chat.id, 'where is the lighthouse ledger?');
+    const handle = await h.runs.start(chat.id, 'where is the lighthouse ledger?');
     const outcome = await handle.done;
 
     expect(outcome).toMatchObject({ status: 'completed', rounds: 2, content: `Found 1: ${earlier.id}`, error: null });
@@ -94,7 +94,7 @@ describe('ChatRuns with a host sink', () => {
   test('a session without a project is announced as unassigned', async () => {
     const h = await host([{ text: 'hello' }]);
     const loose = createSession(h.db, { title: 'loose' });
-    const outcome = await h.runs.send(loose.id, 'hi').done;
+    const outcome = await (await h.runs.start(loose.id, 'hi')).done;
     expect(outcome.status).toBe('completed');
     const changed = h.events.filter((e) => e.type === 'messages.changed');
     expect(changed).toHaveLength(2);
@@ -104,7 +104,7 @@ describe('ChatRuns with a host sink', () => {
   test('an endpoint refusing the key ends the run failed with chat_model_auth_failed, the key cut out and logged as a warning', async () => {
     const h = await host([{ status: 401, message: `bad key ${KEY}` }]);
     const session = createSession(h.db, { title: 's' });
-    const outcome = await h.runs.send(session.id, 'hi').done;
+    const outcome = await (await h.runs.start(session.id, 'hi')).done;
     expect(outcome).toMatchObject({ status: 'failed', error: { code: 'chat_model_auth_failed', retryable: false } });
     expect(outcome.error!.message).not.toContain(KEY);
     const terminal = h.events.at(-1)!;
@@ -120,13 +120,13 @@ describe('ChatRuns refusals (stable codes)', () => {
     const session = createSession(h.db, { title: 's' });
 
     const unconfigured = new ChatRuns({ db: h.db, profile: 'default', events: { emit: () => {} }, logger: { info() {}, warn() {}, error() {} }, searchTool: null }, resolveChatSettings(undefined));
-    expect(() => unconfigured.send(session.id, 'hi')).toThrow(expect.objectContaining({ code: 'chat_not_configured', retryable: false }));
+    await expect(unconfigured.start(session.id, 'hi')).rejects.toThrow(expect.objectContaining({ code: 'chat_not_configured', retryable: false }));
     expect(unconfigured.status()).toMatchObject({ configured: false, searchAvailable: false, apiKeySet: false });
 
-    const handle = h.runs.send(session.id, 'hang');
+    const handle = await h.runs.start(session.id, 'hang');
     let busy: unknown;
     try {
-      h.runs.send(session.id, 'again');
+      await h.runs.start(session.id, 'again');
     } catch (error) {
       busy = error;
     }
@@ -140,7 +140,7 @@ describe('ChatRuns refusals (stable codes)', () => {
     expect((await handle.done).error).toMatchObject({ code: 'chat_cancelled', retryable: true });
     let closed: unknown;
     try {
-      h.runs.send(session.id, 'after');
+      await h.runs.start(session.id, 'after');
     } catch (error) {
       closed = error;
     }

@@ -1,7 +1,6 @@
 /**
  * What every method handler receives: the profile's storage (@recall/storage-ports: the SQLite file
- * of the profile, or a PostgreSQL team database), the SQLite handle for the few methods not on the
- * ports yet (null on PostgreSQL), the profile/home it belongs to, the event hub for change notifications, the
+ * of the profile, or a PostgreSQL team database), the SQLite handle (null on PostgreSQL), the profile/home it belongs to, the event hub for change notifications, the
  * optional session_search tool, the semantic index and a logger. Handlers get nothing else — no env, no globals — so the
  * same handlers run under the HTTP server, the WebSocket server and direct in-process calls.
  */
@@ -39,8 +38,8 @@ export interface GatewayContext {
   /** Where every method reads and writes (the storage ports): the profile's SQLite file or a PostgreSQL team database. */
   readonly storage: Storage;
   /**
-   * The profile's open read-write SQLite database, for the methods not on the storage ports yet
-   * (import, chat, export, purge); `null` on PostgreSQL, where those answer `storage_unsupported`.
+   * The profile's open read-write SQLite database (the semantic index and the search workers use
+   * it); `null` on PostgreSQL. Every method handler reads and writes through `storage`.
    */
   readonly db: RecallDatabase | null;
   /** The Recall home folder. */

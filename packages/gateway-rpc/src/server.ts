@@ -67,9 +67,8 @@ export interface StartGatewayOptions {
    * A storage the host opened (@recall/storage-ports), e.g. a PostgreSQL team database through
    * @recall/store-postgres's openPostgresStorage: the gateway serves its methods from it (several
    * gateways may share one database) and closes it on close(). Omitted or null = the profile's
-   * SQLite file under `home`. Methods not on the storage ports yet (import, chat, export, purge)
-   * answer `storage_unsupported` on a storage without a SQLite file; the semantic index and hybrid
-   * search run on its ports (`semantic`).
+   * SQLite file under `home`. Every method runs on the storage ports (chat, export and purges
+   * included); the semantic index and hybrid search run on its ports (`semantic`).
    */
   storage?: Storage | null;
   /** TCP port on 127.0.0.1 (default 7821; 0 = any free port, see `Gateway.port`). */
@@ -253,9 +252,9 @@ export async function startGateway(options: StartGatewayOptions): Promise<Gatewa
   // The chat package emits change events already normalised and chat.* events as built; the hub delivers both.
   const chatEvents = { emit: (event: ChatSinkEvent) => (event.type === 'messages.changed' ? events.emit(event) : events.emitChat(event)) };
   const redaction = options.redaction ?? new RedactionPolicy();
-  // Chat is not on the storage ports yet: without a SQLite file its methods answer storage_unsupported.
-  const chat = db !== null ? new ChatRuns({ db, profile, events: chatEvents, logger, searchTool, redaction }, chatSettings) : undefined;
-  const context: GatewayContext = { storage, db, home, profile, events, logger, searchTool, ...(chat ? { chat } : {}), semantic, launcher: options.launcher ?? DEFAULT_LAUNCHER, redaction };
+  // Chat reads and writes through the storage ports: the same runs on a profile file and a team database.
+  const chat = new ChatRuns({ storage, profile, events: chatEvents, logger, searchTool, redaction }, chatSettings);
+  const context: GatewayContext = { storage, db, home, profile, events, logger, searchTool, chat, semantic, launcher: options.launcher ?? DEFAULT_LAUNCHER, redaction };
   // Message, session and consent writes made through this gateway wake the worker at once (writes by
   // other processes are found by its poll).
   const unsubscribeWake = semantic?.active

@@ -9,13 +9,16 @@
  *   would be missing in the importing home).
  * - `markdown`: for people — title, dates, roles, tool calls and tool output folded in
  *   `<details>`; only what a reader of the conversation sees (live and compacted messages).
- * Everything is read in one read transaction (a consistent snapshot) and produced as a stream of
- * text pieces, so a caller can write a file of any size; `exportText` collects it up to a bound.
+ * Everything is read through the storage ports (SQLite or PostgreSQL) inside one read scope of the
+ * exported project (or of the conversation's sessions, for one without a project) — on PostgreSQL a
+ * read-only transaction under row-level security, so an export can only ever contain that scope's
+ * rows — and produced as a stream of text pieces, so a caller can write a file of any size;
+ * `exportText` collects it up to a bound.
  */
 import { EXPORT_FORMAT_NAMES, type Message, type Project, type Session } from '@recall/rpc-contract';
-import type { RecallDatabase } from '@recall/schema';
-import { getMessages, getProject, getSession, listSessions, logicalConversation, readTransaction } from '@recall/store';
+import { withReadScope, type ReadScope, type Storage } from '@recall/storage-ports';
 import { ExportTooLargeError } from './errors.js';
+import { storageOf, type ImportTarget } from './target.js';
 
 /** One of the contract's EXPORT_FORMAT_NAMES (`recall export --format`, the `*.export` RPC methods). */
 export type ExportFormat = (typeof EXPORT_FORMAT_NAMES)[number];
@@ -59,17 +62,18 @@ function parentsFirst(sessions: Session[]): Session[] {
   return out;
 }
 
-function snapshot(db: RecallDatabase, scope: ExportScope): Snapshot {
+async function snapshot(storage: Storage, scope: ExportScope): Promise<Snapshot> {
   if ('sessionId' in scope) {
-    const members = logicalConversation(db, scope.sessionId);
-    const sessions = members.map((m) => getSession(db, m.id));
+    const members = await storage.sessions.conversation(scope.sessionId);
+    const sessions: Session[] = [];
+    for (const m of members) sessions.push(await storage.sessions.get(m.id));
     const projectId = sessions[0]!.projectId;
-    return { project: projectId === null ? null : getProject(db, projectId), sessions: parentsFirst(sessions) };
+    return { project: projectId === null ? null : await storage.projects.get(projectId), sessions: parentsFirst(sessions) };
   }
-  const project = getProject(db, scope.projectId);
+  const project = await storage.projects.get(scope.projectId);
   const sessions: Session[] = [];
   for (let offset = 0; ; offset += 5000) {
-    const page = listSessions(db, { projectId: project.id, includeArchived: true, includeHidden: true, limit: 5000, offset });
+    const page = await storage.sessions.list({ projectId: project.id, includeArchived: true, includeHidden: true, limit: 5000, offset });
     sessions.push(...page);
     if (page.length < 5000) break;
   }
@@ -77,10 +81,10 @@ function snapshot(db: RecallDatabase, scope: ExportScope): Snapshot {
 }
 
 /** Every message of a session in id order, hidden ones included, page by page. */
-function* messagesOf(db: RecallDatabase, sessionId: string): Generator<Message> {
+async function* messagesOf(storage: Storage, sessionId: string): AsyncGenerator<Message> {
   let afterId = 0;
   for (;;) {
-    const page = getMessages(db, sessionId, { afterId, limit: 10_000, includeHidden: true });
+    const page = await storage.messages.list(sessionId, { afterId, limit: 10_000, includeHidden: true });
     yield* page;
     if (page.length < 10_000) return;
     afterId = page[page.length - 1]!.id;
@@ -191,7 +195,7 @@ function markdownMessage(m: Message): string {
   return `${parts.join('\n')}\n\n`;
 }
 
-function* markdown(db: RecallDatabase, snap: Snapshot, counts: ExportCounts, scope: ExportScope): Generator<string> {
+async function* markdown(storage: Storage, snap: Snapshot, counts: ExportCounts, scope: ExportScope): AsyncGenerator<string> {
   counts.projects = snap.project ? 1 : 0;
   if ('projectId' in scope && snap.project) {
     yield `# ${snap.project.name}\n\n`;
@@ -206,7 +210,7 @@ function* markdown(db: RecallDatabase, snap: Snapshot, counts: ExportCounts, sco
     const facts = [`Started ${when(s.startedAt)}`, ...(s.endedAt !== null ? [`ended ${when(s.endedAt)}`] : []), ...(snap.project && 'sessionId' in scope ? [`project ${snap.project.name}`] : []), `source ${s.source}`, `session \`${s.id}\``];
     yield `${facts.join(' · ')}${s.cwd ? `  \nFolder: \`${s.cwd}\`` : ''}\n\n`;
     let hidden = 0;
-    for (const m of messagesOf(db, s.id)) {
+    for await (const m of messagesOf(storage, s.id)) {
       if (m.visibility === 'rewound' || m.visibility === 'deleted') {
         hidden++;
         continue;
@@ -218,7 +222,7 @@ function* markdown(db: RecallDatabase, snap: Snapshot, counts: ExportCounts, sco
   }
 }
 
-function* jsonl(db: RecallDatabase, snap: Snapshot, counts: ExportCounts): Generator<string> {
+async function* jsonl(storage: Storage, snap: Snapshot, counts: ExportCounts): AsyncGenerator<string> {
   if (snap.project) {
     yield `${projectLine(snap.project)}\n`;
     counts.projects = 1;
@@ -227,7 +231,7 @@ function* jsonl(db: RecallDatabase, snap: Snapshot, counts: ExportCounts): Gener
   for (const s of snap.sessions) {
     yield `${sessionLine(s, exported)}\n`;
     counts.sessions++;
-    for (const m of messagesOf(db, s.id)) {
+    for await (const m of messagesOf(storage, s.id)) {
       if (m.visibility === 'deleted') continue;
       yield `${messageLine(m)}\n`;
       counts.messages++;
@@ -236,16 +240,29 @@ function* jsonl(db: RecallDatabase, snap: Snapshot, counts: ExportCounts): Gener
 }
 
 /**
- * Writes the export piece by piece to `write` (a file stream, stdout, a buffer), all inside one read
- * transaction, and returns the counts. Throws the store's ProjectNotFoundError /
- * SessionNotFoundError before writing anything; an error thrown by `write` stops the export.
+ * The read scope an export runs in: the exported project, or — for a conversation without a
+ * project — its own sessions. Throws ProjectNotFoundError / SessionNotFoundError.
  */
-export function exportConversations(db: RecallDatabase, scope: ExportScope, format: ExportFormat, write: (piece: string) => void): ExportCounts {
+async function readScopeOf(storage: Storage, scope: ExportScope): Promise<ReadScope> {
+  if ('projectId' in scope) return { kind: 'project', projectId: (await storage.projects.get(scope.projectId)).id };
+  const projectId = await storage.sessions.projectId(scope.sessionId);
+  if (projectId !== null) return { kind: 'project', projectId };
+  return { kind: 'sessions', sessionIds: (await storage.sessions.conversation(scope.sessionId)).map((m) => m.id) };
+}
+
+/**
+ * Writes the export piece by piece to `write` (a file stream, stdout, a buffer) from a storage (SQLite
+ * or PostgreSQL) or an open profile database, all inside one read scope, and returns the counts.
+ * Throws the store's ProjectNotFoundError / SessionNotFoundError before writing anything; an error
+ * thrown by `write` stops the export.
+ */
+export async function exportConversations(source: ImportTarget, scope: ExportScope, format: ExportFormat, write: (piece: string) => void): Promise<ExportCounts> {
+  const storage = storageOf(source);
   const counts: ExportCounts = { projects: 0, sessions: 0, messages: 0 };
-  readTransaction(db, () => {
-    const snap = snapshot(db, scope);
-    const pieces = format === 'markdown' ? markdown(db, snap, counts, scope) : jsonl(db, snap, counts);
-    for (const piece of pieces) write(piece);
+  await withReadScope(storage, await readScopeOf(storage, scope), async (scoped) => {
+    const snap = await snapshot(scoped, scope);
+    const pieces = format === 'markdown' ? markdown(scoped, snap, counts, scope) : jsonl(scoped, snap, counts);
+    for await (const piece of pieces) write(piece);
   });
   return counts;
 }
@@ -257,10 +274,10 @@ export const MAX_EXPORT_TEXT_CHARS = 32 * 1024 * 1024;
  * The whole export as one string, for the RPC methods (the desktop's "Export…"). Throws
  * ExportTooLargeError (code `export_too_large`) past `maxChars` — `recall export --to FILE` has no bound.
  */
-export function exportText(db: RecallDatabase, scope: ExportScope, format: ExportFormat, maxChars = MAX_EXPORT_TEXT_CHARS): { text: string; counts: ExportCounts } {
+export async function exportText(source: ImportTarget, scope: ExportScope, format: ExportFormat, maxChars = MAX_EXPORT_TEXT_CHARS): Promise<{ text: string; counts: ExportCounts }> {
   const pieces: string[] = [];
   let size = 0;
-  const counts = exportConversations(db, scope, format, (piece) => {
+  const counts = await exportConversations(source, scope, format, (piece) => {
     size += piece.length;
     if (size > maxChars) throw new ExportTooLargeError(maxChars);
     pieces.push(piece);
@@ -269,8 +286,9 @@ export function exportText(db: RecallDatabase, scope: ExportScope, format: Expor
 }
 
 /** A file name for an export: the project's or conversation's title made safe, and the format's extension. */
-export function exportFileName(db: RecallDatabase, scope: ExportScope, format: ExportFormat): string {
-  const title = 'projectId' in scope ? getProject(db, scope.projectId).name : (getSession(db, scope.sessionId).title ?? scope.sessionId);
+export async function exportFileName(source: ImportTarget, scope: ExportScope, format: ExportFormat): Promise<string> {
+  const storage = storageOf(source);
+  const title = 'projectId' in scope ? (await storage.projects.get(scope.projectId)).name : ((await storage.sessions.get(scope.sessionId)).title ?? scope.sessionId);
   const safe = title.normalize('NFKC').replace(/[^\p{L}\p{N}._-]+/gu, '-').replace(/^-+|-+$/g, '').slice(0, 80) || 'conversation';
   return `${safe}.${format === 'markdown' ? 'md' : 'jsonl'}`;
 }

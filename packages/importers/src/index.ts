@@ -184,7 +184,7 @@ export type { CommittedCounts } from './errors.js';
 // Export (recall-jsonl that round-trips through the importer, Markdown for people)
 
 export {
-  /** Writes the export of a project or a logical conversation piece by piece, in one read transaction; returns counts. */
+  /** Writes the export of a project or a logical conversation piece by piece through the storage ports, in one read scope; resolves with counts. */
   exportConversations,
   /** The whole export as one string, bounded (for RPC answers); throws ExportTooLargeError past the bound. */
   exportText,

@@ -4,7 +4,9 @@
  * without refused lines — imported into each give the same projects, sessions (lineage, ownership,
  * visibility) and messages, the same summaries and line errors; a re-import writes nothing on
  * either; a refused line writes nothing; the dry run plans the same on both and writes nothing;
- * hostSession finds the same continuation.
+ * hostSession finds the same continuation. Several gateways live-syncing the same transcripts into
+ * one team database (LiveSync, each with its own pool and checkpoints, passes run concurrently) store
+ * each project, session and message once: the rows equal those of one sync alone.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -15,7 +17,7 @@ import type { Storage } from '@recall/storage-ports';
 import { openSqliteStorage } from '@recall/store';
 import { openPostgresStorage } from '@recall/store-postgres';
 import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
-import { hostSession, importHermes, importJsonlFile, importTranscripts, transcriptFiles, type ProjectMapping, type SourceImportSummary } from '../src/index.js';
+import { hostSession, importHermes, importJsonlFile, importTranscripts, LiveSync, transcriptFiles, type ProjectMapping, type SourceImportSummary } from '../src/index.js';
 
 const dirs: string[] = [];
 const tempDir = (): string => {
@@ -172,4 +174,33 @@ describe('importers on SQLite and PostgreSQL', () => {
     }
     expect(plans.postgres).toEqual(plans.sqlite);
   }, 60_000);
+});
+
+describe('live sync of one source by several gateways into one team database', () => {
+  test('three LiveSyncs passing concurrently store every row once, as one sync alone does', async () => {
+    const dir = fixtures();
+    const sources = [
+      { format: 'claude-code' as const, path: join(dir, 'claude-code') },
+      { format: 'codex' as const, path: join(dir, 'codex') },
+    ];
+    const mapping: ProjectMapping = { kind: 'per-folder' };
+    const alone = await fresh('postgres');
+    await new LiveSync({ db: alone, statePath: join(tempDir(), 'sync-state.json'), sources, mapping }).syncOnce();
+    const url = cluster!.createDatabase('recall');
+    const gateways = await Promise.all([0, 1, 2].map(async () => {
+      const storage = await openPostgresStorage({ kind: 'postgres', url });
+      opened.push(storage);
+      return new LiveSync({ db: storage, statePath: join(tempDir(), 'sync-state.json'), sources, mapping });
+    }));
+    const passes = await Promise.all(gateways.map((g) => g.syncOnce()));
+    expect(passes.map((p) => p.errors)).toEqual([0, 0, 0]);
+    const again = await Promise.all(gateways.map((g) => g.syncOnce()));
+    const shared = opened.at(-1)!;
+    const rows = await snapshot(shared);
+    expect(rows).toEqual(await snapshot(alone));
+    // Something was there to duplicate, and the second passes found nothing new.
+    expect((rows as { sessions: unknown[] }).sessions.length).toBeGreaterThan(0);
+    expect(passes.reduce((n, p) => n + p.messages, 0)).toBeGreaterThan(0);
+    expect(again.map((p) => p.messages)).toEqual([0, 0, 0]);
+  }, 120_000);
 });

@@ -111,7 +111,7 @@ describe('recall-jsonl export', () => {
   test('a project round-trips into an empty home field by field (sessions, lineage, visibility, text)', async () => {
     const db = tempDb();
     const { p, branch } = seed(db);
-    const { text, counts } = exportText(db, { projectId: p.id }, 'recall-jsonl');
+    const { text, counts } = await exportText(db, { projectId: p.id }, 'recall-jsonl');
     expect(counts).toEqual({ projects: 1, sessions: 4, messages: 11 });
     expect(text).not.toContain('soft-deleted secret');
     expect(text).not.toContain('other project text');
@@ -129,7 +129,7 @@ describe('recall-jsonl export', () => {
   test('one conversation exports its whole lineage (root, continuation, sub-agent) and nothing else', async () => {
     const db = tempDb();
     const { p, root, cont, child, branch } = seed(db);
-    const { text, counts } = exportText(db, { sessionId: child.id }, 'recall-jsonl');
+    const { text, counts } = await exportText(db, { sessionId: child.id }, 'recall-jsonl');
     expect(counts.sessions).toBe(3);
     const ids = text.trim().split('\n').map((l) => JSON.parse(l) as { kind: string; id?: string }).filter((l) => l.kind === 'session').map((l) => l.id);
     expect(ids).toEqual([root.id, cont.id, child.id]);
@@ -144,27 +144,27 @@ describe('recall-jsonl export', () => {
   test('a branch exported without its origin becomes a root, and unknown scopes are refused', async () => {
     const db = tempDb();
     const { branch } = seed(db);
-    const { text } = exportText(db, { sessionId: branch.id }, 'recall-jsonl');
+    const { text } = await exportText(db, { sessionId: branch.id }, 'recall-jsonl');
     const session = text.split('\n').map((l) => (l ? (JSON.parse(l) as Record<string, unknown>) : null)).find((l) => l?.kind === 'session')!;
     expect(session).not.toHaveProperty('lineage');
     expect(session).not.toHaveProperty('parent_session_id');
     expect((await importJsonlText(tempDb(), text)).errors).toEqual([]);
-    expect(() => exportText(db, { sessionId: 'nope' }, 'recall-jsonl')).toThrow(expect.objectContaining({ code: 'session_not_found' }));
-    expect(() => exportText(db, { projectId: 'p_nope' }, 'markdown')).toThrow(expect.objectContaining({ code: 'project_not_found' }));
+    await expect(exportText(db, { sessionId: 'nope' }, 'recall-jsonl')).rejects.toThrow(expect.objectContaining({ code: 'session_not_found' }));
+    await expect(exportText(db, { projectId: 'p_nope' }, 'markdown')).rejects.toThrow(expect.objectContaining({ code: 'project_not_found' }));
   });
 
-  test('the in-memory export is bounded with a stable code', () => {
+  test('the in-memory export is bounded with a stable code', async () => {
     const db = tempDb();
     const { p } = seed(db);
-    expect(() => exportText(db, { projectId: p.id }, 'recall-jsonl', 500)).toThrow(expect.objectContaining({ code: 'export_too_large' }));
+    await expect(exportText(db, { projectId: p.id }, 'recall-jsonl', 500)).rejects.toThrow(expect.objectContaining({ code: 'export_too_large' }));
   });
 });
 
 describe('markdown export', () => {
-  test('title, dates, roles, folded tool calls and output; rewound and deleted text left out', () => {
+  test('title, dates, roles, folded tool calls and output; rewound and deleted text left out', async () => {
     const db = tempDb();
     const { p, root } = seed(db);
-    const { text } = exportText(db, { projectId: p.id }, 'markdown');
+    const { text } = await exportText(db, { projectId: p.id }, 'markdown');
     expect(text.startsWith('# Alpha 项目\n')).toBe(true);
     expect(text).toContain('## Flaky linker\n');
     expect(text).toContain('Started 2023-11-14 22:13 UTC');
@@ -177,9 +177,9 @@ describe('markdown export', () => {
     expect(text).not.toContain('rewound question');
     expect(text).not.toContain('soft-deleted secret');
     expect(text).toContain('_2 rewound or deleted message(s) not shown._');
-    const one = exportText(db, { sessionId: root.id }, 'markdown').text;
+    const one = (await exportText(db, { sessionId: root.id }, 'markdown')).text;
     expect(one.startsWith('# Flaky linker\n')).toBe(true);
-    expect(exportFileName(db, { projectId: p.id }, 'markdown')).toBe('Alpha-项目.md');
-    expect(exportFileName(db, { sessionId: root.id }, 'recall-jsonl')).toBe('Flaky-linker.jsonl');
+    expect(await exportFileName(db, { projectId: p.id }, 'markdown')).toBe('Alpha-项目.md');
+    expect(await exportFileName(db, { sessionId: root.id }, 'recall-jsonl')).toBe('Flaky-linker.jsonl');
   });
 });

@@ -57,6 +57,9 @@ export { batchCall, batchIsolate } from './batches.js';
 /** The adapters' drivers of batch programs: synchronous (SQLite) and awaiting (PostgreSQL). */
 export { driveBatchSync, driveBatchAsync } from './batches.js';
 
+/** Deleting for real (conversations, projects with their conversations, hidden messages). */
+export type { PurgeStore, PurgeOutcome, ProjectPurgeOptions } from './purges.js';
+
 /** Counts and samples for status screens. */
 export type { StorageStats, KeywordCounts, TextSampleOptions } from './stats.js';
 /** Outside writes. */

@@ -11,6 +11,7 @@ import type { ChangeFeed } from './feed.js';
 import type { KeywordIndex } from './keyword.js';
 import type { MessageStore } from './messages.js';
 import type { ProjectStore } from './projects.js';
+import type { PurgeStore } from './purges.js';
 import type { ChunkStore, ClaimQueue } from './semantic.js';
 import type { SessionStore } from './sessions.js';
 import type { StorageStats } from './stats.js';
@@ -45,6 +46,8 @@ export interface Storage {
   readonly bulk?: BulkImport;
   /** Many writes in one transaction, a refused one undone alone (importers; both adapters). */
   readonly batches?: WriteBatches;
+  /** Deleting for real: conversations, projects with their conversations, hidden messages (both adapters). */
+  readonly purges?: PurgeStore;
 
   /** Counts and samples for status screens (both adapters). */
   readonly stats?: StorageStats;

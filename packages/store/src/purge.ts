@@ -55,6 +55,15 @@ function removeMessagesOf(db: RecallDatabase, sessionIds: readonly string[], whe
   return count;
 }
 
+/**
+ * The distinct projects of `ids`, in their order. The statement is the one sessionProjectId caches:
+ * read its row (never `.pluck()` a shared cached statement — that would switch it for every caller).
+ */
+function projectsOf(db: RecallDatabase, ids: readonly string[]): string[] {
+  const projectOf = prepared(db, 'select project_id from sessions where id = ?');
+  return [...new Set(ids.map((id) => (projectOf.get(id) as { project_id: string | null } | undefined)?.project_id ?? null).filter((p): p is string => p !== null))];
+}
+
 function removeSessions(db: RecallDatabase, sessionIds: readonly string[]): void {
   const remove = prepared(db, 'delete from sessions where id = ?');
   const dirty = prepared(db, 'delete from keyword_scope_dirty where session_id = ?');
@@ -77,8 +86,7 @@ export function deleteConversation(db: RecallDatabase, sessionId: string): Purge
   parseInput(idSchema, sessionId, 'session id');
   const result = writeTransaction(db, () => {
     const ids = logicalConversationIds(db, sessionId);
-    const projectOf = prepared(db, 'select project_id from sessions where id = ?').pluck();
-    const projectIds = [...new Set(ids.map((id) => projectOf.get(id) as string | null).filter((p): p is string => p !== null))];
+    const projectIds = projectsOf(db, ids);
     const messages = removeMessagesOf(db, ids);
     removeSessions(db, ids);
     return { sessionIds: ids, messages, projectIds };
@@ -129,8 +137,7 @@ export function purgeHiddenMessages(db: RecallDatabase, sessionId: string): Purg
   const result = writeTransaction(db, () => {
     const ids = logicalConversationIds(db, sessionId);
     const messages = removeMessagesOf(db, ids, " and visibility in ('rewound', 'deleted')");
-    const projectOf = prepared(db, 'select project_id from sessions where id = ?').pluck();
-    const projectIds = [...new Set(ids.map((id) => projectOf.get(id) as string | null).filter((p): p is string => p !== null))];
+    const projectIds = projectsOf(db, ids);
     return { sessionIds: ids, messages, projectIds };
   });
   return { ...result, scrubbed: result.messages > 0 ? scrubDeletedText(db) : checkpointTruncate(db) };

@@ -13,6 +13,7 @@ import { keywordSearch } from './keyword-search.js';
 import { createBranch, createContinuation, createDelegation, createReset } from './lineage.js';
 import { appendMessages, compactMessages, deleteMessage, editMessage, existingExternalIds, findMessage, getMessage, getMessages, rewindSession } from './messages.js';
 import { setSessionProject } from './moves.js';
+import { deleteConversation, purgeHiddenMessages, purgeProject } from './purge.js';
 import { conversationContaining, listConversations, messagePage } from './pages.js';
 import {
   addProjectFolder,
@@ -227,6 +228,11 @@ export function sqliteStorage(
     changes: feed,
     transfer: sqliteTransferSource(db),
     batches: sqliteWriteBatches(db),
+    purges: {
+      deleteConversation: (id) => run(() => deleteConversation(db, id)),
+      deleteProject: (id, purgeOptions = {}) => run(() => purgeProject(db, id, purgeOptions)),
+      purgeHidden: (id) => run(() => purgeHiddenMessages(db, id)),
+    },
     stats: {
       keywordCounts: () => run(() => keywordCounts(db)),
       textSample: (projectId, sample) => run(() => projectTextSample(db, projectId, sample)),

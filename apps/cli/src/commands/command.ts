@@ -87,8 +87,8 @@ export interface CommandDefinition<V> {
   createsData?: boolean | ((parsed: Parsed<V>) => boolean);
   /**
    * The command works on a PostgreSQL storage (team mode): those on the storage ports (serve, mcp,
-   * import, sync, search, projects, sessions, mv, index, migrate); the others refuse a postgres
-   * storage (storage_unsupported) before reading anything.
+   * import, sync, search, projects, sessions, mv, export, delete, index, migrate); the others
+   * (backup, restore) refuse a postgres storage (storage_unsupported) before reading anything.
    */
   servesPostgres?: boolean;
   /** Why the command refuses a postgres storage, for people, when the general sentence would mislead (backup, restore). */

@@ -3,19 +3,22 @@
  * project's conversations, or one logical conversation, as recall-jsonl (re-importable with
  * `recall import`: same ids, lineage, visibility and text — docs/import-format.md) or as Markdown
  * for people. Standard output when `--to` is left out; a file is written 0600 under a temporary
- * name and renamed when complete. No size bound (the RPC methods have one).
+ * name and renamed when complete. No size bound (the RPC methods have one). Reads through the
+ * storage ports: the profile's SQLite file or, with `--database`, a PostgreSQL team database.
  */
 import { closeSync, existsSync, fsyncSync, openSync, renameSync, rmSync, writeSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 import { EXPORT_FORMAT_NAMES } from '@recall/rpc-contract';
 import { PRIVATE_FILE_MODE } from '@recall/schema';
 import { exportConversations, type ExportScope } from '@recall/importers';
-import { getSession } from '@recall/store';
 import { GatewayError } from '@recall/gateway-rpc';
+import type { Storage } from '@recall/storage-ports';
 import { UsageError } from '../errors.js';
 import { enumFlag } from './args.js';
 import { defineCommand } from './command.js';
-import { resolveProjectRef } from './project-ref.js';
+import { openCommandStorage } from './command-storage.js';
+import type { CliContext } from './context.js';
+import { resolveProjectRefOnStorage } from './project-ref.js';
 
 type Flags = { project?: string; session?: string; format?: string; to?: string };
 
@@ -37,35 +40,44 @@ export const exportCommand = defineCommand<Flags>({
     checkScope('export', values);
     enumFlag('export', 'format', values.format, EXPORT_FORMAT_NAMES);
   },
-  run(ctx, { values }) {
-    const db = ctx.db();
-    const format = enumFlag('export', 'format', values.format, EXPORT_FORMAT_NAMES) ?? 'recall-jsonl';
-    const scope: ExportScope = values.project !== undefined ? { projectId: resolveProjectRef(db, values.project).id } : { sessionId: getSession(db, values.session!).id };
-    if (values.to === undefined) {
-      const counts = exportConversations(db, scope, format, (piece) => ctx.out.write(piece));
-      ctx.err.write(`recall export: ${counts.sessions} session(s), ${counts.messages} message(s).\n`);
-      return;
-    }
-    const to = resolve(values.to);
-    if (existsSync(to)) throw new GatewayError('export_target_exists', `${to} already exists; choose another file (an export never overwrites one).`, { data: { path: to } });
-    const tmp = join(dirname(to), `.${basename(to)}.${process.pid}.tmp`);
-    const fd = openSync(tmp, 'wx', PRIVATE_FILE_MODE);
+  servesPostgres: true,
+  async run(ctx, { values }) {
+    const opened = await openCommandStorage(ctx, 'export');
     try {
-      const counts = exportConversations(db, scope, format, (piece) => {
-        writeSync(fd, piece);
-      });
-      fsyncSync(fd);
-      closeSync(fd);
-      renameSync(tmp, to);
-      ctx.out.write(`Exported ${counts.sessions} session(s), ${counts.messages} message(s) to ${to}.\n`);
-    } catch (error) {
-      try {
-        closeSync(fd);
-      } catch {
-        // already closed
-      }
-      rmSync(tmp, { force: true });
-      throw error;
+      await exportTo(ctx, opened.storage, values);
+    } finally {
+      await opened.close();
     }
   },
 });
+
+async function exportTo(ctx: CliContext, storage: Storage, values: Flags): Promise<void> {
+  const format = enumFlag('export', 'format', values.format, EXPORT_FORMAT_NAMES) ?? 'recall-jsonl';
+  const scope: ExportScope = values.project !== undefined ? { projectId: (await resolveProjectRefOnStorage(storage, values.project)).id } : { sessionId: (await storage.sessions.get(values.session!)).id };
+  if (values.to === undefined) {
+    const counts = await exportConversations(storage, scope, format, (piece) => ctx.out.write(piece));
+    ctx.err.write(`recall export: ${counts.sessions} session(s), ${counts.messages} message(s).\n`);
+    return;
+  }
+  const to = resolve(values.to);
+  if (existsSync(to)) throw new GatewayError('export_target_exists', `${to} already exists; choose another file (an export never overwrites one).`, { data: { path: to } });
+  const tmp = join(dirname(to), `.${basename(to)}.${process.pid}.tmp`);
+  const fd = openSync(tmp, 'wx', PRIVATE_FILE_MODE);
+  try {
+    const counts = await exportConversations(storage, scope, format, (piece) => {
+      writeSync(fd, piece);
+    });
+    fsyncSync(fd);
+    closeSync(fd);
+    renameSync(tmp, to);
+    ctx.out.write(`Exported ${counts.sessions} session(s), ${counts.messages} message(s) to ${to}.\n`);
+  } catch (error) {
+    try {
+      closeSync(fd);
+    } catch {
+      // already closed
+    }
+    rmSync(tmp, { force: true });
+    throw error;
+  }
+}

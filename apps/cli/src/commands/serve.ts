@@ -7,7 +7,9 @@
  * `--sync` also runs live sync of agent transcripts (@recall/importers' LiveSync) until then.
  * Given a PostgreSQL storage (`--database`, RECALL_DATABASE_URL, config.json `storage`), it serves
  * that team database instead of the profile's file: several `recall serve` on one database share
- * it (LISTEN/NOTIFY tells each about the others' writes); keyword search, no chat or semantic index yet.
+ * it (LISTEN/NOTIFY tells each about the others' writes); keyword search and chat, no semantic
+ * index yet. `--sync` there imports through the ports into the team database (several gateways
+ * syncing the same transcripts store each message once: sessions and external ids are unique keys).
  */
 import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -24,10 +26,11 @@ import { defaultUiDir, RECALL_LAUNCHER } from '../install-paths.js';
 import type { CliContext } from './context.js';
 import { waitForStop } from './signals.js';
 import { wrapText } from './style.js';
-import { syncConfig, syncPassText } from './sync.js';
+import { syncConfigOn, syncPassText } from './sync.js';
 import { markServing } from './serving-lock.js';
 import { openTeamStorage, shownDatabase } from './team-storage.js';
 import type { Storage } from '@recall/storage-ports';
+import { sqliteStorage } from '@recall/store';
 import { displayBaseUrl, resolveChatSettings } from '@recall/chat';
 import type { IndexStatus } from '@recall/rpc-contract';
 
@@ -69,11 +72,14 @@ function chatLine(ctx: CliContext): string {
   return `not configured — the chat panel needs ${missing.join(' and ')}; search works without it`;
 }
 
-async function startSync(ctx: CliContext): Promise<{ stop(): Promise<void> }> {
-  const db = openProfileDatabase(ctx.config.home, ctx.config.profile);
-  const { sources, mapping, origin } = syncConfig(ctx, db, {});
+/** Live sync into `storage` (a team database) or, without one, into the profile's file on its own connection. */
+async function startSync(ctx: CliContext, storage: Storage | null): Promise<{ stop(): Promise<void> }> {
+  // On SQLite, live sync writes through its own connection (WAL: the gateway's readers are never blocked for long).
+  const db = storage === null ? openProfileDatabase(ctx.config.home, ctx.config.profile) : null;
+  const target: Storage = storage ?? sqliteStorage(db!);
+  const { sources, mapping, origin } = await syncConfigOn(ctx, target, {});
   const sync = new LiveSync({
-    db,
+    db: target,
     statePath: syncStatePath(ctx.config.home, ctx.config.profile),
     sources,
     mapping,
@@ -85,11 +91,10 @@ async function startSync(ctx: CliContext): Promise<{ stop(): Promise<void> }> {
   return {
     stop: async () => {
       await sync.stop();
-      db.close();
+      db?.close();
     },
   };
 }
-
 
 export const serveCommand = defineCommand<{ port?: string; 'host-ui'?: string; 'no-ui'?: boolean; sync?: boolean }>({
   name: 'serve',
@@ -108,11 +113,6 @@ export const serveCommand = defineCommand<{ port?: string; 'host-ui'?: string; '
   servesPostgres: true,
   async run(ctx, { values }) {
     const team = shownDatabase(ctx);
-    if (team !== null && values.sync) {
-      throw new GatewayError('storage_unsupported', 'Live sync (--sync) does not run on a PostgreSQL team database yet; run "recall serve" without --sync, and import on a profile of its own first ("recall migrate" copies it over).', {
-        data: { kind: 'postgres' },
-      });
-    }
     const uiDir = values['no-ui'] ? null : values['host-ui'] !== undefined ? resolve(values['host-ui']) : defaultUiDir();
     for (const warning of ctx.config.warnings) ctx.err.write(`recall: warning: ${warning}\n`);
     const stopped = waitForStop();
@@ -154,14 +154,14 @@ export const serveCommand = defineCommand<{ port?: string; 'host-ui'?: string; '
       ['UI', uiDir === null ? 'not served (--no-ui)' : `open the link above (it works once, for ${ttlMinutes} minutes). A fresh link: curl -H "Authorization: Bearer $(cat ${tokenPath(ctx.config.home)})" ${gateway.url}launch`],
       ...(team !== null ? ([['Storage', `PostgreSQL team database ${team}`]] as [string, string][]) : []),
       ['Semantic search', await semanticLine(ctx, gateway.rpcUrl, gateway.token)],
-      ['Chat model', team !== null ? 'not available on a team database yet' : chatLine(ctx)],
+      ['Chat model', chatLine(ctx)],
       ['Programs', `JSON-RPC at ${gateway.rpcUrl} (HTTP POST or WebSocket), token in ${tokenPath(ctx.config.home)} (Authorization: Bearer <token>)`],
     ];
     const label = (name: string) => `  ${`${name}:`.padEnd(17)}`;
     const text = rows.flatMap(([name, value]) => (ctx.err.isTTY ? wrapText(value, ctx.err.columns, ' '.repeat(19), label(name)) : [`${label(name)}${value}`]));
     ctx.err.write([`${style.bold('Recall is running')} for profile "${gateway.profile}" (home ${ctx.config.home}).`, ...text, '  Press Ctrl-C to stop.', ''].join('\n'));
-    // Live sync writes through its own connection (WAL: the gateway's readers are never blocked for long).
-    const sync = values.sync ? await startSync(ctx) : null;
+    // The gateway's own pool on a team database (it closes it after sync stopped).
+    const sync = values.sync ? await startSync(ctx, storage) : null;
     const reason = await stopped;
     ctx.err.write(`recall serve: ${reason}, shutting down…\n`);
     await sync?.stop();

@@ -11,8 +11,6 @@
 import { existsSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { resolveProjectRef } from './project-ref.js';
-import type { RecallDatabase } from '@recall/schema';
 import type { Storage } from '@recall/storage-ports';
 import { openCommandStorage, resolveProjectRefOn } from './command-storage.js';
 import { LiveSync, loadSyncState, syncStatePath, type ProjectMapping, type SyncPassResult, type SyncSource } from '@recall/importers';
@@ -53,12 +51,7 @@ export function defaultSyncSources(): SyncSource[] {
   return candidates.filter((s) => existsSync(s.path));
 }
 
-/** Sources and mapping for this run: flags, else the saved configuration, else the defaults (no project). */
-export function syncConfig(ctx: CliContext, db: RecallDatabase, values: SyncFlags): { sources: SyncSource[]; mapping: ProjectMapping; origin: string } {
-  return syncSources(ctx, values, values.project === undefined ? null : { kind: 'project', projectId: resolveProjectRef(db, values.project).id });
-}
-
-/** syncConfig read through the storage ports (SQLite or PostgreSQL). */
+/** Sources and mapping for this run (flags, else the saved configuration, else the defaults: no project), read through the storage ports. */
 export async function syncConfigOn(ctx: CliContext, storage: Storage, values: SyncFlags): Promise<{ sources: SyncSource[]; mapping: ProjectMapping; origin: string }> {
   return syncSources(ctx, values, values.project === undefined ? null : { kind: 'project', projectId: (await resolveProjectRefOn(storage, values.project)).id });
 }

@@ -9,14 +9,12 @@
  * The methods' names, summaries and params schemas are the contract's
  * (@recall/rpc-contract, src/methods/chat.ts); this module holds their handlers.
  */
-import { createContinuation } from '@recall/store';
 import type { CallContext } from '../context.js';
 import { ChatError, type ChatRuns } from '@recall/chat';
-import { definedOnly, method, sqliteOnly, type GatewayMethod } from './common.js';
+import { definedOnly, method, type GatewayMethod } from './common.js';
 
+/** The gateway's chat runs; every read and write of theirs goes through the storage ports (SQLite or PostgreSQL). */
 function runsOf(ctx: CallContext): ChatRuns {
-  // Chat is not on the storage ports yet: on a team database it answers storage_unsupported.
-  sqliteOnly(ctx, 'Chat');
   // Contexts built outside startGateway (one-shot CLI dispatch) have no chat runs at all.
   if (ctx.chat === undefined) throw new ChatError('chat_not_configured', 'Chat is not available in this context; use the gateway (recall serve).');
   return ctx.chat;
@@ -32,16 +30,6 @@ export function defaultCompressionNote(previousSessionId: string, at: Date): str
 
 export const chatMethods: GatewayMethod[] = [
   method('chat.status', (_p, ctx) => {
-    if (ctx.db === null) {
-      return {
-        configured: false,
-        apiKeySet: false,
-        missing: ['model'],
-        howToConfigure: 'Chat is not available yet when Recall runs on a shared PostgreSQL team database; search and the conversation views work. See docs/team-mode.md.',
-        searchAvailable: ctx.searchTool !== null,
-        activeRuns: [],
-      };
-    }
     if (ctx.chat === undefined) {
       return {
         configured: false,
@@ -56,7 +44,7 @@ export const chatMethods: GatewayMethod[] = [
   }),
 
   method('chat.send', async (p, ctx) => {
-    const handle = runsOf(ctx).send(p.sessionId, p.content);
+    const handle = await runsOf(ctx).start(p.sessionId, p.content);
     if (!p.wait) return { runId: handle.runId, sessionId: handle.sessionId, userMessageId: handle.userMessageId };
     const outcome = await handle.done;
     if (outcome.status === 'completed' || outcome.error === null) return outcome;
@@ -69,12 +57,11 @@ export const chatMethods: GatewayMethod[] = [
 
   method('chat.cancel', (p, ctx) => runsOf(ctx).cancel(p.runId)),
 
-  method('chat.compress', (p, ctx) => {
-    const runs = runsOf(ctx);
-    runs.assertOpen(p.sessionId);
-    runs.assertIdle(p.sessionId);
-    const note = p.note ?? defaultCompressionNote(p.sessionId, new Date());
-    const result = createContinuation(sqliteOnly(ctx, 'Chat'), p.sessionId, definedOnly({ note, title: p.title }));
+  method('chat.compress', async (p, ctx) => {
+    // Held like a run: no answer can start in the session between the checks and the continuation.
+    const result = await runsOf(ctx).exclusive(p.sessionId, (session) =>
+      ctx.storage.sessions.continueCompressed(session.id, definedOnly({ note: p.note ?? defaultCompressionNote(session.id, new Date()), title: p.title })),
+    );
     ctx.events.emit({ type: 'sessions.changed', sessionIds: [result.previous.id, result.session.id], projectIds: [result.previous.projectId, result.session.projectId] });
     ctx.events.emit({ type: 'messages.changed', sessionIds: [result.session.id], projectIds: [result.session.projectId] });
     return result;

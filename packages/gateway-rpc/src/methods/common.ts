@@ -7,7 +7,7 @@
  */
 import { RPC_METHODS, type RpcMethodName, type RpcParams, type RpcResult } from '@recall/rpc-contract';
 import type { z } from 'zod';
-import type { RecallDatabase } from '@recall/schema';
+import type { PurgeStore } from '@recall/storage-ports';
 import { readTransaction } from '@recall/store';
 import type { CallContext } from '../context.js';
 import { GatewayError } from '../errors.js';
@@ -35,14 +35,13 @@ export function definedOnly<T extends Record<string, unknown>>(value: T): Define
   return out as DefinedOnly<T>;
 }
 
-/** What a method not on the storage ports yet does, for the message people see on PostgreSQL. */
-export function sqliteOnly(ctx: CallContext, what: string): RecallDatabase {
-  if (ctx.db !== null) return ctx.db;
-  throw new GatewayError(
-    'storage_unsupported',
-    `${what} is not available yet when Recall runs on a shared PostgreSQL team database. It works on a profile's own database; see docs/team-mode.md for what team mode serves today.`,
-    { data: { kind: ctx.storage.kind } },
-  );
+/**
+ * The storage's hard deletes (PurgeStore; both adapters have one). A storage without them answers
+ * `storage_unsupported` with `what` in a sentence for people.
+ */
+export function purgesOf(ctx: CallContext, what: string): PurgeStore {
+  if (ctx.storage.purges) return ctx.storage.purges;
+  throw new GatewayError('storage_unsupported', `${what} is not available with this storage. See docs/team-mode.md for what team mode serves.`, { data: { kind: ctx.storage.kind } });
 }
 
 /**

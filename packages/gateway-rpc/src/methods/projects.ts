@@ -4,12 +4,11 @@
  * becomes a project only through `projects.for_folder`, which returns a stable project id (creating
  * the project once, deduplicated by normalised path) so a path is never written into project_id.
  * Every mutation emits `projects.changed` after its store transaction has committed. They run on
- * the storage ports (SQLite or PostgreSQL); deleting a project with its conversations is SQLite-only so far.
+ * the storage ports (SQLite or PostgreSQL), deleting a project with its conversations too (PurgeStore).
  * The methods' names, summaries and params schemas are the contract's
  * (@recall/rpc-contract, src/methods/projects.ts); this module holds their handlers.
  */
-import { purgeProject } from '@recall/store';
-import { definedOnly, method, sqliteOnly, type GatewayMethod } from './common.js';
+import { definedOnly, method, purgesOf, type GatewayMethod } from './common.js';
 
 export const projectMethods: GatewayMethod[] = [
   method('projects.list', async (p, ctx) => ({ projects: await ctx.storage.projects.list({ includeArchived: p.includeArchived }) })),
@@ -34,14 +33,15 @@ export const projectMethods: GatewayMethod[] = [
   }),
 
   method('projects.delete', async (p, ctx) => {
-    if (ctx.db === null && !p.withConversations) {
+    if (!p.withConversations && ctx.storage.purges === undefined) {
       // The ports' delete refuses a project that still owns a session (project_has_sessions).
       await ctx.storage.projects.delete(p.projectId);
       ctx.events.emit({ type: 'projects.changed', projectIds: [p.projectId] });
       return { deleted: true as const };
     }
-    // Deleting the conversations too scrubs their text from the profile's file (SQLite only so far).
-    const result = purgeProject(sqliteOnly(ctx, 'Deleting a project together with its conversations'), p.projectId, { withConversations: p.withConversations });
+    // One purge: refused while the project owns a session unless its conversations go too (rows,
+    // keyword index rows, chunks; scrubbed from a SQLite file).
+    const result = await purgesOf(ctx, 'Deleting a project together with its conversations').deleteProject(p.projectId, { withConversations: p.withConversations });
     if (result.sessionIds.length > 0) ctx.events.emit({ type: 'sessions.changed', sessionIds: result.sessionIds, projectIds: [p.projectId] });
     ctx.events.emit({ type: 'projects.changed', projectIds: [p.projectId] });
     return { deleted: true as const };

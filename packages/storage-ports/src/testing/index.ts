@@ -10,6 +10,7 @@ import { describeCoreConformance } from './core.js';
 import { describeFeedConformance, type ReopenStorage } from './feed.js';
 import { describeIsolationConformance } from './isolation.js';
 import { describeKeywordConformance } from './keyword.js';
+import { describePurgeConformance } from './purges.js';
 import { describeReadScopeConformance } from './read-scope.js';
 import { describeSemanticConformance } from './semantic.js';
 import type { OpenFreshStorage } from './harness.js';
@@ -20,12 +21,14 @@ export interface ConformanceOptions {
   semantic?: boolean;
   /** fast-check runs of the isolation property (default 25). */
   isolationRuns?: number;
+  /** fast-check runs of the purge property (default 15). */
+  purgeRuns?: number;
   /** fast-check runs of the allowed-set property (default 15). */
   allowedSetRuns?: number;
   /** A second handle on the same data as a storage `open()` returned: enables the change-feed tests. */
   reopen?: ReopenStorage;
   /** Run only these parts (default: all that apply); e.g. a package adding only the semantic rows runs `['semantic']`. */
-  only?: ReadonlyArray<'core' | 'keyword' | 'isolation' | 'feed' | 'semantic' | 'read-scope' | 'batch-reads'>;
+  only?: ReadonlyArray<'core' | 'keyword' | 'isolation' | 'feed' | 'semantic' | 'read-scope' | 'batch-reads' | 'purges'>;
   /**
    * The backend itself limits a `withReadScope` read (PostgreSQL's row-level security): also check
    * that an unscoped read inside a scope returns nothing of another project and a write is refused.
@@ -43,6 +46,7 @@ export function describeStorageConformance(name: string, open: OpenFreshStorage,
     if (runs('isolation')) describeIsolationConformance(open, options.isolationRuns === undefined ? {} : { numRuns: options.isolationRuns });
     if (runs('read-scope')) describeReadScopeConformance(open, options.enforcedReadScope ? { enforced: true } : {});
     if (runs('batch-reads')) describeBatchReadConformance(open, options.enforcedReadScope ? { enforced: true } : {});
+    if (runs('purges')) describePurgeConformance(open, options.purgeRuns === undefined ? {} : { numRuns: options.purgeRuns });
     if (options.reopen && runs('feed')) describeFeedConformance(open, options.reopen);
     if (options.semantic && runs('semantic')) describeSemanticConformance(open, options.allowedSetRuns === undefined ? {} : { numRuns: options.allowedSetRuns });
   });

@@ -184,6 +184,9 @@ export function postgresSessions(pool: Db): SessionStore {
       const data = parseInput(upsertSchema, input, 'session');
       const hasProjectKey = Object.prototype.hasOwnProperty.call(input, 'projectId') && input.projectId !== undefined;
       return write(pool, async (tx) => {
+        // One upsert per session id at a time: two gateways syncing the same transcript both find
+        // no row, and the second would fail on the primary key; under the lock it sees the first's.
+        await tx.query("select pg_advisory_xact_lock(hashtextextended('recall.session:' || $1, 0))", [data.id]);
         const current = await findSession(tx, data.id);
         if (!current) return createTx(tx, input);
         if (data.lineage !== undefined && data.lineage !== current.lineage) throw new LineageError('The lineage of an existing session cannot change.', { sessionId: data.id });

@@ -10,6 +10,7 @@ import { postgresChangeFeed } from './feed.js';
 import { postgresKeyword } from './keyword.js';
 import { postgresMessages } from './messages.js';
 import { postgresProjects } from './projects.js';
+import { postgresPurges } from './purges.js';
 import { postgresChunks, postgresClaims } from './semantic.js';
 import { postgresSessions } from './sessions.js';
 import { postgresStats } from './stats.js';
@@ -71,6 +72,7 @@ export function postgresStorage(db: RecallPostgres, url: string, options: { owns
     bulk: guardPort(postgresBulkImport(db.pool)),
     stats: guardPort(postgresStats(db.pool)),
     batches: guardPort(postgresWriteBatches(db.pool)),
+    purges: guardPort(postgresPurges(db.pool)),
     withReadScope: (scope, fn) => scoped(db.pool, rlsOf(scope), (client) => fn(guardStorage(scopedStorage(client, feed)))).catch((error: unknown) => Promise.reject(asUnreachable(error))),
     async close() {
       if (closed) return;
