@@ -13,6 +13,7 @@ import { postgresProjects } from './projects.js';
 import { postgresChunks, postgresClaims } from './semantic.js';
 import { postgresSessions } from './sessions.js';
 import { postgresStats } from './stats.js';
+import type pg from 'pg';
 import { asUnreachable, guardPort } from './unreachable.js';
 import { scoped, scopedPool, type RlsScope, type Tx } from './tx.js';
 
@@ -27,8 +28,8 @@ function rlsOf(scope: ReadScope): RlsScope {
  * The stores over one client inside a `scoped()` transaction (withReadScope): every read of `fn`
  * runs in that transaction, limited by row-level security; writes are refused (read-only).
  */
-function scopedStorage(client: Tx, feed: Storage['changes']): Storage {
-  const pool = scopedPool(client);
+function scopedStorage(client: Tx, feed: Storage['changes'], root: pg.Pool): Storage {
+  const pool = scopedPool(client, root);
   const storage: Storage = {
     kind: 'postgres',
     projects: postgresProjects(pool),
@@ -71,7 +72,7 @@ export function postgresStorage(db: RecallPostgres, url: string, options: { owns
     bulk: guardPort(postgresBulkImport(db.pool)),
     stats: guardPort(postgresStats(db.pool)),
     batches: guardPort(postgresWriteBatches(db.pool)),
-    withReadScope: (scope, fn) => scoped(db.pool, rlsOf(scope), (client) => fn(guardStorage(scopedStorage(client, feed)))).catch((error: unknown) => Promise.reject(asUnreachable(error))),
+    withReadScope: (scope, fn) => scoped(db.pool, rlsOf(scope), (client) => fn(guardStorage(scopedStorage(client, feed, db.pool)))).catch((error: unknown) => Promise.reject(asUnreachable(error))),
     async close() {
       if (closed) return;
       closed = true;
