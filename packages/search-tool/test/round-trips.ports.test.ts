@@ -105,9 +105,9 @@ describe('session_search round trips on PostgreSQL', () => {
   });
 
   test('a read inside a scope still sees only that scope (row-level security)', async () => {
-    const seen = await pg.withReadScope({ kind: 'project', projectId: 'p_a' }, (s) => s.sessions.findRecords(['s_a1', 's_b1']));
+    const seen = await pg.withReadScope!({ kind: 'project', projectId: 'p_a' }, (s) => s.sessions.findRecords(['s_a1', 's_b1']));
     expect([...seen.keys()]).toEqual(['s_a1']);
-    const own = await pg.withReadScope({ kind: 'sessions', sessionIds: ['s_b1'] }, (s) => s.sessions.findRecords(['s_a1', 's_b1']));
+    const own = await pg.withReadScope!({ kind: 'sessions', sessionIds: ['s_b1'] }, (s) => s.sessions.findRecords(['s_a1', 's_b1']));
     expect([...own.keys()]).toEqual(['s_b1']);
   });
 });
