@@ -139,49 +139,6 @@ export async function segmentsAndRootsOn(q: Q, sessionIds: readonly string[]): P
   return { segments, roots };
 }
 
-/**
- * conversationRootsOn of `sessionIds`, then segmentsOfMany of those roots, in one statement (the
- * browse walk's prefetch): the roots by session and the compression chain of each root, in the
- * same order as segmentsOfMany. Unknown ids are absent.
- */
-export async function rootsWithSegmentsOn(q: Q, sessionIds: readonly string[]): Promise<{ roots: Map<string, string>; segments: Map<string, string[]> }> {
-  const roots = new Map<string, string>();
-  const segments = new Map<string, string[]>();
-  if (sessionIds.length === 0) return { roots, segments };
-  const r = await q.query(
-    `with recursive rup(start, id, parent, lineage, depth) as (
-       select id, id, parent_session_id, lineage, 0 from sessions where id = any($1::text[])
-       union all
-       select rup.start, p.id, p.parent_session_id, p.lineage, rup.depth + 1 from rup join sessions p on p.id = rup.parent
-        where rup.lineage in ${EDGES} and rup.depth < ${MAX_DEPTH}
-     ) cycle id set is_cycle using path,
-     roots as (select distinct on (start) start, id as root from rup where not is_cycle order by start, depth desc),
-     up(start, id, parent, lineage, depth) as (
-       select id, id, parent_session_id, lineage, 0 from sessions where id in (select root from roots)
-       union all
-       select up.start, p.id, p.parent_session_id, p.lineage, up.depth + 1 from up join sessions p on p.id = up.parent
-        where up.lineage = 'compression' and up.depth < ${MAX_DEPTH}
-     ) cycle id set is_cycle using path,
-     starts as (select distinct on (start) start, id as chain_start from up where not is_cycle order by start, depth desc),
-     chain(chain_start, id, depth, started) as (
-       select id, id, 0, started_at from sessions where id in (select chain_start from starts)
-       union
-       select chain.chain_start, s.id, chain.depth + 1, s.started_at from sessions s join chain on s.parent_session_id = chain.id
-        where s.lineage = 'compression' and chain.depth < ${MAX_DEPTH}
-     )
-     select 0 as kind, start, root, null::text[] as segments from roots
-     union all
-     select 1, st.start, null, array(select chain.id from chain where chain.chain_start = st.chain_start
-                                      order by chain.depth, chain.started, chain.id collate "C") from starts st`,
-    [[...new Set(sessionIds)]],
-  );
-  for (const row of r.rows) {
-    if (Number(row.kind) === 0) roots.set(row.start as string, row.root as string);
-    else if ((row.segments as string[]).length > 0) segments.set(row.start as string, row.segments as string[]);
-  }
-  return { roots, segments };
-}
-
 /** A project-less session's recallable history: members reached through compression edges only. */
 export async function ownHistory(q: Q, sessionId: string): Promise<string[]> {
   const members = await conversationMembers(q, sessionId);
@@ -310,21 +267,16 @@ export async function recentConversationsOn(q: Q, scope: RecentScope, options: R
   const roles: { roles?: readonly MessageRole[] } = options.roles && options.roles.length > 0 ? { roles: options.roles } : {};
   // A date range keeps only conversations with a visible message in it, quoted from inside it.
   const dates = { ...(options.since !== undefined ? { since: options.since } : {}), ...(options.until !== undefined ? { until: options.until } : {}) };
-  // Roots and segments are read for a whole batch of sessions at once (one query, not two per session).
+  // Roots and segments are read for a whole batch of sessions at once (two queries, not two per session).
   const roots = new Map<string, string>();
   const segmentsByRoot = new Map<string, string[]>();
   // The ends (last, first user, first message) of the next few new conversations of the batch, in one query.
   const ends = new Map<string, ConversationEnds>();
   let pending: string[] = [];
   const prefetch = async (sessionIds: readonly string[]): Promise<void> => {
-    // One statement: the roots, and the segments of every root (those of the fresh ones are kept).
-    const both = await rootsWithSegmentsOn(q, sessionIds);
-    for (const [id, root] of both.roots) roots.set(id, root);
+    for (const [id, root] of await conversationRootsOn(q, sessionIds)) roots.set(id, root);
     const fresh = [...new Set(sessionIds.map((id) => roots.get(id)).filter((r): r is string => r !== undefined && !seen.has(r) && !segmentsByRoot.has(r)))];
-    for (const root of fresh) {
-      const segments = both.segments.get(root);
-      if (segments) segmentsByRoot.set(root, segments);
-    }
+    for (const [root, segments] of await segmentsOfMany(q, fresh)) segmentsByRoot.set(root, segments);
     pending = fresh.filter((r) => segmentsByRoot.has(r));
   };
   const endsOf = async (rootId: string): Promise<ConversationEnds | undefined> => {
