@@ -95,6 +95,50 @@ export async function segmentsOfMany(q: Q, sessionIds: readonly string[]): Promi
   return out;
 }
 
+/**
+ * segmentsOfMany and conversationRootsOn of the same sessions in one statement (the search tool
+ * reads both for the same ids, one after the other): per known id its compression chain, in the
+ * same order, and its root. Unknown ids are absent from both.
+ */
+export async function segmentsAndRootsOn(q: Q, sessionIds: readonly string[]): Promise<{ segments: Map<string, string[]>; roots: Map<string, string> }> {
+  const segments = new Map<string, string[]>();
+  const roots = new Map<string, string>();
+  if (sessionIds.length === 0) return { segments, roots };
+  const r = await q.query(
+    `with recursive up(start, id, parent, lineage, depth) as (
+       select id, id, parent_session_id, lineage, 0 from sessions where id = any($1::text[])
+       union all
+       select up.start, p.id, p.parent_session_id, p.lineage, up.depth + 1 from up join sessions p on p.id = up.parent
+        where up.lineage = 'compression' and up.depth < ${MAX_DEPTH}
+     ) cycle id set is_cycle using path,
+     starts as (select distinct on (start) start, id as chain_start from up where not is_cycle order by start, depth desc),
+     chain(chain_start, id, depth, started) as (
+       select id, id, 0, started_at from sessions where id in (select chain_start from starts)
+       union
+       select chain.chain_start, s.id, chain.depth + 1, s.started_at from sessions s join chain on s.parent_session_id = chain.id
+        where s.lineage = 'compression' and chain.depth < ${MAX_DEPTH}
+     ),
+     rup(start, id, parent, lineage, depth) as (
+       select id, id, parent_session_id, lineage, 0 from sessions where id = any($1::text[])
+       union all
+       select rup.start, p.id, p.parent_session_id, p.lineage, rup.depth + 1 from rup join sessions p on p.id = rup.parent
+        where rup.lineage in ${EDGES} and rup.depth < ${MAX_DEPTH}
+     ) cycle id set is_cycle using path,
+     roots as (select distinct on (start) start, id as root from rup where not is_cycle order by start, depth desc)
+     select roots.start, roots.root,
+            array(select chain.id from starts join chain on chain.chain_start = starts.chain_start where starts.start = roots.start
+                   order by chain.depth, chain.started, chain.id collate "C") as segments
+       from roots`,
+    [[...new Set(sessionIds)]],
+  );
+  for (const row of r.rows) {
+    roots.set(row.start as string, row.root as string);
+    const chain = row.segments as string[];
+    if (chain.length > 0) segments.set(row.start as string, chain);
+  }
+  return { segments, roots };
+}
+
 /** A project-less session's recallable history: members reached through compression edges only. */
 export async function ownHistory(q: Q, sessionId: string): Promise<string[]> {
   const members = await conversationMembers(q, sessionId);

@@ -26,7 +26,7 @@ import { keywordQuery, type QueryLeaf } from '../keyword-text.js';
 import { bm25, leafFrequency, parseTsvector, SCOPE_TOKEN_LENGTH, type Bm25Stats, type ParsedDocument } from './keyword-bm25.js';
 import { collectMatches } from './keyword-window.js';
 import { keywordSnippet } from '../snippet.js';
-import { scoped, toMessage, VISIBLE_SQL, type RlsScope } from './tx.js';
+import { poolIdentity, scoped, toMessage, VISIBLE_SQL, type RlsScope } from './tx.js';
 
 const clamp = (v: number | undefined, d: number, lo: number, hi: number) => Math.min(hi, Math.max(lo, Math.floor(v ?? d)));
 /** Titles examined per query at most (newest sessions first). */
@@ -253,8 +253,8 @@ const sizeCache = new WeakMap<object, Map<string, { messages: number; averageLen
  */
 async function scopeSize(pool: pg.Pool, tx: pg.PoolClient, rls: RlsScope): Promise<Pick<Bm25Stats, 'messages' | 'averageLength'>> {
   const key = 'projectId' in rls ? `p:${rls.projectId}` : `s:${[...rls.sessionIds].sort().join(',')}`;
-  let cache = sizeCache.get(pool);
-  if (!cache) sizeCache.set(pool, (cache = new Map()));
+  let cache = sizeCache.get(poolIdentity(pool));
+  if (!cache) sizeCache.set(poolIdentity(pool), (cache = new Map()));
   const known = cache.get(key);
   const now = Date.now();
   if (known && now - known.at < SIZE_TTL_MS) return known;

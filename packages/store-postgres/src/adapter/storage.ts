@@ -2,10 +2,11 @@
  * The PostgreSQL adapter of @recall/storage-ports: `openPostgresStorage({ kind: 'postgres', url })`
  * opens a pool (migrating under the advisory lock) and returns every port, semantic rows included.
  */
-import type { ReadScope, Storage, StorageConfig } from '@recall/storage-ports';
+import type { ReadScope, SessionStore, Storage, StorageConfig } from '@recall/storage-ports';
 import { openPostgres, type RecallPostgres } from '../database.js';
 import { postgresWriteBatches } from './batches.js';
 import { postgresBulkImport, postgresTransferSource } from './bulk.js';
+import { segmentsAndRootsOn } from './conversations.js';
 import { postgresChangeFeed } from './feed.js';
 import { postgresKeyword } from './keyword.js';
 import { postgresMessages } from './messages.js';
@@ -14,6 +15,7 @@ import { postgresPurges } from './purges.js';
 import { postgresChunks, postgresClaims } from './semantic.js';
 import { postgresSessions } from './sessions.js';
 import { postgresStats } from './stats.js';
+import type pg from 'pg';
 import { asUnreachable, guardPort } from './unreachable.js';
 import { scoped, scopedPool, type RlsScope, type Tx } from './tx.js';
 
@@ -28,12 +30,12 @@ function rlsOf(scope: ReadScope): RlsScope {
  * The stores over one client inside a `scoped()` transaction (withReadScope): every read of `fn`
  * runs in that transaction, limited by row-level security; writes are refused (read-only).
  */
-function scopedStorage(client: Tx, feed: Storage['changes']): Storage {
-  const pool = scopedPool(client);
+function scopedStorage(client: Tx, feed: Storage['changes'], root: pg.Pool): Storage {
+  const pool = scopedPool(client, root);
   const storage: Storage = {
     kind: 'postgres',
     projects: postgresProjects(pool),
-    sessions: postgresSessions(pool),
+    sessions: withRootsOfSegments(postgresSessions(pool), pool),
     messages: postgresMessages(pool),
     keyword: postgresKeyword(pool),
     changes: feed,
@@ -42,6 +44,44 @@ function scopedStorage(client: Tx, feed: Storage['changes']): Storage {
     close: async () => {},
   };
   return storage;
+}
+
+/**
+ * Inside one read scope: segmentsOf and conversationRoots each read both facts of their sessions
+ * in one statement (segmentsAndRootsOn; the search tool asks for both, for the same ids, one after
+ * the other), and the second answers from the first's rows without a round trip. Kept for that
+ * one scope only (never across calls or transactions).
+ */
+function withRootsOfSegments(sessions: SessionStore, pool: pg.Pool): SessionStore {
+  const segments = new Map<string, string[]>();
+  const roots = new Map<string, string>();
+  const seen = new Set<string>();
+  const read = async (ids: readonly string[]): Promise<void> => {
+    if (ids.every((id) => seen.has(id))) return;
+    const both = await segmentsAndRootsOn(pool, ids);
+    for (const id of ids) seen.add(id);
+    for (const [id, chain] of both.segments) segments.set(id, chain);
+    for (const [id, root] of both.roots) roots.set(id, root);
+  };
+  const pick = <V>(from: Map<string, V>, ids: readonly string[]): Map<string, V> => {
+    const out = new Map<string, V>();
+    for (const id of ids) {
+      const v = from.get(id);
+      if (v !== undefined) out.set(id, v);
+    }
+    return out;
+  };
+  return {
+    ...sessions,
+    async segmentsOf(ids) {
+      await read(ids);
+      return pick(segments, ids);
+    },
+    async conversationRoots(ids) {
+      await read(ids);
+      return pick(roots, ids);
+    },
+  };
 }
 
 /** The scoped stores with lost connections typed, as the pool's are. */
@@ -73,7 +113,7 @@ export function postgresStorage(db: RecallPostgres, url: string, options: { owns
     stats: guardPort(postgresStats(db.pool)),
     batches: guardPort(postgresWriteBatches(db.pool)),
     purges: guardPort(postgresPurges(db.pool)),
-    withReadScope: (scope, fn) => scoped(db.pool, rlsOf(scope), (client) => fn(guardStorage(scopedStorage(client, feed)))).catch((error: unknown) => Promise.reject(asUnreachable(error))),
+    withReadScope: (scope, fn) => scoped(db.pool, rlsOf(scope), (client) => fn(guardStorage(scopedStorage(client, feed, db.pool)))).catch((error: unknown) => Promise.reject(asUnreachable(error))),
     async close() {
       if (closed) return;
       closed = true;

@@ -16,14 +16,24 @@ export type Tx = pg.PoolClient;
 
 /** Marks the pool stand-in of a scoped read (scopedPool): its one client is already inside the scope's transaction. */
 const BOUND = Symbol('recall.scopedClient');
+/** The pool a read scope's stand-in was taken from (scopedPool's `root`). */
+const ROOT = Symbol('recall.scopeRoot');
 
 /**
  * A pool stand-in whose every query runs on `client`, already inside a `scoped()` transaction: the
  * adapters' stores built over it read within that transaction (Storage.withReadScope). `scoped()` on
  * it runs on the same client under the outer scope (never widened); `write()` on it is refused.
  */
-export function scopedPool(client: Tx): pg.Pool {
-  return { query: client.query.bind(client), [BOUND]: client } as unknown as pg.Pool;
+export function scopedPool(client: Tx, root?: pg.Pool): pg.Pool {
+  return { query: client.query.bind(client), [BOUND]: client, [ROOT]: root } as unknown as pg.Pool;
+}
+
+/**
+ * The pool whose caches a store may use: the real pool behind a read scope's stand-in (a new
+ * stand-in per scope, so caches keyed on it would never be hit again), else `pool` itself.
+ */
+export function poolIdentity(pool: pg.Pool): object {
+  return (pool as unknown as { [ROOT]?: pg.Pool })[ROOT] ?? pool;
 }
 
 function boundClient(pool: pg.Pool): Tx | undefined {
@@ -113,7 +123,7 @@ async function writeOnce<T>(pool: pg.Pool, fn: (tx: Tx) => Promise<T>): Promise<
  * listener would end the process. Its queries reject instead; release() then discards a client
  * that failed, so the pool opens a fresh connection for the next request.
  */
-async function checkout(pool: pg.Pool): Promise<{ client: pg.PoolClient; release: (failure?: unknown) => void }> {
+async function checkout(pool: pg.Pool): Promise<{ client: pg.PoolClient; release: (failure?: unknown, discard?: boolean) => void }> {
   const client = await pool.connect();
   let lost: unknown = null;
   const onError = (error: unknown): void => {
@@ -122,9 +132,9 @@ async function checkout(pool: pg.Pool): Promise<{ client: pg.PoolClient; release
   client.on('error', onError);
   return {
     client,
-    release: (failure) => {
+    release: (failure, discard = false) => {
       client.off('error', onError);
-      const broken = lost !== null || (failure !== undefined && isConnectionLoss(failure));
+      const broken = discard || lost !== null || (failure !== undefined && isConnectionLoss(failure));
       client.release(broken ? (lost instanceof Error ? lost : true) : undefined);
     },
   };
@@ -140,22 +150,32 @@ export async function scoped<T>(pool: pg.Pool, scope: RlsScope, fn: (tx: Tx) => 
   const bound = boundClient(pool);
   if (bound) return fn(bound);
   const { client, release } = await checkout(pool);
-  let failure: unknown;
+  let out: T;
   try {
-    await client.query('begin read only');
-    await client.query('set local role recall_scoped');
-    if ('projectId' in scope) await client.query("select set_config('recall.project_id', $1, true)", [scope.projectId]);
-    else await client.query("select set_config('recall.session_ids', $1, true)", [scope.sessionIds.join(',')]);
-    const out = await fn(client);
-    await client.query('commit');
-    return out;
+    // One round trip: BEGIN, the role and the scope setting as one simple-query string (the
+    // setting's value an escaped literal). All three are transaction-local; the server runs them
+    // in order and stops at the first failure, so no read of fn runs unscoped.
+    await client.query(scopeOpening(client, scope));
+    out = await fn(client);
   } catch (error) {
-    failure = error;
     await client.query('rollback').catch(() => {});
+    release(error);
     throw error;
-  } finally {
-    release(failure);
   }
+  // COMMIT of a read-only transaction is not waited for: every row fn read is already in `out`, and
+  // the client goes back to the pool only once the COMMIT is done (a client whose COMMIT failed
+  // is discarded, never reused inside the old transaction).
+  client.query('commit').then(
+    () => release(),
+    (error: unknown) => release(error, true),
+  );
+  return out;
+}
+
+/** BEGIN READ ONLY + SET LOCAL ROLE recall_scoped + the scope's transaction-local setting, as one simple query. */
+export function scopeOpening(client: Pick<Tx, 'escapeLiteral'>, scope: RlsScope): string {
+  const [name, value] = 'projectId' in scope ? ['recall.project_id', scope.projectId] : ['recall.session_ids', scope.sessionIds.join(',')];
+  return `begin read only; set local role recall_scoped; select set_config('${name}', ${client.escapeLiteral(value)}, true)`;
 }
 
 /** Serialises writers of one logical conversation (moves, continuations, delegations) for this transaction. */
