@@ -93,7 +93,12 @@ export function rankExchanges<T extends ExchangeCandidate>(rows: readonly T[], u
   const blend = (b: number, c: number) => COVERAGE_BM25_SHARE * b + (1 - COVERAGE_BM25_SHARE) * c;
   const cov = new Map(rows.map((r) => [r.messageId, coverage(r.text, units)]));
   const whole = (r: T) => cov.get(r.messageId)! >= 1 - EPS;
-  const blended = rows.map((r) => ({ ...r, score: blend(best > 0 ? r.score / best : 0, cov.get(r.messageId)!) }));
+  // The coverage re-rank's order (keyword-coverage.ts: blended score, ties in input order): the
+  // credit below keeps its input order when no reply is credited, so it must get them sorted.
+  const blended = rows
+    .map((r, i) => ({ r: { ...r, score: blend(best > 0 ? r.score / best : 0, cov.get(r.messageId)!) }, i }))
+    .sort((a, b) => b.r.score - a.r.score || a.i - b.i)
+    .map(({ r }) => r);
   const s0 = new Map(blended.map((r) => [r.messageId, r.score]));
   // The places: coverage + the plain credit (a reply adds a share of its question's score).
   const places = creditReplies(blended, { textOf: (r) => r.text, credit: REPLY_CREDIT_COVERAGE, whole });

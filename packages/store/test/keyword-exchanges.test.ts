@@ -162,7 +162,12 @@ describe('rankExchanges', () => {
           const out = rankExchanges(rows, units);
           // The places: the coverage blend and the plain credit, as the search ranked before the rules.
           const best = Math.max(...rows.map((r) => r.score));
-          const blended = rows.map((r) => ({ ...r, score: 0.2 * (r.score / best) + 0.8 * coverageOf(r.text, units) }));
+          // Sorted as the coverage re-rank sorts them (ties in input order): without a credited reply
+          // the credit keeps its input order, so unsorted input would keep BM25's order.
+          const blended = rows
+            .map((r, i) => ({ r: { ...r, score: 0.2 * (r.score / best) + 0.8 * coverageOf(r.text, units) }, i }))
+            .sort((a, b) => b.r.score - a.r.score || a.i - b.i)
+            .map(({ r }) => r);
           const places = creditReplies(blended, { textOf: (r) => r.text, credit: REPLY_CREDIT_COVERAGE, whole: (r) => coverageOf(r.text, units) >= 1 - 1e-9 });
           expect(out.map((r) => r.sessionId)).toEqual(places.map((r) => r.sessionId));
           expect(out.map((r) => r.score)).toEqual(places.map((r) => r.score));
