@@ -5,7 +5,8 @@
  * home's own token): this process indexes nothing, so without an answering server a switched-on
  * project's unfinished index is "waiting", never "indexing".
  */
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
+import { dirname } from 'node:path';
 import { tokenPath } from '@recall/gateway-rpc';
 import type { IndexProjectStatus, IndexStatus } from '@recall/rpc-contract';
 import { printTable, type CliContext } from './context.js';
@@ -45,6 +46,13 @@ async function rpcCall(url: string, token: string, method: string, params: Recor
  * The index status of the `recall serve` running for this home and profile on the configured port,
  * or null when none answers (no token yet, nothing listening, another profile, an old version).
  */
+
+/** The config file's path for a hint, naming its folder when that does not exist yet (a team database creates no profile folder). */
+export function whereConfigGoes(path: string): string {
+  const dir = dirname(path);
+  return existsSync(dir) ? path : `${path} (create the folder ${dir} first: it does not exist yet)`;
+}
+
 export async function serverIndexStatus(ctx: CliContext, params: Record<string, unknown>): Promise<IndexStatus | null> {
   let token: string;
   try {
@@ -92,7 +100,7 @@ function projectState(p: IndexProjectStatus, live: boolean): string {
 export function printIndexStatus(ctx: CliContext, status: IndexStatus, live: boolean, policy: RedactionPolicy): void {
   const s = status.semantic;
   const { style } = ctx.out;
-  const configPath = ctx.config.configFile.path;
+  const configPath = whereConfigGoes(ctx.config.configFile.path);
   const enableHint = 'recall index enable --project SLUG';
   const on = s.projects.filter((p) => p.consent.enabled && p.reason !== 'consent_for_other_endpoint');
   const model = s.provider

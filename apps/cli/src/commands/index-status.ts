@@ -20,7 +20,7 @@ import { indexServiceFor, indexServiceForStorage } from '../stage-b.js';
 import { RECALL_LAUNCHER } from '../install-paths.js';
 import { defineCommand } from './command.js';
 import { printJson, type CliContext } from './context.js';
-import { printIndexStatus, serverIndexStatus } from './index-status-text.js';
+import { printIndexStatus, serverIndexStatus, whereConfigGoes } from './index-status-text.js';
 import { didYouMean } from './style.js';
 import { UsageError } from '../errors.js';
 import { GatewayError } from '@recall/gateway-rpc';
@@ -40,7 +40,7 @@ function resolveProject(ctx: CliContext, ref: string | undefined): string | unde
 function notConfigured(ctx: CliContext): GatewayError {
   return new GatewayError(
     'semantic_disabled',
-    `Semantic search is not configured: add {"semantic": {"enabled": true, "provider": "use-lite"}} (the built-in English model; others in docs/semantic.md) to ${ctx.config.configFile.path} first.`,
+    `Semantic search is not configured: add {"semantic": {"enabled": true, "provider": "use-lite"}} (the built-in English model; others in docs/semantic.md) to ${whereConfigGoes(ctx.config.configFile.path)} first.`,
   );
 }
 
