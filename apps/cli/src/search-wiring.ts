@@ -18,6 +18,7 @@ import {
   parseSemanticConfig,
   resolveEmbeddingApiKey,
   SemanticConfigError,
+  storageReranker,
   storageSemanticSource,
   type SemanticIndex,
   type EmbeddingProvider,
@@ -87,13 +88,23 @@ function configAndProvider(options: SearchWiringOptions): { config: SemanticConf
 /**
  * The same composition over the storage ports (a PostgreSQL team database): hybrid search with the
  * semantic source over the storage's chunk rows (pgvector's exact scan of the allowed set), keyword
- * only without a configured, switched-on `semantic` section. No reranker here yet (its consent check
- * reads a profile's SQLite file).
+ * only without a configured, switched-on `semantic` section. The optional reranker (`semantic.rerank`)
+ * reads each project's consent through the storage's ChunkStore (`consentRecord`), so it runs for a
+ * project exactly as on a profile file: only while the consent names the configured reranker.
  */
 export function createStorageSearchComposition(storage: Storage, options: SearchWiringOptions = {}): Omit<SearchComposition, 'semantic'> {
   const { config, provider, owned } = configAndProvider(options);
   const semantic = storageSemanticSource({ storage, config, provider, ...(options.health ? { health: options.health } : {}) });
-  const tool = createSessionSearchTool({ storage, ...(semantic ? { semantic } : {}), ...(options.deadlineMs !== undefined ? { deadlineMs: options.deadlineMs } : {}) });
+  // Optional reranking, as createSearchComposition's: consent-gated per project (read through the ports), redacted, under the call's deadline.
+  const reranker = storage.semantic
+    ? storageReranker({
+        semantic: storage.semantic,
+        config,
+        apiKey: options.semanticKeys?.rerankApiKey ?? null,
+        ...(options.redaction ? { redact: options.redaction.text('embedding') } : {}),
+      })
+    : null;
+  const tool = createSessionSearchTool({ storage, ...(semantic ? { semantic } : {}), reranker, ...(options.deadlineMs !== undefined ? { deadlineMs: options.deadlineMs } : {}) });
   let closed = false;
   return {
     tool,

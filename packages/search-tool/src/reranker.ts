@@ -20,6 +20,9 @@
  */
 import type { ToolScope } from './scope.js';
 
+/** A reranker's answer for one scope: allowed, or not with a reason shown to people. */
+export type RerankDecision = { allowed: true } | { allowed: false; reason: string };
+
 /**
  * Stage B's reranker as the tool sees it. `allows(scope)` says whether this caller's text may be
  * sent to the reranker (the project is switched on for it: the same consent as embeddings);
@@ -30,8 +33,11 @@ import type { ToolScope } from './scope.js';
 export interface Reranker {
   /** How many of the fused top conversations are reranked (the rest keep their order below them). */
   readonly topN: number;
-  /** Whether the caller's scope may be sent to the reranker; `reason` is shown to people when not. */
-  allows(scope: ToolScope): { allowed: true } | { allowed: false; reason: string };
+  /**
+   * Whether the caller's scope may be sent to the reranker; `reason` is shown to people when not.
+   * May answer with a promise (a consent read through the async storage ports, e.g. PostgreSQL).
+   */
+  allows(scope: ToolScope): RerankDecision | Promise<RerankDecision>;
   /** One score per text, in order; texts are redacted by the implementation before they are sent. */
   rerank(query: string, texts: readonly string[], options: { signal: AbortSignal }): Promise<number[]>;
 }

@@ -220,6 +220,10 @@ export function createSessionSearchTool(options: SessionSearchToolOptions): Sess
       const semanticResult: SemanticResult | undefined = useSemantic
         ? await semanticHits({ semantic, scope, args: { ...args, query: args.query! }, deadline: controller.signal, dates })
         : undefined;
+      // Reranking sends text to the reranker: only in hybrid/semantic mode and only for a scope switched
+      // on for it. Asked here, outside the read scope (on the ports the consent read is its own statement).
+      const reranker =
+        result.shape === 'discover' && rerankerOption && args.search_mode !== 'keyword' && (await rerankerOption.allows(scope)).allowed ? rerankerOption : null;
       // Every read of the shape runs inside the caller's read scope (one RLS transaction on PostgreSQL).
       const runShape = async (storage: Storage): Promise<void> => {
         switch (result.shape) {
@@ -248,8 +252,6 @@ export function createSessionSearchTool(options: SessionSearchToolOptions): Sess
               const why = semanticStatus === 'disabled' ? disabledReasonText(disabledReason) : 'the semantic index is not available right now';
               throw new ToolError('semantic_unavailable', `Semantic search is unavailable (${why}). Retry with search_mode "keyword" or "hybrid".`);
             }
-            // Reranking sends text to the reranker: only in hybrid/semantic mode and only for a scope switched on for it.
-            const reranker = rerankerOption && args.search_mode !== 'keyword' && rerankerOption.allows(scope).allowed ? rerankerOption : null;
             const out = await discover({
               storage,
               scope,

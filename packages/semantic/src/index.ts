@@ -9,8 +9,8 @@
  */
 export { parseSemanticConfig, resolveEmbeddingApiKey, USE_LITE_ENDPOINT, USE_LITE_MODEL, USE_LITE_DIMS, USE_LITE_SIMILARITY_FLOOR, OPENAI_ENDPOINT } from './config.js';
 export type { SemanticConfig, SemanticConfigInput, SemanticBudgets, RerankConfig } from './config.js';
-export { createRerankClient, createConfiguredReranker, RERANK_MAX_RESPONSE_BYTES } from './rerank.js';
-export type { RerankClient, RerankClientOptions, ConfiguredReranker, ConfiguredRerankerOptions } from './rerank.js';
+export { createRerankClient, createConfiguredReranker, storageReranker, RERANK_MAX_RESPONSE_BYTES } from './rerank.js';
+export type { RerankClient, RerankClientOptions, ConfiguredReranker, ConfiguredRerankerOptions, StorageReranker, StorageRerankerOptions } from './rerank.js';
 export { createProvider, l2normalize, withRedaction } from './provider.js';
 export type { EmbeddingProvider, ProviderAvailability, ProviderInfo, EmbedOptions, CreateProviderOptions } from './provider.js';
 export { createOpenAICompatibleProvider } from './openai-provider.js';

@@ -15,6 +15,7 @@
 import type { RecallDatabase } from '@recall/schema';
 import { createRedactor } from '@recall/redaction';
 import type { SemanticScope } from './allowed-set.js';
+import type { SemanticStorage } from '@recall/storage-ports';
 import type { RerankConfig, SemanticConfig } from './config.js';
 import { consentAllows, rerankConsentAllows } from './consent.js';
 import { redactSecret, RerankAbortedError, RerankRequestError, RerankUnavailableError } from './errors.js';
@@ -167,17 +168,18 @@ export interface ConfiguredRerankerOptions {
   client?: RerankClient;
 }
 
-/**
- * The reranker of a profile: null unless semantic search is configured and switched on and a
- * `semantic.rerank` section exists. Text of a project is sent only while the project is switched
- * on for the configured embedding endpoint AND its consent names the configured rerank endpoint
- * (consent given before the reranker was added, or for another one, does not cover it: the project
- * is switched on again to include it); a conversation without a project is never reranked.
- */
-export function createConfiguredReranker(options: ConfiguredRerankerOptions): ConfiguredReranker | null {
-  const { db, config } = options;
-  if (!config?.enabled || !config.rerank) return null;
-  const rerank = config.rerank;
+/** A reranker's consent answer for one scope (allowed, or not with a reason shown to people). */
+type Decision = { allowed: true } | { allowed: false; reason: string };
+
+const NO_PROJECT: Decision = { allowed: false, reason: 'a conversation without a project is never sent to the reranker' };
+const NOT_SWITCHED_ON: Decision = { allowed: false, reason: 'semantic search is not switched on for this project' };
+const withoutReranker = (endpoint: string): Decision => ({
+  allowed: false,
+  reason: `this project was switched on without the reranker at ${endpoint}; switch it on again in the Index panel to include the reranker`,
+});
+
+/** The client, the redaction pass and the call counter shared by both rerankers; `allows` is the backend's consent check. */
+function buildReranker<A>(options: Omit<ConfiguredRerankerOptions, 'db'>, rerank: RerankConfig, allows: (scope: SemanticScope) => A) {
   const client = options.client ?? createRerankClient({ endpoint: rerank.endpoint, api: rerank.api, model: rerank.model, timeoutMs: rerank.timeoutMs, apiKey: options.apiKey ?? null });
   let redact = options.redact;
   if (redact === undefined) {
@@ -193,17 +195,64 @@ export function createConfiguredReranker(options: ConfiguredRerankerOptions): Co
     get calls() {
       return calls;
     },
-    allows(scope) {
-      if (scope.kind !== 'project') return { allowed: false, reason: 'a conversation without a project is never sent to the reranker' };
-      if (!consentAllows(db, scope.projectId, config.endpoint)) return { allowed: false, reason: 'semantic search is not switched on for this project' };
-      if (!rerankConsentAllows(db, scope.projectId, config.endpoint, rerank.endpoint)) {
-        return { allowed: false, reason: `this project was switched on without the reranker at ${rerank.endpoint}; switch it on again in the Index panel to include the reranker` };
-      }
-      return { allowed: true };
-    },
-    async rerank(query, texts, callOptions) {
+    allows,
+    async rerank(query: string, texts: readonly string[], callOptions: { signal: AbortSignal }): Promise<number[]> {
       calls++;
       return client.rerank(pass ? pass(query) : query, pass ? texts.map((t) => pass(t)) : texts, { signal: callOptions.signal });
     },
   };
+}
+
+/**
+ * The reranker of a profile: null unless semantic search is configured and switched on and a
+ * `semantic.rerank` section exists. Text of a project is sent only while the project is switched
+ * on for the configured embedding endpoint AND its consent names the configured rerank endpoint
+ * (consent given before the reranker was added, or for another one, does not cover it: the project
+ * is switched on again to include it); a conversation without a project is never reranked.
+ */
+export function createConfiguredReranker(options: ConfiguredRerankerOptions): ConfiguredReranker | null {
+  const { db, config } = options;
+  if (!config?.enabled || !config.rerank) return null;
+  const rerank = config.rerank;
+  return buildReranker(options, rerank, (scope): Decision => {
+    if (scope.kind !== 'project') return NO_PROJECT;
+    if (!consentAllows(db, scope.projectId, config.endpoint)) return NOT_SWITCHED_ON;
+    if (!rerankConsentAllows(db, scope.projectId, config.endpoint, rerank.endpoint)) return withoutReranker(rerank.endpoint);
+    return { allowed: true };
+  });
+}
+
+/**
+ * A reranker whose consent is read through the storage ports (fits @recall/search-tool's
+ * `Reranker`, whose `allows()` may answer with a promise): as ConfiguredReranker, with an
+ * asynchronous `allows()`.
+ */
+export interface StorageReranker extends Omit<ConfiguredReranker, 'allows'> {
+  allows(scope: SemanticScope): Promise<{ allowed: true } | { allowed: false; reason: string }>;
+}
+
+/** What `storageReranker()` needs: the storage's semantic rows (consent), the validated config, the key and the redaction pass. */
+export interface StorageRerankerOptions extends Omit<ConfiguredRerankerOptions, 'db'> {
+  /** The semantic rows of the storage (a PostgreSQL team database's, or a profile's through the ports): consent is read by `ChunkStore.consentRecord`. */
+  semantic: SemanticStorage;
+}
+
+/**
+ * The reranker over the storage ports, with the same rule as `createConfiguredReranker()`: null
+ * unless semantic search and `semantic.rerank` are configured and switched on; a project's text is
+ * sent only while its consent (read per call by `ChunkStore.consentRecord`) is switched on for the
+ * configured embedding endpoint and names the configured rerank endpoint; a conversation without a
+ * project is never reranked.
+ */
+export function storageReranker(options: StorageRerankerOptions): StorageReranker | null {
+  const { semantic, config } = options;
+  if (!config?.enabled || !config.rerank) return null;
+  const rerank = config.rerank;
+  return buildReranker(options, rerank, async (scope): Promise<Decision> => {
+    if (scope.kind !== 'project') return NO_PROJECT;
+    const consent = await semantic.chunks.consentRecord(scope.projectId);
+    if (!consent?.enabled || consent.endpoint !== config.endpoint) return NOT_SWITCHED_ON;
+    if ((consent.rerankEndpoint ?? null) !== rerank.endpoint) return withoutReranker(rerank.endpoint);
+    return { allowed: true };
+  });
 }
