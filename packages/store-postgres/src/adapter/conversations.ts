@@ -65,12 +65,12 @@ export async function conversationRootsOn(q: Q, sessionIds: readonly string[]): 
   return out;
 }
 
-/** segmentsOf of many sessions in one query (chain starts, then each chain down); unknown ids are absent. */
-export async function segmentsOfMany(q: Q, sessionIds: readonly string[]): Promise<Map<string, string[]>> {
-  const out = new Map<string, string[]>();
-  if (sessionIds.length === 0) return out;
-  const r = await q.query(
-    `with recursive up(start, id, parent, lineage, depth) as (
+/**
+ * The common table expressions of the compression-chain reads ($1 = the session ids): `up` walks
+ * each id up to its chain start (cycle-safe, at most MAX_DEPTH), `starts` keeps each id's chain
+ * start, `chain` walks each start down its compression children.
+ */
+const CHAIN_CTES = `with recursive up(start, id, parent, lineage, depth) as (
        select id, id, parent_session_id, lineage, 0 from sessions where id = any($1::text[])
        union all
        select up.start, p.id, p.parent_session_id, p.lineage, up.depth + 1 from up join sessions p on p.id = up.parent
@@ -82,7 +82,14 @@ export async function segmentsOfMany(q: Q, sessionIds: readonly string[]): Promi
        union
        select chain.chain_start, s.id, chain.depth + 1, s.started_at from sessions s join chain on s.parent_session_id = chain.id
         where s.lineage = 'compression' and chain.depth < ${MAX_DEPTH}
-     )
+     )`;
+
+/** segmentsOf of many sessions in one query (chain starts, then each chain down); unknown ids are absent. */
+export async function segmentsOfMany(q: Q, sessionIds: readonly string[]): Promise<Map<string, string[]>> {
+  const out = new Map<string, string[]>();
+  if (sessionIds.length === 0) return out;
+  const r = await q.query(
+    `${CHAIN_CTES}
      select starts.start, chain.id from starts join chain on chain.chain_start = starts.chain_start
       order by starts.start, chain.depth, chain.started, chain.id collate "C"`,
     [[...new Set(sessionIds)]],
@@ -105,19 +112,7 @@ export async function segmentsAndRootsOn(q: Q, sessionIds: readonly string[]): P
   const roots = new Map<string, string>();
   if (sessionIds.length === 0) return { segments, roots };
   const r = await q.query(
-    `with recursive up(start, id, parent, lineage, depth) as (
-       select id, id, parent_session_id, lineage, 0 from sessions where id = any($1::text[])
-       union all
-       select up.start, p.id, p.parent_session_id, p.lineage, up.depth + 1 from up join sessions p on p.id = up.parent
-        where up.lineage = 'compression' and up.depth < ${MAX_DEPTH}
-     ) cycle id set is_cycle using path,
-     starts as (select distinct on (start) start, id as chain_start from up where not is_cycle order by start, depth desc),
-     chain(chain_start, id, depth, started) as (
-       select id, id, 0, started_at from sessions where id in (select chain_start from starts)
-       union
-       select chain.chain_start, s.id, chain.depth + 1, s.started_at from sessions s join chain on s.parent_session_id = chain.id
-        where s.lineage = 'compression' and chain.depth < ${MAX_DEPTH}
-     ),
+    `${CHAIN_CTES},
      rup(start, id, parent, lineage, depth) as (
        select id, id, parent_session_id, lineage, 0 from sessions where id = any($1::text[])
        union all
