@@ -24,6 +24,36 @@ const UNPLANNED = `from messages m
  where not s.hidden and m.visibility in ${VISIBLE_SQL} and m.role = any($3::text[])
    and not exists (select 1 from semantic_chunks c where c.fingerprint_id = $1 and c.message_id = m.id)`;
 
+/** Columns of pending chunk rows to insert (parallel arrays, one entry per chunk). */
+export interface PendingChunkColumns {
+  messageIds: readonly number[];
+  chunkIndexes: readonly number[];
+  starts: readonly number[];
+  ends: readonly number[];
+  contentHashes: readonly string[];
+}
+
+/**
+ * Inserts pending chunk rows (existing ones kept) and returns how many were new. The scope copies
+ * (project, role, visibility: migration 0003) are read in the same statement, with the sessions and
+ * messages locked FOR SHARE so a move or a rewind made meanwhile waits and then rewrites them
+ * (triggers, migration 0004).
+ */
+export async function insertPendingChunks(pool: pg.Pool, fingerprintId: number, c: PendingChunkColumns): Promise<number> {
+  const r = await pool.query(
+    `insert into semantic_chunks (fingerprint_id, message_id, session_id, chunk_index, start, "end", content_hash, chunker_version, status, project_id, role, visibility)
+     select $1, c.message_id, m.session_id, c.chunk_index, c.start, c."end", c.content_hash, f.chunker_version, 'pending', s.project_id, m.role, m.visibility
+       from unnest($2::bigint[], $3::int[], $4::int[], $5::int[], $6::text[]) as c(message_id, chunk_index, start, "end", content_hash)
+       join messages m on m.id = c.message_id
+       join sessions s on s.id = m.session_id
+       join semantic_fingerprints f on f.id = $1
+     for share of s, m
+     on conflict (fingerprint_id, message_id, content_hash, chunk_index) do nothing`,
+    [fingerprintId, c.messageIds, c.chunkIndexes, c.starts, c.ends, c.contentHashes],
+  );
+  return r.rowCount ?? 0;
+}
+
 /** A planner over one pool; `cursors` remembers, per fingerprint/project, the last message id stepped over in the current pass. */
 export function postgresPlanner(pool: pg.Pool): {
   planWork(request: PlanWorkRequest): Promise<PlanWorkResult>;
@@ -66,20 +96,7 @@ export function postgresPlanner(pool: pg.Pool): {
       }
       let created = 0;
       if (ids.length > 0) {
-        // As ChunkStore.plan: the scope copies are read in the same statement, the session and
-        // message locked FOR SHARE so a move or rewind made meanwhile waits and then rewrites them.
-        const r = await pool.query(
-          `insert into semantic_chunks (fingerprint_id, message_id, session_id, chunk_index, start, "end", content_hash, chunker_version, status, project_id, role, visibility)
-           select $1, c.message_id, m.session_id, c.chunk_index, c.start, c."end", c.content_hash, f.chunker_version, 'pending', s.project_id, m.role, m.visibility
-             from unnest($2::bigint[], $3::int[], $4::int[], $5::int[], $6::text[]) as c(message_id, chunk_index, start, "end", content_hash)
-             join messages m on m.id = c.message_id
-             join sessions s on s.id = m.session_id
-             join semantic_fingerprints f on f.id = $1
-           for share of s, m
-           on conflict (fingerprint_id, message_id, content_hash, chunk_index) do nothing`,
-          [request.fingerprintId, ids, index, start, end, hash],
-        );
-        created = r.rowCount ?? 0;
+        created = await insertPendingChunks(pool, request.fingerprintId, { messageIds: ids, chunkIndexes: index, starts: start, ends: end, contentHashes: hash });
       }
       return { sessionsPlanned: sessions.size, created, reused: 0, removed: 0, more };
     },

@@ -15,7 +15,7 @@ import { createHash } from 'node:crypto';
 import { ProjectNotFoundError } from '@recall/store/portable';
 import type { ChunkStore, ClaimQueue, FingerprintSpec } from '@recall/storage-ports';
 import type pg from 'pg';
-import { postgresPlanner } from './semantic-work.js';
+import { insertPendingChunks, postgresPlanner } from './semantic-work.js';
 import { nowMs, scoped, VISIBLE_SQL, write } from './tx.js';
 
 /** sha256 hex of the canonical JSON of the fingerprint fields (@recall/semantic's fingerprintKey). */
@@ -87,21 +87,13 @@ export function postgresChunks(pool: pg.Pool): ChunkStore {
     },
     async plan(fingerprintId, chunks) {
       if (chunks.length === 0) return 0;
-      const r = await pool.query(
-        // The scope copies (project, role, visibility: migration 0003) are read in the same
-        // statement, with the sessions and messages locked FOR SHARE so a move or a rewind made meanwhile
-        // waits and then rewrites them (triggers, migration 0004).
-        `insert into semantic_chunks (fingerprint_id, message_id, session_id, chunk_index, start, "end", content_hash, chunker_version, status, project_id, role, visibility)
-         select $1, c.message_id, m.session_id, c.chunk_index, c.start, c."end", c.content_hash, f.chunker_version, 'pending', s.project_id, m.role, m.visibility
-           from unnest($2::bigint[], $3::int[], $4::int[], $5::int[], $6::text[]) as c(message_id, chunk_index, start, "end", content_hash)
-           join messages m on m.id = c.message_id
-           join sessions s on s.id = m.session_id
-           join semantic_fingerprints f on f.id = $1
-         for share of s, m
-         on conflict (fingerprint_id, message_id, content_hash, chunk_index) do nothing`,
-        [fingerprintId, chunks.map((c) => c.messageId), chunks.map((c) => c.chunkIndex), chunks.map((c) => c.start), chunks.map((c) => c.end), chunks.map((c) => c.contentHash)],
-      );
-      return r.rowCount ?? 0;
+      return insertPendingChunks(pool, fingerprintId, {
+        messageIds: chunks.map((c) => c.messageId),
+        chunkIndexes: chunks.map((c) => c.chunkIndex),
+        starts: chunks.map((c) => c.start),
+        ends: chunks.map((c) => c.end),
+        contentHashes: chunks.map((c) => c.contentHash),
+      });
     },
     async search(scope, fingerprintId, query, options) {
       const limit = Math.max(0, Math.floor(options.limit));
