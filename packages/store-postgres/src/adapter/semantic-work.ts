@@ -163,7 +163,24 @@ export function postgresPlanner(pool: pg.Pool): {
         )
       ).rows as Array<{ id: string | number; session_id: string }>;
       if (leased.length === 0) return none;
-      work = { key, queueIds: leased.map((r) => Number(r.id)), sessions: [...new Set(leased.map((r) => r.session_id))], after: 0 };
+      // Another planner that picked another row of one of these sessions at the same moment holds a
+      // live lease on it too: such a session is left to it (at least one of the two sees the
+      // other's committed lease; if both step back, the next step takes it), so a session is planned by one.
+      const mine = [...new Set(leased.map((r) => r.session_id))];
+      const taken = new Set(
+        (
+          await pool.query('select distinct session_id from semantic_plan_queue where session_id = any($1::text[]) and lease_owner <> $2 and lease_until >= $3', [mine, owner, now])
+        ).rows.map((r) => r.session_id as string),
+      );
+      let queueIds = leased.map((r) => Number(r.id));
+      if (taken.size > 0) {
+        const given = leased.filter((r) => taken.has(r.session_id)).map((r) => Number(r.id));
+        await pool.query('update semantic_plan_queue set lease_owner = null, lease_until = null where id = any($1::bigint[]) and lease_owner = $2', [given, owner]);
+        queueIds = leased.filter((r) => !taken.has(r.session_id)).map((r) => Number(r.id));
+      }
+      const sessions = mine.filter((id) => !taken.has(id));
+      if (sessions.length === 0) return { ...none, more: true };
+      work = { key, queueIds, sessions, after: 0 };
     }
     // Sessions no longer eligible (hidden, moved to a project not switched on for the endpoint, gone) are dropped from the queue.
     const eligible = new Set(
