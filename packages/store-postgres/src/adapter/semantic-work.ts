@@ -163,9 +163,10 @@ export function postgresPlanner(pool: pg.Pool): {
         )
       ).rows as Array<{ id: string | number; session_id: string }>;
       if (leased.length === 0) return none;
-      // Another planner that picked another row of one of these sessions at the same moment holds a
-      // live lease on it too: such a session is left to it (at least one of the two sees the
-      // other's committed lease; if both step back, the next step takes it), so a session is planned by one.
+      // Another planner that picked another row of one of these sessions at the same moment (or is
+      // continuing a long one) holds a live lease on it too: such a session is left to it (at least
+      // one of the two sees the other's committed lease; if both step back, a later step takes it),
+      // so a session is planned by one planner at a time. Nothing left: the caller polls again later.
       const mine = [...new Set(leased.map((r) => r.session_id))];
       const taken = new Set(
         (
@@ -179,7 +180,7 @@ export function postgresPlanner(pool: pg.Pool): {
         queueIds = leased.filter((r) => !taken.has(r.session_id)).map((r) => Number(r.id));
       }
       const sessions = mine.filter((id) => !taken.has(id));
-      if (sessions.length === 0) return { ...none, more: true };
+      if (sessions.length === 0) return none;
       work = { key, queueIds, sessions, after: 0 };
     }
     // Sessions no longer eligible (hidden, moved to a project not switched on for the endpoint, gone) are dropped from the queue.
