@@ -5,9 +5,10 @@
  * switched on for the fingerprint's endpoint) and stamps them with this worker's lease, so two
  * processes never embed the same chunk. The text is read in the same transaction. The provider is
  * then called with NO transaction open. `completeChunks` writes vectors in another short
- * transaction, and only where the lease is still ours, the message still exists, is visible, and
- * its current content still hashes to the chunk's content_hash — a late result for an edited or
- * deleted message never lands. Failures are recorded with attempts, last_error and an exponential
+ * transaction, and only where the lease is still ours, the message still exists, is visible, its
+ * session is visible in a project still switched on for the endpoint, and its current content still
+ * hashes to the chunk's content_hash — a late result for an edited or deleted message, or a hidden
+ * or moved-out session, never lands. Failures are recorded with attempts, last_error and an exponential
  * next_attempt_at; leases of workers that died on this host are released at start.
  */
 import { hostname } from 'node:os';
@@ -158,7 +159,14 @@ export interface CompleteResult {
 export function completeChunks(db: RecallDatabase, owner: string, results: readonly { chunk: ClaimedChunk; vector: Float32Array }[], now = Date.now()): CompleteResult {
   return db.raw
     .transaction(() => {
-      const message = db.raw.prepare('select content, visibility from messages where id = ?');
+      // The session must still be visible in a project switched on for the chunk's endpoint (hidden,
+      // moved out or switched off during the provider call: the late result drops).
+      const message = db.raw.prepare(
+        `select m.content, m.visibility from messages m join sessions s on s.id = m.session_id and s.hidden = 0
+           join semantic_chunks c on c.id = ? join semantic_fingerprints f on f.id = c.fingerprint_id
+           join semantic_projects sp on sp.project_id = s.project_id and sp.enabled = 1 and sp.endpoint = f.endpoint
+          where m.id = ?`,
+      );
       const update = db.raw.prepare(
         `update semantic_chunks set vector = ?, status = 'ready', attempts = attempts + 1, last_error = null, lease_owner = null, lease_until = null,
            next_attempt_at = null, updated_at = ?
@@ -170,7 +178,7 @@ export function completeChunks(db: RecallDatabase, owner: string, results: reado
       for (const { chunk, vector } of results) {
         let hash = hashes.get(chunk.messageId);
         if (hash === undefined) {
-          const m = message.get(chunk.messageId) as { content: string; visibility: string } | undefined;
+          const m = message.get(chunk.id, chunk.messageId) as { content: string; visibility: string } | undefined;
           hash = m && (VISIBLE_VISIBILITIES as readonly string[]).includes(m.visibility) ? contentHash(m.content) : null;
           hashes.set(chunk.messageId, hash);
         }

@@ -6,7 +6,7 @@
  * between the two stores unchanged. The semantic tables (pgvector) are not here yet.
  */
 import { sql } from 'drizzle-orm';
-import { bigint, boolean, customType, index, integer, pgTable, text, uniqueIndex } from 'drizzle-orm/pg-core';
+import { bigint, boolean, customType, index, integer, pgTable, primaryKey, text, uniqueIndex } from 'drizzle-orm/pg-core';
 import { LINEAGE_KINDS, MESSAGE_ROLES, VISIBILITIES } from './enums.js';
 
 const nowMs = sql`((extract(epoch from clock_timestamp()) * 1000)::bigint)`;
@@ -218,4 +218,44 @@ export const semanticChunks = pgTable(
     index('semantic_chunks_message_idx').on(t.messageId),
     index('semantic_chunks_session_idx').on(t.sessionId),
   ],
+);
+
+/**
+ * The semantic planning queue (migration 0009): one row per write that may leave a session's chunk
+ * rows out of date, inserted by triggers in the same transaction as every message insert (one row
+ * per statement and session), edit, visibility/role change, move and unhide of a session of a
+ * switched-on project. Writers only insert (no row a writer updates, so no writer ever waits on
+ * another or on the planner); the planner leases rows with `FOR UPDATE SKIP LOCKED` (several
+ * gateways plan at once), plans their sessions and deletes only the rows it leased, so a write
+ * committed meanwhile leaves its own row behind and is planned at the next step.
+ */
+export const semanticPlanQueue = pgTable(
+  'semantic_plan_queue',
+  {
+    id: bigint('id', { mode: 'number' }).primaryKey().generatedAlwaysAsIdentity(),
+    sessionId: text('session_id')
+      .notNull()
+      .references(() => sessions.id, { onDelete: 'cascade' }),
+    leaseOwner: text('lease_owner'),
+    leaseUntil: ms('lease_until'),
+  },
+  (t) => [index('semantic_plan_queue_session_idx').on(t.sessionId)],
+);
+
+/**
+ * Which fingerprints a switched-on project's sessions were queued for (SQLite keeps one
+ * planned_fingerprint_id per project): a project switched on (again) or a rebuild deletes its rows,
+ * and the next planning step for a fingerprint without a row queues every session of the project once.
+ */
+export const semanticPlannedProjects = pgTable(
+  'semantic_planned_projects',
+  {
+    projectId: text('project_id')
+      .notNull()
+      .references(() => projects.id, { onDelete: 'cascade' }),
+    fingerprintId: bigint('fingerprint_id', { mode: 'number' })
+      .notNull()
+      .references(() => semanticFingerprints.id, { onDelete: 'cascade' }),
+  },
+  (t) => [primaryKey({ columns: [t.projectId, t.fingerprintId] })],
 );

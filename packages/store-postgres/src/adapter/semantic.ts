@@ -8,8 +8,9 @@
  * anchors each message). Claims are one statement each — `FOR UPDATE SKIP LOCKED` picks free rows
  * and stamps a lease in the same statement, so two workers never get the same chunk and no
  * transaction stays open while the provider is called; complete() writes a vector only while the
- * lease is still the owner's and the message is visible with the same content hash (an edit
- * deletes the chunks, migration 0002).
+ * lease is still the owner's, the message is visible with the same content hash (an edit
+ * deletes the chunks, migration 0002) and its session is visible in a project still switched on
+ * for the fingerprint's endpoint (hidden, moved out or switched off during the call: dropped).
  */
 import { createHash } from 'node:crypto';
 import { ProjectNotFoundError } from '@recall/store/portable';
@@ -220,10 +221,12 @@ export function postgresClaims(pool: pg.Pool): ClaimQueue {
         const r = await tx.query(
           `update semantic_chunks c set embedding = v.embedding::vector, status = 'ready', attempts = c.attempts + 1, last_error = null,
                   lease_owner = null, lease_until = null, next_attempt_at = null, updated_at = $2
-             from unnest($3::bigint[], $4::text[], $5::text[]) as v(id, embedding, content_hash), messages m
+             from unnest($3::bigint[], $4::text[], $5::text[]) as v(id, embedding, content_hash), messages m, sessions s, semantic_fingerprints f, semantic_projects sp
             where c.id = v.id and c.lease_owner = $1 and c.content_hash = v.content_hash
               and m.id = c.message_id and m.visibility in ${VISIBLE_SQL}
-              and encode(sha256(convert_to(m.content, 'UTF8')), 'hex') = c.content_hash`,
+              and encode(sha256(convert_to(m.content, 'UTF8')), 'hex') = c.content_hash
+              and s.id = m.session_id and not s.hidden and f.id = c.fingerprint_id
+              and sp.project_id = s.project_id and sp.enabled and sp.endpoint = f.endpoint`,
           [owner, now, results.map((x) => x.chunk.id), results.map((x) => vectorText(x.vector)), results.map((x) => x.chunk.contentHash)],
         );
         const written = r.rowCount ?? 0;
