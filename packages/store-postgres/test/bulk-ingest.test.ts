@@ -36,10 +36,10 @@ function generated(): Array<{ sessionId: string; projectId: string | null; batch
   const ZH = '数据库 迁移 索引 超时 重试 部署 缓存 配置 鲈鱼 蒸鱼'.split(' ');
   const sentence = () => (r() < 0.3 ? Array.from({ length: 3 + Math.floor(r() * 5) }, () => ZH[Math.floor(r() * ZH.length)]).join('') : Array.from({ length: 5 + Math.floor(r() * 8) }, () => EN[Math.floor(r() * EN.length)]).join(' '));
   const sessions = [
-    { sessionId: 's_a1', projectId: 'p_a', size: 700 },
-    { sessionId: 's_a2', projectId: 'p_a', size: 260 },
-    { sessionId: 's_b1', projectId: 'p_b', size: 540 },
-    { sessionId: 's_none', projectId: null, size: 90 },
+    { sessionId: 's_a1', projectId: 'p_a', size: 300 },
+    { sessionId: 's_a2', projectId: 'p_a', size: 150 },
+    { sessionId: 's_b1', projectId: 'p_b', size: 300 },
+    { sessionId: 's_none', projectId: null, size: 50 },
   ];
   let at = 1_700_000_000_000;
   return sessions.map(({ sessionId, projectId, size }) => ({
@@ -65,7 +65,7 @@ async function writeCorpus(s: Storage): Promise<void> {
   }
   await s.messages.delete(5);
   const b1 = await s.messages.list('s_b1', { limit: 10_000 });
-  await s.messages.rewind('s_b1', b1[500]!.id);
+  await s.messages.rewind('s_b1', b1[250]!.id);
 }
 
 /** Every message of every session, all visibilities, in id order (TransferSource). */
@@ -132,7 +132,7 @@ describe('bulk writes on PostgreSQL', () => {
     opened.push(lite);
     await writeCorpus(lite);
     const expected = await allMessages(lite);
-    expect(expected.length).toBe(700 + 260 + 540 + 90 - 4); // four repeated external ids skipped
+    expect(expected.length).toBe(300 + 150 + 300 + 50 - 4); // four repeated external ids skipped
 
     // The migrate path: TransferSource (SQLite) → BulkImport (PostgreSQL), 300 messages per batch.
     const copy = await pgStorage();
