@@ -7,7 +7,7 @@
  * fingerprints and the vector scan are implementation: benches and the eval reach the few pieces
  * they measure through `@recall/semantic/internal` (no compatibility promise).
  */
-export { parseSemanticConfig, resolveEmbeddingApiKey, USE_LITE_ENDPOINT, USE_LITE_MODEL, USE_LITE_DIMS, USE_LITE_SIMILARITY_FLOOR, OPENAI_ENDPOINT } from './config.js';
+export { parseSemanticConfig, resolveEmbeddingApiKey, USE_LITE_ENDPOINT, USE_LITE_MODEL, USE_LITE_DIMS, USE_LITE_SCRIPTS, USE_LITE_SIMILARITY_FLOOR, OPENAI_ENDPOINT } from './config.js';
 export type { SemanticConfig, SemanticConfigInput, SemanticBudgets, RerankConfig } from './config.js';
 export { createRerankClient, createConfiguredReranker, storageReranker, RERANK_MAX_RESPONSE_BYTES } from './rerank.js';
 export type { RerankClient, RerankClientOptions, ConfiguredReranker, ConfiguredRerankerOptions, StorageReranker, StorageRerankerOptions } from './rerank.js';

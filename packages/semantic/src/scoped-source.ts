@@ -7,7 +7,7 @@
  * — vectors of another fingerprint are never compared — and returns the best chunk per message.
  * Browse/read/scroll never reach this module, so they never call the provider.
  */
-import type { MessageRole } from '@recall/rpc-contract';
+import type { MessageRole, WritingScript } from '@recall/rpc-contract';
 import type { RecallDatabase } from '@recall/schema';
 import type { SemanticScope } from './allowed-set.js';
 import type { SemanticConfig } from './config.js';
@@ -60,13 +60,19 @@ export interface ScopedSemanticSource {
   status(scope: SemanticScope): SemanticStatusReport;
   search(query: string, scope: SemanticScope, options: { limit: number; roles?: readonly string[]; signal: AbortSignal; since?: number; until?: number }): Promise<SourceHit[]>;
   readonly fusion?: SourceFusionHints;
+  /**
+   * The writing systems the model reads (its provider's `info.scripts`; absent = every script):
+   * session_search keeps a semantic hit of a query written only in other scripts only when the
+   * hit's chunk shares the query's script.
+   */
+  readonly scripts?: readonly WritingScript[];
   /** Query embeddings requested so far (tests count them; documents are embedded by the worker). */
   readonly embedCalls: number;
 }
 
 /** The part of an embedding provider a query needs. */
 export interface QueryEmbedder {
-  readonly info: { dims: number };
+  readonly info: { dims: number; scripts?: readonly WritingScript[] };
   embed(texts: readonly string[], options?: { signal?: AbortSignal }): Promise<Float32Array[]>;
   /** As `EmbeddingProvider.availability()`: `available: false` = status `unavailable`, search refused. */
   availability?(): { available: true } | { available: false; error: { message: string } };
@@ -158,8 +164,10 @@ export function aboveFloor(hits: readonly SourceHit[], fusion: SourceFusionHints
 export function createScopedSemanticSource(options: ScopedSemanticSourceOptions): ScopedSemanticSource {
   const { db } = options;
   let embedCalls = 0;
+  const scripts = options.embedder?.info.scripts;
   return {
     ...(options.fusion ? { fusion: options.fusion } : {}),
+    ...(scripts ? { scripts } : {}),
     get embedCalls() {
       return embedCalls;
     },
@@ -185,7 +193,7 @@ export interface ConfiguredSourceOptions {
   /** The profile's validated `semantic` config (parseSemanticConfig); null = not configured. */
   config: SemanticConfig | null;
   /** The provider for query embeddings (shared with the index in-process, or a thread's own). */
-  provider: QueryEmbedder & { readonly info: Pick<ProviderInfo, 'provider' | 'endpoint' | 'model' | 'dims'> } | null;
+  provider: QueryEmbedder & { readonly info: Pick<ProviderInfo, 'provider' | 'endpoint' | 'model' | 'dims' | 'scripts'> } | null;
   /** The in-process worker's health when one runs here (provider down → `unavailable`). */
   health?: () => WorkerHealth | null;
   /** A cache shared between sources of the process (default: none, every query reads the vectors). */
