@@ -14,7 +14,7 @@
 import type { MessageRole } from '@recall/rpc-contract';
 import type { ClaimedChunkWork, SemanticStorage } from '@recall/storage-ports';
 import { chunkText, contentHash, type ChunkerOptions } from './chunker.js';
-import { deadOwnersOfThisHost, defaultChunkMask, newWorkerId } from './claims.js';
+import { deadOwnersOfThisHost, defaultChunkMask, newWorkerId } from './leases.js';
 import { EmbeddingAbortedError, EmbeddingInputTooLargeError, EmbeddingUnavailableError, SemanticError } from './errors.js';
 import type { Fingerprint } from './fingerprint.js';
 import type { EmbeddingProvider } from './provider.js';

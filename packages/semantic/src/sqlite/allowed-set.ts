@@ -1,60 +1,13 @@
 /**
- * The allowed set of a semantic query, selected in SQL before any similarity is computed: ready
- * chunks of the active fingerprint whose messages are visible (live or compacted) and whose
- * sessions are visible and belong to the caller's project — or, for a caller without a project,
- * to its own compression history (NULL is not a shared project). Vectors are joined to
- * `sessions.project_id` at read time, so a moved conversation is found from its new project with no
- * re-embedding. The result is a matrix per message role (each in its own buffer, so a role filter
- * scans whole segments and usearch never sees a view — see vector-scan.ts) with per-row anchors.
- * Role filters and the caller's own live messages are applied per query on these rows, by the scan.
+ * The SQLite read of an allowed set (what it is: ../allowed-set.ts): ready chunks of the active
+ * fingerprint whose messages are visible (live or compacted) and whose sessions are visible and
+ * belong to the caller's project — or, for a caller without a project, to its own compression
+ * history (NULL is not a shared project), joined to `sessions.project_id` at read time, read per
+ * message role into its own buffer, inside one read transaction.
  */
 import type { RecallDatabase } from '@recall/schema';
-import { MESSAGE_ROLES, type MessageRole } from '@recall/rpc-contract';
-import type { QuantizedMatrix } from './int8-scan.js';
-import type { VectorMatrix } from './vector-scan.js';
-
-/** The caller's resolved scope; structurally the same as search-tool's ToolScope. */
-export type SemanticScope =
-  | { kind: 'project'; projectId: string; currentSessionId: string | null }
-  | { kind: 'own'; projectId: null; currentSessionId: string; sessionIds: readonly string[] };
-
-/** The vectors of one role in an allowed set, with their message ids, ranges and live flags. */
-export interface AllowedSegment {
-  role: MessageRole;
-  rows: number;
-  /**
-   * The float32 rows; null when the matrix cache keeps only the int8 copy and the rescore reads
-   * its few candidates' rows from SQLite (`AllowedSet.readVector`).
-   */
-  matrix: VectorMatrix | null;
-  /** The int8 copy for the certified first pass (set by the matrix cache; absent = float32 scan). */
-  q8?: QuantizedMatrix;
-  /** semantic_chunks.id of each row (the rescore's lookup key). */
-  chunkIds: Float64Array;
-  messageIds: Float64Array;
-  /** Index into AllowedSet.sessions. */
-  sessionIdx: Int32Array;
-  start: Int32Array;
-  end: Int32Array;
-  /** 1 when the message is live (not compacted): the caller's own live rows are excluded. */
-  live: Uint8Array;
-}
-
-/**
- * Everything a scope may be matched against for one fingerprint: per-role vector matrices of visible messages.
- */
-export interface AllowedSet {
-  fingerprintId: number;
-  dims: number;
-  sessions: string[];
-  segments: AllowedSegment[];
-  rows: number;
-  bytes: number;
-  /** Rows whose vector blob had the wrong length (never expected; counted, not scanned). */
-  skipped: number;
-  /** The stored float32 vectors (little-endian blobs) of chunks by id; a chunk that is gone is absent. */
-  readVectors(chunkIds: readonly number[]): Map<number, Uint8Array>;
-}
+import { MESSAGE_ROLES } from '@recall/rpc-contract';
+import type { AllowedDates, AllowedSegment, AllowedSet, AllowedSetSource } from '../allowed-set.js';
 
 const FILTER = `
   from semantic_chunks c
@@ -62,12 +15,6 @@ const FILTER = `
   join sessions s on s.id = m.session_id
   where c.fingerprint_id = @fp and c.status = 'ready' and c.vector is not null
     and s.hidden = 0 and m.visibility in ('live', 'compacted')`;
-
-/** A date range of a query (epoch ms; since inclusive, until exclusive), applied in the allowed set's SQL. */
-export interface AllowedDates {
-  since?: number;
-  until?: number;
-}
 
 function scopeClause(scope: { projectId: string } | { sessionIds: readonly string[] }, dates: AllowedDates | undefined): { sql: string; params: Record<string, unknown> } {
   const base: { sql: string; params: Record<string, unknown> } =
@@ -180,4 +127,19 @@ function vectorReader(db: RecallDatabase, fingerprintId: number): (chunkIds: rea
 export function projectGeneration(db: RecallDatabase, projectId: string): number {
   const gen = db.raw.prepare('select gen from semantic_generation where project_id = ?').pluck().get(projectId) as number | undefined;
   return gen ?? 0;
+}
+
+const sources = new WeakMap<RecallDatabase, AllowedSetSource>();
+
+/** The matrix cache's source for one connection (the same object for the same connection, so the cache keys by it). */
+export function sqliteAllowedSets(db: RecallDatabase): AllowedSetSource {
+  let source = sources.get(db);
+  if (!source) {
+    source = {
+      generation: (projectId) => projectGeneration(db, projectId),
+      load: (projectId, fingerprintId, dims) => loadAllowedSet(db, { projectId }, fingerprintId, dims),
+    };
+    sources.set(db, source);
+  }
+  return source;
 }

@@ -8,21 +8,8 @@
  * migration 0003 queue the project's sessions when it is switched on.
  */
 import type { RecallDatabase } from '@recall/schema';
-import { SemanticProjectNotFoundError } from './errors.js';
-
-/**
- * A project's consent row: whether its text may be embedded, and for which endpoint (times in ms since epoch).
- */
-export interface ProjectConsent {
-  projectId: string;
-  enabled: boolean;
-  /** The endpoint named in the consent (a base URL, or `local:use-lite`). */
-  endpoint: string;
-  /** The rerank endpoint the consent named too; null when no reranker was configured when it was given. */
-  rerankEndpoint: string | null;
-  enabledAt: number | null;
-  updatedAt: number;
-}
+import type { ProjectConsent } from '../consent.js';
+import { SemanticProjectNotFoundError } from '../errors.js';
 
 interface ConsentRow {
   project_id: string;

@@ -1,68 +1,14 @@
 /**
- * Semantic retrieval inside the caller's scope: the allowed set (allowed-set.ts, cached per project
- * by matrix-cache.ts) is scanned whole with the exact top-k kernel (vector-scan.ts); the role filter
- * picks whole role segments and the caller's own live messages are excluded row by row, so both
- * are applied before ranking, never after a global top-k. Several chunks of one message collapse to
- * the best one, which anchors the hit with its [start, end) range.
+ * The SQLite serving path of a semantic query: the allowed set of a scope read from the profile
+ * database (cached per project by the matrix cache; own history and dated queries read directly)
+ * and scanned by ../exact-search.ts `searchAllowedSet` inside one read transaction, so the
+ * generation the cache checks and the vector rows the rescore reads come from one snapshot.
  */
 import type { RecallDatabase } from '@recall/schema';
-import type { MessageRole } from '@recall/rpc-contract';
-import { loadAllowedSet, type AllowedDates, type AllowedSegment, type AllowedSet, type SemanticScope } from './allowed-set.js';
-import type { MatrixCache } from './matrix-cache.js';
-import { quantizesTo } from './int8-scan.js';
-import { TopK } from './topk.js';
-import { dotAt, scanQuantizedTopK, scanTopK, type ScanBackend } from './vector-scan.js';
-
-/**
- * A candidate's stored vector no longer quantises to the cached int8 row (or is gone): the cache
- * entry is stale although its generation matched. Never expected (the generation triggers cover
- * every vector change); `searchScope` drops the entry and rebuilds once.
- */
-export class StaleVectorError extends Error {
-  constructor(chunkId: number) {
-    super(`the cached int8 row of chunk ${chunkId} does not match its stored vector`);
-    this.name = 'StaleVectorError';
-  }
-}
-
-/** The canonical scores of a segment's rows from their SQLite blobs, each checked against the int8 copy. */
-function sqliteScores(set: AllowedSet, seg: AllowedSegment, query: Float32Array): (rows: readonly number[]) => Float64Array {
-  const { dims } = set;
-  const q8 = seg.q8!;
-  const vector = new Float32Array(dims);
-  const bytes = new Uint8Array(vector.buffer);
-  return (rows) => {
-    const blobs = set.readVectors(rows.map((row) => seg.chunkIds[row]!));
-    const out = new Float64Array(rows.length);
-    rows.forEach((row, i) => {
-      const blob = blobs.get(seg.chunkIds[row]!);
-      if (!blob || blob.length !== dims * 4) throw new StaleVectorError(seg.chunkIds[row]!);
-      bytes.set(blob);
-      if (!quantizesTo(q8, row, vector)) throw new StaleVectorError(seg.chunkIds[row]!);
-      out[i] = dotAt(vector, 0, query, dims);
-    });
-    return out;
-  };
-}
-
-/** One message found by the scoped search: its best chunk's score and [start, end) range. */
-export interface ScopedHit {
-  messageId: number;
-  sessionId: string;
-  /** Cosine similarity of the message's best chunk (vectors are unit length). */
-  score: number;
-  start: number;
-  end: number;
-}
-
-/** Options of the scoped search: how many messages, which roles, the kernel, and whether to use the int8 pass. */
-export interface ExactSearchOptions {
-  limit: number;
-  roles?: readonly MessageRole[] | undefined;
-  backend?: ScanBackend;
-  /** false: skip the int8 first pass even when the set has one (same results; for comparisons). */
-  int8?: boolean;
-}
+import type { AllowedDates, AllowedSet, SemanticScope } from '../allowed-set.js';
+import { searchAllowedSet, StaleVectorError, type ExactSearchOptions, type ScopedHit } from '../exact-search.js';
+import type { MatrixCache } from '../matrix-cache.js';
+import { loadAllowedSet, sqliteAllowedSets } from './allowed-set.js';
 
 /**
  * The allowed set for a scope: cached for a project, read directly for own history and for a dated
@@ -71,7 +17,7 @@ export interface ExactSearchOptions {
 export function allowedSetFor(db: RecallDatabase, cache: MatrixCache | null, scope: SemanticScope, fingerprintId: number, dims: number, dates?: AllowedDates): AllowedSet {
   const dated = dates !== undefined && (dates.since !== undefined || dates.until !== undefined);
   if (dated) return loadAllowedSet(db, scope.kind === 'project' ? { projectId: scope.projectId } : { sessionIds: scope.sessionIds }, fingerprintId, dims, dates);
-  if (scope.kind === 'project') return cache ? cache.get(db, scope.projectId, fingerprintId, dims) : loadAllowedSet(db, { projectId: scope.projectId }, fingerprintId, dims);
+  if (scope.kind === 'project') return cache ? cache.get(sqliteAllowedSets(db), scope.projectId, fingerprintId, dims) : loadAllowedSet(db, { projectId: scope.projectId }, fingerprintId, dims);
   return loadAllowedSet(db, { sessionIds: scope.sessionIds }, fingerprintId, dims);
 }
 
@@ -95,50 +41,7 @@ export function searchScope(
     return run();
   } catch (error) {
     if (!(error instanceof StaleVectorError) || !cache || scope.kind !== 'project') throw error;
-    cache.discard(db, scope.projectId, fingerprintId, dims);
+    cache.discard(sqliteAllowedSets(db), scope.projectId, fingerprintId, dims);
     return run();
-  }
-}
-
-/** Best `limit` messages of the allowed set for a unit query vector, best first. */
-export function searchAllowedSet(set: AllowedSet, scope: SemanticScope, query: Float32Array, options: ExactSearchOptions): ScopedHit[] {
-  if (options.limit <= 0 || set.rows === 0) return [];
-  const roles = options.roles ? new Set(options.roles) : null;
-  const segments = set.segments.filter((s) => !roles || roles.has(s.role));
-  const callerIdx = scope.currentSessionId === null ? -1 : set.sessions.indexOf(scope.currentSessionId);
-  const total = segments.reduce((n, s) => n + s.rows, 0);
-  // Chunks, not messages, are ranked: ask for more rows until `limit` distinct messages are
-  // certain (the limit-th distinct message precedes every row of an unseen message).
-  let k = Math.min(total, options.limit * 2);
-  for (;;) {
-    const merged = new TopK(k);
-    const owner: Array<{ seg: number; row: number }> = [];
-    segments.forEach((seg, si) => {
-      const exclude = new Set<number>();
-      if (callerIdx >= 0) for (let row = 0; row < seg.rows; row++) if (seg.sessionIdx[row] === callerIdx && seg.live[row] === 1) exclude.add(row);
-      const backend = options.backend ? { backend: options.backend } : {};
-      const found = seg.matrix
-        ? scanTopK(seg.matrix, query, { k, exclude, ...(seg.q8 && options.int8 !== false ? { int8: { matrix: seg.q8 } } : {}), ...backend })
-        : scanQuantizedTopK(seg.q8!, query, { k, exclude, exact: sqliteScores(set, seg, query), ...backend });
-      for (const hit of found) {
-        // One rank space across segments; ties keep segment order then row order.
-        merged.push(owner.length, hit.score);
-        owner.push({ seg: si, row: hit.row });
-      }
-    });
-    const hits: ScopedHit[] = [];
-    const seen = new Set<number>();
-    const ranked = merged.sorted();
-    for (const r of ranked) {
-      const { seg: si, row } = owner[r.row]!;
-      const seg = segments[si]!;
-      const messageId = seg.messageIds[row]!;
-      if (seen.has(messageId)) continue;
-      seen.add(messageId);
-      hits.push({ messageId, sessionId: set.sessions[seg.sessionIdx[row]!]!, score: r.score, start: seg.start[row]!, end: seg.end[row]! });
-      if (hits.length === options.limit) break;
-    }
-    if (hits.length >= options.limit || k >= total || ranked.length < k) return hits;
-    k = Math.min(total, k * 2);
   }
 }

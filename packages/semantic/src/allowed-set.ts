@@ -1,0 +1,78 @@
+/**
+ * The allowed set of a semantic query, selected in SQL before any similarity is computed: ready
+ * chunks of the active fingerprint whose messages are visible (live or compacted) and whose
+ * sessions are visible and belong to the caller's project — or, for a caller without a project,
+ * to its own compression history (NULL is not a shared project). Vectors are joined to
+ * `sessions.project_id` at read time, so a moved conversation is found from its new project with no
+ * re-embedding. The result is a matrix per message role (each in its own buffer, so a role filter
+ * scans whole segments and usearch never sees a view — see vector-scan.ts) with per-row anchors.
+ * Role filters and the caller's own live messages are applied per query on these rows, by the scan.
+ * This module holds the shapes; the SQLite adapter reads them (sqlite/allowed-set.ts), the
+ * PostgreSQL adapter selects the same set inside ChunkStore.search.
+ */
+import type { MessageRole } from '@recall/rpc-contract';
+import type { QuantizedMatrix } from './int8-scan.js';
+import type { VectorMatrix } from './vector-scan.js';
+
+/** The caller's resolved scope; structurally the same as search-tool's ToolScope. */
+export type SemanticScope =
+  | { kind: 'project'; projectId: string; currentSessionId: string | null }
+  | { kind: 'own'; projectId: null; currentSessionId: string; sessionIds: readonly string[] };
+
+/** The vectors of one role in an allowed set, with their message ids, ranges and live flags. */
+export interface AllowedSegment {
+  role: MessageRole;
+  rows: number;
+  /**
+   * The float32 rows; null when the matrix cache keeps only the int8 copy and the rescore reads
+   * its few candidates' rows from SQLite (`AllowedSet.readVector`).
+   */
+  matrix: VectorMatrix | null;
+  /** The int8 copy for the certified first pass (set by the matrix cache; absent = float32 scan). */
+  q8?: QuantizedMatrix;
+  /** semantic_chunks.id of each row (the rescore's lookup key). */
+  chunkIds: Float64Array;
+  messageIds: Float64Array;
+  /** Index into AllowedSet.sessions. */
+  sessionIdx: Int32Array;
+  start: Int32Array;
+  end: Int32Array;
+  /** 1 when the message is live (not compacted): the caller's own live rows are excluded. */
+  live: Uint8Array;
+}
+
+/**
+ * Everything a scope may be matched against for one fingerprint: per-role vector matrices of visible messages.
+ */
+export interface AllowedSet {
+  fingerprintId: number;
+  dims: number;
+  sessions: string[];
+  segments: AllowedSegment[];
+  rows: number;
+  bytes: number;
+  /** Rows whose vector blob had the wrong length (never expected; counted, not scanned). */
+  skipped: number;
+  /** The stored float32 vectors (little-endian blobs) of chunks by id; a chunk that is gone is absent. */
+  readVectors(chunkIds: readonly number[]): Map<number, Uint8Array>;
+}
+
+/** A date range of a query (epoch ms; since inclusive, until exclusive), applied in the allowed set's SQL. */
+export interface AllowedDates {
+  since?: number;
+  until?: number;
+}
+
+/**
+ * Where a matrix cache reads a project's allowed sets: one connection of one database (the SQLite
+ * adapter gives one source per connection, so entries of two connections never mix).
+ */
+export interface AllowedSetSource {
+  /**
+   * The cache generation of a project: bumped whenever its allowed set may change (see the
+   * semantic contract); 0 when the project never had a bump.
+   */
+  generation(projectId: string): number;
+  /** The project's allowed set for one fingerprint, read in one snapshot. */
+  load(projectId: string, fingerprintId: number, dims: number): AllowedSet;
+}
