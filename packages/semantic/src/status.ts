@@ -2,13 +2,12 @@
  * Index status from the rows, per project and fingerprint: eligible / ready / pending / failed
  * chunk counts over the same allowed set the scan uses (visible messages of indexed roles in
  * non-hidden sessions currently in the project). `eligible` is `unknown` while planning for the
- * project is incomplete (sessions still queued — including sessions with messages above the
- * discovery mark, discovery.ts — or the fingerprint not planned yet): chunk rows
- * exist only after planning, so a count then would be a made-up denominator. `semanticStatus()`
- * is the one function `session_search`'s semantic_status / semantic_coverage and `index.status`
- * read: disabled | ready | partial | unavailable, with a reason. The counts are read by each adapter
- * (sqlite/status.ts `chunkCounts`; the ports' `ChunkStore.indexCounts`); `statusOf()` here turns
- * consent and counts into the status.
+ * project is incomplete (sessions still queued — including, on SQLite, sessions with messages
+ * above the discovery mark — or the fingerprint not planned yet): chunk rows exist only after
+ * planning, so a count then would be a made-up denominator. `statusOf()` turns a project's consent
+ * and counts into what `index.status` and the SQLite source's semantic_status / semantic_coverage
+ * say: disabled | ready | partial | unavailable, with a reason. The counts are read by each adapter
+ * (the ports' `ChunkStore.indexCounts`; SQLite's sqlite/status.ts `chunkCounts`).
  */
 import type { MessageRole, SemanticStatusName } from '@recall/rpc-contract';
 import type { Fingerprint } from './fingerprint.js';
