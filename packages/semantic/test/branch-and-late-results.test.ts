@@ -15,7 +15,8 @@ import type { Storage } from '@recall/storage-ports';
 import { sqliteStorage } from '@recall/store';
 import { openPostgresStorage } from '@recall/store-postgres';
 import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
-import { parseSemanticConfig, SemanticIndex, sqliteSemanticStorage } from '../src/index.js';
+import { parseSemanticConfig, SemanticIndex } from '../src/index.js';
+import { sqliteSemanticStorage } from '../src/sqlite/index.js';
 
 let cluster: ThrowawayPostgres | undefined;
 let server: ScriptedEmbeddings | null = null;

@@ -10,7 +10,8 @@ import { join } from 'node:path';
 import { openDatabase } from '@recall/schema';
 import { sqliteStorage } from '@recall/store';
 import { afterAll, describe, expect, test } from 'vitest';
-import { createConfiguredSemanticSource, createProvider, parseSemanticConfig, sqliteSemanticStorage, storageSemanticSource, USE_LITE_SCRIPTS } from '../src/index.js';
+import { createProvider, parseSemanticConfig, storageSemanticSource, USE_LITE_SCRIPTS } from '../src/index.js';
+import { createConfiguredSemanticSource, sqliteSemanticStorage } from '../src/sqlite/index.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'recall-model-scripts-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));

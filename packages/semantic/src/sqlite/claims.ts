@@ -11,13 +11,11 @@
  * or moved-out session, never lands. Failures are recorded with attempts, last_error and an exponential
  * next_attempt_at; leases of workers that died on this host are released at start.
  */
-import { hostname } from 'node:os';
-import { randomUUID } from 'node:crypto';
 import { VISIBLE_VISIBILITIES, type RecallDatabase } from '@recall/schema';
-import { createRedactor } from '@recall/redaction';
-import { contentHash } from './chunker.js';
-import type { Fingerprint } from './fingerprint.js';
-import { vectorToBlob } from './provider.js';
+import { contentHash } from '../chunker.js';
+import type { Fingerprint } from '../fingerprint.js';
+import { deadOwnersOfThisHost, defaultChunkMask } from '../leases.js';
+import { vectorToBlob } from '../provider.js';
 
 /**
  * A chunk leased to one worker for embedding, with the text to embed and the hash re-checked on write.
@@ -51,23 +49,7 @@ export interface ClaimOptions {
   mask?: (content: string) => string;
 }
 
-let builtinMask: ((content: string) => string) | null = null;
-
-/** The built-in same-length mask (@recall/redaction's rules, `<private>` spans included), compiled once. */
-export function defaultChunkMask(): (content: string) => string {
-  if (builtinMask === null) {
-    const redactor = createRedactor();
-    builtinMask = (content) => redactor.mask(content).text;
-  }
-  return builtinMask;
-}
-
 const VISIBLE_SQL = VISIBLE_VISIBILITIES.map((v) => `'${v}'`).join(', ');
-
-/** `host:pid:random` — lets a restarted worker on the same host release a dead process's leases. */
-export function newWorkerId(): string {
-  return `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`;
-}
 
 /** Claimable = status pending, or failed with attempts left and backoff elapsed; lease free; consent holds now. */
 export function claimChunks(db: RecallDatabase, o: ClaimOptions): ClaimedChunk[] {
@@ -229,30 +211,6 @@ export function releaseLeases(db: RecallDatabase, owner: string, ids: readonly n
   };
   if (db.raw.inTransaction) run();
   else db.raw.transaction(run).immediate();
-}
-
-function pidAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
-
-/**
- * Of `owners` (lease owners `host:pid:random`), those that are workers of this host whose process is
- * gone (a crash, kill -9) — or this very process under another id (a restarted index) — never `selfOwner`.
- */
-export function deadOwnersOfThisHost(owners: readonly string[], selfOwner: string): string[] {
-  const host = hostname();
-  return owners.filter((owner) => {
-    if (owner === selfOwner) return false;
-    const [h, pidText] = owner.split(':');
-    const pid = Number(pidText);
-    if (h !== host || !Number.isInteger(pid)) return false;
-    return pid === process.pid || !pidAlive(pid);
-  });
 }
 
 /** Releases live leases held by workers of this host whose process is gone (a crash, kill -9). */
