@@ -9,14 +9,14 @@
  *
  * The match set is therefore read in disjoint parts. With the leaves (query phrases) ordered from
  * the rarest, part k holds the matches containing leaf k and none of the rarer leaves before it;
- * its size is counted exactly (recall_keyword_frequencies, in the caller's scope), consecutive
+ * its size is counted exactly (recall_keyword_matches with counts, migration 0009, in the caller's scope), consecutive
  * parts are read together while they fit one call (at most MAX_PART_READS calls), and a part larger
  * than one call is not read (it stays open). The parts come from the rarest leaves first, and before each part is read the top of the
  * ranking so far is compared with the most a message of that part can score (it holds only the
  * leaves from k on: bm25UpperBound); once the `limit`-th best is above that, nothing unread can
  * enter the top and reading stops. The answer is exact when every part was read whole or proved
  * unable to enter the top, which `exact` reports. No statement reads outside the caller's scope:
- * both callbacks are the scoped functions of migrations 0004/0007.
+ * both callbacks call the scoped function of migration 0009.
  */
 import { bm25UpperBound, type Bm25Stats } from './keyword-bm25.js';
 import type { QueryLeaf } from '../keyword-text.js';
