@@ -13,6 +13,10 @@
 -- (what 0007 counted: whatever the roles, the excluded sessions, the dates or hidden sessions), and
 -- as one more last entry the rows matching `counted` and `q`. The candidates follow (frequencies
 -- NULL), best `lim` by ts_rank, the same rows and order as 0008. `q` NULL: the header only.
+-- sets_up_to: when the scope has at most that many rows matching `counted` and `q`, the header also
+-- gives how many of them hold each combination of leaves (leaf_sets: one '0'/'1' per leaf, in the
+-- order of `leaves`; leaf_set_counts: the rows of each), from which the caller sizes any part of
+-- the matches made of the leaves (adapter/keyword-window.ts) without counting again.
 -- Every rule of 0007/0008 is kept: no scope argument (the scope is read from the policies'
 -- transaction settings, recall.project_id else recall.session_ids, nothing at all without them),
 -- arguments that only narrow, a limit of at most 500, at most 256 leaves, pinned search_path,
@@ -22,8 +26,8 @@ DROP FUNCTION recall_keyword_frequencies(tsquery, tsquery[]);
 --> statement-breakpoint
 DROP FUNCTION recall_keyword_matches(tsquery, text[], text[], integer, bigint, bigint);
 --> statement-breakpoint
-CREATE FUNCTION recall_keyword_matches(q tsquery, roles text[], exclude text[], lim integer, since bigint DEFAULT NULL, until bigint DEFAULT NULL, counted tsquery DEFAULT NULL, leaves tsquery[] DEFAULT NULL)
-  RETURNS TABLE (message_id bigint, session_id text, rank real, frequencies integer[])
+CREATE FUNCTION recall_keyword_matches(q tsquery, roles text[], exclude text[], lim integer, since bigint DEFAULT NULL, until bigint DEFAULT NULL, counted tsquery DEFAULT NULL, leaves tsquery[] DEFAULT NULL, sets_up_to integer DEFAULT NULL)
+  RETURNS TABLE (message_id bigint, session_id text, rank real, frequencies integer[], leaf_sets text[], leaf_set_counts integer[])
   LANGUAGE plpgsql STABLE SECURITY DEFINER SET search_path = pg_catalog, public AS $fn$
 DECLARE
   project text := nullif(current_setting('recall.project_id', true), '');
@@ -33,6 +37,7 @@ DECLARE
   inner_flags text := '';
   flags text := '';
   counts text := '';
+  mask text := '';
   n integer := coalesce(cardinality(leaves), 0);
 BEGIN
   IF project IS NOT NULL THEN
@@ -48,7 +53,7 @@ BEGIN
     END IF;
     -- EXECUTE: planned for these values each time (a cached generic plan would not know the query).
     RETURN QUERY EXECUTE
-      'select k.message_id, k.session_id, ts_rank(''{0, 0, 0.5, 1}''::real[], k.document, $3, 1), null::integer[]
+      'select k.message_id, k.session_id, ts_rank(''{0, 0, 0.5, 1}''::real[], k.document, $3, 1), null::integer[], null::text[], null::integer[]
          from public.message_keywords k'
       || CASE WHEN dated THEN ' join public.messages m on m.id = k.message_id' ELSE '' END || '
         where ' || scope || ' and k.document @@ $3 and k.visibility in (''live'', ''compacted'')
@@ -69,6 +74,7 @@ BEGIN
     inner_flags := inner_flags || format(', k.document @@ $10[%s] as f%s', i, i);
     flags := flags || format(', x.f%s', i);
     counts := counts || format('count(*) filter (where w.f%s)::integer, ', i);
+    mask := mask || CASE WHEN i > 1 THEN ' || ' ELSE '' END || format('w.f%s::integer::text', i);
   END LOOP;
   -- One scan of the rows matching `counted`. `x` (offset 0: not flattened, so each test runs once
   -- per row) tests each row against q and the leaves; `w` applies the filters to q's matches (AND
@@ -90,14 +96,18 @@ BEGIN
                         where ' || scope || ' and k.document @@ $9 and k.visibility in (''live'', ''compacted'')
                        offset 0) y
                offset 0) x
-     )
-     select null::bigint, null::text, null::real, array[' || counts || 'count(*) filter (where w.mq)::integer] from w
+     ),
+     g as (select ' || CASE WHEN n > 0 THEN mask ELSE '''''' END || ' as leaf_set, count(*)::integer as n from w
+            where w.mq and $11 is not null and (select count(*) from w where w.mq) <= $11 group by 1)
+     select null::bigint, null::text, null::real, array[' || counts || 'count(*) filter (where w.mq)::integer],
+            (select array_agg(g.leaf_set order by g.leaf_set) from g), (select array_agg(g.n order by g.leaf_set) from g)
+       from w
      union all
-     (select w.message_id, w.session_id, w.rank, null::integer[] from w where w.hit order by w.rank desc, w.message_id desc
+     (select w.message_id, w.session_id, w.rank, null::integer[], null::text[], null::integer[] from w where w.hit order by w.rank desc, w.message_id desc
        limit least(greatest($6, 0), 500))'
-    USING project, ids, q, coalesce(roles, '{}'::text[]), coalesce(exclude, '{}'::text[]), lim, since, until, counted, coalesce(leaves, '{}'::tsquery[]);
+    USING project, ids, q, coalesce(roles, '{}'::text[]), coalesce(exclude, '{}'::text[]), lim, since, until, counted, coalesce(leaves, '{}'::tsquery[]), sets_up_to;
 END $fn$;
 --> statement-breakpoint
-REVOKE ALL ON FUNCTION recall_keyword_matches(tsquery, text[], text[], integer, bigint, bigint, tsquery, tsquery[]) FROM PUBLIC;
+REVOKE ALL ON FUNCTION recall_keyword_matches(tsquery, text[], text[], integer, bigint, bigint, tsquery, tsquery[], integer) FROM PUBLIC;
 --> statement-breakpoint
-GRANT EXECUTE ON FUNCTION recall_keyword_matches(tsquery, text[], text[], integer, bigint, bigint, tsquery, tsquery[]) TO recall_scoped;
+GRANT EXECUTE ON FUNCTION recall_keyword_matches(tsquery, text[], text[], integer, bigint, bigint, tsquery, tsquery[], integer) TO recall_scoped;

@@ -7,6 +7,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { keywordQuery, postgresStorage, scopedRead, type RecallPostgres } from '../src/index.js';
+import { partSizes } from '../src/adapter/keyword.js';
 import { useCluster } from './cluster.js';
 
 const cluster = useCluster();
@@ -51,7 +52,7 @@ describe('recall_keyword_matches with optional date bounds (migration 0008)', ()
   it('is one function: the dated twin is gone, the four-argument call still works', async () => {
     const { db } = await seeded();
     const names = (await db.pool.query("select proname, pronargs from pg_proc where proname like 'recall_keyword_matches%' order by 1")).rows;
-    expect(names).toEqual([{ proname: 'recall_keyword_matches', pronargs: 8 }]);
+    expect(names).toEqual([{ proname: 'recall_keyword_matches', pronargs: 9 }]);
     expect((await db.pool.query("select count(*)::int as n from pg_proc where proname = 'recall_keyword_frequencies'")).rows[0].n).toBe(0);
     const q = keywordQuery('retry').tsquery!;
     const n = await scopedRead(db.pool, { projectId: 'p_b' }, async (tx) => (await tx.query('select count(*)::int as n from recall_keyword_matches($1::tsquery, $2::text[], $3::text[], 500)', [q, [], []])).rows[0].n);
@@ -86,6 +87,8 @@ describe('recall_keyword_matches with optional date bounds (migration 0008)', ()
 
 const WORDS = ['retry', 'backoff', 'cache', 'queue', 'deploy', '数据库', '迁移'];
 const counting = 'select message_id, session_id, rank, frequencies from recall_keyword_matches($1::tsquery, $2::text[], $3::text[], $4, $5::bigint, $6::bigint, $7::tsquery, $8::tsquery[])';
+const withSets = 'select leaf_sets, leaf_set_counts from recall_keyword_matches($1::tsquery, null, null, 0, null, null, $2::tsquery, $3::tsquery[], $4) where message_id is null';
+const countOnly = 'select frequencies from recall_keyword_matches(null, null, null, 0, null, null, $1::tsquery, $2::tsquery[]) where message_id is null';
 
 describe('recall_keyword_matches with counts (migration 0009): the candidates of 0008 and the counts of 0007 from one scan', () => {
   it('returns the same candidates as the call without counts, and a header with the scope-only counts', async () => {
@@ -134,6 +137,19 @@ describe('recall_keyword_matches with counts (migration 0009): the candidates of
           }
           expect(header[0].frequencies).toEqual(want);
           expect(candidates.every((c) => (project === 'p_b') === (c.session_id === 's4'))).toBe(true);
+          // The parts of the part reads (keyword-window.ts), sized from the leaf sets of the same
+          // scan, as counting each part again would size them: for a shuffled leaf order.
+          const order = leaves.map((_, i) => i).sort((a, b) => ((a * 7 + limit) % 5) - ((b * 7 + limit) % 5) || a - b);
+          const parts = order.map((i, k) => (k === 0 ? leaves[i]! : `${leaves[i]} & !(${order.slice(0, k).map((j) => leaves[j]).join(' | ')})`));
+          const [sets, recounted, none] = await scopedRead(db.pool, { projectId: project }, async (tx) => [
+            (await tx.query(withSets, [q, counted, leaves, 1000])).rows[0],
+            (await tx.query(countOnly, [q, parts])).rows[0].frequencies.slice(0, parts.length),
+            (await tx.query(withSets, [q, counted, leaves, 0])).rows[0],
+          ]);
+          if (want[leaves.length] === 0) expect(sets.leaf_sets).toBeNull();
+          else expect(partSizes({ sets: sets.leaf_sets, sizes: sets.leaf_set_counts }, order)).toEqual(recounted);
+          // Above `sets_up_to` matches, no sets.
+          if (want[leaves.length]! > 0) expect(none).toEqual({ leaf_sets: null, leaf_set_counts: null });
         },
       ),
       { numRuns: 40 },

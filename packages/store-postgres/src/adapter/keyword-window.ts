@@ -44,6 +44,11 @@ export interface CollectInput<R> {
   fetch(tsquery: string): Promise<R[]>;
   /** Per query, the scope's messages matching the whole question and it. */
   count(queries: readonly string[]): Promise<number[]>;
+  /**
+   * The same counts for the parts of leaf order `order` when they are already known (the first
+   * call's scan counted them), so `count` is not called; undefined: call `count`.
+   */
+  partSizes?(order: readonly number[]): number[];
   /** The row's BM25 score (higher is better) and whether its session is automated (ranked after interactive ones). */
   score(row: R): { score: number; automated: boolean };
 }
@@ -59,7 +64,7 @@ export async function collectMatches<R>(input: CollectInput<R>): Promise<{ rows:
   const order = leaves.map((_, i) => i).sort((a, b) => (stats.documentFrequency[a] ?? 0) - (stats.documentFrequency[b] ?? 0) || a - b);
   const q = order.map((i) => leaves[i]!.tsquery);
   const parts = q.map((leaf, k) => (k === 0 ? leaf : `${leaf} & !${or(q.slice(0, k))}`));
-  const sizes = await input.count(parts);
+  const sizes = input.partSizes ? input.partSizes(order) : await input.count(parts);
   // Consecutive parts read together while they fit one call.
   const groups: Array<{ from: number; to: number; size: number }> = [];
   for (let k = 0; k < parts.length; k++) {

@@ -94,13 +94,13 @@ export function postgresKeyword(pool: pg.Pool): KeywordIndex {
             // One function (migration 0009): the date bounds are optional; without them it runs the
             // undated statement (one GIN index condition). With `count`, the same scan also counts the
             // scope's document frequencies: a header row (message_id NULL) carries them.
-            const counting = count ? `, ${v(count.counted)}::tsquery, ${v(count.leaves)}::tsquery[]` : '';
+            const counting = count ? `, ${v(count.counted)}::tsquery, ${v(count.leaves)}::tsquery[], ${PART_READ_MATCHES}` : '';
             const call = `recall_keyword_matches(${q}::tsquery, ${v(roles)}::text[], ${v(exclude)}::text[], ${lim}, ${v(since ?? null)}::bigint, ${v(until ?? null)}::bigint${counting})`;
             return {
               sql: count
                 ? // The header row passes the left joins with NULLs; every candidate row meets the same
                   // conditions as in the inner-joined statement below.
-                  `select m.*, h.rank, h.frequencies, (select dk.document::text from message_keywords dk where dk.message_id = m.id) as kw_document, s.source as kw_source, s.project_id as kw_project
+                  `select m.*, h.rank, h.frequencies, h.leaf_sets, h.leaf_set_counts, (select dk.document::text from message_keywords dk where dk.message_id = m.id) as kw_document, s.source as kw_source, s.project_id as kw_project
                  from ${call} h
                  left join messages m on m.id = h.message_id
                  left join sessions s on s.id = m.session_id
@@ -126,11 +126,17 @@ export function postgresKeyword(pool: pg.Pool): KeywordIndex {
           const countable = leaves.length <= MAX_COUNTED_LEAVES;
           let rows: Array<Record<string, unknown>>;
           let counts: number[] | null = null;
+          let leafSets: LeafSets | null = null;
           {
             const { sql, values } = matchParams(tsquery, candidates, countable && leaves.length > 0 ? { counted: anyOf(leaves), leaves: leaves.map((l) => l.tsquery) } : null);
             const all = (await tx.query(sql, values)).rows as Array<Record<string, unknown>>;
             const header = all.find((r) => r.id === null || r.id === undefined);
-            if (header) counts = (header.frequencies as number[] | null) ?? null;
+            if (header) {
+              counts = (header.frequencies as number[] | null) ?? null;
+              const sets = header.leaf_sets as string[] | null;
+              const sizes = header.leaf_set_counts as number[] | null;
+              if (Array.isArray(sets) && Array.isArray(sizes) && sets.length === sizes.length) leafSets = { sets, sizes };
+            }
             rows = header ? all.filter((r) => r !== header) : all;
             if (countable && leaves.length > 0 && !counts) counts = [...leaves.map(() => 0), 0];
           }
@@ -163,6 +169,8 @@ export function postgresKeyword(pool: pg.Pool): KeywordIndex {
                 idOf: (r) => Number(r.id),
                 fetch: (tsq) => fetchRows(tsq, BM25_CANDIDATES),
                 count: (queries) => documentFrequencies(tx, tsquery, queries),
+                // The first call's scan already counted the matches per combination of leaves.
+                partSizes: leafSets ? (order) => partSizes(leafSets!, order) : undefined,
                 score: (r) => ({ score: scored(r), automated: automatedOf(r) }),
               })
             ).rows;
@@ -244,6 +252,26 @@ async function documentFrequencies(tx: pg.PoolClient, tsquery: string, queries: 
     await tx.query('select frequencies from recall_keyword_matches(null, null, null, 0, null, null, $1::tsquery, $2::tsquery[]) where message_id is null', [tsquery, [...queries]])
   ).rows[0] as { frequencies: number[] | null } | undefined;
   return row?.frequencies?.slice(0, queries.length) ?? queries.map(() => 0);
+}
+
+/** The scope's matches of the question per combination of leaves (migration 0009's leaf_sets: one '0'/'1' per leaf). */
+interface LeafSets {
+  sets: string[];
+  sizes: number[];
+}
+
+/**
+ * The sizes of the parts keyword-window.ts reads, from the matches per combination of leaves: part
+ * k holds the matches with leaf order[k] and none of order[0..k-1] (what documentFrequencies
+ * counts for `leaf & !(earlier leaves)`, without another statement).
+ */
+export function partSizes(leafSets: LeafSets, order: readonly number[]): number[] {
+  const out = order.map(() => 0);
+  leafSets.sets.forEach((set, j) => {
+    const k = order.findIndex((leaf) => set[leaf] === '1');
+    if (k >= 0) out[k]! += leafSets.sizes[j]!;
+  });
+  return out;
 }
 
 /** A tsquery matching every message that holds any of `leaves` (FTS5 counts a phrase's documents over the whole index, not over the question's matches). */
