@@ -39,6 +39,9 @@ DECLARE
   counts text := '';
   mask text := '';
   n integer := coalesce(cardinality(leaves), 0);
+  -- `q` = `counted` (a question without required terms is the OR of its leaves): every row read
+  -- matches q, which is then not tested again per row.
+  mq text := CASE WHEN q IS NOT NULL AND q = counted THEN 'true' ELSE 'k.document @@ $3' END;
 BEGIN
   IF project IS NOT NULL THEN
     scope := 'k.project_id = $1';
@@ -91,7 +94,7 @@ BEGIN
          || CASE WHEN since IS NOT NULL THEN ' and m.created_at >= $7' ELSE '' END
          || CASE WHEN until IS NOT NULL THEN ' and m.created_at < $8' ELSE '' END || ')' ELSE '' END || '
                         and not exists (select 1 from public.sessions s where s.id = y.session_id and s.hidden) as hit
-                 from (select k.message_id, k.session_id, k.role, k.visibility, k.document, k.document @@ $3 as mq' || inner_flags || '
+                 from (select k.message_id, k.session_id, k.role, k.visibility, k.document, ' || mq || ' as mq' || inner_flags || '
                          from public.message_keywords k
                         where ' || scope || ' and k.document @@ $9 and k.visibility in (''live'', ''compacted'')
                        offset 0) y

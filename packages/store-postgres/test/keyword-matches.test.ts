@@ -113,11 +113,13 @@ describe('recall_keyword_matches with counts (migration 0009): the candidates of
         fc.integer({ min: 0, max: 30 }),
         fc.constantFrom([null, null], [1300, null], [null, 1800], [1200, 1900]),
         fc.constantFrom('p_a', 'p_b'),
-        async (words, required, roles, exclude, limit, [since, until], project) => {
+        fc.boolean(),
+        async (words, required, roles, exclude, limit, [since, until], project, itself) => {
           const kq = keywordQuery(required ? `"${words[0]}" ${words.slice(1).join(' ')}` : words.join(' '), { cjkUnigrams: true });
           const q = kq.tsquery!;
           const leaves = kq.leaves.map((l) => l.tsquery);
-          const counted = leaves.join(' | ');
+          // Without required terms the question itself is the OR of its leaves (the adapter passes it as is).
+          const counted = itself && !required ? q : leaves.join(' | ');
           const [plain, both] = await scopedRead(db.pool, { projectId: project }, async (tx) => [
             (await tx.query(call.replace('message_id from', 'message_id, session_id, rank from'), [q, roles, exclude, limit, since, until])).rows,
             (await tx.query(counting, [q, roles, exclude, limit, since, until, counted, leaves])).rows,

@@ -124,11 +124,13 @@ export function postgresKeyword(pool: pg.Pool): KeywordIndex {
           // counts the scope's matches of the question. The first call counts them in its own scan
           // (migration 0009), for at most MAX_COUNTED_LEAVES leaves.
           const countable = leaves.length <= MAX_COUNTED_LEAVES;
+          // Without required terms the question is the OR of its leaves: it is what is counted over.
+          const required = parsed.terms.some((t) => t.required);
           let rows: Array<Record<string, unknown>>;
           let counts: number[] | null = null;
           let leafSets: LeafSets | null = null;
           {
-            const { sql, values } = matchParams(tsquery, candidates, countable && leaves.length > 0 ? { counted: anyOf(leaves), leaves: leaves.map((l) => l.tsquery) } : null);
+            const { sql, values } = matchParams(tsquery, candidates, countable && leaves.length > 0 ? { counted: required ? anyOf(leaves) : tsquery, leaves: leaves.map((l) => l.tsquery) } : null);
             const all = (await tx.query(sql, values)).rows as Array<Record<string, unknown>>;
             const header = all.find((r) => r.id === null || r.id === undefined);
             if (header) {
@@ -143,7 +145,7 @@ export function postgresKeyword(pool: pg.Pool): KeywordIndex {
           const truncated = rows.length >= candidates;
           // Only when the candidates are every match of a plain question with nothing filtered out do
           // they give the same counts (and those are what the ranking uses then, as before).
-          const fromCandidates = !truncated && roles.length === 0 && exclude.length === 0 && !parsed.terms.some((t) => t.required);
+          const fromCandidates = !truncated && roles.length === 0 && exclude.length === 0 && !required;
           const counted = !fromCandidates && counts ? counts : null;
           const matches = truncated && counted ? counted[leaves.length]! : rows.length;
           const documentFrequency = counted ? counted.slice(0, leaves.length) : leaves.map((l) => rows.filter((r) => leafFrequency(parsedDoc(r), l) > 0).length);
