@@ -54,6 +54,8 @@ describe('recall_keyword_matches with optional date bounds (migration 0008)', ()
     const names = (await db.pool.query("select proname, pronargs from pg_proc where proname like 'recall_keyword_matches%' order by 1")).rows;
     expect(names).toEqual([{ proname: 'recall_keyword_matches', pronargs: 9 }]);
     expect((await db.pool.query("select count(*)::int as n from pg_proc where proname = 'recall_keyword_frequencies'")).rows[0].n).toBe(0);
+    // Pinned settings: the search_path, and no JIT (compiling the counting statement cost more than running it).
+    expect((await db.pool.query("select proconfig from pg_proc where proname = 'recall_keyword_matches'")).rows[0].proconfig).toEqual(['search_path=pg_catalog, public', 'jit=off']);
     const q = keywordQuery('retry').tsquery!;
     const n = await scopedRead(db.pool, { projectId: 'p_b' }, async (tx) => (await tx.query('select count(*)::int as n from recall_keyword_matches($1::tsquery, $2::text[], $3::text[], 500)', [q, [], []])).rows[0].n);
     expect(n).toBe(1);
