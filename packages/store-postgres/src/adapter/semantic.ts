@@ -16,6 +16,7 @@ import { ProjectNotFoundError } from '@recall/store/portable';
 import type { ChunkStore, ClaimQueue, FingerprintSpec } from '@recall/storage-ports';
 import type pg from 'pg';
 import { insertPendingChunks, postgresPlanner } from './semantic-work.js';
+import { certifiedTopK, firstPerMessage, HALFVEC_MAX_DIMS, halfvecBound } from './vector-certify.js';
 import { nowMs, scoped, VISIBLE_SQL, write } from './tx.js';
 
 /** sha256 hex of the canonical JSON of the fingerprint fields (@recall/semantic's fingerprintKey). */
@@ -40,6 +41,18 @@ const retryDelayMs = (attempts: number): number => Math.min(3_600_000, 30_000 * 
 /** The ChunkStore of a PostgreSQL team database. */
 export function postgresChunks(pool: pg.Pool): ChunkStore {
   const planner = postgresPlanner(pool);
+  // Dimensions of each fingerprint (immutable rows): the compact stage serves fingerprints whose
+  // vectors get a halfvec copy (migration 0009: at most HALFVEC_MAX_DIMS dimensions).
+  const dimsOf = new Map<number, number>();
+  const halfvecEligible = async (tx: pg.PoolClient | pg.Pool, fingerprintId: number): Promise<boolean> => {
+    let dims = dimsOf.get(fingerprintId);
+    if (dims === undefined) {
+      const row = (await tx.query('select dims from semantic_fingerprints where id = $1', [fingerprintId])).rows[0];
+      if (!row) return false;
+      dimsOf.set(fingerprintId, (dims = Number(row.dims)));
+    }
+    return dims <= HALFVEC_MAX_DIMS;
+  };
   return {
     planWork: (request) => planner.planWork(request),
     indexCounts: (fingerprintId, projectId, roles) => planner.indexCounts(fingerprintId, projectId, roles),
@@ -120,30 +133,53 @@ export function postgresChunks(pool: pg.Pool): ChunkStore {
         const since = options.since !== undefined && Number.isFinite(options.since) ? `and m.created_at >= ${p(Math.floor(options.since))}` : '';
         const until = options.until !== undefined && Number.isFinite(options.until) ? `and m.created_at < ${p(Math.floor(options.until))}` : '';
         const datedJoin = since || until ? 'join messages m on m.id = c.message_id' : '';
-        // Exact: every chunk of the allowed set is ranked (no ANN index is consulted); the chunk
-        // limit grows until `limit` distinct messages are certain.
+        const allowed = `c.fingerprint_id = $1 and c.status = 'ready' and not s.hidden and c.visibility in ${VISIBLE_SQL} and ${where} ${roles} ${caller} ${since} ${until}`;
+        // Two stages (certifiedTopK below): the compact halfvec copy ranks the allowed set, then the
+        // float vectors re-rank only the best `wide` chunks, returned when the certificate holds.
+        const base = [...params];
+        const bound = halfvecBound(query);
+        if (bound !== null && !datedJoin && (await halfvecEligible(tx, fingerprintId))) {
+          params.push(vectorText(query));
+          const half = `$${params.length}`;
+          for (let wide = Math.max(64, limit * 8); wide <= Math.max(1024, limit * 128); wide *= 16) {
+            const rows = (
+              await tx.query(
+                // One statement (one snapshot): the first stage is an index-only scan of
+                // semantic_chunks_half_idx (migration 0009); rows without a compact copy sort first
+                // (NULLS FIRST), so they are always re-ranked.
+                `with cand as materialized (
+                   select c.id, c.embedding_half <#> ${half}::halfvec as dh
+                     from semantic_chunks c join sessions s on s.id = c.session_id
+                    where ${allowed}
+                    order by dh nulls first, c.id limit ${wide})
+                 select c.message_id, c.session_id, c.start, c."end", c.embedding <#> $2::vector as distance, (select max(dh) from cand) as tau
+                   from cand join semantic_chunks c on c.id = cand.id
+                  order by distance, c.message_id, c.id`,
+                params,
+              )
+            ).rows;
+            // Every kept chunk comes back (a ready row without a vector has distance NULL, sorted last).
+            const tau = rows.length > 0 && rows[0].tau !== null ? Number(rows[0].tau) : null;
+            const hits = certifiedTopK(rows, limit, { exhausted: rows.length < wide, tau, bound });
+            if (hits !== null) return hits;
+          }
+        }
+        // Exact over the whole allowed set in one ranked statement: every chunk is ranked (no ANN
+        // index is consulted); the chunk limit grows until `limit` distinct messages are certain.
         for (let k = limit * 2; ; k *= 4) {
           const rows = (
             await tx.query(
-              // One ranked statement over the allowed set: no materialized CTE (it spilled every
-              // vector to temp files) and no count(*) over () (a short page means the set is exhausted).
+              // No materialized CTE (it spilled every vector to temp files) and no count(*) over ()
+              // (a short page means the set is exhausted).
               `select c.message_id, c.session_id, c.start, c."end", c.embedding <#> $2::vector as distance
                  from semantic_chunks c
                  join sessions s on s.id = c.session_id ${datedJoin}
-                where c.fingerprint_id = $1 and c.status = 'ready' and c.embedding is not null
-                  and not s.hidden and c.visibility in ${VISIBLE_SQL} and ${where} ${roles} ${caller} ${since} ${until}
-                order by distance, c.message_id limit ${k}`,
-              params,
+                where c.embedding is not null and ${allowed}
+                order by distance, c.message_id, c.id limit ${k}`,
+              base,
             )
           ).rows;
-          const seen = new Set<number>();
-          const hits = [];
-          for (const r of rows) {
-            const id = Number(r.message_id);
-            if (seen.has(id)) continue;
-            seen.add(id);
-            hits.push({ messageId: id, sessionId: r.session_id as string, score: -Number(r.distance), start: Number(r.start), end: Number(r.end) });
-          }
+          const hits = firstPerMessage(rows, limit);
           if (hits.length >= limit || rows.length < k) return hits.slice(0, limit);
         }
       });
