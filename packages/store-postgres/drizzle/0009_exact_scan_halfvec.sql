@@ -18,3 +18,22 @@ ALTER TABLE "semantic_chunks" ALTER COLUMN "embedding_half" SET STORAGE MAIN;
 --    policy read (fingerprint, project, session, role, visibility, message, id, halfvec): the first
 --    stage is an index-only scan over ~half the bytes of the heap rows.
 CREATE INDEX "semantic_chunks_half_idx" ON "semantic_chunks" USING btree ("fingerprint_id", "project_id", "session_id") INCLUDE ("role", "visibility", "message_id", "id", "embedding_half") WHERE "status" = 'ready';
+--> statement-breakpoint
+-- 4. The HNSW gate: the recall@10 of a fingerprint's HNSW index in one project, measured against the
+--    exact search (measureHnswRecall, @recall/store-postgres/internal) with the settings that reached
+--    it. ChunkStore.search uses the index for that project only while a row here says recall_at_10
+--    >= 0.98 and the index exists; otherwise it runs the exact search.
+CREATE TABLE "semantic_ann" (
+	"fingerprint_id" bigint NOT NULL REFERENCES "semantic_fingerprints"("id") ON DELETE CASCADE,
+	"project_id" text NOT NULL REFERENCES "projects"("id") ON DELETE CASCADE,
+	"ef_search" integer NOT NULL,
+	"iterative_scan" text NOT NULL CHECK ("iterative_scan" IN ('off', 'relaxed_order', 'strict_order')),
+	"max_scan_tuples" integer NOT NULL,
+	"recall_at_10" double precision NOT NULL,
+	"queries" integer NOT NULL,
+	"chunks" bigint NOT NULL,
+	"measured_at" bigint NOT NULL,
+	PRIMARY KEY ("fingerprint_id", "project_id")
+);
+--> statement-breakpoint
+GRANT SELECT ON semantic_ann TO recall_scoped;

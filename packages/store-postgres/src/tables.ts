@@ -6,7 +6,7 @@
  * between the two stores unchanged. The semantic tables (pgvector) are not here yet.
  */
 import { sql } from 'drizzle-orm';
-import { bigint, boolean, customType, index, integer, pgTable, text, uniqueIndex } from 'drizzle-orm/pg-core';
+import { bigint, boolean, customType, doublePrecision, index, integer, pgTable, primaryKey, text, uniqueIndex } from 'drizzle-orm/pg-core';
 import { LINEAGE_KINDS, MESSAGE_ROLES, VISIBILITIES } from './enums.js';
 
 const nowMs = sql`((extract(epoch from clock_timestamp()) * 1000)::bigint)`;
@@ -180,6 +180,31 @@ export const semanticProjects = pgTable('semantic_projects', {
   updatedAt: ms('updated_at').notNull().default(nowMs),
   rerankEndpoint: text('rerank_endpoint'),
 });
+
+/**
+ * The HNSW gate (migration 0009): recall@10 of a fingerprint's HNSW index in one project against the
+ * exact search, with the settings that reached it. ChunkStore.search uses the index for the project
+ * only while recall_at_10 ≥ 0.98 here and the index exists.
+ */
+export const semanticAnn = pgTable(
+  'semantic_ann',
+  {
+    fingerprintId: bigint('fingerprint_id', { mode: 'number' })
+      .notNull()
+      .references(() => semanticFingerprints.id, { onDelete: 'cascade' }),
+    projectId: text('project_id')
+      .notNull()
+      .references(() => projects.id, { onDelete: 'cascade' }),
+    efSearch: integer('ef_search').notNull(),
+    iterativeScan: text('iterative_scan', { enum: ['off', 'relaxed_order', 'strict_order'] }).notNull(),
+    maxScanTuples: integer('max_scan_tuples').notNull(),
+    recallAt10: doublePrecision('recall_at_10').notNull(),
+    queries: integer('queries').notNull(),
+    chunks: bigint('chunks', { mode: 'number' }).notNull(),
+    measuredAt: ms('measured_at').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.fingerprintId, t.projectId] })],
+);
 
 /**
  * Chunk rows of the semantic index: a UTF-16 range of a message, the sha256 of the message content

@@ -9,14 +9,18 @@
  *   one above 1024), ChunkStore.search returns exactly the hits of the plain single statement
  *   `order by embedding <#> q, message_id, id` over the allowed set (the float exact scan), anchors
  *   and scores included, and nothing outside the scope;
- * - the first stage is an index-only scan of semantic_chunks_half_idx.
+ * - the first stage is an index-only scan of semantic_chunks_half_idx;
+ * - the HNSW gate: the index serves a project only while semantic_ann records recall@10 ≥ 0.98 for it
+ *   (measureHnswRecall records what it measured), and its answers stay inside the scope.
  */
 import { createHash } from 'node:crypto';
 import fc from 'fast-check';
 import type { Storage } from '@recall/storage-ports';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { certifiedTopK, firstPerMessage, type RankedRow } from '../src/adapter/vector-certify.js';
-import { openPostgres, postgresStorage, type RecallPostgres } from '../src/index.js';
+import { annPlan, hnswIndexName, hnswRanked } from '../src/adapter/vector-ann.js';
+import { openPostgres, postgresStorage, scopedRead, type RecallPostgres } from '../src/index.js';
+import { closeHnswGate, createHnswIndex, measureHnswRecall } from '../src/internal.js';
 import { useCluster } from './cluster.js';
 
 const row = (message: number, distance: number | null, chunk = 0): RankedRow => ({ message_id: message, session_id: 's', start: chunk, end: chunk + 1, distance });
@@ -211,4 +215,56 @@ describe('ChunkStore.search: the two-stage scan returns the float exact top-k', 
     expect(byFp.get(fpSmall)!.half).toBe(byFp.get(fpSmall)!.n);
     expect(byFp.get(fpWide)!.half).toBe(0);
   });
+  it('uses the HNSW index only while the measured recall for the project is at least 0.98', async () => {
+    await createHnswIndex(db.pool, fp, DIMS);
+    const q = unit(bases[3]!.map((x, i) => x + (i % 2 ? 1e-3 : -1e-3)));
+    const scope = { kind: 'project' as const, projectId: projects[0]!, currentSessionId: null };
+    const exact = await truth(fp, projects[0]!, q, 10, [], null);
+    const settings = { efSearch: 1, iterativeScan: 'off' as const, maxScanTuples: 20_000 };
+    const allowed = `c.fingerprint_id = $1 and c.status = 'ready' and not s.hidden and c.visibility in ('live','compacted') and c.project_id = $3 and s.project_id = c.project_id`;
+    const viaIndex = await scopedRead(db.pool, { projectId: projects[0]! }, (tx) => hnswRanked(tx, { fingerprintId: fp, dims: DIMS, settings, allowed, params: [fp, `[${Array.from(q).join(',')}]`, projects[0]], limit: 10 }));
+    const record = (recall: number) =>
+      db.pool.query(
+        `insert into semantic_ann (fingerprint_id, project_id, ef_search, iterative_scan, max_scan_tuples, recall_at_10, queries, chunks, measured_at) values ($1, $2, 1, 'off', 20000, $3, 1, 1, 0)
+         on conflict (fingerprint_id, project_id) do update set recall_at_10 = excluded.recall_at_10`,
+        [fp, projects[0], recall],
+      );
+    const cases: Array<{ recall: number | null; index: boolean; want: 'exact' | 'index' }> = [
+      { recall: null, index: true, want: 'exact' },
+      { recall: 0.975, index: true, want: 'exact' },
+      { recall: 0.98, index: true, want: 'index' },
+      { recall: 0.999, index: true, want: 'index' },
+      { recall: 0.999, index: false, want: 'exact' },
+    ];
+    for (const c of cases) {
+      if (c.index) await createHnswIndex(db.pool, fp, DIMS);
+      else await db.pool.query(`drop index ${hnswIndexName(fp)}`);
+      if (c.recall === null) await closeHnswGate(db.pool, fp, projects[0]!);
+      else await record(c.recall);
+      const plan = await scopedRead(db.pool, { projectId: projects[0]! }, (tx) => annPlan(tx, fp, projects[0]!));
+      expect(plan?.hnsw ?? null).toEqual(c.want === 'index' ? settings : null);
+      const got = await storage.semantic!.chunks.search(scope, fp, q, { limit: 10 });
+      expect(got).toEqual(c.want === 'exact' ? exact : viaIndex);
+    }
+    await createHnswIndex(db.pool, fp, DIMS);
+    // Another project has no measurement: exact there although the index exists.
+    const other = await storage.semantic!.chunks.search({ kind: 'project', projectId: projects[1]!, currentSessionId: null }, fp, q, { limit: 10 });
+    expect(other).toEqual(await truth(fp, projects[1]!, q, 10, [], null));
+    await closeHnswGate(db.pool, fp, projects[0]!);
+  });
+
+  it('measureHnswRecall records the measured recall; the gate opens only at 0.98', async () => {
+    const queries = bases.slice(0, 6).map((b) => unit(b.map((x, i) => x + (i % 3 ? 2e-2 : -2e-2))));
+    const projectA = new Set((await db.pool.query('select m.id from messages m join sessions s on s.id = m.session_id where s.project_id = $1', [projects[0]])).rows.map((x) => Number(x.id)));
+    for (const grid of [[{ efSearch: 1, iterativeScan: 'off' as const, maxScanTuples: 20_000 }], [{ efSearch: 400, iterativeScan: 'strict_order' as const, maxScanTuples: 40_000 }]]) {
+      const m = await measureHnswRecall(db.pool, { fingerprintId: fp, dims: DIMS, projectId: projects[0]!, queries, grid });
+      const row = (await db.pool.query('select recall_at_10, ef_search, iterative_scan from semantic_ann where fingerprint_id = $1 and project_id = $2', [fp, projects[0]])).rows[0];
+      expect(Number(row.recall_at_10)).toBeCloseTo(m.recallAt10, 12);
+      expect(m.open).toBe(m.recallAt10 >= 0.98);
+      const got = await storage.semantic!.chunks.search({ kind: 'project', projectId: projects[0]!, currentSessionId: null }, fp, queries[0]!, { limit: 10 });
+      for (const h of got) expect(projectA.has(h.messageId)).toBe(true);
+      if (!m.open) expect(got).toEqual(await truth(fp, projects[0]!, queries[0]!, 10, [], null));
+    }
+    await closeHnswGate(db.pool, fp, projects[0]!);
+  }, 60_000);
 });

@@ -16,6 +16,7 @@ import { ProjectNotFoundError } from '@recall/store/portable';
 import type { ChunkStore, ClaimQueue, FingerprintSpec } from '@recall/storage-ports';
 import type pg from 'pg';
 import { insertPendingChunks, postgresPlanner } from './semantic-work.js';
+import { annPlan, hnswRanked } from './vector-ann.js';
 import { certifiedTopK, firstPerMessage, HALFVEC_MAX_DIMS, halfvecBound } from './vector-certify.js';
 import { nowMs, scoped, VISIBLE_SQL, write } from './tx.js';
 
@@ -41,18 +42,6 @@ const retryDelayMs = (attempts: number): number => Math.min(3_600_000, 30_000 * 
 /** The ChunkStore of a PostgreSQL team database. */
 export function postgresChunks(pool: pg.Pool): ChunkStore {
   const planner = postgresPlanner(pool);
-  // Dimensions of each fingerprint (immutable rows): the compact stage serves fingerprints whose
-  // vectors get a halfvec copy (migration 0009: at most HALFVEC_MAX_DIMS dimensions).
-  const dimsOf = new Map<number, number>();
-  const halfvecEligible = async (tx: pg.PoolClient | pg.Pool, fingerprintId: number): Promise<boolean> => {
-    let dims = dimsOf.get(fingerprintId);
-    if (dims === undefined) {
-      const row = (await tx.query('select dims from semantic_fingerprints where id = $1', [fingerprintId])).rows[0];
-      if (!row) return false;
-      dimsOf.set(fingerprintId, (dims = Number(row.dims)));
-    }
-    return dims <= HALFVEC_MAX_DIMS;
-  };
   return {
     planWork: (request) => planner.planWork(request),
     indexCounts: (fingerprintId, projectId, roles) => planner.indexCounts(fingerprintId, projectId, roles),
@@ -137,8 +126,12 @@ export function postgresChunks(pool: pg.Pool): ChunkStore {
         // Two stages (certifiedTopK below): the compact halfvec copy ranks the allowed set, then the
         // float vectors re-rank only the best `wide` chunks, returned when the certificate holds.
         const base = [...params];
+        const plan = await annPlan(tx, fingerprintId, scope.kind === 'project' ? scope.projectId : null);
+        if (!plan) return [];
+        // HNSW only where its recall@10 against this exact search was measured ≥ 0.98 for the project (vector-ann.ts).
+        if (plan.hnsw && scope.kind === 'project' && !datedJoin) return hnswRanked(tx, { fingerprintId, dims: plan.dims, settings: plan.hnsw, allowed, params: base, limit });
         const bound = halfvecBound(query);
-        if (bound !== null && !datedJoin && (await halfvecEligible(tx, fingerprintId))) {
+        if (bound !== null && !datedJoin && plan.dims <= HALFVEC_MAX_DIMS) {
           params.push(vectorText(query));
           const half = `$${params.length}`;
           for (let wide = Math.max(64, limit * 8); wide <= Math.max(1024, limit * 128); wide *= 16) {
