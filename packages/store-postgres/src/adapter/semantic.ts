@@ -111,10 +111,9 @@ export function postgresChunks(pool: pg.Pool): ChunkStore {
         // Conditions on the chunk row's scope copies (migration 0003) — no per-row join to
         // messages — and on sessions, the membership rule itself (a hash join over the scope's
         // sessions: the project is checked there once more, and hidden sessions are left out).
-        const where =
-          scope.kind === 'project'
-            ? `c.project_id = ${p(scope.projectId)} and s.project_id = c.project_id`
-            : `c.project_id is null and c.session_id = any(${p([...scope.sessionIds])}) and s.project_id is null`;
+        const chunkScope = scope.kind === 'project' ? `c.project_id = ${p(scope.projectId)}` : `c.project_id is null and c.session_id = any(${p([...scope.sessionIds])})`;
+        const sessionScope = scope.kind === 'project' ? 's.project_id = c.project_id' : 's.project_id is null';
+        const where = `${chunkScope} and ${sessionScope}`;
         const roles = options.roles && options.roles.length > 0 ? `and c.role = any(${p([...options.roles])})` : '';
         const caller = scope.currentSessionId !== null ? `and not (c.session_id = ${p(scope.currentSessionId)} and c.visibility = 'live')` : '';
         // Chunk rows carry no time: a dated search checks the message's created_at (one primary-key
@@ -145,20 +144,31 @@ export function postgresChunks(pool: pg.Pool): ChunkStore {
                 // One statement (one snapshot): the first stage is an index-only scan of
                 // semantic_chunks_half_idx (migration 0009); rows without a compact copy sort first
                 // (NULLS FIRST), so they are always re-ranked.
+                // The first stage reads chunk rows only (no join: a join to sessions made the
+                // planner prefer other plans); it ranks a superset of the allowed set (hidden
+                // sessions' chunks too), and the session conditions are applied in the re-rank — the
+                // certificate holds for any superset (vector-certify.ts).
                 `with cand as materialized (
                    select c.id, c.embedding_half <#> ${half}::halfvec as dh
-                     from semantic_chunks c join sessions s on s.id = c.session_id
-                    where ${allowed}
+                     from semantic_chunks c
+                    where c.fingerprint_id = $1 and c.status = 'ready' and c.visibility in ${VISIBLE_SQL} and ${chunkScope} ${roles} ${caller}
                     order by dh nulls first, c.id limit ${wide})
-                 select c.message_id, c.session_id, c.start, c."end", c.embedding <#> $2::vector as distance, (select max(dh) from cand) as tau
-                   from cand join semantic_chunks c on c.id = cand.id
-                  order by distance, c.message_id, c.id`,
+                 select r.*, agg.tau, agg.n
+                   from (select max(dh) as tau, count(*) as n from cand) agg
+                   left join lateral (
+                     select c.message_id, c.session_id, c.start, c."end", c.embedding <#> $2::vector as distance, c.id as chunk_id
+                       from cand join semantic_chunks c on c.id = cand.id join sessions s on s.id = c.session_id
+                      where not s.hidden and ${sessionScope}
+                   ) r on true
+                  order by r.distance, r.message_id, r.chunk_id`,
                 params,
               )
             ).rows;
-            // Every kept chunk comes back (a ready row without a vector has distance NULL, sorted last).
-            const tau = rows.length > 0 && rows[0].tau !== null ? Number(rows[0].tau) : null;
-            const hits = certifiedTopK(rows, limit, { exhausted: rows.length < wide, tau, bound });
+            // One row at least (the aggregate); rows without a vector or outside the allowed set have
+            // distance NULL and are skipped.
+            const tau = rows[0]?.tau !== null && rows[0]?.tau !== undefined ? Number(rows[0].tau) : null;
+            const n = rows.length > 0 ? Number(rows[0].n) : 0;
+            const hits = certifiedTopK(rows, limit, { exhausted: n < wide, tau, bound });
             if (hits !== null) return hits;
           }
         }
