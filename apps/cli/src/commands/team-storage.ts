@@ -45,6 +45,34 @@ export async function openTeamStorage(ctx: CliContext, command: string, options:
   }
 }
 
+/**
+ * Opens the configured team database's pool (no migrations: open the storage first, which applies
+ * them) for the PostgreSQL-only maintenance of `recall index hnsw`, with the adapter module that
+ * holds that maintenance. The same errors as openTeamStorage; no message holds the password.
+ */
+export async function openTeamDatabase(ctx: CliContext, command: string): Promise<{ adapter: typeof import('@recall/store-postgres'); pool: import('@recall/store-postgres').RecallPostgres['pool']; close(): Promise<void> }> {
+  const storage = ctx.config.storage;
+  if (storage.kind !== 'postgres') throw new Error('openTeamDatabase: not a postgres storage');
+  const { url } = storage;
+  const shown = redactStorageUrl(url);
+  let adapter: typeof import('@recall/store-postgres');
+  try {
+    adapter = await import('@recall/store-postgres');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'ERR_MODULE_NOT_FOUND') throw error;
+    throw new GatewayError('storage_unsupported', `recall ${command} needs the team-mode package @recall/store-postgres, which this installation does not include: run it from a source checkout of Recall, see docs/team-mode.md.`, { data: { missing: '@recall/store-postgres' } });
+  }
+  try {
+    const db = await adapter.openPostgres(url, { maxConnections: 2, migrate: false });
+    return { adapter, pool: db.pool, close: () => db.close() };
+  } catch (error) {
+    const password = safePassword(url);
+    let reason = String((error as Error).message).split(url).join(shown);
+    if (password) reason = reason.split(password).join('***');
+    throw new GatewayError('storage_unavailable', `Cannot open the PostgreSQL database ${shown}: ${reason}`, { data: { target: shown, retryable: true } });
+  }
+}
+
 function safePassword(url: string): string {
   try {
     const password = new URL(url).password;
