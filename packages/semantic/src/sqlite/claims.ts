@@ -11,25 +11,15 @@
  * or moved-out session, never lands. Failures are recorded with attempts, last_error and an exponential
  * next_attempt_at; leases of workers that died on this host are released at start.
  */
+import type { ClaimedChunkWork } from '@recall/storage-ports';
 import { VISIBLE_VISIBILITIES, type RecallDatabase } from '@recall/schema';
 import { contentHash } from '../chunker.js';
 import type { Fingerprint } from '../fingerprint.js';
 import { deadOwnersOfThisHost, defaultChunkMask } from '../leases.js';
 import { vectorToBlob } from '../provider.js';
 
-/**
- * A chunk leased to one worker for embedding, with the text to embed and the hash re-checked on write.
- */
-export interface ClaimedChunk {
-  id: number;
-  messageId: number;
-  sessionId: string;
-  chunkIndex: number;
-  start: number;
-  end: number;
-  contentHash: string;
-  text: string;
-}
+/** A chunk leased to one worker for embedding: the ports' shape (ClaimQueue.claim returns it as is). */
+export type ClaimedChunk = ClaimedChunkWork;
 
 /** Which chunks to lease: fingerprint, owner, how many, lease length and attempt limit. */
 export interface ClaimOptions {
