@@ -22,9 +22,10 @@ const SQL_HOMES = [
   'packages/store-postgres/', // the PostgreSQL adapter
   'packages/schema/', // tables, migrations, openDatabase()
   'packages/semantic/src/sqlite/', // semantic's SQLite adapter folder (@recall/semantic/sqlite): the index's own rows
-  'packages/importers/src/sources/', // readers of other tools' own files (Hermes' state.db, read-only): source formats, not storage
 ];
-const SQL_HOMES_TEXT = 'packages/store, packages/store-postgres, packages/schema, and the adapter folders packages/semantic/src/sqlite/ and packages/importers/src/sources/';
+// Another tool's SQLite file (Hermes' state.db, read-only) is read in packages/store as well
+// (@recall/store/hermes-state): the importers map its rows and hold no SQL.
+const SQL_HOMES_TEXT = 'packages/store, packages/store-postgres, packages/schema, and the adapter folder packages/semantic/src/sqlite/';
 
 // --- A package's core never imports its own SQLite adapter folder ---
 // `packages/<pkg>/src/sqlite/` is an adapter of the ports: it imports the core (pure helpers such

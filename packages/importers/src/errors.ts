@@ -58,10 +58,14 @@ export class ImportAbortedError extends ImporterError {
   }
 }
 
-/** A Hermes state.db lacks a table or a required column the importer reads (`details.path`). */
+/**
+ * A Hermes state.db lacks a table or a required column the importer reads (`details.path`). The
+ * store's reader (`@recall/store/hermes-state`) finds it and throws HermesStateSchemaError with the
+ * same code; the importer rethrows it as this class (the store's error is `cause`).
+ */
 export class HermesSchemaError extends ImporterError {
-  constructor(path: string, detail: string) {
-    super('hermes_schema_unsupported', `${path} is not a Hermes state.db this importer can read: ${detail}`, { path });
+  constructor(path: string, detail: string, options?: { cause?: unknown }) {
+    super('hermes_schema_unsupported', `${path} is not a Hermes state.db this importer can read: ${detail}`, { path }, options);
   }
 }
 

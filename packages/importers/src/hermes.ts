@@ -1,6 +1,7 @@
 /**
- * Reader for Hermes agent state: a `state.db` SQLite file, opened READ-ONLY (sources/hermes-sqlite.ts holds
- * the SQL that reads it; this module maps rows onto import records). The columns read are listed in docs/importers.md (`HERMES_COLUMNS` below); a missing
+ * Reader for Hermes agent state: a `state.db` SQLite file, opened READ-ONLY through
+ * `@recall/store/hermes-state` (the SQLite adapter holds the SQL that reads it; this module maps rows
+ * onto import records and holds no SQL). The columns read are listed in docs/importers.md (`HERMES_COLUMNS` below); a missing
  * optional column reads as NULL, a missing required one is a clear error. Maps:
  *
  * - `sessions` → sessions with their own id. Lineage: no parent → root; a `model_config` JSON
@@ -23,7 +24,8 @@
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { type LineageKind, MAX_MESSAGE_CHARS, type MessageRole } from '@recall/rpc-contract';
-import { openHermesStateDb } from './sources/hermes-sqlite.js';
+import { HermesStateSchemaError, openHermesState } from '@recall/store/hermes-state';
+import { HermesSchemaError } from './errors.js';
 import { clipContent, isObject, safeSessionId, toMs, type SourceRecord } from './records.js';
 
 export const HERMES_SOURCE = 'hermes';
@@ -82,6 +84,16 @@ function lineageOf(row: Record<string, unknown>, parentEndReason: string | null)
   return parentEndReason !== null && COMPRESSION_REASONS.has(parentEndReason) ? 'compression' : 'branch';
 }
 
+/** Opens a state.db through the store's reader; its schema error becomes this package's HermesSchemaError (same code). */
+function openHermesStore(path: string) {
+  try {
+    return openHermesState(path, HERMES_COLUMNS);
+  } catch (error) {
+    if (error instanceof HermesStateSchemaError) throw new HermesSchemaError(path, error.detail, { cause: error });
+    throw error;
+  }
+}
+
 export interface HermesCursor {
   /** Highest message id already read. */
   lastMessageId: number;
@@ -92,7 +104,7 @@ export interface HermesCursor {
  * database is opened read-only for the duration of the iteration and closed after.
  */
 export async function* readHermesStore(path: string, cursor: HermesCursor = { lastMessageId: 0 }): AsyncGenerator<SourceRecord> {
-  const db = openHermesStateDb(path, HERMES_COLUMNS);
+  const db = openHermesStore(path);
   try {
     const sessions = db.sessions();
     const byId = new Map(sessions.map((s) => [String(s.id), s]));

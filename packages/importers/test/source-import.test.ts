@@ -16,7 +16,7 @@ import { MAX_MESSAGE_CHARS } from '@recall/rpc-contract';
 import { openDatabase, type RecallDatabase } from '@recall/schema';
 import { createProject, findSession, getMessages, listConversations, listProjects } from '@recall/store';
 import { describe, expect, test } from 'vitest';
-import { importHermes, importTranscripts, MAX_LINE_BYTES, transcriptFiles, type ProjectMapping } from '../src/index.js';
+import { HermesSchemaError, ImporterError, importHermes, importTranscripts, MAX_LINE_BYTES, transcriptFiles, type ProjectMapping } from '../src/index.js';
 import { bigToolOutputFile, CC_ALPHA, CC_BETA, ccLine, CODEX_NEW, CODEX_OLD, copyFixture, hermesDb, hermesExec } from '@recall/config/source-fixtures';
 
 const { tempDir, tempDb: recallDb } = tempDatabases((path) => openDatabase(path), 'recall-import-src-');
@@ -291,7 +291,12 @@ describe('hermes', () => {
   test('a database without the expected tables is a clear error', async () => {
     const db = recallDb();
     const path = hermesDb(join(tempDir(), 'other', 'state.db'), 'create table notes (id integer primary key, body text);');
-    await expect(importHermes(db, path, { mapping: { kind: 'none' } })).rejects.toMatchObject({ code: 'hermes_schema_unsupported' });
+    const error = await importHermes(db, path, { mapping: { kind: 'none' } }).catch((e: unknown) => e);
+    // The store's reader finds it; the importer's own class (an ImporterError, a domain error on the wire) is thrown, same code and text as before.
+    expect(error).toBeInstanceOf(HermesSchemaError);
+    expect(error).toBeInstanceOf(ImporterError);
+    expect(error).toMatchObject({ code: 'hermes_schema_unsupported', details: { path }, message: `${path} is not a Hermes state.db this importer can read: no "sessions" table` });
+    expect((error as Error).cause).toMatchObject({ code: 'hermes_schema_unsupported', details: { table: 'sessions' } });
   });
 });
 

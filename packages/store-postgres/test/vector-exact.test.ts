@@ -267,4 +267,19 @@ describe('ChunkStore.search: the two-stage scan returns the float exact top-k', 
     }
     await closeHnswGate(db.pool, fp, projects[0]!);
   }, 60_000);
+
+  it('createHnswIndex reports a build (0 → every stored vector of the fingerprint, never backwards) and nothing for an index that exists', async () => {
+    const stored = Number((await db.pool.query('select count(*) as n from semantic_chunks where fingerprint_id = $1 and embedding is not null', [fp])).rows[0].n);
+    expect(stored).toBeGreaterThan(0);
+    await db.pool.query(`drop index if exists ${hnswIndexName(fp)}`);
+    const reports: Array<[number, number]> = [];
+    await createHnswIndex(db.pool, fp, DIMS, { onProgress: (done, total) => reports.push([done, total]) });
+    expect(reports[0]).toEqual([0, stored]);
+    expect(reports.at(-1)).toEqual([stored, stored]);
+    for (let i = 1; i < reports.length; i++) expect(reports[i]![0]).toBeGreaterThanOrEqual(reports[i - 1]![0]);
+    expect((await db.pool.query('select to_regclass($1) is not null as found', [hnswIndexName(fp)])).rows[0].found).toBe(true);
+    const again: unknown[] = [];
+    await createHnswIndex(db.pool, fp, DIMS, { onProgress: (...r) => again.push(r) });
+    expect(again).toEqual([]);
+  }, 60_000);
 });

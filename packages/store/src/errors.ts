@@ -182,6 +182,21 @@ export class RestoreTargetNewerError extends StoreError {
   }
 }
 
+/**
+ * Code `hermes_schema_unsupported`: a Hermes `state.db` read through `@recall/store/hermes-state`
+ * lacks a table or a required column (`details.path`, `details.table`, `details.missing`: the absent
+ * required columns, comma-separated, empty when the whole table is absent). Nothing was written.
+ */
+export class HermesStateSchemaError extends StoreError {
+  /** What is missing, in words (`no "sessions" table`, `table "messages" lacks role, content`). */
+  readonly detail: string;
+  constructor(path: string, table: string, missing: readonly string[]) {
+    const detail = missing.length === 0 ? `no "${table}" table` : `table "${table}" lacks ${missing.join(', ')}`;
+    super('hermes_schema_unsupported', `${path} is not a Hermes state.db Recall can read: ${detail}`, { path, table, missing: missing.join(',') });
+    this.detail = detail;
+  }
+}
+
 /** Error codes of a write that failed for want of space: SQLite's, and the system's (ENOSPC, EDQUOT: quota). */
 const DISK_FULL_CODES = new Set(['SQLITE_FULL', 'ENOSPC', 'EDQUOT']);
 

@@ -122,6 +122,40 @@ describe('documented commands', () => {
     expect(bad).toEqual([]);
   });
 
+  // The README's command table (rows start with a code span without the `recall` prefix, so the
+  // scan above does not see them): every row names a command with flags its --help lists, every
+  // command of the CLI has a row, and a command with subcommands (`index`) lists each of them.
+  test('the README command table lists every command and subcommand of the CLI as its --help prints it', () => {
+    const readme = sources.find((s) => s.file === 'README.md')!.text;
+    const section = readme.slice(readme.indexOf('## The `recall` CLI'), readme.indexOf('\n## ', readme.indexOf('## The `recall` CLI') + 1));
+    const spans = section
+      .split('\n')
+      .filter((l) => l.startsWith('| `'))
+      .flatMap((l) => [...l.split(/(?<!\\)\|/)[1]!.matchAll(/`([^`]+)`/g)].map((m) => m[1]!.replaceAll('\\|', '|')))
+      .filter((span) => !span.startsWith(PREFIX));
+    const bad: string[] = [];
+    const listed = new Map<string, Set<string>>();
+    for (const span of spans) {
+      const [command, second = ''] = span.split(' ');
+      const help = helpOf(command!);
+      if (help === null) {
+        bad.push(`README: no command "${command}" (in: ${span})`);
+        continue;
+      }
+      for (const flag of span.match(/--[a-z][\w-]*/g) ?? []) if (!help.includes(flag)) bad.push(`README: "${command}" has no ${flag} (in: ${span})`);
+      const subs = listed.get(command!) ?? new Set<string>();
+      for (const word of /^[a-z][a-z-]*(\|[a-z][a-z-]*)*$/.test(second) ? second.split('|') : []) subs.add(word);
+      listed.set(command!, subs);
+    }
+    for (const command of COMMANDS) {
+      if (!listed.has(command)) bad.push(`README: no row for "recall ${command}"`);
+      const usage = /^Usage: recall [a-z]+ ([a-z]+(?:\|[a-z]+)+) /.exec(helpOf(command) ?? '');
+      for (const sub of usage ? usage[1]!.split('|') : []) if (!listed.get(command)?.has(sub)) bad.push(`README: no row for "recall ${command} ${sub}"`);
+    }
+    expect(spans.length).toBeGreaterThan(10);
+    expect(bad).toEqual([]);
+  });
+
   test.each([
     ['--version', [] as string[]],
     ['import the demo', ['import', 'apps/desktop-ui/public/demo/recall-demo.jsonl']],

@@ -65,6 +65,8 @@ export async function runIndexHnsw(ctx: CliContext, values: { project: string; o
         project.id,
       );
     }
+    // Progress on stderr like the other long commands: a line per stage, and on a terminal a bar
+    // (the build's vectors loaded, then the sample queries answered); nothing with --json.
     const bar = progressBar(ctx.err);
     let stage: string | null = null;
     const measurement: HnswMeasurement = await database.adapter.measureHnswRecall(database.pool, {
@@ -72,13 +74,16 @@ export async function runIndexHnsw(ctx: CliContext, values: { project: string; o
       dims,
       projectId: project.id,
       onProgress: (p) => {
+        if (values.json) return;
         const label = stageLabel(p);
         if (label !== stage) {
           bar.finish();
           ctx.err.write(`${label}\n`);
           stage = label;
         }
-        bar.update(p.done, p.total, `${p.done}/${p.total}`);
+        if (p.stage === 'building') {
+          if (p.total > 1) bar.update(p.done, p.total, `${p.done.toLocaleString('en-US')} / ${p.total.toLocaleString('en-US')} vectors`);
+        } else bar.update(p.done, p.total, `${p.done}/${p.total} queries`);
       },
     });
     bar.finish();

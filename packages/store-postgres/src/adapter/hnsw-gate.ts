@@ -14,15 +14,59 @@ const int = (n: number, what: string): number => {
   return n;
 };
 
-/** Builds the HNSW index of one fingerprint (m = 16, ef_construction = 64, pgvector's defaults). */
-export async function createHnswIndex(pool: pg.Pool, fingerprintId: number, dims: number, options: { m?: number; efConstruction?: number } = {}): Promise<void> {
+/** How often a running build's progress is read (pg_stat_progress_create_index). */
+const BUILD_POLL_MS = 500;
+
+/**
+ * Builds the HNSW index of one fingerprint (m = 16, ef_construction = 64, pgvector's defaults).
+ * With `onProgress`, a missing index is built on one connection of the pool while a second one reads
+ * its progress every BUILD_POLL_MS from pg_stat_progress_create_index (pgvector counts the vectors it
+ * has loaded): `done` vectors of `total` (the fingerprint's stored vectors, counted first). An index
+ * that exists already reports nothing and returns at once.
+ */
+export async function createHnswIndex(
+  pool: pg.Pool,
+  fingerprintId: number,
+  dims: number,
+  options: { m?: number; efConstruction?: number; onProgress?: (done: number, total: number) => void } = {},
+): Promise<void> {
   const f = int(fingerprintId, 'fingerprint id');
   const d = int(dims, 'dims');
-  await pool.query(
-    `create index if not exists ${hnswIndexName(f)} on semantic_chunks using hnsw ((embedding::vector(${d})) vector_cosine_ops)
+  const statement = `create index if not exists ${hnswIndexName(f)} on semantic_chunks using hnsw ((embedding::vector(${d})) vector_cosine_ops)
        with (m = ${int(options.m ?? 16, 'm')}, ef_construction = ${int(options.efConstruction ?? 64, 'ef_construction')})
-       where fingerprint_id = ${f} and embedding is not null`,
-  );
+       where fingerprint_id = ${f} and embedding is not null`;
+  const report = options.onProgress;
+  if (report === undefined || (await pool.query('select to_regclass($1) is not null as found', [hnswIndexName(f)])).rows[0].found) {
+    await pool.query(statement);
+    return;
+  }
+  const total = Number((await pool.query('select count(*) as n from semantic_chunks where fingerprint_id = $1 and embedding is not null', [f])).rows[0].n);
+  report(0, total);
+  const client = await pool.connect();
+  let timer: NodeJS.Timeout | undefined;
+  try {
+    const pid = Number((await client.query('select pg_backend_pid() as pid')).rows[0].pid);
+    let reading = false;
+    timer = setInterval(() => {
+      if (reading) return;
+      reading = true;
+      pool
+        .query('select tuples_done from pg_stat_progress_create_index where pid = $1', [pid])
+        .then((r) => {
+          if (r.rows.length > 0 && timer !== undefined) report(Math.min(total, Number(r.rows[0].tuples_done)), total);
+        })
+        .catch(() => {}) // progress is best effort: the build's own outcome is what counts
+        .finally(() => {
+          reading = false;
+        });
+    }, BUILD_POLL_MS);
+    await client.query(statement);
+  } finally {
+    clearInterval(timer);
+    timer = undefined;
+    client.release();
+  }
+  report(total, total);
 }
 
 /** Settings tried by measureHnswRecall, cheapest first (pgvector 0.8 iterative scans). */
@@ -37,7 +81,11 @@ export const HNSW_SETTINGS_GRID: readonly HnswSettings[] = [
 /** Where measureHnswRecall is: building the index, answering the queries exactly, or through the index with `settings`. */
 export interface HnswProgress {
   stage: 'building' | 'exact' | 'hnsw';
-  /** Queries answered in this stage so far, of `total` (building: 0 of 1). */
+  /**
+   * Queries answered in this stage so far, of `total`; while building, the vectors loaded into the
+   * index so far, of the fingerprint's stored vectors (0 of 1 first, and nothing more when the index
+   * exists already).
+   */
   done: number;
   total: number;
   settings?: HnswSettings;
@@ -69,7 +117,7 @@ export async function measureHnswRecall(
   const d = int(input.dims, 'dims');
   const progress = input.onProgress ?? (() => {});
   progress({ stage: 'building', done: 0, total: 1 });
-  await createHnswIndex(pool, f, d);
+  await createHnswIndex(pool, f, d, { onProgress: (done, total) => progress({ stage: 'building', done, total }) });
   await pool.query('delete from semantic_ann where fingerprint_id = $1 and project_id = $2', [f, input.projectId]);
   const queries = input.queries ?? (await sampleQueries(pool, f, input.projectId, 50));
   const chunks = postgresChunks(pool);

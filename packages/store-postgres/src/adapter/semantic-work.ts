@@ -277,14 +277,32 @@ export function postgresPlanner(pool: pg.Pool): {
       const out = { pending: 0, ready: 0, failed: 0 };
       for (const r of byStatus) out[r.status as keyof typeof out] = Number(r.n);
       // Sessions with eligible messages still unplanned (blank messages never get rows: not counted).
+      // Only sessions the planner still has to visit can have any (the queue's invariant, migration
+      // 0009): the queued sessions of the project, or every session while the project waits to be
+      // queued whole for this fingerprint (no semantic_planned_projects row). The candidates are
+      // fenced (MATERIALIZED) and each is probed by scalar subqueries (newest message first on
+      // messages_session_idx, its chunks on semantic_chunks_message_idx), which PostgreSQL keeps as
+      // per-row probes instead of hash joins over every message and chunk of the project: a status
+      // call reads the queue and the messages of queued sessions, not the whole project.
       const queued = (
         await pool.query(
-          `select count(distinct m.session_id) as n from messages m
-             join sessions s on s.id = m.session_id
-             join semantic_fingerprints f on f.id = $1
-             join semantic_projects sp on sp.project_id = s.project_id and sp.enabled and sp.endpoint = f.endpoint
-            where s.project_id = $3 and not s.hidden and m.visibility in ${VISIBLE_SQL} and m.role = any($2::text[]) and m.content ~ '\\S'
-              and not exists (select 1 from semantic_chunks c where c.fingerprint_id = $1 and c.message_id = m.id)`,
+          `with whole as materialized (
+             select not exists (select 1 from semantic_planned_projects pp where pp.project_id = $3 and pp.fingerprint_id = $1) as yes),
+           candidates as (
+             select q.session_id as id from semantic_plan_queue q where not (select yes from whole)
+             union
+             select s.id from sessions s where (select yes from whole) and s.project_id = $3),
+           eligible as materialized (
+             select s.id from candidates c
+               join sessions s on s.id = c.id
+               join semantic_fingerprints f on f.id = $1
+               join semantic_projects sp on sp.project_id = s.project_id and sp.enabled and sp.endpoint = f.endpoint
+              where s.project_id = $3 and not s.hidden)
+           select count(*) as n from eligible e
+            where (select m.id from messages m
+                    where m.session_id = e.id and m.visibility in ${VISIBLE_SQL} and m.role = any($2::text[]) and m.content ~ '\\S'
+                      and (select ch.id from semantic_chunks ch where ch.fingerprint_id = $1 and ch.message_id = m.id limit 1) is null
+                    order by m.id desc limit 1) is not null`,
           [fingerprintId, [...roles], projectId],
         )
       ).rows[0];
