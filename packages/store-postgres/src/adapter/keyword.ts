@@ -76,6 +76,28 @@ export function postgresKeyword(pool: pg.Pool): KeywordIndex {
           return `$${params.length}`;
         };
         const scopeSql = 'projectId' in rls ? `s.project_id = ${p(rls.projectId)}` : `s.id = any(${p([...rls.sessionIds])})`;
+        /** The titles in scope (newest first), or null when the call lists none. */
+        const readTitles = (): Promise<Array<{ id: string; title: string; source: string | null }>> | null => {
+          if (titleLimit <= 0) return null;
+          const tp: unknown[] = ['projectId' in rls ? rls.projectId : [...rls.sessionIds], exclude];
+          // A title counts only when its session has a visible message in the date range.
+          const dated =
+            since === undefined && until === undefined
+              ? ''
+              : `and exists (select 1 from messages d where d.session_id = s.id and d.visibility in ${VISIBLE_SQL}${since !== undefined ? ` and d.created_at >= ${since}` : ''}${until !== undefined ? ` and d.created_at < ${until}` : ''})`;
+          const pending = tx
+            .query(
+              `select s.id, s.title, s.source from sessions s where ${'projectId' in rls ? 's.project_id = $1' : 's.id = any($1)'} and not s.hidden and s.title is not null
+                 and not (s.id = any($2)) ${dated} order by s.started_at desc limit ${TITLE_SCAN}`,
+              tp,
+            )
+            .then((r) => r.rows as Array<{ id: string; title: string; source: string | null }>);
+          // Awaited below; a failure before then (the transaction aborted by an earlier statement) is
+          // that statement's error, thrown where it is awaited.
+          pending.catch(() => {});
+          return pending;
+        };
+        let titles: ReturnType<typeof readTitles> = null;
         let hits: KeywordAnswer['hits'] = [];
         if (tsquery !== null) {
           // recall_keyword_matches (migration 0010) ranks the scope's matches through the GIN index
@@ -94,7 +116,9 @@ export function postgresKeyword(pool: pg.Pool): KeywordIndex {
             // One function (migration 0010): the date bounds are optional; without them it runs the
             // undated statement (one GIN index condition). With `count`, the same scan also counts the
             // scope's document frequencies: a header row (message_id NULL) carries them.
-            const counting = count ? `, ${v(count.counted)}::tsquery, ${v(count.leaves)}::tsquery[], ${PART_READ_MATCHES}` : '';
+            // With counts, the same call returns every candidate when the scope's matches fit one call
+            // (whole_up_to, migration 0012): keyword-window.ts would read all of them again otherwise.
+            const counting = count ? `, ${v(count.counted)}::tsquery, ${v(count.leaves)}::tsquery[], ${PART_READ_MATCHES}, ${BM25_CANDIDATES}` : '';
             const call = `recall_keyword_matches(${q}::tsquery, ${v(roles)}::text[], ${v(exclude)}::text[], ${lim}, ${v(since ?? null)}::bigint, ${v(until ?? null)}::bigint${counting})`;
             return {
               sql: count
@@ -129,9 +153,14 @@ export function postgresKeyword(pool: pg.Pool): KeywordIndex {
           let rows: Array<Record<string, unknown>>;
           let counts: number[] | null = null;
           let leafSets: LeafSets | null = null;
+          let whole = false;
           {
             const { sql, values } = matchParams(tsquery, candidates, countable && leaves.length > 0 ? { counted: required ? anyOf(leaves) : tsquery, leaves: leaves.map((l) => l.tsquery) } : null);
-            const all = (await tx.query(sql, values)).rows as Array<Record<string, unknown>>;
+            const first = tx.query(sql, values);
+            // The titles' statement is queued right behind it on the same client (and transaction):
+            // the server runs it while the candidates are ranked here.
+            titles = readTitles();
+            const all = (await first).rows as Array<Record<string, unknown>>;
             const header = all.find((r) => r.id === null || r.id === undefined);
             if (header) {
               counts = (header.frequencies as number[] | null) ?? null;
@@ -141,6 +170,8 @@ export function postgresKeyword(pool: pg.Pool): KeywordIndex {
             }
             rows = header ? all.filter((r) => r !== header) : all;
             if (countable && leaves.length > 0 && !counts) counts = [...leaves.map(() => 0), 0];
+            // The first call already returned every candidate (whole_up_to): nothing is left to read.
+            whole = countable && leaves.length > 0 && counts !== null && counts[leaves.length]! <= BM25_CANDIDATES;
           }
           const truncated = rows.length >= candidates;
           // Only when the candidates are every match of a plain question with nothing filtered out do
@@ -159,7 +190,7 @@ export function postgresKeyword(pool: pg.Pool): KeywordIndex {
           const automatedOf = (r: Record<string, unknown>) => AUTOMATED_SOURCES.includes(String(r.kw_source));
           // More matches than one call returns: read the rest of them that can rank (keyword-window.ts),
           // up to PART_READ_MATCHES matches (beyond, the best by ts_rank are ranked, as before).
-          if (truncated && countable && stats && matches <= PART_READ_MATCHES) {
+          if (truncated && countable && stats && matches <= PART_READ_MATCHES && !whole) {
             rows = (
               await collectMatches({
                 tsquery,
@@ -210,24 +241,12 @@ export function postgresKeyword(pool: pg.Pool): KeywordIndex {
         }
         let titleHits: KeywordTitleMatch[] = [];
         if (titleLimit > 0) {
-          const tp: unknown[] = ['projectId' in rls ? rls.projectId : [...rls.sessionIds], exclude];
-          // A title counts only when its session has a visible message in the date range.
-          const dated =
-            since === undefined && until === undefined
-              ? ''
-              : `and exists (select 1 from messages d where d.session_id = s.id and d.visibility in ${VISIBLE_SQL}${since !== undefined ? ` and d.created_at >= ${since}` : ''}${until !== undefined ? ` and d.created_at < ${until}` : ''})`;
-          const titles = (
-            await tx.query(
-              `select s.id, s.title, s.source from sessions s where ${'projectId' in rls ? 's.project_id = $1' : 's.id = any($1)'} and not s.hidden and s.title is not null
-                 and not (s.id = any($2)) ${dated} order by s.started_at desc limit ${TITLE_SCAN}`,
-              tp,
-            )
-          ).rows as Array<{ id: string; title: string; source: string | null }>;
+          const rows = await (titles ?? readTitles())!;
           // Scored by the SQLite search's title rules (IDF of the matched terms over the titles in scope).
           titleHits = scoreTitles(
-            titles.map((t) => ({ id: t.id, title: t.title, automated: AUTOMATED_SOURCES.includes(t.source ?? '') })),
+            rows.map((t) => ({ id: t.id, title: t.title, automated: AUTOMATED_SOURCES.includes(t.source ?? '') })),
             parsed,
-            titles.length,
+            rows.length,
             titleLimit,
           ).map((t) => ({ sessionId: t.sessionId, title: t.title, score: t.score, matchedTerms: t.matchedTerms }));
         }
