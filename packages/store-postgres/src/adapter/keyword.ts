@@ -138,6 +138,7 @@ export function postgresKeyword(pool: pg.Pool): KeywordIndex {
       const firstSize = firstMatches && !cachedScopeSize(pool, rls) ? scopeSizeQuery(rls) : null;
       const firstReads = [firstMatches, firstTitles, firstSize].filter((q): q is { sql: string; values: unknown[] } => q !== null);
       return scopedWith(pool, rls, (client) => firstReads.map((q) => inlineParameters(client, q.sql, q.values)), async (tx, firstResults) => {
+        const parsedDoc = documentCache();
         let hits: KeywordAnswer['hits'] = [];
         if (tsquery !== null) {
           // recall_keyword_matches (migration 0010) ranks the scope's matches through the GIN index
@@ -294,12 +295,19 @@ function anyOf(leaves: readonly QueryLeaf[]): string {
   return leaves.length === 1 ? leaves[0]!.tsquery : leaves.map((l) => l.tsquery).join(' | ');
 }
 
-/** Parsed tsvectors per candidate row (each row is parsed once, however often it is scored). */
-const parsedDocs = new WeakMap<object, ParsedDocument>();
-function parsedDoc(row: Record<string, unknown>): ParsedDocument {
-  let doc = parsedDocs.get(row);
-  if (!doc) parsedDocs.set(row, (doc = parseTsvector(String(row.kw_document ?? ''))));
-  return doc;
+/**
+ * Parsed tsvectors per candidate row of one search (each row is parsed once, however often it is
+ * scored). Per call, not a module-wide WeakMap: the rows and their parsed documents then die young
+ * with the call (a WeakMap's entries outlived minor collections and were promoted, bench:postgres
+ * client CPU).
+ */
+function documentCache(): (row: Record<string, unknown>) => ParsedDocument {
+  const docs = new Map<Record<string, unknown>, ParsedDocument>();
+  return (row) => {
+    let doc = docs.get(row);
+    if (!doc) docs.set(row, (doc = parseTsvector(String(row.kw_document ?? ''))));
+    return doc;
+  };
 }
 
 /** Leaves recall_keyword_matches counts at most (migration 0010 takes 256; one more entry counts the matches). */
