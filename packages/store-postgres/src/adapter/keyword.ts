@@ -2,8 +2,9 @@
  * KeywordIndex on PostgreSQL: the tsvector/GIN ranked query of ../keyword-search.ts for every scope
  * the search tool uses — one project, or a list of own-history sessions — with the caller's own live
  * messages left out, an optional role filter, and title hits. It runs inside a row-level-security
- * transaction of that scope (tx.ts `scopedWith`, its first reads sent with the scope's opening), so even the ranked query's own filter is backed by the
- * database. The scope and filters are WHERE conditions of the ranked query, before ORDER BY … LIMIT.
+ * transaction of that scope (tx.ts `scopedWith`, its first reads sent with the scope's opening), so
+ * even the ranked query's own filter is backed by the database. The scope and filters are WHERE
+ * conditions of the ranked query, before ORDER BY … LIMIT.
  */
 import { MESSAGE_ROLES } from '@recall/rpc-contract';
 import {
