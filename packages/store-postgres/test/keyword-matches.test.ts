@@ -1,5 +1,5 @@
 /**
- * recall_keyword_matches after migrations 0008 and 0010: one function (the dated twin of 0005 is gone) with
+ * recall_keyword_matches after migrations 0008, 0010 and 0012: one function (the dated twin of 0005 is gone) with
  * optional since (inclusive) / until (exclusive) bounds on created_at, applied before its LIMIT,
  * never leaving the scope; and the plan of its statement, logged by auto_explain as a NOTICE, still
  * takes project and match as one GIN index condition, with no join to messages when undated.
@@ -52,7 +52,7 @@ describe('recall_keyword_matches with optional date bounds (migration 0008)', ()
   it('is one function: the dated twin is gone, the four-argument call still works', async () => {
     const { db } = await seeded();
     const names = (await db.pool.query("select proname, pronargs from pg_proc where proname like 'recall_keyword_matches%' order by 1")).rows;
-    expect(names).toEqual([{ proname: 'recall_keyword_matches', pronargs: 9 }]);
+    expect(names).toEqual([{ proname: 'recall_keyword_matches', pronargs: 10 }]);
     expect((await db.pool.query("select count(*)::int as n from pg_proc where proname = 'recall_keyword_frequencies'")).rows[0].n).toBe(0);
     // Pinned settings: the search_path, and no JIT (compiling the counting statement cost more than running it).
     expect((await db.pool.query("select proconfig from pg_proc where proname = 'recall_keyword_matches'")).rows[0].proconfig).toEqual(['search_path=pg_catalog, public', 'jit=off']);
@@ -90,6 +90,7 @@ describe('recall_keyword_matches with optional date bounds (migration 0008)', ()
 const WORDS = ['retry', 'backoff', 'cache', 'queue', 'deploy', '数据库', '迁移'];
 const counting = 'select message_id, session_id, rank, frequencies from recall_keyword_matches($1::tsquery, $2::text[], $3::text[], $4, $5::bigint, $6::bigint, $7::tsquery, $8::tsquery[])';
 const withSets = 'select leaf_sets, leaf_set_counts from recall_keyword_matches($1::tsquery, null, null, 0, null, null, $2::tsquery, $3::tsquery[], $4) where message_id is null';
+const wholeCall = 'select message_id, session_id, rank from recall_keyword_matches($1::tsquery, $2::text[], $3::text[], $4, $5::bigint, $6::bigint, $7::tsquery, $8::tsquery[], null, $9)';
 const countOnly = 'select frequencies from recall_keyword_matches(null, null, null, 0, null, null, $1::tsquery, $2::tsquery[]) where message_id is null';
 
 describe('recall_keyword_matches with counts (migration 0010): the candidates of 0008 and the counts of 0007 from one scan', () => {
@@ -116,7 +117,8 @@ describe('recall_keyword_matches with counts (migration 0010): the candidates of
         fc.constantFrom([null, null], [1300, null], [null, 1800], [1200, 1900]),
         fc.constantFrom('p_a', 'p_b'),
         fc.boolean(),
-        async (words, required, roles, exclude, limit, [since, until], project, itself) => {
+        fc.integer({ min: 0, max: 40 }),
+        async (words, required, roles, exclude, limit, [since, until], project, itself, wholeUpTo) => {
           const kq = keywordQuery(required ? `"${words[0]}" ${words.slice(1).join(' ')}` : words.join(' '), { cjkUnigrams: true });
           const q = kq.tsquery!;
           const leaves = kq.leaves.map((l) => l.tsquery);
@@ -140,6 +142,13 @@ describe('recall_keyword_matches with counts (migration 0010): the candidates of
             want.push(n.rows[0].n);
           }
           expect(header[0].frequencies).toEqual(want);
+          // whole_up_to (migration 0012): with at most that many matches of the question in the scope,
+          // every candidate (the call without counts at its largest limit), else the best `limit`.
+          const [every, whole] = await scopedRead(db.pool, { projectId: project }, async (tx) => [
+            (await tx.query(call.replace('message_id from', 'message_id, session_id, rank from'), [q, roles, exclude, 500, since, until])).rows,
+            (await tx.query(wholeCall, [q, roles, exclude, limit, since, until, counted, leaves, wholeUpTo])).rows.filter((x) => x.message_id !== null),
+          ]);
+          expect(whole).toEqual(want[leaves.length]! <= wholeUpTo ? every : plain);
           expect(candidates.every((c) => (project === 'p_b') === (c.session_id === 's4'))).toBe(true);
           // The parts of the part reads (keyword-window.ts), sized from the leaf sets of the same
           // scan, as counting each part again would size them: for a shuffled leaf order.

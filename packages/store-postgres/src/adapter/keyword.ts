@@ -2,8 +2,9 @@
  * KeywordIndex on PostgreSQL: the tsvector/GIN ranked query of ../keyword-search.ts for every scope
  * the search tool uses — one project, or a list of own-history sessions — with the caller's own live
  * messages left out, an optional role filter, and title hits. It runs inside a row-level-security
- * transaction of that scope (tx.ts `scoped`), so even the ranked query's own filter is backed by the
- * database. The scope and filters are WHERE conditions of the ranked query, before ORDER BY … LIMIT.
+ * transaction of that scope (tx.ts `scopedWith`, its first reads sent with the scope's opening), so
+ * even the ranked query's own filter is backed by the database. The scope and filters are WHERE
+ * conditions of the ranked query, before ORDER BY … LIMIT.
  */
 import { MESSAGE_ROLES } from '@recall/rpc-contract';
 import {
@@ -26,7 +27,7 @@ import { keywordQuery, type QueryLeaf } from '../keyword-text.js';
 import { bm25, leafFrequency, parseTsvector, SCOPE_TOKEN_LENGTH, type Bm25Stats, type ParsedDocument } from './keyword-bm25.js';
 import { collectMatches } from './keyword-window.js';
 import { keywordSnippet } from '../snippet.js';
-import { poolIdentity, scoped, toMessage, VISIBLE_SQL, type RlsScope } from './tx.js';
+import { inlineParameters, poolIdentity, scopedWith, toMessage, VISIBLE_SQL, type RlsScope } from './tx.js';
 
 const clamp = (v: number | undefined, d: number, lo: number, hi: number) => Math.min(hi, Math.max(lo, Math.floor(v ?? d)));
 /** Titles examined per query at most (newest sessions first). */
@@ -69,13 +70,76 @@ export function postgresKeyword(pool: pg.Pool): KeywordIndex {
       const since = options.since !== undefined && Number.isFinite(options.since) ? Math.floor(options.since) : undefined;
       const until = options.until !== undefined && Number.isFinite(options.until) ? Math.floor(options.until) : undefined;
       const termsOf = (text: string): string[] => [...new Set(findTermSpans(normalizeForSearch(text), parsed.terms).map((s) => s.term))].map((i) => parsed.terms[i]!.text);
-      return scoped(pool, rls, async (tx) => {
-        const params: unknown[] = [];
-        const p = (v: unknown) => {
-          params.push(v);
-          return `$${params.length}`;
+      const params: unknown[] = [];
+      const p = (v: unknown) => {
+        params.push(v);
+        return `$${params.length}`;
+      };
+      const scopeSql = 'projectId' in rls ? `s.project_id = ${p(rls.projectId)}` : `s.id = any(${p([...rls.sessionIds])})`;
+      const candidates = Math.min(BM25_CANDIDATES, Math.max(BM25_MIN_CANDIDATES, BM25_CANDIDATE_FACTOR * limit));
+      const matchParams = (tsq: string, lim: number, count: CountRequest | null): { sql: string; values: unknown[] } => {
+        const values: unknown[] = [...params];
+        const v = (x: unknown) => {
+          values.push(x);
+          return `$${values.length}`;
         };
-        const scopeSql = 'projectId' in rls ? `s.project_id = ${p(rls.projectId)}` : `s.id = any(${p([...rls.sessionIds])})`;
+        const q = v(tsq);
+        // One function (migration 0010): the date bounds are optional; without them it runs the
+        // undated statement (one GIN index condition). With `count`, the same scan also counts the
+        // scope's document frequencies: a header row (message_id NULL) carries them.
+        // With counts, the same call returns every candidate when the scope's matches fit one call
+        // (whole_up_to, migration 0012): keyword-window.ts would read all of them again otherwise.
+        const counting = count ? `, ${v(count.counted)}::tsquery, ${v(count.leaves)}::tsquery[], ${PART_READ_MATCHES}, ${BM25_CANDIDATES}` : '';
+        const call = `recall_keyword_matches(${q}::tsquery, ${v(roles)}::text[], ${v(exclude)}::text[], ${lim}, ${v(since ?? null)}::bigint, ${v(until ?? null)}::bigint${counting})`;
+        return {
+          sql: count
+            ? // The header row passes the left joins with NULLs; every candidate row meets the same
+              // conditions as in the inner-joined statement below.
+              `select m.*, h.rank, h.frequencies, h.leaf_sets, h.leaf_set_counts, (select dk.document::text from message_keywords dk where dk.message_id = m.id) as kw_document, s.source as kw_source, s.project_id as kw_project
+             from ${call} h
+             left join messages m on m.id = h.message_id
+             left join sessions s on s.id = m.session_id
+            where h.message_id is null or (${scopeSql} and not s.hidden and m.visibility in ${VISIBLE_SQL})
+            order by h.message_id is not null, h.rank desc, m.id desc`
+            : `select m.*, h.rank, (select dk.document::text from message_keywords dk where dk.message_id = m.id) as kw_document, s.source as kw_source, s.project_id as kw_project
+             from ${call} h
+             join messages m on m.id = h.message_id
+             join sessions s on s.id = m.session_id
+            where ${scopeSql} and not s.hidden and m.visibility in ${VISIBLE_SQL}
+            order by h.rank desc, m.id desc`,
+          values,
+        };
+      };
+      // Document frequencies as FTS5 counts them: every message of the scope holding the leaf,
+      // whatever the rest of the question, the role filter or the excluded session; the last entry
+      // counts the scope's matches of the question. The first call counts them in its own scan
+      // (migration 0010), for at most MAX_COUNTED_LEAVES leaves.
+      const countable = leaves.length <= MAX_COUNTED_LEAVES;
+      // Without required terms the question is the OR of its leaves: it is what is counted over.
+      const required = parsed.terms.some((t) => t.required);
+      /** The titles' statement (newest first), or null when the call lists none. */
+      const titlesQuery = (): { sql: string; values: unknown[] } | null => {
+        if (titleLimit <= 0) return null;
+        // A title counts only when its session has a visible message in the date range.
+        const dated =
+          since === undefined && until === undefined
+            ? ''
+            : `and exists (select 1 from messages d where d.session_id = s.id and d.visibility in ${VISIBLE_SQL}${since !== undefined ? ` and d.created_at >= ${since}` : ''}${until !== undefined ? ` and d.created_at < ${until}` : ''})`;
+        return {
+          sql: `select s.id, s.title, s.source from sessions s where ${'projectId' in rls ? 's.project_id = $1' : 's.id = any($1)'} and not s.hidden and s.title is not null
+                 and not (s.id = any($2)) ${dated} order by s.started_at desc limit ${TITLE_SCAN}`,
+          values: ['projectId' in rls ? rls.projectId : [...rls.sessionIds], exclude],
+        };
+      };
+      // The first reads go out with the scope's opening, in its round trip (tx.ts scopedWith): the
+      // counting matches call and the titles.
+      const firstMatches = tsquery !== null ? matchParams(tsquery, candidates, countable && leaves.length > 0 ? { counted: required ? anyOf(leaves) : tsquery, leaves: leaves.map((l) => l.tsquery) } : null) : null;
+      const firstTitles = titlesQuery();
+      // The scope's size too when the cache has none (read only when there are candidates before).
+      const firstSize = firstMatches && !cachedScopeSize(pool, rls) ? scopeSizeQuery(rls) : null;
+      const firstReads = [firstMatches, firstTitles, firstSize].filter((q): q is { sql: string; values: unknown[] } => q !== null);
+      return scopedWith(pool, rls, (client) => firstReads.map((q) => inlineParameters(client, q.sql, q.values)), async (tx, firstResults) => {
+        const parsedDoc = documentCache();
         let hits: KeywordAnswer['hits'] = [];
         if (tsquery !== null) {
           // recall_keyword_matches (migration 0010) ranks the scope's matches through the GIN index
@@ -83,55 +147,16 @@ export function postgresKeyword(pool: pg.Pool): KeywordIndex {
           // before its LIMIT; it reads the scope from the same settings as the policies. The messages
           // themselves are then read here, as recall_scoped under row-level security, and the scope is
           // checked once more on the sessions table, the one membership rule.
-          const candidates = Math.min(BM25_CANDIDATES, Math.max(BM25_MIN_CANDIDATES, BM25_CANDIDATE_FACTOR * limit));
-          const matchParams = (tsq: string, lim: number, count: CountRequest | null): { sql: string; values: unknown[] } => {
-            const values: unknown[] = [...params];
-            const v = (x: unknown) => {
-              values.push(x);
-              return `$${values.length}`;
-            };
-            const q = v(tsq);
-            // One function (migration 0010): the date bounds are optional; without them it runs the
-            // undated statement (one GIN index condition). With `count`, the same scan also counts the
-            // scope's document frequencies: a header row (message_id NULL) carries them.
-            const counting = count ? `, ${v(count.counted)}::tsquery, ${v(count.leaves)}::tsquery[], ${PART_READ_MATCHES}` : '';
-            const call = `recall_keyword_matches(${q}::tsquery, ${v(roles)}::text[], ${v(exclude)}::text[], ${lim}, ${v(since ?? null)}::bigint, ${v(until ?? null)}::bigint${counting})`;
-            return {
-              sql: count
-                ? // The header row passes the left joins with NULLs; every candidate row meets the same
-                  // conditions as in the inner-joined statement below.
-                  `select m.*, h.rank, h.frequencies, h.leaf_sets, h.leaf_set_counts, (select dk.document::text from message_keywords dk where dk.message_id = m.id) as kw_document, s.source as kw_source, s.project_id as kw_project
-                 from ${call} h
-                 left join messages m on m.id = h.message_id
-                 left join sessions s on s.id = m.session_id
-                where h.message_id is null or (${scopeSql} and not s.hidden and m.visibility in ${VISIBLE_SQL})
-                order by h.message_id is not null, h.rank desc, m.id desc`
-                : `select m.*, h.rank, (select dk.document::text from message_keywords dk where dk.message_id = m.id) as kw_document, s.source as kw_source, s.project_id as kw_project
-                 from ${call} h
-                 join messages m on m.id = h.message_id
-                 join sessions s on s.id = m.session_id
-                where ${scopeSql} and not s.hidden and m.visibility in ${VISIBLE_SQL}
-                order by h.rank desc, m.id desc`,
-              values,
-            };
-          };
           const fetchRows = async (tsq: string, lim: number): Promise<Array<Record<string, unknown>>> => {
             const { sql, values } = matchParams(tsq, lim, null);
             return (await tx.query(sql, values)).rows as Array<Record<string, unknown>>;
           };
-          // Document frequencies as FTS5 counts them: every message of the scope holding the leaf,
-          // whatever the rest of the question, the role filter or the excluded session; the last entry
-          // counts the scope's matches of the question. The first call counts them in its own scan
-          // (migration 0010), for at most MAX_COUNTED_LEAVES leaves.
-          const countable = leaves.length <= MAX_COUNTED_LEAVES;
-          // Without required terms the question is the OR of its leaves: it is what is counted over.
-          const required = parsed.terms.some((t) => t.required);
           let rows: Array<Record<string, unknown>>;
           let counts: number[] | null = null;
           let leafSets: LeafSets | null = null;
+          let whole = false;
           {
-            const { sql, values } = matchParams(tsquery, candidates, countable && leaves.length > 0 ? { counted: required ? anyOf(leaves) : tsquery, leaves: leaves.map((l) => l.tsquery) } : null);
-            const all = (await tx.query(sql, values)).rows as Array<Record<string, unknown>>;
+            const all = firstResults[0]!.rows as Array<Record<string, unknown>>;
             const header = all.find((r) => r.id === null || r.id === undefined);
             if (header) {
               counts = (header.frequencies as number[] | null) ?? null;
@@ -141,6 +166,8 @@ export function postgresKeyword(pool: pg.Pool): KeywordIndex {
             }
             rows = header ? all.filter((r) => r !== header) : all;
             if (countable && leaves.length > 0 && !counts) counts = [...leaves.map(() => 0), 0];
+            // The first call already returned every candidate (whole_up_to): nothing is left to read.
+            whole = countable && leaves.length > 0 && counts !== null && counts[leaves.length]! <= BM25_CANDIDATES;
           }
           const truncated = rows.length >= candidates;
           // Only when the candidates are every match of a plain question with nothing filtered out do
@@ -149,7 +176,7 @@ export function postgresKeyword(pool: pg.Pool): KeywordIndex {
           const counted = !fromCandidates && counts ? counts : null;
           const matches = truncated && counted ? counted[leaves.length]! : rows.length;
           const documentFrequency = counted ? counted.slice(0, leaves.length) : leaves.map((l) => rows.filter((r) => leafFrequency(parsedDoc(r), l) > 0).length);
-          const stats = rows.length > 0 ? { ...(await scopeSize(pool, tx, rls)), documentFrequency } : null;
+          const stats = rows.length > 0 ? { ...(await scopeSize(pool, tx, rls, firstSize ? firstResults[firstReads.indexOf(firstSize)] : undefined)), documentFrequency } : null;
           const scoreOf = new Map<unknown, number>();
           const scored = (r: Record<string, unknown>): number => {
             let v = scoreOf.get(r.id);
@@ -159,7 +186,7 @@ export function postgresKeyword(pool: pg.Pool): KeywordIndex {
           const automatedOf = (r: Record<string, unknown>) => AUTOMATED_SOURCES.includes(String(r.kw_source));
           // More matches than one call returns: read the rest of them that can rank (keyword-window.ts),
           // up to PART_READ_MATCHES matches (beyond, the best by ts_rank are ranked, as before).
-          if (truncated && countable && stats && matches <= PART_READ_MATCHES) {
+          if (truncated && countable && stats && matches <= PART_READ_MATCHES && !whole) {
             rows = (
               await collectMatches({
                 tsquery,
@@ -210,24 +237,12 @@ export function postgresKeyword(pool: pg.Pool): KeywordIndex {
         }
         let titleHits: KeywordTitleMatch[] = [];
         if (titleLimit > 0) {
-          const tp: unknown[] = ['projectId' in rls ? rls.projectId : [...rls.sessionIds], exclude];
-          // A title counts only when its session has a visible message in the date range.
-          const dated =
-            since === undefined && until === undefined
-              ? ''
-              : `and exists (select 1 from messages d where d.session_id = s.id and d.visibility in ${VISIBLE_SQL}${since !== undefined ? ` and d.created_at >= ${since}` : ''}${until !== undefined ? ` and d.created_at < ${until}` : ''})`;
-          const titles = (
-            await tx.query(
-              `select s.id, s.title, s.source from sessions s where ${'projectId' in rls ? 's.project_id = $1' : 's.id = any($1)'} and not s.hidden and s.title is not null
-                 and not (s.id = any($2)) ${dated} order by s.started_at desc limit ${TITLE_SCAN}`,
-              tp,
-            )
-          ).rows as Array<{ id: string; title: string; source: string | null }>;
+          const rows = firstResults[firstReads.indexOf(firstTitles!)]!.rows as Array<{ id: string; title: string; source: string | null }>;
           // Scored by the SQLite search's title rules (IDF of the matched terms over the titles in scope).
           titleHits = scoreTitles(
-            titles.map((t) => ({ id: t.id, title: t.title, automated: AUTOMATED_SOURCES.includes(t.source ?? '') })),
+            rows.map((t) => ({ id: t.id, title: t.title, automated: AUTOMATED_SOURCES.includes(t.source ?? '') })),
             parsed,
-            titles.length,
+            rows.length,
             titleLimit,
           ).map((t) => ({ sessionId: t.sessionId, title: t.title, score: t.score, matchedTerms: t.matchedTerms }));
         }
@@ -281,12 +296,19 @@ function anyOf(leaves: readonly QueryLeaf[]): string {
   return leaves.length === 1 ? leaves[0]!.tsquery : leaves.map((l) => l.tsquery).join(' | ');
 }
 
-/** Parsed tsvectors per candidate row (each row is parsed once, however often it is scored). */
-const parsedDocs = new WeakMap<object, ParsedDocument>();
-function parsedDoc(row: Record<string, unknown>): ParsedDocument {
-  let doc = parsedDocs.get(row);
-  if (!doc) parsedDocs.set(row, (doc = parseTsvector(String(row.kw_document ?? ''))));
-  return doc;
+/**
+ * Parsed tsvectors per candidate row of one search (each row is parsed once, however often it is
+ * scored). Per call, not a module-wide WeakMap: the rows and their parsed documents then die young
+ * with the call (a WeakMap's entries outlived minor collections and were promoted, bench:postgres
+ * client CPU).
+ */
+function documentCache(): (row: Record<string, unknown>) => ParsedDocument {
+  const docs = new Map<Record<string, unknown>, ParsedDocument>();
+  return (row) => {
+    let doc = docs.get(row);
+    if (!doc) docs.set(row, (doc = parseTsvector(String(row.kw_document ?? ''))));
+    return doc;
+  };
 }
 
 /** Leaves recall_keyword_matches counts at most (migration 0010 takes 256; one more entry counts the matches). */
@@ -310,25 +332,35 @@ const sizeCache = new WeakMap<object, Map<string, { messages: number; averageLen
  * recall_scoped under row-level security (nothing outside the scope is counted) and cached per
  * scope for SIZE_TTL_MS: both move slowly, and IDF and length normalisation barely change with them.
  */
-async function scopeSize(pool: pg.Pool, tx: pg.PoolClient, rls: RlsScope): Promise<Pick<Bm25Stats, 'messages' | 'averageLength'>> {
-  const key = 'projectId' in rls ? `p:${rls.projectId}` : `s:${[...rls.sessionIds].sort().join(',')}`;
+async function scopeSize(pool: pg.Pool, tx: pg.PoolClient, rls: RlsScope, read?: pg.QueryResult): Promise<Pick<Bm25Stats, 'messages' | 'averageLength'>> {
+  const known = cachedScopeSize(pool, rls);
+  if (known) return known;
+  const { sql, values } = scopeSizeQuery(rls);
+  const row = (read ?? (await tx.query(sql, values))).rows[0] as { n: number; avg: number };
+  const out = { messages: Math.max(Number(row.n), 1), averageLength: Number(row.avg), at: Date.now() };
   let cache = sizeCache.get(poolIdentity(pool));
   if (!cache) sizeCache.set(poolIdentity(pool), (cache = new Map()));
-  const known = cache.get(key);
-  const now = Date.now();
-  if (known && now - known.at < SIZE_TTL_MS) return known;
+  if (cache.size >= 10_000) cache.clear();
+  cache.set(scopeKey(rls), out);
+  return out;
+}
+
+const scopeKey = (rls: RlsScope): string => ('projectId' in rls ? `p:${rls.projectId}` : `s:${[...rls.sessionIds].sort().join(',')}`);
+
+/** The scope's size from the cache while it is fresh (SIZE_TTL_MS), else undefined. */
+function cachedScopeSize(pool: pg.Pool, rls: RlsScope): Pick<Bm25Stats, 'messages' | 'averageLength'> | undefined {
+  const known = sizeCache.get(poolIdentity(pool))?.get(scopeKey(rls));
+  return known && Date.now() - known.at < SIZE_TTL_MS ? known : undefined;
+}
+
+/** The statement scopeSize reads (sent with the first reads of a search when the cache has no fresh size). */
+function scopeSizeQuery(rls: RlsScope): { sql: string; values: unknown[] } {
   const scope = 'projectId' in rls ? 'k.project_id = $1' : 'k.session_id = any($1)';
-  const row = (
-    await tx.query(
-      // A document without lexemes is 0 long (FTS5 counts it in the mean); a message of a project is one token longer (SCOPE_TOKEN_LENGTH).
-      `select count(*)::int as n,
+  return {
+    // A document without lexemes is 0 long (FTS5 counts it in the mean); a message of a project is one token longer (SCOPE_TOKEN_LENGTH).
+    sql: `select count(*)::int as n,
               coalesce(avg(coalesce((select sum(cardinality(u.positions)) from unnest(k.document) u), 0) + case when k.project_id is null then 0 else ${SCOPE_TOKEN_LENGTH} end), 1)::float8 as avg
          from message_keywords k where ${scope} and k.visibility in ${VISIBLE_SQL}`,
-      ['projectId' in rls ? rls.projectId : [...rls.sessionIds]],
-    )
-  ).rows[0] as { n: number; avg: number };
-  const out = { messages: Math.max(Number(row.n), 1), averageLength: Number(row.avg), at: now };
-  if (cache.size >= 10_000) cache.clear();
-  cache.set(key, out);
-  return out;
+    values: ['projectId' in rls ? rls.projectId : [...rls.sessionIds]],
+  };
 }

@@ -145,18 +145,33 @@ export type RlsScope = { projectId: string } | { sessionIds: readonly string[] }
 
 /** Runs `fn` in a read-only transaction as recall_scoped, limited by RLS to `scope`. */
 export async function scoped<T>(pool: pg.Pool, scope: RlsScope, fn: (tx: Tx) => Promise<T>): Promise<T> {
+  return scopedWith(pool, scope, () => [], (tx) => fn(tx));
+}
+
+/**
+ * scoped(), with the first reads of `fn` sent in the round trip that opens the scope: `first`
+ * returns statements with their values written in as literals (inlineParameters), which the server
+ * runs after BEGIN, the role and the scope's setting, in that transaction; it stops at the first
+ * statement that fails, so none of them runs unscoped. `fn` gets their results in order. Inside
+ * withReadScope (the scope already open) they are sent as one round trip of their own.
+ */
+export async function scopedWith<T>(pool: pg.Pool, scope: RlsScope, first: (client: Pick<Tx, 'escapeLiteral'>) => readonly string[], fn: (tx: Tx, results: pg.QueryResult[]) => Promise<T>): Promise<T> {
   // Inside withReadScope: the outer transaction's scope already limits every row; the caller's own
   // filters narrow it further. Changing the setting here could only widen it, so it is kept.
   const bound = boundClient(pool);
-  if (bound) return fn(bound);
+  if (bound) {
+    const statements = first(bound);
+    return fn(bound, statements.length === 0 ? [] : results(await bound.query(statements.join(';\n'))));
+  }
   const { client, release } = await checkout(pool);
   let out: T;
   try {
     // One round trip: BEGIN, the role and the scope setting as one simple-query string (the
-    // setting's value an escaped literal). All three are transaction-local; the server runs them
-    // in order and stops at the first failure, so no read of fn runs unscoped.
-    await client.query(scopeOpening(client, scope));
-    out = await fn(client);
+    // setting's value an escaped literal), then `first`. All three are transaction-local; the
+    // server runs them in order and stops at the first failure, so no read of fn runs unscoped.
+    const statements = first(client);
+    const opened = results(await client.query([scopeOpening(client, scope), ...statements].join(';\n')));
+    out = await fn(client, opened.slice(opened.length - statements.length));
   } catch (error) {
     await client.query('rollback').catch(() => {});
     release(error);
@@ -170,6 +185,35 @@ export async function scoped<T>(pool: pg.Pool, scope: RlsScope, fn: (tx: Tx) => 
     (error: unknown) => release(error, true),
   );
   return out;
+}
+
+/** The results of a simple query, one per statement (pg answers one statement with a single result). */
+function results(answer: pg.QueryResult | pg.QueryResult[]): pg.QueryResult[] {
+  return Array.isArray(answer) ? answer : [answer];
+}
+
+/**
+ * `sql` with its placeholders ($1, $2, …) replaced by `values` written as SQL literals: strings
+ * escaped by the client, finite numbers, booleans, null, and arrays of those as ARRAY[…] ('{}' when
+ * empty; the statement's casts give the types). For statements sent in a simple query (scopedWith).
+ */
+export function inlineParameters(client: Pick<Tx, 'escapeLiteral'>, sql: string, values: readonly unknown[]): string {
+  const literal = (v: unknown): string => {
+    if (v === null || v === undefined) return 'null';
+    if (typeof v === 'string') return client.escapeLiteral(v);
+    if (typeof v === 'boolean') return v ? 'true' : 'false';
+    if (typeof v === 'number') {
+      if (!Number.isFinite(v)) throw new TypeError('inlineParameters: a number that is not finite');
+      return String(v);
+    }
+    if (Array.isArray(v)) return v.length === 0 ? "'{}'" : `array[${v.map(literal).join(', ')}]`;
+    throw new TypeError(`inlineParameters: no literal for a ${typeof v}`);
+  };
+  return sql.replace(/\$(\d+)/g, (_, n: string) => {
+    const i = Number(n) - 1;
+    if (i < 0 || i >= values.length) throw new RangeError(`inlineParameters: no value for $${n}`);
+    return literal(values[i]);
+  });
 }
 
 /** BEGIN READ ONLY + SET LOCAL ROLE recall_scoped + the scope's transaction-local setting, as one simple query. */
