@@ -1,0 +1,183 @@
+/**
+ * BM25 with the searched scope's own statistics on SQLite. FTS5's `bm25()` takes the message
+ * count, the mean length and each phrase's document frequency over the whole `messages_fts`
+ * table — every project of the profile — so the order of two messages of project A changed with
+ * what project B held (and revealed something of it). The ranked queries of keyword-rank.ts still
+ * let FTS5 order the candidates (fast, in C); their best rows are then scored again here with the
+ * scope's statistics, by the formula FTS5 uses (keyword-bm25.ts, the one PostgreSQL uses too):
+ *
+ * - messages and total length of a project: `keyword_scope_totals` (migration 0008, kept by
+ *   fts-index.ts in the index's own transactions); of a project-less conversation's own history:
+ *   summed from FTS5's per-row sizes of its messages;
+ * - each phrase's document frequency: an FTS5 count of the phrase AND the project's scope token
+ *   (or, for a list of sessions, joined to their messages);
+ * - a candidate's term frequencies: its stored text through the index's own tokenisation
+ *   (indexColumns, then FTS5's `porter unicode61 remove_diacritics 2` rules in TypeScript), its
+ *   length from FTS5's per-row size.
+ *
+ * keyword-rank.ts reads more candidates until bm25ScopedBound proves that no unread match can
+ * score above the last kept hit, so the answer is the full scoped ranking, not an approximation
+ * of it. Nothing here reads another project's rows except through whole-table counts that only
+ * bound the candidate window (never a score, a row or a count shown to anyone).
+ */
+import type { RecallDatabase } from '@recall/schema';
+import { decodeDocsize, decodeVarints, FTS_TABLE, projectTotals, scopeToken, scopeTokensClean, scopeTotalsReady } from './fts-index.js';
+import { bm25Score, bm25ScopedBound, type Bm25Leaf, type Bm25Stats } from './keyword-bm25.js';
+import { stmt, type MessageDetails, type ScopeParams } from './keyword-sql.js';
+import { hasCjk, indexColumns, porterStem } from './search-text.js';
+
+/** One distinct phrase of a MATCH expression: its column, its tokens, and how often the expression holds it. */
+export interface MatchLeaf extends Bm25Leaf {
+  /** The phrase as FTS5 syntax (`body : "…"`), counted on its own for its document frequency. */
+  readonly phrase: string;
+  readonly tokens: readonly string[];
+  readonly count: number;
+}
+
+const PHRASE_RE = /(body|cjk) : "((?:[^"]|"")*)"/g;
+/** FTS5 unicode61's token characters (letters, numbers, private use; marks kept with their letter). */
+const TOKEN_RE = /[\p{L}\p{N}\p{Co}\p{M}]+/gu;
+const LATIN_MARKS_RE = /(\p{Script=Latin})\p{M}+/gu;
+const ASCII_RE = /^[\x00-\x7f]*$/;
+const LEXEME_CACHE = new Map<string, string>();
+
+/** A token as FTS5's `porter unicode61 remove_diacritics 2` stores it: CJK unchanged; else lower case, Latin diacritics removed, Porter stem. */
+function lexeme(token: string): string {
+  let out = LEXEME_CACHE.get(token);
+  if (out !== undefined) return out;
+  if (hasCjk(token)) out = token;
+  else if (ASCII_RE.test(token)) out = porterStem(token.toLowerCase());
+  else out = porterStem(token.toLowerCase().normalize('NFD').replace(LATIN_MARKS_RE, '$1').normalize('NFC'));
+  if (LEXEME_CACHE.size >= 100_000) LEXEME_CACHE.clear();
+  LEXEME_CACHE.set(token, out);
+  return out;
+}
+
+function tokens(text: string): string[] {
+  return (text.match(TOKEN_RE) ?? []).map(lexeme);
+}
+
+/** The distinct phrases FTS5 scores in `match` (the scope token's phrase, weight 0, is left out). */
+export function matchLeaves(match: string): MatchLeaf[] {
+  const byPhrase = new Map<string, { phrase: string; weight: 'A' | 'B'; tokens: string[]; count: number }>();
+  for (const m of match.matchAll(PHRASE_RE)) {
+    const known = byPhrase.get(m[0]);
+    if (known) known.count++;
+    else byPhrase.set(m[0], { phrase: m[0], weight: m[1] === 'body' ? 'A' : 'B', tokens: tokens(m[2]!.replace(/""/g, '"')), count: 1 });
+  }
+  return [...byPhrase.values()];
+}
+
+/** How often `phrase` occurs as consecutive tokens of `column`. */
+function phraseFrequency(column: readonly string[], phrase: readonly string[]): number {
+  const n = phrase.length;
+  if (n === 0) return 0;
+  let count = 0;
+  for (let i = 0; i + n <= column.length; i++) {
+    if (column[i] !== phrase[0]) continue;
+    let k = 1;
+    while (k < n && column[i + k] === phrase[k]) k++;
+    if (k === n) count++;
+  }
+  return count;
+}
+
+/** A search's per-scope BM25: the leaves, the scope's statistics, and (lazily) the whole table's for the window bound. */
+export interface ScopedRanking {
+  readonly leaves: readonly MatchLeaf[];
+  readonly scoped: Bm25Stats;
+  /** Per-scope scores (higher is better) of these indexed messages. */
+  score(ids: readonly number[]): Map<number, number>;
+  /** The most a match scoring at most `wholeScore` by FTS5's bm25() can score in the scope. */
+  bound(wholeScore: number): number;
+}
+
+const DF_SQL = `SELECT count(*) FROM ${FTS_TABLE} WHERE ${FTS_TABLE} MATCH @match`;
+const DF_PROJECT_JOIN_SQL = `SELECT count(*) FROM ${FTS_TABLE}
+  CROSS JOIN messages AS m ON m.id = ${FTS_TABLE}.rowid
+  CROSS JOIN sessions AS s ON s.id = m.session_id
+  WHERE ${FTS_TABLE} MATCH @match AND s.project_id = @projectId`;
+const DF_SESSIONS_SQL = `SELECT count(*) FROM ${FTS_TABLE}
+  CROSS JOIN messages AS m ON m.id = ${FTS_TABLE}.rowid
+  WHERE ${FTS_TABLE} MATCH @match AND ${FTS_TABLE}.rowid BETWEEN @minId AND @maxId
+    AND m.session_id IN (SELECT value FROM json_each(@sessions))`;
+const SESSIONS_SIZES_SQL = `SELECT x.sz FROM messages AS m CROSS JOIN ${FTS_TABLE}_docsize AS x ON x.id = m.id
+  WHERE m.session_id IN (SELECT value FROM json_each(@sessions))`;
+const SIZES_SQL = `SELECT id, sz FROM ${FTS_TABLE}_docsize WHERE id IN (SELECT value FROM json_each(?))`;
+const AVERAGES_SQL = `SELECT block FROM ${FTS_TABLE}_data WHERE id = 1`;
+const DETAILS_SQL = `SELECT id, content FROM messages WHERE id IN (SELECT value FROM json_each(?))`;
+
+/**
+ * The scope's BM25 for `match`, or null where the scope's totals are not available (a read-only
+ * connection to a database whose totals were never filled: FTS5's whole-table ranking is kept).
+ */
+export function scopedRanking(db: RecallDatabase, sp: ScopeParams, match: string, details?: Map<number, MessageDetails>): ScopedRanking | null {
+  const leaves = matchLeaves(match);
+  let messages: number;
+  let tokensTotal: number;
+  let documentFrequency: number[];
+  if (sp.kind === 'project') {
+    if (!scopeTotalsReady(db.raw)) return null;
+    const projectId = sp.params['projectId'] as string;
+    const totals = projectTotals(db.raw, projectId);
+    messages = totals.messages;
+    tokensTotal = totals.tokens;
+    // The scope token counts only while no moved session awaits its rewrite (never drained here: a
+    // search writes only where it needs the token's speed, keyword-rank.ts).
+    if (scopeTokensClean(db.raw)) {
+      const scope = `scope : "${scopeToken(projectId)}"`;
+      documentFrequency = leaves.map((l) => stmt(db, DF_SQL).pluck().get({ match: `${scope} AND ${l.phrase}` }) as number);
+    } else documentFrequency = leaves.map((l) => stmt(db, DF_PROJECT_JOIN_SQL).pluck().get({ match: l.phrase, projectId }) as number);
+  } else {
+    const p = sp.params;
+    messages = 0;
+    tokensTotal = 0;
+    for (const sz of stmt(db, SESSIONS_SIZES_SQL).pluck().all({ sessions: p['sessions'] }) as Buffer[]) {
+      messages++;
+      tokensTotal += decodeDocsize(sz);
+    }
+    documentFrequency = leaves.map((l) => stmt(db, DF_SESSIONS_SQL).pluck().get({ match: l.phrase, minId: p['minId'], maxId: p['maxId'], sessions: p['sessions'] }) as number);
+  }
+  const scoped: Bm25Stats = { messages: Math.max(messages, 1), averageLength: messages > 0 ? tokensTotal / messages : 1, documentFrequency };
+  let whole: Bm25Stats | null = null;
+  const wholeStats = (): Bm25Stats => {
+    if (whole) return whole;
+    const block = stmt(db, AVERAGES_SQL).pluck().get() as Buffer | undefined;
+    const [rows, ...columns] = block ? decodeVarints(block) : [0];
+    const total = columns.reduce((a, b) => a + b, 0);
+    whole = {
+      messages: Math.max(rows ?? 0, 1),
+      averageLength: (rows ?? 0) > 0 ? total / rows! : 1,
+      documentFrequency: leaves.map((l) => stmt(db, DF_SQL).pluck().get({ match: l.phrase }) as number),
+    };
+    return whole;
+  };
+  const cache = new Map<number, number>();
+  return {
+    leaves,
+    scoped,
+    score(ids) {
+      const missing = ids.filter((id) => !cache.has(id));
+      if (missing.length > 0) {
+        const json = JSON.stringify(missing);
+        const sizes = new Map<number, number>();
+        for (const r of stmt(db, SIZES_SQL).all(json) as { id: number; sz: Buffer }[]) sizes.set(r.id, decodeDocsize(r.sz));
+        const texts = new Map<number, string>();
+        const unread = details ? missing.filter((id) => !details.has(id)) : missing;
+        if (details) for (const id of missing) { const d = details.get(id); if (d) texts.set(id, d.content); }
+        if (unread.length > 0) for (const r of stmt(db, DETAILS_SQL).all(JSON.stringify(unread)) as { id: number; content: string }[]) texts.set(r.id, r.content);
+        for (const id of missing) {
+          const cols = indexColumns(texts.get(id) ?? '');
+          const body = tokens(cols.body);
+          const cjk = cols.cjk === '' ? [] : tokens(cols.cjk);
+          const freq = leaves.map((l) => phraseFrequency(l.weight === 'A' ? body : cjk, l.tokens));
+          cache.set(id, bm25Score(freq, sizes.get(id) ?? body.length + cjk.length, leaves, scoped));
+        }
+      }
+      return new Map(ids.map((id) => [id, cache.get(id) ?? 0]));
+    },
+    bound(wholeScore) {
+      return bm25ScopedBound(leaves, wholeStats(), scoped, wholeScore);
+    },
+  };
+}
