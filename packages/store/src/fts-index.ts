@@ -69,7 +69,6 @@ interface IndexStatements {
   sessionMessages: Statement;
   sizes: Statement;
   totalsAdd: Statement;
-  totalsPrune: Statement;
   totalsClear: Statement;
   totalsFlag: Statement;
   setTotalsFlag: Statement;
@@ -121,14 +120,13 @@ function stmts(raw: RawDatabase): IndexStatements {
       ),
       sizes: raw.prepare(`select id, sz from ${DOCSIZE_TABLE} where id in (select value from json_each(?))`),
       totalsAdd: raw.prepare(
-        `insert into keyword_scope_totals (project_id, messages, tokens) values (?, ?, ?)
-        on conflict (project_id) do update set messages = messages + excluded.messages, tokens = tokens + excluded.tokens`,
+        `insert into keyword_scope_totals (project_id, messages, tokens, revision) values (?, ?, ?, ?)
+        on conflict (project_id) do update set messages = messages + excluded.messages, tokens = tokens + excluded.tokens, revision = revision + excluded.revision`,
       ),
-      totalsPrune: raw.prepare('delete from keyword_scope_totals where project_id = ? and messages <= 0'),
-      totalsClear: raw.prepare('delete from keyword_scope_totals'),
+      totalsClear: raw.prepare('update keyword_scope_totals set messages = 0, tokens = 0, revision = revision + 1'),
       totalsFlag: raw.prepare('select totals from keyword_index_state where id = 1').pluck(),
       setTotalsFlag: raw.prepare('update keyword_index_state set totals = 1 where id = 1'),
-      totalsOf: raw.prepare('select messages, tokens from keyword_scope_totals where project_id = ?'),
+      totalsOf: raw.prepare('select messages, tokens, revision from keyword_scope_totals where project_id = ?'),
       allSizes: raw.prepare(
         `select x.sz as sz, ${INDEXED_PROJECT_SQL} as projectId
         from ${DOCSIZE_TABLE} as x
@@ -196,7 +194,9 @@ export function indexMessages(raw: RawDatabase, rows: ReadonlyArray<{ id: number
   }
   const totals = new ScopeTotals();
   for (const r of s.sizes.all(JSON.stringify(rows.map((r) => r.id))) as { id: number; sz: Buffer }[]) totals.add(projectOf.get(r.id), 1, decodeDocsize(r.sz));
-  totals.write(s);
+  // New messages have ids above every indexed row; a re-indexed (edited) one was unindexed first,
+  // which moved the revision already.
+  totals.write(s, true);
 }
 
 /**
@@ -387,12 +387,9 @@ class ScopeTotals {
       t.tokens += tokens;
     } else this.byProject.set(projectId, { messages, tokens });
   }
-  write(s: IndexStatements): void {
-    for (const [projectId, t] of this.byProject) {
-      if (t.messages === 0 && t.tokens === 0) continue;
-      s.totalsAdd.run(projectId, t.messages, t.tokens);
-      if (t.messages < 0) s.totalsPrune.run(projectId);
-    }
+  /** `appended`: the rows were only new messages (ids above every indexed one), the revision stays. */
+  write(s: IndexStatements, appended = false): void {
+    for (const [projectId, t] of this.byProject) s.totalsAdd.run(projectId, t.messages, t.tokens, appended ? 0 : 1);
     this.byProject.clear();
   }
 }
@@ -417,9 +414,9 @@ export function scopeTotalsReady(raw: RawDatabase): boolean {
   return stmts(raw).totalsFlag.get() === 1;
 }
 
-/** A project's indexed messages and their summed length in tokens (the scope token included). */
-export function projectTotals(raw: RawDatabase, projectId: string): { messages: number; tokens: number } {
-  return (stmts(raw).totalsOf.get(projectId) as { messages: number; tokens: number } | undefined) ?? { messages: 0, tokens: 0 };
+/** A project's indexed messages, their summed length in tokens (the scope token included) and the revision of its rows (see migration 0008). */
+export function projectTotals(raw: RawDatabase, projectId: string): { messages: number; tokens: number; revision: number } {
+  return (stmts(raw).totalsOf.get(projectId) as { messages: number; tokens: number; revision: number } | undefined) ?? { messages: 0, tokens: 0, revision: 0 };
 }
 
 /** A row's length in tokens from its FTS5 `_docsize` value (one varint per column, summed). */

@@ -24,7 +24,7 @@ import type { RecallDatabase } from '@recall/schema';
 import { decodeDocsize, decodeVarints, FTS_TABLE, projectTotals, scopeToken, scopeTokensClean, scopeTotalsReady } from './fts-index.js';
 import { bm25Score, bm25ScopedBound, type Bm25Leaf, type Bm25Stats } from './keyword-bm25.js';
 import { stmt, type MessageDetails, type ScopeParams } from './keyword-sql.js';
-import { hasCjk, indexColumns, porterStem } from './search-text.js';
+import { hasCjk, indexColumns, indexedText, porterStem } from './search-text.js';
 
 /** One distinct phrase of a MATCH expression: its column, its tokens, and how often the expression holds it. */
 export interface MatchLeaf extends Bm25Leaf {
@@ -32,6 +32,30 @@ export interface MatchLeaf extends Bm25Leaf {
   readonly phrase: string;
   readonly tokens: readonly string[];
   readonly count: number;
+  /**
+   * For a CJK phrase, the characters whose occurrences in the indexed text are exactly the phrase's
+   * occurrences in its column (a bigram chain `番茄 茄炒` = `番茄炒`; a `cjk` character = itself):
+   * counted without tokenising the message. Null: tokenise.
+   */
+  readonly needle: string | null;
+}
+
+/** The needle of a CJK phrase (see MatchLeaf.needle), or null. */
+function needleOf(weight: 'A' | 'B', toks: readonly string[]): string | null {
+  if (toks.length === 0 || !toks.every((x) => hasCjk(x) && [...x].every((c) => hasCjk(c)))) return null;
+  const chars = toks.map((x) => [...x]);
+  if (weight === 'B') return toks.length === 1 && chars[0]!.length === 1 ? toks[0]! : null;
+  // body: every token a bigram overlapping the next by one character (one CJK run's bigrams).
+  if (!chars.every((c) => c.length === 2)) return null;
+  for (let i = 1; i < chars.length; i++) if (chars[i]![0] !== chars[i - 1]![1]) return null;
+  return chars[0]![0]! + chars.map((c) => c[1]!).join('');
+}
+
+/** Occurrences of `needle` in `text`, overlapping ones included. */
+function occurrences(text: string, needle: string): number {
+  let count = 0;
+  for (let i = text.indexOf(needle); i !== -1; i = text.indexOf(needle, i + 1)) count++;
+  return count;
 }
 
 const PHRASE_RE = /(body|cjk) : "((?:[^"]|"")*)"/g;
@@ -65,7 +89,7 @@ export function matchLeaves(match: string): MatchLeaf[] {
     if (known) known.count++;
     else byPhrase.set(m[0], { phrase: m[0], weight: m[1] === 'body' ? 'A' : 'B', tokens: tokens(m[2]!.replace(/""/g, '"')), count: 1 });
   }
-  return [...byPhrase.values()];
+  return [...byPhrase.values()].map((l) => ({ ...l, needle: needleOf(l.weight, l.tokens) }));
 }
 
 /** How often `phrase` occurs as consecutive tokens of `column`. */
@@ -106,6 +130,76 @@ const SESSIONS_SIZES_SQL = `SELECT x.sz FROM messages AS m CROSS JOIN ${FTS_TABL
 const SIZES_SQL = `SELECT id, sz FROM ${FTS_TABLE}_docsize WHERE id IN (SELECT value FROM json_each(?))`;
 const AVERAGES_SQL = `SELECT block FROM ${FTS_TABLE}_data WHERE id = 1`;
 const DETAILS_SQL = `SELECT id, content FROM messages WHERE id IN (SELECT value FROM json_each(?))`;
+const PHRASE_ROWS_SQL = `SELECT rowid FROM ${FTS_TABLE} WHERE ${FTS_TABLE} MATCH ?`;
+const SCOPE_ROWS_SQL = `SELECT rowid FROM ${FTS_TABLE} WHERE ${FTS_TABLE} MATCH @match AND rowid > @after`;
+
+const WRITE_STATE_SQL = 'SELECT total_changes() || \',\' || (SELECT data_version FROM pragma_data_version())';
+/** Phrases whose counts a connection keeps per project at most. */
+const PHRASE_COUNTS_KEPT = 50_000;
+const phraseCountCache = new WeakMap<object, { state: string; byScope: Map<string, Map<string, { scoped: number; whole: number }>> }>();
+
+/**
+ * The phrase counts this connection already took for a project at its current revision and size,
+ * dropped whenever anything was written to the database since (by this connection: total_changes;
+ * by another: data_version), so a count is never stale: questions share characters and words,
+ * and a conversation asks several before anything new is written.
+ */
+function phraseCounts(db: RecallDatabase, scopeKey: string): Map<string, { scoped: number; whole: number }> {
+  const state = stmt(db, WRITE_STATE_SQL).pluck().get() as string;
+  let cache = phraseCountCache.get(db.raw);
+  if (!cache || cache.state !== state) phraseCountCache.set(db.raw, (cache = { state, byScope: new Map() }));
+  let known = cache.byScope.get(scopeKey);
+  if (!known) {
+    if (cache.byScope.size >= PROJECT_ROWS_KEPT) cache.byScope.clear();
+    cache.byScope.set(scopeKey, (known = new Map()));
+  }
+  if (known.size >= PHRASE_COUNTS_KEPT) known.clear();
+  return known;
+}
+
+/** A project's index rows as a bitmap by rowid, as of a revision of its totals (migration 0008). */
+interface ProjectRows {
+  revision: number;
+  count: number;
+  maxId: number;
+  bits: Uint8Array;
+}
+/** Projects whose row sets a connection keeps (1 byte per rowid up to the project's largest). */
+const PROJECT_ROWS_KEPT = 8;
+const projectRowCache = new WeakMap<object, Map<string, ProjectRows>>();
+
+/**
+ * The project's index rows (1 = the row carries its scope token), read once per connection and
+ * extended by the rows added since (new messages only: ids above every indexed one) while the
+ * project's revision is unchanged; read again after any other change. Null if the set does not
+ * add up to the project's totals (then the caller counts through the JOIN).
+ */
+function projectRows(db: RecallDatabase, projectId: string, totals: { messages: number; revision: number }): Uint8Array | null {
+  let cache = projectRowCache.get(db.raw);
+  if (!cache) projectRowCache.set(db.raw, (cache = new Map()));
+  let set = cache.get(projectId);
+  if (set && set.revision === totals.revision && set.count === totals.messages) return set.bits;
+  if (!set || set.revision !== totals.revision) set = { revision: totals.revision, count: 0, maxId: 0, bits: new Uint8Array(0) };
+  const ids = stmt(db, SCOPE_ROWS_SQL).pluck().all({ match: `scope : "${scopeToken(projectId)}"`, after: set.maxId }) as number[];
+  if (ids.length > 0) {
+    const top = ids.reduce((a, b) => (b > a ? b : a), set.maxId);
+    if (top >= set.bits.length) {
+      const bits = new Uint8Array(Math.max(top + 1, Math.ceil(set.bits.length * 1.25)));
+      bits.set(set.bits);
+      set.bits = bits;
+    }
+    for (const id of ids) set.bits[id] = 1;
+    set.count += ids.length;
+    set.maxId = top;
+  }
+  if (set.count !== totals.messages) {
+    cache.delete(projectId);
+    return null;
+  }
+  if (!cache.has(projectId) && cache.size >= PROJECT_ROWS_KEPT) cache.clear();
+  cache.set(projectId, set);
+  return set.bits;
+}
 
 /**
  * The scope's BM25 for `match`, or null where the scope's totals are not available (a read-only
@@ -116,17 +210,33 @@ export function scopedRanking(db: RecallDatabase, sp: ScopeParams, match: string
   let messages: number;
   let tokensTotal: number;
   let documentFrequency: number[];
+  let wholeFrequency: number[] | null = null;
   if (sp.kind === 'project') {
     if (!scopeTotalsReady(db.raw)) return null;
     const projectId = sp.params['projectId'] as string;
     const totals = projectTotals(db.raw, projectId);
     messages = totals.messages;
     tokensTotal = totals.tokens;
-    // The scope token counts only while no moved session awaits its rewrite (never drained here: a
-    // search writes only where it needs the token's speed, keyword-rank.ts).
-    if (scopeTokensClean(db.raw)) {
-      const scope = `scope : "${scopeToken(projectId)}"`;
-      documentFrequency = leaves.map((l) => stmt(db, DF_SQL).pluck().get({ match: `${scope} AND ${l.phrase}` }) as number);
+    // The scope token's rows are the project's only while no moved session awaits its rewrite
+    // (never drained here: a search writes only where it needs the token's speed, keyword-rank.ts).
+    const rows = scopeTokensClean(db.raw) ? projectRows(db, projectId, totals) : null;
+    if (rows) {
+      // One read of each phrase's rows gives both counts: in the project (its row set) and in the
+      // whole index (for the window bound only). Kept per connection until anything is written.
+      const known = phraseCounts(db, `${projectId}\u0000${totals.revision}\u0000${totals.messages}`);
+      const wholeCounts: number[] = [];
+      documentFrequency = leaves.map((l) => {
+        let c = known.get(l.phrase);
+        if (!c) {
+          const ids = stmt(db, PHRASE_ROWS_SQL).pluck().all(l.phrase) as number[];
+          let n = 0;
+          for (const id of ids) n += rows[id] ?? 0;
+          known.set(l.phrase, (c = { scoped: n, whole: ids.length }));
+        }
+        wholeCounts.push(c.whole);
+        return c.scoped;
+      });
+      wholeFrequency = wholeCounts;
     } else documentFrequency = leaves.map((l) => stmt(db, DF_PROJECT_JOIN_SQL).pluck().get({ match: l.phrase, projectId }) as number);
   } else {
     const p = sp.params;
@@ -148,7 +258,7 @@ export function scopedRanking(db: RecallDatabase, sp: ScopeParams, match: string
     whole = {
       messages: Math.max(rows ?? 0, 1),
       averageLength: (rows ?? 0) > 0 ? total / rows! : 1,
-      documentFrequency: leaves.map((l) => stmt(db, DF_SQL).pluck().get({ match: l.phrase }) as number),
+      documentFrequency: wholeFrequency ?? leaves.map((l) => stmt(db, DF_SQL).pluck().get({ match: l.phrase }) as number),
     };
     return whole;
   };
@@ -166,12 +276,20 @@ export function scopedRanking(db: RecallDatabase, sp: ScopeParams, match: string
         const unread = details ? missing.filter((id) => !details.has(id)) : missing;
         if (details) for (const id of missing) { const d = details.get(id); if (d) texts.set(id, d.content); }
         if (unread.length > 0) for (const r of stmt(db, DETAILS_SQL).all(JSON.stringify(unread)) as { id: number; content: string }[]) texts.set(r.id, r.content);
+        const tokenise = leaves.some((l) => l.needle === null);
         for (const id of missing) {
-          const cols = indexColumns(texts.get(id) ?? '');
-          const body = tokens(cols.body);
-          const cjk = cols.cjk === '' ? [] : tokens(cols.cjk);
-          const freq = leaves.map((l) => phraseFrequency(l.weight === 'A' ? body : cjk, l.tokens));
-          cache.set(id, bm25Score(freq, sizes.get(id) ?? body.length + cjk.length, leaves, scoped));
+          const content = texts.get(id) ?? '';
+          let freq: number[];
+          if (tokenise) {
+            const cols = indexColumns(content);
+            const body = tokens(cols.body);
+            const cjk = cols.cjk === '' ? [] : tokens(cols.cjk);
+            freq = leaves.map((l) => phraseFrequency(l.weight === 'A' ? body : cjk, l.tokens));
+          } else {
+            const text = indexedText(content);
+            freq = leaves.map((l) => occurrences(text, l.needle!));
+          }
+          cache.set(id, bm25Score(freq, sizes.get(id) ?? 0, leaves, scoped));
         }
       }
       return new Map(ids.map((id) => [id, cache.get(id) ?? 0]));

@@ -65,6 +65,12 @@ describe('a project ranks as in a file of its own', () => {
     const scope: KeywordScope = { kind: 'project', projectId: 'p_a' };
     const expected = ranking(alone, scope, query);
     expect(expected.length).toBeGreaterThan(1);
+    // In a file of one project the scope's statistics are the table's: the TypeScript scores equal FTS5's bm25().
+    const result = keywordSearch(alone, scope, query, { replyCredit: false, coverageRerank: false });
+    const fts = new Map(
+      (alone.raw.prepare('select rowid as id, -bm25(messages_fts, 1.0, 0.5, 0.0) as score from messages_fts where messages_fts match ?').all(result.query.match) as { id: number; score: number }[]).map((r) => [r.id, r.score]),
+    );
+    for (const h of result.hits) expect(h.score).toBeCloseTo(fts.get(h.messageId)!, 9);
     expectSame(ranking(shared, scope, query), expected);
     // Forced through the scope-token path (every match "many") as well.
     const token = keywordSearch(shared, scope, query, { scopeTokenMinMatches: 0, replyCredit: false, coverageRerank: false }).hits.map((h) => h.score);
