@@ -69,8 +69,6 @@ interface IndexStatements {
   sessionMessages: Statement;
   sizes: Statement;
   totalsAdd: Statement;
-  contentBump: Statement;
-  contentRevision: Statement;
   totalsClear: Statement;
   totalsFlag: Statement;
   setTotalsFlag: Statement;
@@ -125,11 +123,6 @@ function stmts(raw: RawDatabase): IndexStatements {
         `insert into keyword_scope_totals (project_id, messages, tokens, revision) values (?, ?, ?, ?)
         on conflict (project_id) do update set messages = messages + excluded.messages, tokens = tokens + excluded.tokens, revision = revision + excluded.revision`,
       ),
-      contentBump: raw.prepare(
-        `insert into keyword_scope_totals (project_id, messages, tokens, revision) values ('', 0, 0, 1)
-        on conflict (project_id) do update set revision = revision + 1`,
-      ),
-      contentRevision: raw.prepare("select revision from keyword_scope_totals where project_id = ''").pluck(),
       totalsClear: raw.prepare('update keyword_scope_totals set messages = 0, tokens = 0, revision = revision + 1'),
       totalsFlag: raw.prepare('select totals from keyword_index_state where id = 1').pluck(),
       setTotalsFlag: raw.prepare('update keyword_index_state set totals = 1 where id = 1'),
@@ -216,14 +209,11 @@ export function unindexMessages(raw: RawDatabase, ids: readonly number[]): void 
   if (ensureKeywordIndex(raw)) return;
   const s = stmts(raw);
   const totals = new ScopeTotals();
-  let removed = false;
   for (const r of s.indexedRows.all(JSON.stringify(ids)) as { id: number; content: string; projectId: string | null; sz: Buffer }[]) {
     const cols = indexColumns(r.content);
     s.remove.run(r.id, cols.body, cols.cjk, scopeToken(r.projectId));
     totals.add(r.projectId, -1, -decodeDocsize(r.sz));
-    removed = true;
   }
-  if (removed) s.contentBump.run();
   totals.write(s);
 }
 
@@ -331,7 +321,6 @@ export function rebuildKeywordIndex(raw: RawDatabase, onProgress?: (indexed: num
   const run = (): number => {
     s.clear.run();
     s.totalsClear.run();
-    s.contentBump.run();
     let last = 0;
     let count = 0;
     const totals = new ScopeTotals();
@@ -409,22 +398,10 @@ class ScopeTotals {
 function fillScopeTotals(raw: RawDatabase): void {
   const s = stmts(raw);
   s.totalsClear.run();
-  s.contentBump.run();
   const totals = new ScopeTotals();
   for (const r of s.allSizes.iterate() as Iterable<{ sz: Buffer; projectId: string | null }>) totals.add(r.projectId, 1, decodeDocsize(r.sz));
   totals.write(s);
   s.setTotalsFlag.run();
-}
-
-/**
- * The revision of the index's text as a whole (the '' row of keyword_scope_totals, which no
- * project uses): it grows when rows are removed or edited or the index is rebuilt, not when new
- * messages are added (ids above every indexed row) nor when moves rewrite scope tokens. With the
- * row count and the largest rowid it identifies the `body`/`cjk` contents, so a connection may keep
- * whole-table phrase counts across moves (keyword-scope-stats.ts).
- */
-export function contentRevision(raw: RawDatabase): number {
-  return (stmts(raw).contentRevision.get() as number | undefined) ?? 0;
 }
 
 /** Whether every index row carries its session's current project token (no move awaits a rewrite). */

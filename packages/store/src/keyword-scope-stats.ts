@@ -21,7 +21,7 @@
  * bound the candidate window (never a score, a row or a count shown to anyone).
  */
 import type { RecallDatabase } from '@recall/schema';
-import { contentRevision, decodeDocsize, decodeVarints, FTS_TABLE, projectTotals, scopeToken, scopeTokensClean, scopeTotalsReady } from './fts-index.js';
+import { decodeDocsize, decodeVarints, FTS_TABLE, projectTotals, scopeToken, scopeTokensClean, scopeTotalsReady } from './fts-index.js';
 import { bm25Score, bm25ScopedBound, type Bm25Leaf, type Bm25Stats } from './keyword-bm25.js';
 import { stmt, type MessageDetails, type ScopeParams } from './keyword-sql.js';
 import { hasCjk, indexColumns, indexedText, porterStem } from './search-text.js';
@@ -137,14 +137,16 @@ const WRITE_STATE_SQL = 'SELECT total_changes() || \',\' || (SELECT data_version
 const PHRASE_COUNTS_KEPT = 50_000;
 /** Projects whose phrase counts a connection keeps at once. */
 const SCOPES_KEPT = 8;
+/** The key of the whole table's phrase counts (no project id holds a NUL). */
+const WHOLE_KEY = '\u0000whole';
 const phraseCountCache = new WeakMap<object, { state: string; byScope: Map<string, Map<string, number>> }>();
 
 /**
  * The phrase counts this connection already took for a scope key (a project at its current
- * revision and size), dropped whenever anything was written to the database since
+ * revision and size, or WHOLE_KEY), dropped whenever anything was written to the database since
  * (by this connection: total_changes; by another: data_version), so a count is never stale:
  * questions share characters and words, and a conversation asks several before anything new is
- * written.
+ * written; the whole table's counts serve every project.
  */
 function phraseCounts(db: RecallDatabase, scopeKey: string): Map<string, number> {
   const state = stmt(db, WRITE_STATE_SQL).pluck().get() as string;
@@ -157,24 +159,6 @@ function phraseCounts(db: RecallDatabase, scopeKey: string): Map<string, number>
   }
   if (known.size >= PHRASE_COUNTS_KEPT) known.clear();
   return known;
-}
-
-const MAX_ROWID_SQL = `SELECT max(id) FROM ${FTS_TABLE}_docsize`;
-const wholeCountCache = new WeakMap<object, { key: string; counts: Map<string, number> }>();
-
-/**
- * The whole table's phrase counts this connection already took, kept while the index's text is
- * the same (contentRevision, row count, largest rowid): moves rewrite scope tokens only, so the
- * counts survive them (the window bound needs them for every project).
- */
-function wholeCounts(db: RecallDatabase): Map<string, number> {
-  const block = stmt(db, AVERAGES_SQL).pluck().get() as Buffer | undefined;
-  const rows = block ? (decodeVarints(block)[0] ?? 0) : 0;
-  const key = `${contentRevision(db.raw)},${rows},${stmt(db, MAX_ROWID_SQL).pluck().get() as number | null}`;
-  let cache = wholeCountCache.get(db.raw);
-  if (!cache || cache.key !== key) wholeCountCache.set(db.raw, (cache = { key, counts: new Map() }));
-  if (cache.counts.size >= PHRASE_COUNTS_KEPT) cache.counts.clear();
-  return cache.counts;
 }
 
 /** Cached per connection and write state (phraseCounts): the scope token's row count by project key. */
@@ -223,7 +207,7 @@ export function scopedRanking(db: RecallDatabase, sp: ScopeParams, match: string
         return c;
       });
       wholeFrequency = () => {
-        const wholeKnown = wholeCounts(db);
+        const wholeKnown = phraseCounts(db, WHOLE_KEY);
         return leaves.map((l) => {
           let c = wholeKnown.get(l.phrase);
           if (c === undefined) wholeKnown.set(l.phrase, (c = stmt(db, DF_SQL).pluck().get({ match: l.phrase }) as number));

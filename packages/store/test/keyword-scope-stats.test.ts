@@ -9,7 +9,7 @@
 import type { RecallDatabase } from '@recall/schema';
 import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
-import { contentRevision, rebuildKeywordIndex } from '../src/fts-index.js';
+import { rebuildKeywordIndex } from '../src/fts-index.js';
 import { keywordSearch, type KeywordScope } from '../src/keyword-search.js';
 import { appendMessages, deleteMessage, editMessage } from '../src/messages.js';
 import { setSessionProject } from '../src/moves.js';
@@ -114,33 +114,11 @@ describe('per-project totals', () => {
     deleteMessage(db, first[1]!);
     setSessionProject(db, 'b1', 'p_a');
     setSessionProject(db, 'n1', 'p_b');
-    // The '' row is the index text's revision (contentRevision), not a project.
-    const totals = () => db.raw.prepare("select project_id, messages, tokens from keyword_scope_totals where project_id <> '' order by project_id").all();
+    const totals = () => db.raw.prepare('select project_id, messages, tokens from keyword_scope_totals order by project_id').all();
     const kept = totals();
     rebuildKeywordIndex(db.raw);
     expect(kept).toEqual(totals());
     expect(kept.length).toBe(2);
-  });
-});
-
-describe('the index text revision (whole-table phrase counts are kept while it holds)', () => {
-  // Each step and whether it may change the whole table's `body`/`cjk` phrase counts other than
-  // by new rows (ids above every indexed one, which the row count and largest rowid show).
-  const STEPS: Array<{ name: string; run: (db: RecallDatabase, ids: number[]) => void; bumps: boolean }> = [
-    { name: 'append', run: (db) => appendMessages(db, 'a1', [{ role: 'user', content: 'one more cache line', createdAt: 5_000 }]), bumps: false },
-    { name: 'move', run: (db) => setSessionProject(db, 'b1', 'p_a'), bumps: false },
-    { name: 'edit', run: (db, ids) => editMessage(db, ids[0]!, 'edited to other words'), bumps: true },
-    { name: 'delete', run: (db, ids) => deleteMessage(db, ids[1]!), bumps: true },
-    { name: 'rebuild', run: (db) => void rebuildKeywordIndex(db.raw), bumps: true },
-  ];
-  test.each(STEPS)('$name', ({ run, bumps }) => {
-    const db = tempDb();
-    fill(db, 'p_a', 'a1', A);
-    fill(db, 'p_b', 'b1', ['cache one', 'cache two']);
-    const ids = db.raw.prepare("select id from messages where session_id = 'a1' order by id").pluck().all() as number[];
-    const before = contentRevision(db.raw);
-    run(db, ids);
-    expect(contentRevision(db.raw) > before).toBe(bumps);
   });
 });
 
