@@ -130,50 +130,75 @@ const SESSIONS_SIZES_SQL = `SELECT x.sz FROM messages AS m CROSS JOIN ${FTS_TABL
 const SIZES_SQL = `SELECT id, sz FROM ${FTS_TABLE}_docsize WHERE id IN (SELECT value FROM json_each(?))`;
 const AVERAGES_SQL = `SELECT block FROM ${FTS_TABLE}_data WHERE id = 1`;
 const DETAILS_SQL = `SELECT id, content FROM messages WHERE id IN (SELECT value FROM json_each(?))`;
-
+const PHRASE_ROWS_SQL = `SELECT rowid FROM ${FTS_TABLE} WHERE ${FTS_TABLE} MATCH ?`;
+const SCOPE_ROWS_SQL = `SELECT rowid FROM ${FTS_TABLE} WHERE ${FTS_TABLE} MATCH @match AND rowid > @after`;
 
 const WRITE_STATE_SQL = 'SELECT total_changes() || \',\' || (SELECT data_version FROM pragma_data_version())';
-/** Phrases whose counts a connection keeps per project (and for the whole table) at most. */
+/** Phrases whose counts a connection keeps per project at most. */
 const PHRASE_COUNTS_KEPT = 50_000;
-/** Projects whose phrase counts a connection keeps at once. */
-const SCOPES_KEPT = 8;
-/** The key of the whole table's phrase counts (no project id holds a NUL). */
-const WHOLE_KEY = '\u0000whole';
-const phraseCountCache = new WeakMap<object, { state: string; byScope: Map<string, Map<string, number>> }>();
+const phraseCountCache = new WeakMap<object, { state: string; byScope: Map<string, Map<string, { scoped: number; whole: number }>> }>();
 
 /**
- * The phrase counts this connection already took for a scope key (a project at its current
- * revision and size, or WHOLE_KEY), dropped whenever anything was written to the database since
- * (by this connection: total_changes; by another: data_version), so a count is never stale:
- * questions share characters and words, and a conversation asks several before anything new is
- * written; the whole table's counts serve every project.
+ * The phrase counts this connection already took for a project at its current revision and size,
+ * dropped whenever anything was written to the database since (by this connection: total_changes;
+ * by another: data_version), so a count is never stale: questions share characters and words,
+ * and a conversation asks several before anything new is written.
  */
-function phraseCounts(db: RecallDatabase, scopeKey: string): Map<string, number> {
+function phraseCounts(db: RecallDatabase, scopeKey: string): Map<string, { scoped: number; whole: number }> {
   const state = stmt(db, WRITE_STATE_SQL).pluck().get() as string;
   let cache = phraseCountCache.get(db.raw);
   if (!cache || cache.state !== state) phraseCountCache.set(db.raw, (cache = { state, byScope: new Map() }));
   let known = cache.byScope.get(scopeKey);
   if (!known) {
-    if (cache.byScope.size >= SCOPES_KEPT) cache.byScope.clear();
+    if (cache.byScope.size >= PROJECT_ROWS_KEPT) cache.byScope.clear();
     cache.byScope.set(scopeKey, (known = new Map()));
   }
   if (known.size >= PHRASE_COUNTS_KEPT) known.clear();
   return known;
 }
 
-/** Cached per connection and write state (phraseCounts): the scope token's row count by project key. */
-const SCOPE_ROWS_KEY = '\u0000scope rows';
+/** A project's index rows as a bitmap by rowid, as of a revision of its totals (migration 0008). */
+interface ProjectRows {
+  revision: number;
+  count: number;
+  maxId: number;
+  bits: Uint8Array;
+}
+/** Projects whose row sets a connection keeps (1 byte per rowid up to the project's largest). */
+const PROJECT_ROWS_KEPT = 8;
+const projectRowCache = new WeakMap<object, Map<string, ProjectRows>>();
 
 /**
- * Whether the project's scope token is on exactly its totals' number of rows (then `token AND
- * phrase` counts the phrase in the project, in FTS5's C: no row is read into JavaScript). False:
- * the caller counts through the JOIN.
+ * The project's index rows (1 = the row carries its scope token), read once per connection and
+ * extended by the rows added since (new messages only: ids above every indexed one) while the
+ * project's revision is unchanged; read again after any other change. Null if the set does not
+ * add up to the project's totals (then the caller counts through the JOIN).
  */
-function scopeTokenAddsUp(db: RecallDatabase, projectId: string, key: string, messages: number): boolean {
-  const known = phraseCounts(db, SCOPE_ROWS_KEY);
-  let n = known.get(key);
-  if (n === undefined) known.set(key, (n = stmt(db, DF_SQL).pluck().get({ match: `scope : "${scopeToken(projectId)}"` }) as number));
-  return n === messages;
+function projectRows(db: RecallDatabase, projectId: string, totals: { messages: number; revision: number }): Uint8Array | null {
+  let cache = projectRowCache.get(db.raw);
+  if (!cache) projectRowCache.set(db.raw, (cache = new Map()));
+  let set = cache.get(projectId);
+  if (set && set.revision === totals.revision && set.count === totals.messages) return set.bits;
+  if (!set || set.revision !== totals.revision) set = { revision: totals.revision, count: 0, maxId: 0, bits: new Uint8Array(0) };
+  const ids = stmt(db, SCOPE_ROWS_SQL).pluck().all({ match: `scope : "${scopeToken(projectId)}"`, after: set.maxId }) as number[];
+  if (ids.length > 0) {
+    const top = ids.reduce((a, b) => (b > a ? b : a), set.maxId);
+    if (top >= set.bits.length) {
+      const bits = new Uint8Array(Math.max(top + 1, Math.ceil(set.bits.length * 1.25)));
+      bits.set(set.bits);
+      set.bits = bits;
+    }
+    for (const id of ids) set.bits[id] = 1;
+    set.count += ids.length;
+    set.maxId = top;
+  }
+  if (set.count !== totals.messages) {
+    cache.delete(projectId);
+    return null;
+  }
+  if (!cache.has(projectId) && cache.size >= PROJECT_ROWS_KEPT) cache.clear();
+  cache.set(projectId, set);
+  return set.bits;
 }
 
 /**
@@ -185,7 +210,7 @@ export function scopedRanking(db: RecallDatabase, sp: ScopeParams, match: string
   let messages: number;
   let tokensTotal: number;
   let documentFrequency: number[];
-  let wholeFrequency: (() => number[]) | null = null;
+  let wholeFrequency: number[] | null = null;
   if (sp.kind === 'project') {
     if (!scopeTotalsReady(db.raw)) return null;
     const projectId = sp.params['projectId'] as string;
@@ -194,26 +219,24 @@ export function scopedRanking(db: RecallDatabase, sp: ScopeParams, match: string
     tokensTotal = totals.tokens;
     // The scope token's rows are the project's only while no moved session awaits its rewrite
     // (never drained here: a search writes only where it needs the token's speed, keyword-rank.ts).
-    const key = `${projectId}\u0000${totals.revision}\u0000${totals.messages}`;
-    if (scopeTokensClean(db.raw) && scopeTokenAddsUp(db, projectId, key, totals.messages)) {
-      // Each phrase counted in the project by FTS5 (`scope token AND phrase`, C only), kept per
-      // connection until anything is written; the whole table's counts (the window bound's only)
-      // are taken lazily, when a bound is asked for.
-      const known = phraseCounts(db, key);
-      const scope = `scope : "${scopeToken(projectId)}"`;
+    const rows = scopeTokensClean(db.raw) ? projectRows(db, projectId, totals) : null;
+    if (rows) {
+      // One read of each phrase's rows gives both counts: in the project (its row set) and in the
+      // whole index (for the window bound only). Kept per connection until anything is written.
+      const known = phraseCounts(db, `${projectId}\u0000${totals.revision}\u0000${totals.messages}`);
+      const wholeCounts: number[] = [];
       documentFrequency = leaves.map((l) => {
         let c = known.get(l.phrase);
-        if (c === undefined) known.set(l.phrase, (c = stmt(db, DF_SQL).pluck().get({ match: `${scope} AND ${l.phrase}` }) as number));
-        return c;
+        if (!c) {
+          const ids = stmt(db, PHRASE_ROWS_SQL).pluck().all(l.phrase) as number[];
+          let n = 0;
+          for (const id of ids) n += rows[id] ?? 0;
+          known.set(l.phrase, (c = { scoped: n, whole: ids.length }));
+        }
+        wholeCounts.push(c.whole);
+        return c.scoped;
       });
-      wholeFrequency = () => {
-        const wholeKnown = phraseCounts(db, WHOLE_KEY);
-        return leaves.map((l) => {
-          let c = wholeKnown.get(l.phrase);
-          if (c === undefined) wholeKnown.set(l.phrase, (c = stmt(db, DF_SQL).pluck().get({ match: l.phrase }) as number));
-          return c;
-        });
-      };
+      wholeFrequency = wholeCounts;
     } else documentFrequency = leaves.map((l) => stmt(db, DF_PROJECT_JOIN_SQL).pluck().get({ match: l.phrase, projectId }) as number);
   } else {
     const p = sp.params;
@@ -235,7 +258,7 @@ export function scopedRanking(db: RecallDatabase, sp: ScopeParams, match: string
     whole = {
       messages: Math.max(rows ?? 0, 1),
       averageLength: (rows ?? 0) > 0 ? total / rows! : 1,
-      documentFrequency: wholeFrequency ? wholeFrequency() : leaves.map((l) => stmt(db, DF_SQL).pluck().get({ match: l.phrase }) as number),
+      documentFrequency: wholeFrequency ?? leaves.map((l) => stmt(db, DF_SQL).pluck().get({ match: l.phrase }) as number),
     };
     return whole;
   };
