@@ -1,9 +1,11 @@
 // Project rules that no off-the-shelf linter checks for us, run by `pnpm lint` next to
 // `turbo boundaries`: config is read in one place (process.env only in apps/cli/src/config.ts, the composition root),
 // tests never mock modules, package entry points use explicit named exports, SQLite is opened
-// only by packages/schema's openDatabase(), and SQL is written only in the storage adapters.
+// only by packages/schema's openDatabase(), SQL is written only in the storage adapters, and a
+// package's core never imports its own SQLite adapter folder.
 import { execSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { posix } from 'node:path';
 
 const files = execSync('git ls-files -co --exclude-standard -- "*.ts" "*.tsx" "*.mjs"', { encoding: 'utf8' })
   .split('\n')
@@ -12,28 +14,47 @@ const files = execSync('git ls-files -co --exclude-standard -- "*.ts" "*.tsx" "*
 // --- SQL only in the storage adapters (issue 19) ---
 // Scope: the shipped source of packages/* and apps/* (`src/`). Tests, tests-e2e and tooling (bench,
 // eval, test support) may keep SQL: they set up or inspect fixtures of one backend on purpose and
-// ship nowhere. Everything else reads and writes through @recall/storage-ports.
+// ship nowhere. Everything else reads and writes through @recall/storage-ports. The homes are the
+// storage packages and adapter folders (drizzle's sqlite-core / pg-core split is the model: one
+// folder per dialect); there are no per-file exceptions.
 const SQL_HOMES = [
   'packages/store/', // the SQLite adapter
   'packages/store-postgres/', // the PostgreSQL adapter
   'packages/schema/', // tables, migrations, openDatabase()
+  'packages/semantic/src/sqlite/', // semantic's SQLite adapter folder (@recall/semantic/sqlite): the index's own rows
+  'packages/importers/src/sources/', // readers of other tools' own files (Hermes' state.db, read-only): source formats, not storage
 ];
-const SQL_FILES = new Map([
-  // packages/semantic's SQLite store modules: the semantic index's own rows on SQLite.
-  ...[
-    'allowed-set.ts',
-    'claims.ts',
-    'consent.ts',
-    'discovery.ts',
-    'exact-search.ts',
-    'fingerprint.ts',
-    'planner.ts',
-    'sqlite-storage.ts',
-    'status.ts',
-  ].map((f) => [`packages/semantic/src/${f}`, "semantic's SQLite store module"]),
-  // A source reader, not storage: Hermes' state.db is another tool's file format, read read-only.
-  ['packages/importers/src/hermes-db.ts', "reads Hermes' own SQLite file (a source format)"],
-]);
+const SQL_HOMES_TEXT = 'packages/store, packages/store-postgres, packages/schema, and the adapter folders packages/semantic/src/sqlite/ and packages/importers/src/sources/';
+
+// --- A package's core never imports its own SQLite adapter folder ---
+// `packages/<pkg>/src/sqlite/` is an adapter of the ports: it imports the core (pure helpers such
+// as the chunker or the scan kernels), and callers compose it from `@recall/<pkg>/sqlite`. Any
+// other file of `packages/<pkg>/src/` importing it (relatively or by the package's own name)
+// would put SQLite back under the core.
+const ADAPTER_DIR = 'sqlite';
+const packageNames = new Map(
+  readdirSync('packages', { withFileTypes: true })
+    .filter((d) => d.isDirectory() && existsSync(`packages/${d.name}/package.json`))
+    .map((d) => [d.name, JSON.parse(readFileSync(`packages/${d.name}/package.json`, 'utf8')).name]),
+);
+/** Module specifiers of `code`: static imports and re-exports, `import()`, side-effect imports. */
+function specifiers(code) {
+  return [...code.matchAll(/(?:\bfrom\s*|\bimport\s*\(\s*|^\s*import\s+)(['"])([^'"\n]+)\1/gm)].map((m) => m[2]);
+}
+/** The specifier of `file` that reaches into its own package's adapter folder, or null. */
+function coreToAdapterImport(file, code) {
+  const m = /^packages\/([^/]+)\/src\//.exec(file);
+  if (!m || file.startsWith(`packages/${m[1]}/src/${ADAPTER_DIR}/`)) return null;
+  const adapterDir = `packages/${m[1]}/src/${ADAPTER_DIR}`;
+  const self = packageNames.get(m[1]);
+  for (const spec of specifiers(code)) {
+    if (spec.startsWith('.')) {
+      const target = posix.normalize(posix.join(posix.dirname(file), spec));
+      if (target === adapterDir || target.startsWith(`${adapterDir}/`)) return spec;
+    } else if (self && (spec === `${self}/${ADAPTER_DIR}` || spec.startsWith(`${self}/${ADAPTER_DIR}/`))) return spec;
+  }
+  return null;
+}
 /** String and template literals of `code` (approximate: enough to find SQL text). */
 function literals(code) {
   return code.match(/'(?:[^'\\\n]|\\.)*'|"(?:[^"\\\n]|\\.)*"|`(?:[^`\\]|\\.)*`/g) ?? [];
@@ -68,11 +89,19 @@ for (const file of files) {
   if (!isTest && (file.startsWith('packages/') || file.startsWith('apps/cli/')) && file.includes('/src/') && /process\.env\b/.test(code) && file !== 'apps/cli/src/config.ts') {
     problems.push(`${file}: process.env is read only in apps/cli/src/config.ts`);
   }
-  if (!isTest && /^(packages|apps)\/[^/]+\/src\//.test(file) && !SQL_HOMES.some((home) => file.startsWith(home)) && !SQL_FILES.has(file)) {
+  if (!isTest && /^(packages|apps)\/[^/]+\/src\//.test(file) && !SQL_HOMES.some((home) => file.startsWith(home))) {
     const use = sqlUse(code);
     if (use) {
       problems.push(
-        `${file}: ${use} — SQL is written only in the storage adapters (packages/store, packages/store-postgres, packages/schema, semantic's SQLite store modules); read and write through @recall/storage-ports, or add a named function to both adapters and the conformance suite`,
+        `${file}: ${use} — SQL is written only in the storage adapters (${SQL_HOMES_TEXT}); read and write through @recall/storage-ports, or add a named function to both adapters and the conformance suite`,
+      );
+    }
+  }
+  if (!isTest) {
+    const spec = coreToAdapterImport(file, code);
+    if (spec) {
+      problems.push(
+        `${file}: imports ${JSON.stringify(spec)} — a package's core uses only the storage ports and never imports its own adapter folder (src/${ADAPTER_DIR}/); the adapter imports the core, and callers compose it from the package's /${ADAPTER_DIR} entry`,
       );
     }
   }

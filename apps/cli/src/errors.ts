@@ -83,3 +83,19 @@ export class StorageNotServedError extends GatewayError {
     this.name = 'StorageNotServedError';
   }
 }
+
+/** `recall index hnsw` on a profile's SQLite file: the HNSW index exists only on a PostgreSQL team database. */
+export class TeamDatabaseOnlyError extends GatewayError {
+  constructor(what: string, why: string) {
+    super('team_database_only', `${what} is a team-database feature (PostgreSQL): ${why}`);
+    this.name = 'TeamDatabaseOnlyError';
+  }
+}
+
+/** `recall index hnsw --project P`: the project has no semantic vectors of the active model yet. */
+export class NothingIndexedError extends GatewayError {
+  constructor(message: string, projectId: string) {
+    super('nothing_indexed', message, { data: { projectId } });
+    this.name = 'NothingIndexedError';
+  }
+}

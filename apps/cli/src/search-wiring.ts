@@ -11,8 +11,6 @@
 import { openDatabase, type RecallDatabase } from '@recall/schema';
 import { createSessionSearchTool, type SessionSearchTool } from '@recall/search-tool';
 import {
-  createConfiguredReranker,
-  createConfiguredSemanticSource,
   createProvider,
   MatrixCache,
   parseSemanticConfig,
@@ -26,6 +24,7 @@ import {
   type SemanticConfig,
   type WorkerHealth,
 } from '@recall/semantic';
+import { createConfiguredReranker, createConfiguredSemanticSource } from '@recall/semantic/sqlite';
 import { ConfigError } from '@recall/gateway-rpc';
 import type { RedactionPolicy } from '@recall/redaction';
 import type { Storage } from '@recall/storage-ports';

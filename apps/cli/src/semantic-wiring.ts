@@ -8,6 +8,7 @@
  */
 import type { RecallDatabase } from '@recall/schema';
 import { parseSemanticConfig, resolveEmbeddingApiKey, SemanticConfigError, SemanticError, SemanticIndex } from '@recall/semantic';
+import { sqliteSemanticIndex } from '@recall/semantic/sqlite';
 import type { GatewayLogger } from '@recall/gateway-rpc';
 import { ConfigError, registerDomainErrorClass } from '@recall/gateway-rpc';
 import type { EventHub } from '@recall/gateway-rpc';
@@ -50,7 +51,7 @@ function indexOptions(input: SemanticSettingsInput | null, deps: { logger: Gatew
 }
 
 export function createSemanticIndex(db: RecallDatabase, input: SemanticSettingsInput | null, deps: { logger: GatewayLogger; events: EventHub }): SemanticIndex {
-  return new SemanticIndex({ db, ...indexOptions(input, deps) });
+  return sqliteSemanticIndex({ db, ...indexOptions(input, deps) });
 }
 
 /**

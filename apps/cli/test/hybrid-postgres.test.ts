@@ -15,6 +15,7 @@ import { startScriptedEmbeddings, type ScriptedEmbeddings } from '@recall/config
 import { openDatabase } from '@recall/schema';
 import type { SessionSearchResult } from '@recall/search-tool';
 import { parseSemanticConfig, SemanticIndex } from '@recall/semantic';
+import { sqliteSemanticIndex } from '@recall/semantic/sqlite';
 import type { Storage } from '@recall/storage-ports';
 import { sqliteStorage } from '@recall/store';
 import { openPostgresStorage } from '@recall/store-postgres';
@@ -85,7 +86,7 @@ async function sqliteBackend(): Promise<Backend> {
     rmSync(dir, { recursive: true, force: true });
   });
   const { p, q } = await seed(sqliteStorage(db));
-  const index = new SemanticIndex({ db, config: config(), pollMs: 60_000 });
+  const index = sqliteSemanticIndex({ db, config: config(), pollMs: 60_000 });
   const search = createSearchComposition(db, searchOptionsForIndex(index));
   closers.push(() => search.close(), () => index.close());
   await index.enable(p);

@@ -14,7 +14,8 @@ import { join } from 'node:path';
 import { startScriptedEmbeddings, type ScriptedEmbeddings } from '@recall/config/scripted-embeddings';
 import { openDatabase, type RecallDatabase } from '@recall/schema';
 import type { SessionSearchResult } from '@recall/search-tool';
-import { parseSemanticConfig, SemanticIndex } from '@recall/semantic';
+import { parseSemanticConfig, type SemanticIndex } from '@recall/semantic';
+import { sqliteSemanticIndex } from '@recall/semantic/sqlite';
 import { appendMessage, createProject, createSession, setSessionProject } from '@recall/store';
 import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
 import { createSearchComposition, openSearchComposition, searchOptionsForIndex, type SearchComposition } from '../src/search-wiring.js';
@@ -61,7 +62,7 @@ function tempDb(): RecallDatabase {
 const config = (model = 'concepts') => parseSemanticConfig({ enabled: true, provider: 'openai-compatible', endpoint: server.url, model, dims: DIMS, maxRetries: 0, timeoutMs: 2_000 })!;
 
 function wire(db: RecallDatabase, model = 'concepts', deadlineMs?: number): { index: SemanticIndex; search: SearchComposition } {
-  const index = new SemanticIndex({ db, config: config(model), pollMs: 60_000 });
+  const index = sqliteSemanticIndex({ db, config: config(model), pollMs: 60_000 });
   const search = createSearchComposition(db, { ...searchOptionsForIndex(index), ...(deadlineMs ? { deadlineMs } : {}) });
   open.push(index, search);
   return { index, search };

@@ -11,7 +11,8 @@ import { join } from 'node:path';
 import { startScriptedEmbeddings, type ScriptedEmbeddings } from '@recall/config/scripted-embeddings';
 import { startScriptedRerank, type ScriptedRerank } from '@recall/config/scripted-rerank';
 import { openDatabase, type RecallDatabase } from '@recall/schema';
-import { parseSemanticConfig, SemanticIndex } from '@recall/semantic';
+import { parseSemanticConfig } from '@recall/semantic';
+import { sqliteSemanticIndex } from '@recall/semantic/sqlite';
 import { appendMessage, createProject, createSession } from '@recall/store';
 import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
 import { createSearchComposition, searchOptionsForIndex } from '../src/search-wiring.js';
@@ -56,7 +57,7 @@ function wire(db: RecallDatabase, server: 'a' | 'b' | null) {
     timeoutMs: 2_000,
     ...(server ? { rerank: { endpoint: rerank[server].url, api: 'tei', timeoutMs: 5_000, topN: 10 } } : {}),
   })!;
-  const index = new SemanticIndex({ db, config, pollMs: 60_000 });
+  const index = sqliteSemanticIndex({ db, config, pollMs: 60_000 });
   const search = createSearchComposition(db, { ...searchOptionsForIndex(index), semanticKeys: { embeddingApiKey: null, openaiApiKey: null, rerankApiKey: null } });
   open.push(index, search);
   return { index, search };

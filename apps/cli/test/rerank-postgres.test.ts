@@ -18,6 +18,7 @@ import { startScriptedRerank, type ScriptedRerank } from '@recall/config/scripte
 import { openDatabase } from '@recall/schema';
 import type { SessionSearchResult } from '@recall/search-tool';
 import { parseSemanticConfig, SemanticIndex } from '@recall/semantic';
+import { sqliteSemanticIndex } from '@recall/semantic/sqlite';
 import type { Storage } from '@recall/storage-ports';
 import { sqliteStorage } from '@recall/store';
 import { openPostgresStorage } from '@recall/store-postgres';
@@ -99,7 +100,7 @@ async function sqliteBackend(): Promise<Backend> {
     name: 'sqlite',
     ids,
     async wire(server, deadlineMs) {
-      const index = new SemanticIndex({ db, config: config(server), pollMs: 60_000 });
+      const index = sqliteSemanticIndex({ db, config: config(server), pollMs: 60_000 });
       const search = createSearchComposition(db, { ...searchOptionsForIndex(index), ...(deadlineMs ? { deadlineMs } : {}) });
       closers.push(() => search.close(), () => index.close());
       return { index, ask: (args, caller = 's_caller') => search.tool.execute(args, { currentSessionId: caller }) as Promise<SessionSearchResult> };

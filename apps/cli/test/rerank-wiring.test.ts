@@ -13,7 +13,8 @@ import { join } from 'node:path';
 import { startScriptedEmbeddings, type ScriptedEmbeddings } from '@recall/config/scripted-embeddings';
 import { startScriptedRerank, type ScriptedRerank } from '@recall/config/scripted-rerank';
 import { openDatabase, type RecallDatabase } from '@recall/schema';
-import { parseSemanticConfig, SemanticIndex } from '@recall/semantic';
+import { parseSemanticConfig, type SemanticIndex } from '@recall/semantic';
+import { sqliteSemanticIndex } from '@recall/semantic/sqlite';
 import { appendMessage, createProject, createSession } from '@recall/store';
 import fc from 'fast-check';
 import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
@@ -57,7 +58,7 @@ function wire(db: RecallDatabase, deadlineMs?: number, withRerank = true) {
     timeoutMs: 2_000,
     ...(withRerank ? { rerank: { endpoint: rerank.url, api: 'tei', timeoutMs: 5_000, topN: 10 } } : {}),
   })!;
-  const index = new SemanticIndex({ db, config, pollMs: 60_000 });
+  const index = sqliteSemanticIndex({ db, config, pollMs: 60_000 });
   const search = createSearchComposition(db, { ...searchOptionsForIndex(index), semanticKeys: { embeddingApiKey: null, openaiApiKey: null, rerankApiKey: 'rr-key' }, ...(deadlineMs ? { deadlineMs } : {}) });
   open.push(index, search);
   return { index, search };

@@ -1,5 +1,5 @@
 /**
- * Reader for Hermes agent state: a `state.db` SQLite file, opened READ-ONLY (hermes-db.ts holds
+ * Reader for Hermes agent state: a `state.db` SQLite file, opened READ-ONLY (sources/hermes-sqlite.ts holds
  * the SQL that reads it; this module maps rows onto import records). The columns read are listed in docs/importers.md (`HERMES_COLUMNS` below); a missing
  * optional column reads as NULL, a missing required one is a clear error. Maps:
  *
@@ -23,7 +23,7 @@
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { type LineageKind, MAX_MESSAGE_CHARS, type MessageRole } from '@recall/rpc-contract';
-import { openHermesStateDb } from './hermes-db.js';
+import { openHermesStateDb } from './sources/hermes-sqlite.js';
 import { clipContent, isObject, safeSessionId, toMs, type SourceRecord } from './records.js';
 
 export const HERMES_SOURCE = 'hermes';

@@ -6,8 +6,8 @@
  * bundles it for the browser. The params schemas are built from field helpers (fields.ts) that are
  * not exported: validate with `RPC_METHODS[name].params`.
  */
-export { MESSAGE_ROLES, VISIBILITIES, LINEAGE_KINDS, SEARCH_MODES, SORTS, MAX_MESSAGE_CHARS } from './vocabulary.js';
-export type { MessageRole, Visibility, LineageKind, SearchMode, SearchSort } from './vocabulary.js';
+export { MESSAGE_ROLES, VISIBILITIES, LINEAGE_KINDS, SEARCH_MODES, SORTS, MAX_MESSAGE_CHARS, WRITING_SCRIPTS } from './vocabulary.js';
+export type { MessageRole, Visibility, LineageKind, SearchMode, SearchSort, WritingScript } from './vocabulary.js';
 export type { MethodSpec } from './method-spec.js';
 export { RPC_METHODS, RPC_METHOD_NAMES, isRpcMethodName } from './method-table.js';
 export type { RpcMethodName, RpcParams, RpcParamsInput } from './method-table.js';

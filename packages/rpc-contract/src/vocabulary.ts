@@ -39,3 +39,13 @@ export type SearchSort = (typeof SORTS)[number];
 
 /** Longest message text the store accepts (UTF-16 code units, 1 MiB); also bounds session_search's `offset`. */
 export const MAX_MESSAGE_CHARS = 1_048_576;
+
+/**
+ * Writing systems a semantic model may declare it reads (`semantic.scripts` in config.json; the
+ * built-in USE-lite model reads `latin` only). A query written only in scripts the model does not
+ * read keeps a semantic match only when the matching passage shares the query's script; `other`
+ * stands for any letter of a script not listed here.
+ */
+export const WRITING_SCRIPTS = ['latin', 'greek', 'cyrillic', 'armenian', 'hebrew', 'arabic', 'devanagari', 'bengali', 'thai', 'georgian', 'hangul', 'hiragana', 'katakana', 'han', 'other'] as const;
+/** One of WRITING_SCRIPTS. */
+export type WritingScript = (typeof WRITING_SCRIPTS)[number];

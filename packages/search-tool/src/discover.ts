@@ -7,7 +7,7 @@
  * both searches (in SQL, before any limit); this module never widens it and never fills up results
  * from elsewhere.
  */
-import type { Message } from '@recall/rpc-contract';
+import type { Message, WritingScript } from '@recall/rpc-contract';
 import type { SessionRecord, Storage } from '@recall/storage-ports';
 import type { SessionSearchArgs } from './arguments.js';
 import { lineageCache, type LineageOf } from './conversation-lineage.js';
@@ -18,6 +18,7 @@ import { fuseRankings, fusionParamsFor, keywordConfidence } from './fusion.js';
 import { readableSessions, type ToolScope } from './scope.js';
 import type { SemanticHit, SemanticSource } from './semantic-source.js';
 import { blendRerank, type Reranker } from './reranker.js';
+import { SCRIPT_SHARE_MIN, scriptNames, scriptShare, unreadQueryScripts } from './scripts.js';
 
 /** Candidates fetched per requested result, so that per-conversation dedup still fills `limit`. */
 const CANDIDATES_PER_RESULT = 8;
@@ -99,6 +100,24 @@ export const NO_SEMANTIC_MATCH_NOTE =
   'No semantic match: nothing in this project is close enough in meaning to the query to be worth showing. A search for exact words may still find something.';
 
 /**
+ * What a call says when every semantic match was left out because the model does not read the
+ * query's script and no matching passage is written in it (scripts.ts): for people, naming what
+ * the model reads, so an empty semantic list is not mistaken for "nothing related exists".
+ */
+export function unreadScriptNote(reads: readonly WritingScript[], queryScripts: readonly WritingScript[], mode: 'semantic' | 'hybrid', results: number): string {
+  const why = `the semantic model reads only ${scriptNames(reads)}, and none of the passages it found is mostly written in ${scriptNames(queryScripts)}`;
+  if (mode === 'semantic') return `No semantic match: ${why}. A search for exact words may still find something.`;
+  return `No match by meaning: ${why}.${results > 0 ? " The results match the query's exact words." : ''}`;
+}
+
+/** Whether a semantic hit's chunk (its range of the message, or the whole message) is mostly written in `scripts` (scripts.ts). */
+function sharesScript(message: Message | undefined, hit: SemanticHit, scripts: readonly WritingScript[]): boolean {
+  if (!message) return false;
+  const text = hit.start !== undefined && hit.end !== undefined ? message.content.slice(hit.start, hit.end) : message.content;
+  return scriptShare(text, scripts) >= SCRIPT_SHARE_MIN;
+}
+
+/**
  * One logical conversation being ranked: its anchor (the hit with the best fused score), how many
  * distinct query terms the anchor matches, whether its title matched (and how many terms), and the
  * ids of its other matches.
@@ -175,7 +194,14 @@ export async function discover(input: DiscoverInput): Promise<DiscoverOutput> {
   } else semanticRaw = await semanticHitsInto(input, candidateLimit, notes);
   const params = fusionParamsFor(input.semantic?.fusion);
   // The model's similarity floor: hits below it are noise, in every mode.
-  const semantic = semanticRaw ? semanticRaw.filter((h) => h.score >= params.similarityFloor) : null;
+  const aboveFloor = semanticRaw ? semanticRaw.filter((h) => h.score >= params.similarityFloor) : null;
+
+  // Every candidate message in one read (the gate below and the script gate need their text).
+  const candidates = await storage.messages.findMany([...new Set([...(keyword?.hits ?? []).map((h) => h.messageId), ...(aboveFloor ?? []).map((h) => h.messageId)])]);
+  // A query written only in scripts the model does not read keeps a semantic hit only when its chunk shares the query's script (scripts.ts).
+  const unread = aboveFloor && aboveFloor.length > 0 ? unreadQueryScripts(args.query, input.semantic?.scripts) : null;
+  const semantic = aboveFloor && unread ? aboveFloor.filter((h) => sharesScript(candidates.get(h.messageId), h, unread)) : aboveFloor;
+  const scriptGateEmptied = unread !== null && semantic !== null && semantic.length === 0;
 
   let usedMode: UsedMode;
   if (keyword && semantic) usedMode = 'hybrid';
@@ -202,12 +228,12 @@ export async function discover(input: DiscoverInput): Promise<DiscoverOutput> {
 
   // One group per logical conversation, anchored at its best fused hit; later hits of the same
   // conversation only add their ids. Windows are read only for the groups that are returned.
-  // The gate's reads are batched: every candidate message in one read, their sessions in one, the
+  // The gate's reads are batched: every candidate message in one read (above), their sessions in one, the
   // lineage of the gated ones in three (a bounded number of round trips on PostgreSQL).
-  const candidates = await storage.messages.findMany(fused.map((f) => f.key));
-  await session.prime([...candidates.values()].map((m) => m.sessionId));
+  const fusedMessages = fused.map((f) => candidates.get(f.key)).filter((m): m is Message => m !== undefined);
+  await session.prime(fusedMessages.map((m) => m.sessionId));
   const gated: string[] = [];
-  for (const m of candidates.values()) if ((await session(m.sessionId)) !== undefined) gated.push(m.sessionId);
+  for (const m of fusedMessages) if ((await session(m.sessionId)) !== undefined) gated.push(m.sessionId);
   await lineageOf.prime(gated);
   const groups = new Map<string, Group>();
   const bodyOrder: Group[] = [];
@@ -297,7 +323,8 @@ export async function discover(input: DiscoverInput): Promise<DiscoverOutput> {
   }
   // Semantic mode with nothing above the floor: say so instead of listing noise.
   const noSemanticMatch = usedMode === 'semantic' && results.length === 0;
-  if (noSemanticMatch) notes.push(NO_SEMANTIC_MATCH_NOTE);
+  if (scriptGateEmptied && unread && (noSemanticMatch || usedMode === 'hybrid')) notes.push(unreadScriptNote(input.semantic?.scripts ?? [], unread, noSemanticMatch ? 'semantic' : 'hybrid', results.length));
+  else if (noSemanticMatch) notes.push(NO_SEMANTIC_MATCH_NOTE);
   if (keyword) {
     const own = await ownLiveMatchCount(storage, scope, args.query, args.role_filter, dates);
     if (own > 0) {

@@ -6,6 +6,7 @@
  * every hit again). It is asked before the call's storage read scope is entered, so a query
  * embedding never holds a scoped transaction open.
  */
+import type { WritingScript } from '@recall/rpc-contract';
 import type { ToolScope } from './scope.js';
 
 /** Per-model fusion overrides a semantic source may carry (see fusion.ts; every key optional). */
@@ -55,6 +56,13 @@ export interface SemanticStatusReply {
 export interface SemanticSource {
   /** Per-model fusion hints from the semantic config (see fusion.ts); absent = the measured defaults. */
   readonly fusion?: FusionHints;
+  /**
+   * The writing systems the model reads (absent = every script). For a query written only in other
+   * scripts, the tool keeps a semantic hit only when its chunk shares one of the query's scripts
+   * (scripts.ts): the built-in English model declares `['latin']`, so 番茄炒蛋 finds nothing
+   * semantically in an English project but still matches Chinese text.
+   */
+  readonly scripts?: readonly WritingScript[];
   /** Synchronous for a source over a local file; a source over the storage ports answers with a promise. */
   status(scope: ToolScope): SemanticStatusReply | Promise<SemanticStatusReply>;
   /**

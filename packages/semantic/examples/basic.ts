@@ -3,7 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { openDatabase } from '@recall/schema';
 import { appendMessage, createProject, createSession, getMessage } from '@recall/store';
-import { createConfiguredSemanticSource, l2normalize, parseSemanticConfig, SemanticIndex, type EmbeddingProvider } from '@recall/semantic';
+import { l2normalize, parseSemanticConfig, type EmbeddingProvider } from '@recall/semantic';
+import { createConfiguredSemanticSource, sqliteSemanticIndex } from '@recall/semantic/sqlite';
 
 // A TOY embedder, not a model: it hashes character trigrams into 64 dimensions, so texts that share
 // spellings get close vectors. Deterministic and offline; use createProvider() for a real model.
@@ -28,7 +29,7 @@ const toyEmbedder: EmbeddingProvider = {
 const dir = mkdtempSync(join(tmpdir(), 'recall-semantic-'));
 const db = openDatabase(join(dir, 'profile.db'));
 const config = parseSemanticConfig({ enabled: true, provider: 'openai-compatible', endpoint: 'http://127.0.0.1:1/v1', model: 'toy-trigrams', dims: DIMS });
-const index = new SemanticIndex({ db, config, provider: toyEmbedder });
+const index = sqliteSemanticIndex({ db, config, provider: toyEmbedder });
 try {
   const garden = createProject(db, { name: 'Garden' });
   const earlier = createSession(db, { projectId: garden.id, title: 'Watering' });

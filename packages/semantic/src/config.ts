@@ -6,7 +6,7 @@
  * `RECALL_EMBEDDING_API_KEY` (or `OPENAI_API_KEY`, for OpenAI's own endpoint only) from the
  * environment and hands it to `resolveEmbeddingApiKey()`.
  */
-import { MESSAGE_ROLES, type MessageRole } from '@recall/rpc-contract';
+import { MESSAGE_ROLES, WRITING_SCRIPTS, type MessageRole, type WritingScript } from '@recall/rpc-contract';
 import { z } from 'zod';
 import { SemanticConfigError } from './errors.js';
 
@@ -26,6 +26,8 @@ function definedOnly<T extends Record<string, unknown>>(o: T): { [K in keyof T]?
 export const USE_LITE_ENDPOINT = 'local:use-lite';
 export const USE_LITE_MODEL = 'universal-sentence-encoder-lite';
 export const USE_LITE_DIMS = 512;
+/** The writing systems the built-in model reads: Latin only (its vocabulary is English). */
+export const USE_LITE_SCRIPTS: readonly WritingScript[] = ['latin'];
 /** OpenAI's own API: the only endpoint `OPENAI_API_KEY` may be sent to. */
 export const OPENAI_ENDPOINT = 'https://api.openai.com/v1';
 
@@ -78,6 +80,14 @@ export const semanticConfigSchema = z
       .max(8)
       .default(3)
       .describe('assumed non-CJK characters per token when no tokenizer is known (default 3, conservative for English; CJK always counts 1 token per character)'),
+    scripts: z
+      .array(z.enum(WRITING_SCRIPTS))
+      .min(1)
+      .max(WRITING_SCRIPTS.length)
+      .optional()
+      .describe(
+        'writing systems the openai-compatible model reads, e.g. ["latin"] for an English-only model (default: every script; the built-in use-lite model reads "latin" only). A query written only in other scripts then keeps a semantic match only when the matching text shares its script',
+      ),
     indexedRoles: z.array(z.enum(MESSAGE_ROLES)).min(1).max(MESSAGE_ROLES.length).default(['user', 'assistant']).describe('message roles that are embedded (default user + assistant)'),
     includeToolOutput: z.boolean().default(false).describe('also embed tool-role messages (tool output); off by default'),
     budgets: budgetsSchema.default({ chunksPerBatch: 64, pauseMsBetweenBatches: 0, maxAttempts: 5, leaseMs: 120_000 }),
@@ -136,6 +146,11 @@ export interface SemanticConfig {
   maxRetries: number;
   maxInputTokens: number;
   charsPerToken: number;
+  /**
+   * The writing systems the model reads: `latin` for the built-in model, `semantic.scripts` for an
+   * openai-compatible one (absent = every script).
+   */
+  scripts?: readonly WritingScript[];
   /** Roles actually embedded: `indexedRoles`, plus `tool` only when includeToolOutput is on. */
   indexedRoles: readonly MessageRole[];
   includeToolOutput: boolean;
@@ -192,12 +207,12 @@ export function parseSemanticConfig(raw: unknown): SemanticConfig | null {
     ...(rerank ? { rerank } : {}),
   };
   if (c.provider === 'use-lite') {
-    if (c.endpoint !== undefined || (c.model !== undefined && c.model !== USE_LITE_MODEL) || (c.dims !== undefined && c.dims !== USE_LITE_DIMS)) {
-      throw new SemanticConfigError(`Invalid "semantic" configuration: semantic.provider: "use-lite" is the built-in ${USE_LITE_DIMS}-d English model; remove endpoint/model/dims.`, ['semantic.provider']);
+    if (c.endpoint !== undefined || (c.model !== undefined && c.model !== USE_LITE_MODEL) || (c.dims !== undefined && c.dims !== USE_LITE_DIMS) || c.scripts !== undefined) {
+      throw new SemanticConfigError(`Invalid "semantic" configuration: semantic.provider: "use-lite" is the built-in ${USE_LITE_DIMS}-d English model; remove endpoint/model/dims/scripts.`, ['semantic.provider']);
     }
     // USE-lite's sentencepiece model was trained on sentences/short paragraphs: 256 tokens keeps a chunk meaningful.
     const fusion = { similarityFloor: USE_LITE_SIMILARITY_FLOOR, ...common.fusion };
-    return { ...common, fusion, provider: 'use-lite', endpoint: USE_LITE_ENDPOINT, model: USE_LITE_MODEL, dims: USE_LITE_DIMS, sendDimensions: false, maxInputTokens: Math.min(c.maxInputTokens, 256) };
+    return { ...common, fusion, provider: 'use-lite', endpoint: USE_LITE_ENDPOINT, model: USE_LITE_MODEL, dims: USE_LITE_DIMS, scripts: USE_LITE_SCRIPTS, sendDimensions: false, maxInputTokens: Math.min(c.maxInputTokens, 256) };
   }
   const missing = (['endpoint', 'model', 'dims'] as const).filter((k) => c[k] === undefined);
   if (missing.length > 0) {
@@ -206,7 +221,7 @@ export function parseSemanticConfig(raw: unknown): SemanticConfig | null {
   }
   const endpoint = normalizeEndpoint(c.endpoint!);
   if (!/^https?:\/\//.test(endpoint)) throw new SemanticConfigError('Invalid "semantic" configuration: semantic.endpoint must be http(s).', ['semantic.endpoint']);
-  return { ...common, provider: 'openai-compatible', endpoint, model: c.model!, dims: c.dims!, sendDimensions: c.sendDimensions, maxInputTokens: c.maxInputTokens };
+  return { ...common, provider: 'openai-compatible', endpoint, model: c.model!, dims: c.dims!, ...(c.scripts ? { scripts: [...new Set(c.scripts)] } : {}), sendDimensions: c.sendDimensions, maxInputTokens: c.maxInputTokens };
 }
 
 function parseRerank(r: Parsed['rerank'] & object): RerankConfig {

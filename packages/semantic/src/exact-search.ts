@@ -1,14 +1,12 @@
 /**
- * Semantic retrieval inside the caller's scope: the allowed set (allowed-set.ts, cached per project
- * by matrix-cache.ts) is scanned whole with the exact top-k kernel (vector-scan.ts); the role filter
+ * Semantic retrieval inside the caller's scope: the allowed set (allowed-set.ts; read by the SQLite
+ * adapter, sqlite/exact-search.ts, and cached per project by matrix-cache.ts) is scanned whole with the exact top-k kernel (vector-scan.ts); the role filter
  * picks whole role segments and the caller's own live messages are excluded row by row, so both
  * are applied before ranking, never after a global top-k. Several chunks of one message collapse to
  * the best one, which anchors the hit with its [start, end) range.
  */
-import type { RecallDatabase } from '@recall/schema';
 import type { MessageRole } from '@recall/rpc-contract';
-import { loadAllowedSet, type AllowedDates, type AllowedSegment, type AllowedSet, type SemanticScope } from './allowed-set.js';
-import type { MatrixCache } from './matrix-cache.js';
+import type { AllowedSegment, AllowedSet, SemanticScope } from './allowed-set.js';
 import { quantizesTo } from './int8-scan.js';
 import { TopK } from './topk.js';
 import { dotAt, scanQuantizedTopK, scanTopK, type ScanBackend } from './vector-scan.js';
@@ -25,8 +23,8 @@ export class StaleVectorError extends Error {
   }
 }
 
-/** The canonical scores of a segment's rows from their SQLite blobs, each checked against the int8 copy. */
-function sqliteScores(set: AllowedSet, seg: AllowedSegment, query: Float32Array): (rows: readonly number[]) => Float64Array {
+/** The canonical scores of a segment's rows from their stored blobs (`AllowedSet.readVectors`), each checked against the int8 copy. */
+function storedScores(set: AllowedSet, seg: AllowedSegment, query: Float32Array): (rows: readonly number[]) => Float64Array {
   const { dims } = set;
   const q8 = seg.q8!;
   const vector = new Float32Array(dims);
@@ -64,42 +62,6 @@ export interface ExactSearchOptions {
   int8?: boolean;
 }
 
-/**
- * The allowed set for a scope: cached for a project, read directly for own history and for a dated
- * query (the date range is part of its SQL, so a dated set is never the project's cached one).
- */
-export function allowedSetFor(db: RecallDatabase, cache: MatrixCache | null, scope: SemanticScope, fingerprintId: number, dims: number, dates?: AllowedDates): AllowedSet {
-  const dated = dates !== undefined && (dates.since !== undefined || dates.until !== undefined);
-  if (dated) return loadAllowedSet(db, scope.kind === 'project' ? { projectId: scope.projectId } : { sessionIds: scope.sessionIds }, fingerprintId, dims, dates);
-  if (scope.kind === 'project') return cache ? cache.get(db, scope.projectId, fingerprintId, dims) : loadAllowedSet(db, { projectId: scope.projectId }, fingerprintId, dims);
-  return loadAllowedSet(db, { sessionIds: scope.sessionIds }, fingerprintId, dims);
-}
-
-/**
- * Allowed set + search in one read transaction, so the generation the cache checks and the vector
- * rows the rescore reads come from one snapshot; a stale entry (StaleVectorError) is dropped and
- * rebuilt once.
- */
-export function searchScope(
-  db: RecallDatabase,
-  cache: MatrixCache | null,
-  scope: SemanticScope,
-  fingerprintId: number,
-  dims: number,
-  query: Float32Array,
-  options: ExactSearchOptions,
-  dates?: AllowedDates,
-): ScopedHit[] {
-  const run = () => db.raw.transaction(() => searchAllowedSet(allowedSetFor(db, cache, scope, fingerprintId, dims, dates), scope, query, options)).deferred();
-  try {
-    return run();
-  } catch (error) {
-    if (!(error instanceof StaleVectorError) || !cache || scope.kind !== 'project') throw error;
-    cache.discard(db, scope.projectId, fingerprintId, dims);
-    return run();
-  }
-}
-
 /** Best `limit` messages of the allowed set for a unit query vector, best first. */
 export function searchAllowedSet(set: AllowedSet, scope: SemanticScope, query: Float32Array, options: ExactSearchOptions): ScopedHit[] {
   if (options.limit <= 0 || set.rows === 0) return [];
@@ -119,7 +81,7 @@ export function searchAllowedSet(set: AllowedSet, scope: SemanticScope, query: F
       const backend = options.backend ? { backend: options.backend } : {};
       const found = seg.matrix
         ? scanTopK(seg.matrix, query, { k, exclude, ...(seg.q8 && options.int8 !== false ? { int8: { matrix: seg.q8 } } : {}), ...backend })
-        : scanQuantizedTopK(seg.q8!, query, { k, exclude, exact: sqliteScores(set, seg, query), ...backend });
+        : scanQuantizedTopK(seg.q8!, query, { k, exclude, exact: storedScores(set, seg, query), ...backend });
       for (const hit of found) {
         // One rank space across segments; ties keep segment order then row order.
         merged.push(owner.length, hit.score);

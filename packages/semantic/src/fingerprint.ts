@@ -3,9 +3,9 @@
  * model, dims, normalisation, chunker version). Vectors of different fingerprints are never
  * compared; a configuration change creates a new row and the new index builds alongside the old
  * one. The key is the sha256 of the canonical JSON of exactly these fields — never an API key.
+ * The rows live in each adapter (sqlite/fingerprint.ts; PostgreSQL: ChunkStore.ensureFingerprint).
  */
 import { createHash } from 'node:crypto';
-import type { RecallDatabase } from '@recall/schema';
 import { CHUNKER_VERSION } from './chunker.js';
 import type { ProviderInfo } from './provider.js';
 
@@ -42,39 +42,4 @@ export function fingerprintKey(f: FingerprintFields): string {
     ['provider', f.provider],
   ]);
   return createHash('sha256').update(canonical).digest('hex');
-}
-
-interface FingerprintRow {
-  id: number;
-  key: string;
-  provider: string;
-  endpoint: string;
-  model: string;
-  dims: number;
-  normalization: 'l2';
-  chunker_version: number;
-  created_at: number;
-}
-
-function toFingerprint(r: FingerprintRow): Fingerprint {
-  return { id: r.id, key: r.key, provider: r.provider, endpoint: r.endpoint, model: r.model, dims: r.dims, normalization: r.normalization, chunkerVersion: r.chunker_version, createdAt: r.created_at };
-}
-
-/** The row for these fields, created if missing (idempotent across processes). */
-export function ensureFingerprint(db: RecallDatabase, fields: FingerprintFields): Fingerprint {
-  const key = fingerprintKey(fields);
-  db.raw
-    .prepare('insert into semantic_fingerprints (key, provider, endpoint, model, dims, normalization, chunker_version) values (?, ?, ?, ?, ?, ?, ?) on conflict (key) do nothing')
-    .run(key, fields.provider, fields.endpoint, fields.model, fields.dims, fields.normalization, fields.chunkerVersion);
-  return toFingerprint(db.raw.prepare('select * from semantic_fingerprints where key = ?').get(key) as FingerprintRow);
-}
-
-/** The row for these fields if it exists (read-only callers never create one). */
-export function findFingerprint(db: RecallDatabase, fields: FingerprintFields): Fingerprint | null {
-  const row = db.raw.prepare('select * from semantic_fingerprints where key = ?').get(fingerprintKey(fields)) as FingerprintRow | undefined;
-  return row ? toFingerprint(row) : null;
-}
-
-export function listFingerprints(db: RecallDatabase): Fingerprint[] {
-  return (db.raw.prepare('select * from semantic_fingerprints order by id').all() as FingerprintRow[]).map(toFingerprint);
 }

@@ -9,10 +9,10 @@
  * hiding) and rebuilds when it changed, so a stale matrix is never scanned. Entries are evicted
  * least-recently-used beyond a byte budget; an allowed set larger than the whole budget is used
  * for the one query and not kept. Own-history scopes (callers without a project) are small and are
- * never cached.
+ * never cached. The rows come from an `AllowedSetSource` (the SQLite adapter's per connection,
+ * sqlite/allowed-set.ts `sqliteAllowedSets`), which is also the cache's connection key.
  */
-import type { RecallDatabase } from '@recall/schema';
-import { loadAllowedSet, projectGeneration, type AllowedSet } from './allowed-set.js';
+import type { AllowedSet, AllowedSetSource } from './allowed-set.js';
 import { quantizeMatrix } from './int8-scan.js';
 
 /**
@@ -23,7 +23,7 @@ export const DEFAULT_MATRIX_CACHE_BYTES = 2 * 1024 ** 3;
 
 interface Entry {
   key: string;
-  db: RecallDatabase;
+  source: AllowedSetSource;
   generation: number;
   set: AllowedSet;
 }
@@ -46,8 +46,8 @@ export class MatrixCache {
   private readonly maxBytes: number;
   /** Insertion order = least recently used first. */
   private readonly entries = new Map<string, Entry>();
-  private readonly dbIds = new WeakMap<RecallDatabase, number>();
-  private nextDbId = 1;
+  private readonly sourceIds = new WeakMap<AllowedSetSource, number>();
+  private nextSourceId = 1;
   private bytes = 0;
   readonly stats: Omit<MatrixCacheStats, 'bytes' | 'entries'> = { builds: 0, hits: 0, evictions: 0 };
 
@@ -66,40 +66,40 @@ export class MatrixCache {
     this.int8 = options.int8 ?? true;
   }
 
-  private key(db: RecallDatabase, projectId: string, fingerprintId: number, dims: number): string {
-    return `${this.dbId(db)}\u0000${projectId}\u0000${fingerprintId}\u0000${dims}`;
+  private key(source: AllowedSetSource, projectId: string, fingerprintId: number, dims: number): string {
+    return `${this.sourceId(source)}\u0000${projectId}\u0000${fingerprintId}\u0000${dims}`;
   }
 
   /** Drop one entry (the next lookup rebuilds it). */
-  discard(db: RecallDatabase, projectId: string, fingerprintId: number, dims: number): void {
-    const entry = this.entries.get(this.key(db, projectId, fingerprintId, dims));
+  discard(source: AllowedSetSource, projectId: string, fingerprintId: number, dims: number): void {
+    const entry = this.entries.get(this.key(source, projectId, fingerprintId, dims));
     if (entry) this.drop(entry);
   }
 
-  private dbId(db: RecallDatabase): number {
-    let id = this.dbIds.get(db);
+  private sourceId(source: AllowedSetSource): number {
+    let id = this.sourceIds.get(source);
     if (id === undefined) {
-      id = this.nextDbId++;
-      this.dbIds.set(db, id);
+      id = this.nextSourceId++;
+      this.sourceIds.set(source, id);
     }
     return id;
   }
 
   /** The project's allowed set for this fingerprint, current as of this call. */
-  get(db: RecallDatabase, projectId: string, fingerprintId: number, dims: number): AllowedSet {
-    const key = this.key(db, projectId, fingerprintId, dims);
+  get(source: AllowedSetSource, projectId: string, fingerprintId: number, dims: number): AllowedSet {
+    const key = this.key(source, projectId, fingerprintId, dims);
     // Read the generation BEFORE the rows: a bump between the two makes the next call rebuild,
     // never the other way round.
-    const generation = projectGeneration(db, projectId);
+    const generation = source.generation(projectId);
     const cached = this.entries.get(key);
-    if (cached && cached.generation === generation && cached.db === db) {
+    if (cached && cached.generation === generation && cached.source === source) {
       this.entries.delete(key);
       this.entries.set(key, cached); // most recently used
       this.stats.hits++;
       return cached.set;
     }
     if (cached) this.drop(cached);
-    const set = loadAllowedSet(db, { projectId }, fingerprintId, dims);
+    const set = source.load(projectId, fingerprintId, dims);
     // Kept: the int8 copy the certified first pass scans (int8-scan.ts), plus the float32 rows with
     // rescoreFrom 'memory'. A set too large to keep is scanned once in float32 as read (quantising
     // it would cost more than that one scan).
@@ -114,7 +114,7 @@ export class MatrixCache {
     }
     this.stats.builds++;
     if (set.bytes <= this.maxBytes) {
-      this.entries.set(key, { key, db, generation, set });
+      this.entries.set(key, { key, source, generation, set });
       this.bytes += set.bytes;
       for (const entry of this.entries.values()) {
         if (this.bytes <= this.maxBytes) break;
@@ -126,9 +126,9 @@ export class MatrixCache {
     return set;
   }
 
-  /** Forget every entry of one connection (call when closing it). */
-  forget(db: RecallDatabase): void {
-    for (const entry of [...this.entries.values()]) if (entry.db === db) this.drop(entry);
+  /** Forget every entry of one source (one connection; call when closing it). */
+  forget(source: AllowedSetSource): void {
+    for (const entry of [...this.entries.values()]) if (entry.source === source) this.drop(entry);
   }
 
   clear(): void {

@@ -9,6 +9,7 @@
  * OPENAI_API_KEY from the environment otherwise) and every server message is redacted before it
  * reaches an error or a log line.
  */
+import type { WritingScript } from '@recall/rpc-contract';
 import OpenAI from 'openai';
 import {
   EmbeddingAbortedError,
@@ -43,6 +44,8 @@ export interface OpenAICompatibleProviderOptions {
   maxRetries: number;
   maxInputTokens: number;
   charsPerToken: number;
+  /** The writing systems the model reads (`semantic.scripts`); absent = every script. */
+  scripts?: readonly WritingScript[];
   /** Secret. Never logged, never part of an error or of `info`. */
   apiKey: string | null;
   logger?: ProviderLogger;
@@ -109,6 +112,7 @@ export function createOpenAICompatibleProvider(options: OpenAICompatibleProvider
     maxBatch: options.batchSize,
     remote: true,
     languages: 'model-dependent',
+    ...(options.scripts ? { scripts: [...options.scripts] } : {}),
   };
 
   const clean = (text: string) => redactSecret(text, secret).slice(0, 500);

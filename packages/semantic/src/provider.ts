@@ -4,6 +4,7 @@
  * order; it owns batching, splitting, retries and timeouts for its transport. `info` is non-secret
  * (it becomes part of the fingerprint and of status answers) — a provider never exposes its key.
  */
+import type { WritingScript } from '@recall/rpc-contract';
 import type { SemanticConfig } from './config.js';
 import { EmbeddingDimensionError, EmbeddingRequestError, type SemanticError } from './errors.js';
 import { createOpenAICompatibleProvider, type OpenAICompatibleProviderOptions } from './openai-provider.js';
@@ -30,6 +31,13 @@ export interface ProviderInfo {
   remote: boolean;
   /** Language coverage label shown in config, UI and status. */
   languages: 'english-only' | 'model-dependent';
+  /**
+   * The writing systems the model reads (absent = every script: unknown for a remote model unless
+   * `semantic.scripts` says). The built-in USE-lite reads `latin` only; session_search then keeps a
+   * semantic match of a query written only in other scripts (番茄炒蛋) only when the matching chunk
+   * shares the query's script.
+   */
+  scripts?: readonly WritingScript[];
 }
 
 /**
@@ -162,6 +170,7 @@ function createBareProvider(config: SemanticConfig, options: CreateProviderOptio
     maxRetries: config.maxRetries,
     maxInputTokens: config.maxInputTokens,
     charsPerToken: config.charsPerToken,
+    ...(config.scripts ? { scripts: config.scripts } : {}),
     apiKey: options.apiKey ?? null,
     ...(options.logger ? { logger: options.logger } : {}),
   });

@@ -12,12 +12,10 @@
  * notice names the reranker), and every text and the query pass the redaction pass of the
  * `embedding` surface first.
  */
-import type { RecallDatabase } from '@recall/schema';
 import { createRedactor } from '@recall/redaction';
 import type { SemanticScope } from './allowed-set.js';
 import type { SemanticStorage } from '@recall/storage-ports';
 import type { RerankConfig, SemanticConfig } from './config.js';
-import { consentAllows, rerankConsentAllows } from './consent.js';
 import { redactSecret, RerankAbortedError, RerankRequestError, RerankUnavailableError } from './errors.js';
 
 /** The largest rerank answer read (bytes); a longer body is refused with `RerankRequestError`. */
@@ -153,9 +151,8 @@ export interface ConfiguredReranker {
   readonly calls: number;
 }
 
-/** What `createConfiguredReranker()` needs: the database (consent rows), the validated config, the key and the redaction pass. */
-export interface ConfiguredRerankerOptions {
-  db: RecallDatabase;
+/** What every reranker needs besides where consent is read: the validated config, the key and the redaction pass (and a client for tests). */
+export interface RerankerBaseOptions {
   config: SemanticConfig | null;
   /** RECALL_RERANK_API_KEY as the CLI's config resolved it (never logged). */
   apiKey?: string | null;
@@ -169,17 +166,17 @@ export interface ConfiguredRerankerOptions {
 }
 
 /** A reranker's consent answer for one scope (allowed, or not with a reason shown to people). */
-type Decision = { allowed: true } | { allowed: false; reason: string };
+export type Decision = { allowed: true } | { allowed: false; reason: string };
 
-const NO_PROJECT: Decision = { allowed: false, reason: 'a conversation without a project is never sent to the reranker' };
-const NOT_SWITCHED_ON: Decision = { allowed: false, reason: 'semantic search is not switched on for this project' };
-const withoutReranker = (endpoint: string): Decision => ({
+export const NO_PROJECT: Decision = { allowed: false, reason: 'a conversation without a project is never sent to the reranker' };
+export const NOT_SWITCHED_ON: Decision = { allowed: false, reason: 'semantic search is not switched on for this project' };
+export const withoutReranker = (endpoint: string): Decision => ({
   allowed: false,
   reason: `this project was switched on without the reranker at ${endpoint}; switch it on again in the Index panel to include the reranker`,
 });
 
-/** The client, the redaction pass and the call counter shared by both rerankers; `allows` is the backend's consent check. */
-function buildReranker<A>(options: Omit<ConfiguredRerankerOptions, 'db'>, rerank: RerankConfig, allows: (scope: SemanticScope) => A) {
+/** The client, the redaction pass and the call counter shared by every reranker; `allows` is the backend's consent check (SQLite: sqlite/rerank.ts). */
+export function buildReranker<A>(options: RerankerBaseOptions, rerank: RerankConfig, allows: (scope: SemanticScope) => A) {
   const client = options.client ?? createRerankClient({ endpoint: rerank.endpoint, api: rerank.api, model: rerank.model, timeoutMs: rerank.timeoutMs, apiKey: options.apiKey ?? null });
   let redact = options.redact;
   if (redact === undefined) {
@@ -204,25 +201,6 @@ function buildReranker<A>(options: Omit<ConfiguredRerankerOptions, 'db'>, rerank
 }
 
 /**
- * The reranker of a profile: null unless semantic search is configured and switched on and a
- * `semantic.rerank` section exists. Text of a project is sent only while the project is switched
- * on for the configured embedding endpoint AND its consent names the configured rerank endpoint
- * (consent given before the reranker was added, or for another one, does not cover it: the project
- * is switched on again to include it); a conversation without a project is never reranked.
- */
-export function createConfiguredReranker(options: ConfiguredRerankerOptions): ConfiguredReranker | null {
-  const { db, config } = options;
-  if (!config?.enabled || !config.rerank) return null;
-  const rerank = config.rerank;
-  return buildReranker(options, rerank, (scope): Decision => {
-    if (scope.kind !== 'project') return NO_PROJECT;
-    if (!consentAllows(db, scope.projectId, config.endpoint)) return NOT_SWITCHED_ON;
-    if (!rerankConsentAllows(db, scope.projectId, config.endpoint, rerank.endpoint)) return withoutReranker(rerank.endpoint);
-    return { allowed: true };
-  });
-}
-
-/**
  * A reranker whose consent is read through the storage ports (fits @recall/search-tool's
  * `Reranker`, whose `allows()` may answer with a promise): as ConfiguredReranker, with an
  * asynchronous `allows()`.
@@ -232,13 +210,13 @@ export interface StorageReranker extends Omit<ConfiguredReranker, 'allows'> {
 }
 
 /** What `storageReranker()` needs: the storage's semantic rows (consent), the validated config, the key and the redaction pass. */
-export interface StorageRerankerOptions extends Omit<ConfiguredRerankerOptions, 'db'> {
+export interface StorageRerankerOptions extends RerankerBaseOptions {
   /** The semantic rows of the storage (a PostgreSQL team database's, or a profile's through the ports): consent is read by `ChunkStore.consentRecord`. */
   semantic: SemanticStorage;
 }
 
 /**
- * The reranker over the storage ports, with the same rule as `createConfiguredReranker()`: null
+ * The reranker over the storage ports, with the same rule as the SQLite `createConfiguredReranker()`: null
  * unless semantic search and `semantic.rerank` are configured and switched on; a project's text is
  * sent only while its consent (read per call by `ChunkStore.consentRecord`) is switched on for the
  * configured embedding endpoint and names the configured rerank endpoint; a conversation without a

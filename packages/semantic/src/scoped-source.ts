@@ -5,20 +5,15 @@
  * caller's scope; `search()` embeds the query with the active provider under the caller's
  * AbortSignal (the tool's one deadline), then scans the allowed set of the active fingerprint only
  * — vectors of another fingerprint are never compared — and returns the best chunk per message.
- * Browse/read/scroll never reach this module, so they never call the provider.
+ * Browse/read/scroll never reach this module, so they never call the provider. This module is the
+ * query path every source shares; the sources are the SQLite one (sqlite/source.ts, the certified
+ * int8 scan over the profile file) and the ports' one (storage-source.ts).
  */
-import type { MessageRole } from '@recall/rpc-contract';
-import type { RecallDatabase } from '@recall/schema';
+import type { WritingScript } from '@recall/rpc-contract';
 import type { SemanticScope } from './allowed-set.js';
-import type { SemanticConfig } from './config.js';
-import { findFingerprint, fingerprintFields, type Fingerprint } from './fingerprint.js';
-import type { ProviderInfo } from './provider.js';
-import { semanticStatus, toolStatus, type SemanticStatusName } from './status.js';
-import type { WorkerHealth } from './worker.js';
+import type { SemanticStatusName } from './status.js';
 import { SemanticSearchUnavailableError } from './errors.js';
-import { searchScope } from './exact-search.js';
-import type { MatrixCache } from './matrix-cache.js';
-import { normalizeL2, type ScanBackend } from './vector-scan.js';
+import { normalizeL2 } from './vector-scan.js';
 
 
 /**
@@ -60,34 +55,28 @@ export interface ScopedSemanticSource {
   status(scope: SemanticScope): SemanticStatusReport;
   search(query: string, scope: SemanticScope, options: { limit: number; roles?: readonly string[]; signal: AbortSignal; since?: number; until?: number }): Promise<SourceHit[]>;
   readonly fusion?: SourceFusionHints;
+  /**
+   * The writing systems the model reads (its provider's `info.scripts`; absent = every script):
+   * session_search keeps a semantic hit of a query written only in other scripts only when the
+   * hit's chunk shares the query's script.
+   */
+  readonly scripts?: readonly WritingScript[];
   /** Query embeddings requested so far (tests count them; documents are embedded by the worker). */
   readonly embedCalls: number;
 }
 
 /** The part of an embedding provider a query needs. */
 export interface QueryEmbedder {
-  readonly info: { dims: number };
+  readonly info: { dims: number; scripts?: readonly WritingScript[] };
   embed(texts: readonly string[], options?: { signal?: AbortSignal }): Promise<Float32Array[]>;
   /** As `EmbeddingProvider.availability()`: `available: false` = status `unavailable`, search refused. */
   availability?(): { available: true } | { available: false; error: { message: string } };
 }
 
+/** The active fingerprint a query is compared on: its id and dimensions. */
 export interface ActiveFingerprint {
   id: number;
   dims: number;
-}
-
-export interface ScopedSemanticSourceOptions {
-  db: RecallDatabase;
-  /** The active provider; null when none is configured or it could not start. */
-  embedder: QueryEmbedder | null;
-  /** The active fingerprint's row (null until the index created it). */
-  activeFingerprint: () => ActiveFingerprint | null;
-  /** The index's coverage/status for a scope (h-index's status function). */
-  status: (scope: SemanticScope) => SemanticStatusReport;
-  cache?: MatrixCache | null;
-  fusion?: SourceFusionHints;
-  backend?: ScanBackend;
 }
 
 function abortable<T>(work: Promise<T>, signal: AbortSignal): Promise<T> {
@@ -153,78 +142,4 @@ export async function embedQuery(
 export function aboveFloor(hits: readonly SourceHit[], fusion: SourceFusionHints | undefined): SourceHit[] {
   const floor = fusion?.similarityFloor;
   return hits.filter((h) => floor === undefined || h.score >= floor).map((h) => ({ messageId: h.messageId, sessionId: h.sessionId, score: h.score, start: h.start, end: h.end }));
-}
-
-export function createScopedSemanticSource(options: ScopedSemanticSourceOptions): ScopedSemanticSource {
-  const { db } = options;
-  let embedCalls = 0;
-  return {
-    ...(options.fusion ? { fusion: options.fusion } : {}),
-    get embedCalls() {
-      return embedCalls;
-    },
-    status(scope) {
-      return statusWithProvider(options.embedder, () => options.status(scope));
-    },
-    async search(query, scope, { limit, roles, signal, since, until }) {
-      const { vector, fingerprint } = await embedQuery(options.embedder, options.activeFingerprint, query, signal, () => embedCalls++);
-      const dates = { ...(since !== undefined ? { since } : {}), ...(until !== undefined ? { until } : {}) };
-      const hits = searchScope(db, options.cache ?? null, scope, fingerprint.id, fingerprint.dims, vector, { limit, roles: roles as readonly MessageRole[] | undefined, ...(options.backend ? { backend: options.backend } : {}) }, dates);
-      return aboveFloor(hits, options.fusion);
-    },
-  };
-}
-
-/**
- * What `createConfiguredSemanticSource()` needs: the database, the validated config and a provider for
- * query embeddings (the index's own `index.provider` in-process), optionally the worker's health and a
- * shared `MatrixCache`.
- */
-export interface ConfiguredSourceOptions {
-  db: RecallDatabase;
-  /** The profile's validated `semantic` config (parseSemanticConfig); null = not configured. */
-  config: SemanticConfig | null;
-  /** The provider for query embeddings (shared with the index in-process, or a thread's own). */
-  provider: QueryEmbedder & { readonly info: Pick<ProviderInfo, 'provider' | 'endpoint' | 'model' | 'dims'> } | null;
-  /** The in-process worker's health when one runs here (provider down → `unavailable`). */
-  health?: () => WorkerHealth | null;
-  /** A cache shared between sources of the process (default: none, every query reads the vectors). */
-  cache?: MatrixCache | null;
-  /** Scan kernel override for tests and benches (default: usearch when it loads, else js). */
-  backend?: ScanBackend;
-}
-
-/**
- * The source for a profile: null when semantic is not configured or switched off (the tool then
- * says `disabled`). The active fingerprint is looked up read-only (the index creates it), so this
- * also works on a read-only connection in a search thread; status comes from the index's own
- * `semanticStatus` over the same allowed set the scan reads.
- */
-export function createConfiguredSemanticSource(options: ConfiguredSourceOptions): ScopedSemanticSource | null {
-  const { db, config, provider } = options;
-  if (!config?.enabled || !provider) return null;
-  const fields = fingerprintFields(provider.info);
-  let fingerprint: Fingerprint | null = null;
-  const active = (): Fingerprint | null => (fingerprint ??= findFingerprint(db, fields));
-  return createScopedSemanticSource({
-    db,
-    embedder: provider,
-    activeFingerprint: () => {
-      const fp = active();
-      return fp ? { id: fp.id, dims: fp.dims } : null;
-    },
-    status: (scope) =>
-      toolStatus(
-        semanticStatus(db, scope.kind === 'project' ? scope.projectId : null, {
-          configured: true,
-          enabled: true,
-          fingerprint: active(),
-          roles: config.indexedRoles,
-          health: options.health?.() ?? null,
-        }),
-      ),
-    cache: options.cache ?? null,
-    ...(config.fusion ? { fusion: config.fusion } : {}),
-    ...(options.backend ? { backend: options.backend } : {}),
-  });
 }

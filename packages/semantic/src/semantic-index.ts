@@ -6,23 +6,22 @@
  * nothing is deleted. Events are throttled (≤ 1 per project per `eventIntervalMs`) so a backfill
  * does not flood WebSocket clients; they carry project ids only — clients re-read `status()`.
  */
-import type { RecallDatabase } from '@recall/schema';
 import type { ProjectStore, SemanticStorage } from '@recall/storage-ports';
 import type { SemanticConfig } from './config.js';
 import type { ProjectConsent } from './consent.js';
 import { SemanticDisabledError, SemanticProjectNotFoundError } from './errors.js';
-import { fingerprintFields, fingerprintKey, type Fingerprint } from './fingerprint.js';
+import { fingerprintFields, fingerprintKey, type Fingerprint, type FingerprintFields } from './fingerprint.js';
 import { createProvider, type EmbeddingProvider, type ProviderInfo } from './provider.js';
 import { chunkableContent } from './chunker.js';
 import type { ProviderLogger } from './openai-provider.js';
-import { sqliteIndexStorage } from './sqlite-storage.js';
 import { statusOf, type ProjectIndexStatus } from './status.js';
 import { SemanticWorker, type BatchReport, type WorkerHealth } from './worker.js';
 
 /**
  * What an index reads and writes through (@recall/storage-ports): the projects (listing, existence)
  * and the semantic rows (fingerprints, consent, planning, counts, claims). A SQLite profile database
- * or a PostgreSQL team database both provide it (`storage` of `openStorage()` with its `semantic` part).
+ * or a PostgreSQL team database both provide it (`storage` of `openStorage()` with its `semantic` part;
+ * a SQLite profile database's: `sqliteSemanticIndex()` of `@recall/semantic/sqlite` builds it).
  */
 export interface SemanticIndexStorage {
   readonly projects: Pick<ProjectStore, 'list' | 'exists'>;
@@ -39,15 +38,16 @@ export interface SemanticIndexEvent {
 }
 
 /**
- * What a `SemanticIndex` is built from: the database, the validated config (null = not configured),
+ * What a `SemanticIndex` is built from: the storage, the validated config (null = not configured),
  * the API key, optionally a ready provider (tests, custom models), a logger, an event callback and timings
  * (`pollMs`: idle poll for other processes' writes, default 5000; `eventIntervalMs`: throttle, default 500).
  */
 export interface SemanticIndexOptions {
-  /** A SQLite profile database: the index builds its storage from it (the SQLite store modules). */
-  db?: RecallDatabase;
-  /** Any storage with semantic rows (e.g. a PostgreSQL team database); build the index with `SemanticIndex.open()`. */
-  storage?: SemanticIndexStorage;
+  /**
+   * The storage with semantic rows (e.g. a PostgreSQL team database); build the index with
+   * `SemanticIndex.open()`. A SQLite profile database: `sqliteSemanticIndex({ db, … })` of `@recall/semantic/sqlite`.
+   */
+  storage: SemanticIndexStorage;
   /** From `parseSemanticConfig()`; null = not configured. */
   config: SemanticConfig | null;
   /** From `resolveEmbeddingApiKey()`. */
@@ -115,24 +115,22 @@ export class SemanticIndex {
   #closed = false;
 
   /**
-   * Builds the index of a SQLite profile database (`options.db`). For any other storage (a
-   * PostgreSQL team database: its fingerprint is read over the async ports) use `SemanticIndex.open()`.
+   * Builds the index over `options.storage` with its active fingerprint already known: `fingerprint`
+   * is the row, or a synchronous step that creates it from the provider's fields (the SQLite
+   * adapter's; `sqliteSemanticIndex()` passes it). Without one use `await SemanticIndex.open()`,
+   * which creates it over the async ports.
    */
-  constructor(options: SemanticIndexOptions & { fingerprint?: Fingerprint }) {
+  constructor(options: SemanticIndexOptions & { fingerprint?: Fingerprint | ((fields: FingerprintFields) => Fingerprint) }) {
     this.config = options.config;
     this.#onEvent = options.onEvent;
     this.#eventInterval = options.eventIntervalMs ?? 500;
     const on = options.config?.enabled === true;
     this.provider = on ? (options.provider ?? createProvider(options.config!, { apiKey: options.apiKey ?? null, ...(options.logger ? { logger: options.logger } : {}), ...(options.redact === undefined ? {} : { redact: options.redact }) })) : null;
-    let fingerprint: Fingerprint | null = options.fingerprint ?? null;
-    if (options.db) {
-      const sqlite = sqliteIndexStorage(options.db);
-      this.storage = options.storage ?? sqlite.storage;
-      if (this.provider && !fingerprint) fingerprint = sqlite.ensureFingerprint(fingerprintFields(this.provider.info));
-    } else if (options.storage) {
-      this.storage = options.storage;
-      if (this.provider && !fingerprint) throw new TypeError('SemanticIndex: build an index over storage ports with `await SemanticIndex.open(options)`.');
-    } else throw new TypeError('SemanticIndex: pass `db` (a SQLite profile database) or `storage`.');
+    if (!options.storage) throw new TypeError('SemanticIndex: pass `storage` (a SQLite profile database: `sqliteSemanticIndex()` of @recall/semantic/sqlite).');
+    this.storage = options.storage;
+    const made = options.fingerprint;
+    const fingerprint: Fingerprint | null = typeof made === 'function' ? (this.provider ? made(fingerprintFields(this.provider.info)) : null) : (made ?? null);
+    if (this.provider && !fingerprint) throw new TypeError('SemanticIndex: build an index over storage ports with `await SemanticIndex.open(options)`.');
     this.fingerprint = this.provider ? fingerprint : null;
     this.worker =
       this.provider && this.fingerprint
@@ -153,12 +151,12 @@ export class SemanticIndex {
 
   /**
    * The index over any storage with semantic rows (`options.storage`, e.g. a PostgreSQL team
-   * database; or `options.db`): creates the active fingerprint through the ports (idempotent across
-   * processes) before the worker is built. Constructing never calls the model.
+   * database): creates the active fingerprint through the ports (idempotent across processes)
+   * before the worker is built. Constructing never calls the model.
    */
   static async open(options: SemanticIndexOptions): Promise<SemanticIndex> {
     const on = options.config?.enabled === true;
-    if (!on || options.db || !options.storage) return new SemanticIndex(options);
+    if (!on || !options.storage) return new SemanticIndex(options);
     const provider =
       options.provider ?? createProvider(options.config!, { apiKey: options.apiKey ?? null, ...(options.logger ? { logger: options.logger } : {}), ...(options.redact === undefined ? {} : { redact: options.redact }) });
     const fields = fingerprintFields(provider.info);

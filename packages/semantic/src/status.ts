@@ -2,16 +2,14 @@
  * Index status from the rows, per project and fingerprint: eligible / ready / pending / failed
  * chunk counts over the same allowed set the scan uses (visible messages of indexed roles in
  * non-hidden sessions currently in the project). `eligible` is `unknown` while planning for the
- * project is incomplete (sessions still queued — including sessions with messages above the
- * discovery mark, discovery.ts — or the fingerprint not planned yet): chunk rows
- * exist only after planning, so a count then would be a made-up denominator. `semanticStatus()`
- * is the one function `session_search`'s semantic_status / semantic_coverage and `index.status`
- * read: disabled | ready | partial | unavailable, with a reason.
+ * project is incomplete (sessions still queued — including, on SQLite, sessions with messages
+ * above the discovery mark — or the fingerprint not planned yet): chunk rows exist only after
+ * planning, so a count then would be a made-up denominator. `statusOf()` turns a project's consent
+ * and counts into what `index.status` and the SQLite source's semantic_status / semantic_coverage
+ * say: disabled | ready | partial | unavailable, with a reason. The counts are read by each adapter
+ * (the ports' `ChunkStore.indexCounts`; SQLite's sqlite/status.ts `chunkCounts`).
  */
 import type { MessageRole, SemanticStatusName } from '@recall/rpc-contract';
-import { VISIBLE_VISIBILITIES, type RecallDatabase } from '@recall/schema';
-import { projectConsent } from './consent.js';
-import { undiscoveredSessions } from './discovery.js';
 import type { Fingerprint } from './fingerprint.js';
 import type { WorkerHealth } from './worker.js';
 
@@ -57,37 +55,7 @@ export interface ProjectIndexStatus extends ChunkCounts {
   lastError: string | null;
 }
 
-const VISIBLE_SQL = VISIBLE_VISIBILITIES.map((v) => `'${v}'`).join(', ');
-
-/** Counts over the scan's allowed set for (project, fingerprint, roles). */
-export function chunkCounts(db: RecallDatabase, projectId: string, fingerprint: Pick<Fingerprint, 'id'>, roles: readonly MessageRole[]): ChunkCounts & { planned: boolean; queuedSessions: number; lastError: string | null } {
-  const roleSql = roles.map((r) => `'${r.replace(/'/g, "''")}'`).join(', ');
-  const rows = db.raw
-    .prepare(
-      `select c.status as status, count(*) as n from semantic_chunks c
-       join messages m on m.id = c.message_id join sessions s on s.id = m.session_id
-       where c.fingerprint_id = ? and s.project_id = ? and s.hidden = 0 and m.visibility in (${VISIBLE_SQL}) and m.role in (${roleSql})
-       group by c.status`,
-    )
-    .all(fingerprint.id, projectId) as { status: 'pending' | 'ready' | 'failed'; n: number }[];
-  const by = { pending: 0, ready: 0, failed: 0 };
-  for (const r of rows) by[r.status] = r.n;
-  // Queued = in the planner's queue, or holding messages above the discovery mark (not queued yet).
-  const queuedSessions =
-    (db.raw.prepare('select count(*) from semantic_dirty_sessions d join sessions s on s.id = d.session_id where s.project_id = ?').pluck().get(projectId) as number) +
-    undiscoveredSessions(db, projectId);
-  const plannedFp = db.raw.prepare('select planned_fingerprint_id from semantic_projects where project_id = ?').pluck().get(projectId) as number | null | undefined;
-  const planned = plannedFp === fingerprint.id && queuedSessions === 0;
-  const lastError = (db.raw
-    .prepare(
-      `select c.last_error from semantic_chunks c join sessions s on s.id = c.session_id
-       where c.fingerprint_id = ? and s.project_id = ? and c.status = 'failed' order by c.updated_at desc limit 1`,
-    )
-    .pluck()
-    .get(fingerprint.id, projectId) ?? null) as string | null;
-  return { eligible: planned ? by.pending + by.ready + by.failed : 'unknown', ...by, planned, queuedSessions, lastError };
-}
-
+/** What a status is computed for: the config's state, the active fingerprint, the indexed roles and the worker's health. */
 export interface SemanticStatusInput {
   /** The validated config's state: `null` = no `semantic` section. */
   configured: boolean;
@@ -97,13 +65,6 @@ export interface SemanticStatusInput {
   roles: readonly MessageRole[];
   /** The in-process worker's health, when one runs. */
   health?: WorkerHealth | null;
-}
-
-/** Status of one project (null project = a conversation outside any project: always disabled). */
-export function semanticStatus(db: RecallDatabase, projectId: string | null, input: SemanticStatusInput): ProjectIndexStatus {
-  const consent = projectId === null ? null : projectConsent(db, projectId);
-  const counts = projectId !== null && input.configured && input.enabled && input.fingerprint !== null ? chunkCounts(db, projectId, input.fingerprint, input.roles) : null;
-  return statusOf(projectId, consent, counts, input);
 }
 
 /** What statusOf() needs of a project's consent (a ProjectConsent, or the ports' consentRecord). */

@@ -26,7 +26,7 @@ export interface StorageSemanticSourceOptions {
   /** The profile's validated `semantic` config (parseSemanticConfig); null = not configured. */
   config: SemanticConfig | null;
   /** The provider for query embeddings; its info names the fingerprint whose vectors are compared. */
-  provider: (QueryEmbedder & { readonly info: Pick<ProviderInfo, 'provider' | 'endpoint' | 'model' | 'dims'> }) | null;
+  provider: (QueryEmbedder & { readonly info: Pick<ProviderInfo, 'provider' | 'endpoint' | 'model' | 'dims' | 'scripts'> }) | null;
   /** The in-process worker's health when one runs here (provider down → `unavailable`). */
   health?: () => WorkerHealth | null;
 }
@@ -77,8 +77,10 @@ export function storageSemanticSource(options: StorageSemanticSourceOptions): St
     return fingerprint;
   };
   let embedCalls = 0;
+  const scripts = provider.info.scripts;
   return {
     ...(config.fusion ? { fusion: config.fusion } : {}),
+    ...(scripts ? { scripts } : {}),
     get embedCalls() {
       return embedCalls;
     },

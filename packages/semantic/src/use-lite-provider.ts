@@ -15,7 +15,7 @@
  */
 import { createRequire } from 'node:module';
 import { Worker } from 'node:worker_threads';
-import { USE_LITE_DIMS, USE_LITE_ENDPOINT, USE_LITE_MODEL } from './config.js';
+import { USE_LITE_DIMS, USE_LITE_ENDPOINT, USE_LITE_MODEL, USE_LITE_SCRIPTS } from './config.js';
 import { EmbeddingAbortedError, EmbeddingUnavailableError, ProviderClosedError } from './errors.js';
 import { l2normalize, type EmbedOptions, type EmbeddingProvider, type ProviderAvailability, type ProviderInfo } from './provider.js';
 
@@ -133,6 +133,8 @@ export function createUseLiteProvider(options: UseLiteProviderOptions = {}): Emb
     maxBatch: options.batchSize ?? 32,
     remote: false,
     languages: 'english-only',
+    // Its sentencepiece vocabulary is English: other scripts become mostly unknown tokens.
+    scripts: USE_LITE_SCRIPTS,
   };
   const resolved = resolvePackages(options.resolve ?? ((specifier) => require.resolve(specifier)));
   const loadError = resolved instanceof EmbeddingUnavailableError ? resolved : null;

@@ -1,7 +1,7 @@
 /**
  * The background worker: bounded batches inside the host process (the gateway), no separate
- * service. One cycle = plan queued sessions (planner.ts, no network) → claim a batch with a lease
- * (claims.ts, short transaction) → re-check consent → call the provider with NO transaction open →
+ * service. One cycle = plan queued sessions (ChunkStore.planWork, no network) → claim a batch with
+ * a lease (ClaimQueue.claim, short transaction) → re-check consent → call the provider with NO transaction open →
  * write the vectors that are still valid. `start()` runs cycles until `stop()`; `wake()` starts
  * the next cycle at once (the gateway calls it after message writes; other processes' writes are
  * found by polling every `pollMs`); `pause()` finishes the batch in flight and waits. A failed
@@ -14,7 +14,7 @@
 import type { MessageRole } from '@recall/rpc-contract';
 import type { ClaimedChunkWork, SemanticStorage } from '@recall/storage-ports';
 import { chunkText, contentHash, type ChunkerOptions } from './chunker.js';
-import { deadOwnersOfThisHost, defaultChunkMask, newWorkerId } from './claims.js';
+import { deadOwnersOfThisHost, defaultChunkMask, newWorkerId } from './leases.js';
 import { EmbeddingAbortedError, EmbeddingInputTooLargeError, EmbeddingUnavailableError, SemanticError } from './errors.js';
 import type { Fingerprint } from './fingerprint.js';
 import type { EmbeddingProvider } from './provider.js';

@@ -7,7 +7,8 @@
 import { describe, expect, test } from 'vitest';
 import { appendMessages, createProject, createSession } from '@recall/store';
 import { MatrixCache, type SemanticScope } from '../src/index.js';
-import { allowedSetFor, searchAllowedSet } from '../src/exact-search.js';
+import { searchAllowedSet } from '../src/exact-search.js';
+import { allowedSetFor } from '../src/sqlite/exact-search.js';
 import { createFingerprint, indexAll, tempDb, testEmbed } from './support/world.js';
 
 const DAY = 86_400_000;

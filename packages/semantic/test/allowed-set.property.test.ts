@@ -30,7 +30,8 @@ import {
   updateSession,
 } from '@recall/store';
 import { MatrixCache, type SemanticScope } from '../src/index.js';
-import { allowedSetFor, searchAllowedSet, searchScope } from '../src/exact-search.js';
+import { searchAllowedSet } from '../src/exact-search.js';
+import { allowedSetFor, searchScope } from '../src/sqlite/exact-search.js';
 import { dotAt } from '../src/vector-scan.js';
 import { createFingerprint, indexMessage, tempDb, testEmbed } from './support/world.js';
 

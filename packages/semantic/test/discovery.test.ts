@@ -10,8 +10,9 @@ import { openDatabase, type RecallDatabase } from '@recall/schema';
 import { appendMessage, createProject, createSession, setSessionProject } from '@recall/store';
 import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
-import { parseSemanticConfig, SemanticIndex, type SemanticConfig } from '../src/index.js';
-import { discoverNewMessages, messageMark } from '../src/discovery.js';
+import { parseSemanticConfig, type SemanticIndex, type SemanticConfig } from '../src/index.js';
+import { sqliteSemanticIndex } from '../src/sqlite/index.js';
+import { discoverNewMessages, messageMark } from '../src/sqlite/discovery.js';
 import { openAgain, tempDb, tempDir } from './support/temp-db.js';
 import { testEmbedder, type TestEmbedder } from './support/test-embedder.js';
 
@@ -19,7 +20,7 @@ const config = (): SemanticConfig =>
   parseSemanticConfig({ enabled: true, provider: 'openai-compatible', endpoint: 'http://127.0.0.1:1/v1', model: 'test-hash', dims: 16, maxInputTokens: 64 })!;
 
 function setup(db: RecallDatabase = tempDb(), provider: TestEmbedder = testEmbedder()) {
-  const index = new SemanticIndex({ db, config: config(), provider });
+  const index = sqliteSemanticIndex({ db, config: config(), provider });
   const on = createProject(db, { name: 'On' });
   const off = createProject(db, { name: 'Off' });
   return { db, index, provider, on, off };

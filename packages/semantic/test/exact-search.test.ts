@@ -23,7 +23,8 @@ import {
 } from '@recall/store';
 import type { RecallDatabase } from '@recall/schema';
 import { MatrixCache, type SemanticScope } from '../src/index.js';
-import { allowedSetFor, searchAllowedSet, searchScope, StaleVectorError } from '../src/exact-search.js';
+import { searchAllowedSet, StaleVectorError } from '../src/exact-search.js';
+import { allowedSetFor, searchScope } from '../src/sqlite/exact-search.js';
 import { vectorToBlob } from '../src/provider.js';
 import { createFingerprint, indexAll, indexMessage, indexSameVector, tempDb, testEmbed, TEST_DIMS } from './support/world.js';
 

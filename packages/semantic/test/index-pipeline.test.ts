@@ -6,7 +6,8 @@
 import type { RecallDatabase } from '@recall/schema';
 import { appendMessage, createBranch, createProject, createSession, deleteMessage, editMessage, setSessionProject } from '@recall/store';
 import { describe, expect, test } from 'vitest';
-import { parseSemanticConfig, SemanticIndex, type SemanticConfig } from '../src/index.js';
+import { parseSemanticConfig, type SemanticIndex, type SemanticConfig } from '../src/index.js';
+import { sqliteSemanticIndex } from '../src/sqlite/index.js';
 import { tempDb } from './support/temp-db.js';
 import { testEmbedder, unavailable, type TestEmbedder } from './support/test-embedder.js';
 
@@ -14,7 +15,7 @@ const config = (over: Record<string, unknown> = {}): SemanticConfig =>
   parseSemanticConfig({ enabled: true, provider: 'openai-compatible', endpoint: 'http://127.0.0.1:1/v1', model: 'test-hash', dims: 16, maxInputTokens: 64, ...over })!;
 
 function setup(provider: TestEmbedder = testEmbedder(), db: RecallDatabase = tempDb()) {
-  const index = new SemanticIndex({ db, config: config(), provider });
+  const index = sqliteSemanticIndex({ db, config: config(), provider });
   const on = createProject(db, { name: 'On' });
   const off = createProject(db, { name: 'Off' });
   return { db, index, provider, on, off };
@@ -135,7 +136,7 @@ describe('backfill and incremental indexing', () => {
     await index.run();
     expect(provider.texts()).not.toContain('SECRET after disable');
     expect(count(db, "status = 'ready'")).toBe(1);
-    const off = new SemanticIndex({ db, config: config({ enabled: false }) });
+    const off = sqliteSemanticIndex({ db, config: config({ enabled: false }) });
     expect(await off.status(on.id)).toMatchObject({ status: 'disabled', reason: 'turned_off' });
     expect(off.active).toBe(false);
     expect(count(db, "status = 'ready'")).toBe(1);
@@ -148,7 +149,7 @@ describe('backfill and incremental indexing', () => {
     for (let i = 0; i < 3; i++) appendMessage(db, s.id, { role: 'user', content: `switch ${i}` });
     await first.index.enable(first.on.id);
     await first.index.run();
-    const second = new SemanticIndex({ db, config: config({ model: 'other-model' }), provider: testEmbedder({ model: 'other-model' }) });
+    const second = sqliteSemanticIndex({ db, config: config({ model: 'other-model' }), provider: testEmbedder({ model: 'other-model' }) });
     expect(second.fingerprint!.id).not.toBe(first.index.fingerprint!.id);
     expect(await second.status(first.on.id)).toMatchObject({ status: 'partial', ready: 0, eligible: 'unknown' });
     await second.run();
@@ -174,7 +175,7 @@ describe('backfill and incremental indexing', () => {
 
   test.each([
     ['unknown project', (i: SemanticIndex) => i.enable('p_nope'), 'project_not_found'],
-    ['semantic off', (_i: SemanticIndex, db: RecallDatabase) => new SemanticIndex({ db, config: null }).enable('x'), 'semantic_disabled'],
+    ['semantic off', (_i: SemanticIndex, db: RecallDatabase) => sqliteSemanticIndex({ db, config: null }).enable('x'), 'semantic_disabled'],
   ])('enable refuses: %s', async (_label, act, code) => {
     const { index, db } = setup();
     await expect(act(index, db)).rejects.toThrow(expect.objectContaining({ code }));

@@ -8,7 +8,8 @@
 import fc from 'fast-check';
 import { appendMessage, createProject, createSession, deleteMessage, setSessionProject, updateSession } from '@recall/store';
 import { describe, expect, test } from 'vitest';
-import { parseSemanticConfig, SemanticIndex } from '../src/index.js';
+import { parseSemanticConfig } from '../src/index.js';
+import { sqliteSemanticIndex } from '../src/sqlite/index.js';
 import { tempDb } from './support/temp-db.js';
 import { testEmbedder } from './support/test-embedder.js';
 
@@ -30,7 +31,7 @@ describe('isolation and consent (property)', () => {
         async (sessions, enabled, moves) => {
           const db = tempDb();
           const provider = testEmbedder();
-          const index = new SemanticIndex({ db, config, provider });
+          const index = sqliteSemanticIndex({ db, config, provider });
           const projects = [0, 1, 2].map((i) => createProject(db, { name: `P${i}` }).id);
           const ids: string[] = [];
           sessions.forEach((s, si) => {

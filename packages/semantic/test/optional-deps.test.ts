@@ -16,14 +16,8 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { appendMessage, createProject, createSession } from '@recall/store';
 import { afterAll, describe, expect, test } from 'vitest';
-import {
-  createConfiguredSemanticSource,
-  createUseLiteProvider,
-  EmbeddingUnavailableError,
-  parseSemanticConfig,
-  SemanticIndex,
-  type EmbeddingProvider,
-} from '../src/index.js';
+import { createUseLiteProvider, EmbeddingUnavailableError, parseSemanticConfig, type SemanticIndex, type EmbeddingProvider } from '../src/index.js';
+import { createConfiguredSemanticSource, sqliteSemanticIndex } from '../src/sqlite/index.js';
 import { loadUsearch, normalizeL2, scanTopK, type VectorMatrix } from '../src/internal.js';
 import { USE_LITE_PACKAGES } from '../src/use-lite-provider.js';
 import { tempDb } from './support/temp-db.js';
@@ -74,7 +68,7 @@ describe('a SemanticIndex whose provider cannot load', () => {
   function world() {
     const db = tempDb();
     const provider = createUseLiteProvider({ resolve: resolverWithout(USE_LITE_PACKAGES.model) });
-    const index = new SemanticIndex({ db, config, provider, pollMs: 20 });
+    const index = sqliteSemanticIndex({ db, config, provider, pollMs: 20 });
     indexes.push(index);
     const p = createProject(db, { name: 'Offline' });
     const s = createSession(db, { projectId: p.id });

@@ -14,7 +14,7 @@ import { startScriptedEmbeddings, type ScriptedEmbeddings } from '@recall/config
 import type { RecallDatabase } from '@recall/schema';
 import { appendMessage, createProject, createSession, deleteMessage, editMessage, setSessionProject } from '@recall/store';
 import { afterEach, beforeAll, describe, expect, test } from 'vitest';
-import { enableProject } from '../src/internal.js';
+import { enableProject } from '../src/sqlite/internal.js';
 import { tempDb } from './support/temp-db.js';
 
 const CHILD = fileURLToPath(new URL('./fixtures/worker-child.mjs', import.meta.url));

@@ -10,7 +10,8 @@ import { fakeSecretCorpus } from '@recall/redaction/internal';
 import { appendMessage, createProject, createSession } from '@recall/store';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { chunkText } from '../src/chunker.js';
-import { parseSemanticConfig, SemanticIndex } from '../src/index.js';
+import { parseSemanticConfig, type SemanticIndex } from '../src/index.js';
+import { sqliteSemanticIndex } from '../src/sqlite/index.js';
 import { tempDb } from './support/temp-db.js';
 
 let server: ScriptedEmbeddings;
@@ -39,7 +40,7 @@ async function embedCorpus(redact: null | undefined) {
   const s = createSession(db, { projectId: p.id });
   for (const c of corpus) appendMessage(db, s.id, { role: 'user', content: `${c.name}: ${c.text}` });
   const config = parseSemanticConfig({ enabled: true, provider: 'openai-compatible', endpoint: server.url, model: `m-${redact === null ? 'off' : 'on'}`, dims: 8, maxRetries: 0, timeoutMs: 5_000 })!;
-  const index = new SemanticIndex({ db, config, pollMs: 60_000, ...(redact === null ? { redact: null, mask: null } : {}) });
+  const index = sqliteSemanticIndex({ db, config, pollMs: 60_000, ...(redact === null ? { redact: null, mask: null } : {}) });
   try {
     await index.enable(p.id);
     const before = server.requests.length;

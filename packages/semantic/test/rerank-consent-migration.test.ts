@@ -6,8 +6,9 @@
 import { join } from 'node:path';
 import { openDatabase } from '@recall/schema';
 import { describe, expect, test } from 'vitest';
-import { consentAllows, projectConsent, rerankConsentAllows } from '../src/consent.js';
-import { createConfiguredReranker, parseSemanticConfig, SemanticIndex } from '../src/index.js';
+import { consentAllows, projectConsent, rerankConsentAllows } from '../src/sqlite/consent.js';
+import { parseSemanticConfig, type SemanticIndex } from '../src/index.js';
+import { createConfiguredReranker, sqliteSemanticIndex } from '../src/sqlite/index.js';
 import { tempDir } from './support/temp-db.js';
 
 const EMBED = 'http://127.0.0.1:9/v1';
@@ -34,7 +35,7 @@ describe('migration 0006 on an old-schema file', () => {
       const reranker = createConfiguredReranker({ db, config })!;
       const scope = { kind: 'project' as const, projectId: 'p_old', currentSessionId: null };
       expect(reranker.allows(scope).allowed).toBe(false);
-      const index = new SemanticIndex({ db, config, pollMs: 60_000 });
+      const index = sqliteSemanticIndex({ db, config, pollMs: 60_000 });
       try {
         await index.enable('p_old');
       } finally {

@@ -9,8 +9,9 @@ import { startScriptedRerank, type ScriptedRerank } from '@recall/config/scripte
 import { fakeSecretCorpus } from '@recall/redaction/internal';
 import { createProject } from '@recall/store';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { enableProject } from '../src/consent.js';
-import { createConfiguredReranker, createRerankClient, parseSemanticConfig, SemanticIndex, type RerankClient } from '../src/index.js';
+import { enableProject } from '../src/sqlite/consent.js';
+import { createRerankClient, parseSemanticConfig, type RerankClient } from '../src/index.js';
+import { createConfiguredReranker, sqliteSemanticIndex } from '../src/sqlite/index.js';
 import { tempDb } from './support/temp-db.js';
 
 let server: ScriptedRerank;
@@ -151,7 +152,7 @@ describe('the configured reranker', () => {
     const db = tempDb();
     const p = createProject(db, { name: 'P' });
     const config = parseSemanticConfig({ enabled: true, provider: 'openai-compatible', endpoint: 'http://127.0.0.1:9/v1', model: 'e', dims: 8, rerank: { endpoint: server.url, model: 'bge-reranker-v2-m3' } })!;
-    const index = new SemanticIndex({ db, config, pollMs: 60_000 });
+    const index = sqliteSemanticIndex({ db, config, pollMs: 60_000 });
     try {
       const consent = await index.enable(p.id);
       expect(consent.notice).toContain(`reranker at ${server.url} (model bge-reranker-v2-m3)`);

@@ -9,7 +9,7 @@ import { openDatabase } from '@recall/schema';
 import { sqliteStorage } from '@recall/store';
 import { describeStorageConformance } from '@recall/storage-ports/testing';
 import { afterAll } from 'vitest';
-import { sqliteSemanticStorage } from '../src/index.js';
+import { sqliteSemanticStorage } from '../src/sqlite/index.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'recall-semantic-conformance-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));

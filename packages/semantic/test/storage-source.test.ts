@@ -16,7 +16,8 @@ import type { Storage } from '@recall/storage-ports';
 import { sqliteStorage } from '@recall/store';
 import { openPostgresStorage } from '@recall/store-postgres';
 import { afterAll, describe, expect, test } from 'vitest';
-import { createConfiguredSemanticSource, parseSemanticConfig, sqliteSemanticStorage, storageSemanticSource } from '../src/index.js';
+import { parseSemanticConfig, storageSemanticSource } from '../src/index.js';
+import { createConfiguredSemanticSource, sqliteSemanticStorage } from '../src/sqlite/index.js';
 
 const ENDPOINT = 'http://127.0.0.1:9/v1';
 const AXES = ['fish', 'tax', 'garden', 'code'];

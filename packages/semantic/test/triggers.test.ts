@@ -7,7 +7,7 @@
 import { appendMessage, compactMessages, createProject, createSession, deleteMessage, editMessage, rewindSession, setSessionProject, updateSession } from '@recall/store';
 import { describe, expect, test } from 'vitest';
 import type { RecallDatabase } from '@recall/schema';
-import { discoverNewMessages } from '../src/discovery.js';
+import { discoverNewMessages } from '../src/sqlite/discovery.js';
 import { tempDb } from './support/temp-db.js';
 
 function setup() {

@@ -6,7 +6,8 @@
  */
 import { appendMessage, createProject, createSession } from '@recall/store';
 import { afterAll, describe, expect, test } from 'vitest';
-import { createUseLiteProvider, parseSemanticConfig, SemanticIndex } from '../src/index.js';
+import { createUseLiteProvider, parseSemanticConfig, type SemanticIndex } from '../src/index.js';
+import { sqliteSemanticIndex } from '../src/sqlite/index.js';
 import { blobToVector, cosine } from '../src/provider.js';
 import { tempDb } from './support/temp-db.js';
 
@@ -57,7 +58,7 @@ describe('USE-lite (built-in, English only)', () => {
 describe('USE-lite through the index (real model, worker thread)', () => {
   test('a switched-on project is indexed end to end with 512-d unit vectors; nothing leaves the machine', async () => {
     const db = tempDb();
-    const index = new SemanticIndex({ db, config: parseSemanticConfig({ enabled: true, provider: 'use-lite' }) });
+    const index = sqliteSemanticIndex({ db, config: parseSemanticConfig({ enabled: true, provider: 'use-lite' }) });
     try {
       const p = createProject(db, { name: 'Local' });
       const s = createSession(db, { projectId: p.id });

@@ -8,7 +8,8 @@
  * - fingerprints of different dimensions coexist; vectors are only compared within one fingerprint;
  * - an edit removes the message's chunks (they no longer match its text);
  * - a claim holds no transaction open while the provider is called; a late result is written only
- *   while the lease is still its owner's and the message is unchanged (same content hash) and visible.
+ *   while the lease is still its owner's and the message is unchanged (same content hash) and visible,
+ *   in a visible session of a project still switched on for the fingerprint's endpoint.
  */
 import type { MessageRole } from '@recall/rpc-contract';
 
@@ -188,7 +189,7 @@ export interface CompletionOutcome {
 export interface ClaimQueue {
   /** Leases up to `limit` chunks to `owner` (two workers never get the same chunk). */
   claim(request: ClaimRequest): Promise<ClaimedChunkWork[]>;
-  /** Writes vectors whose lease is still `owner`'s and whose message is unchanged and visible. */
+  /** Writes vectors whose lease is still `owner`'s and whose message is unchanged and visible, in a visible session of a project still switched on for the endpoint. */
   complete(owner: string, results: readonly { chunk: ClaimedChunkWork; vector: Float32Array }[]): Promise<CompletionOutcome>;
   /** Records a failed attempt (attempts + 1, error, backoff) and frees the lease. */
   fail(owner: string, chunkIds: readonly number[], error: string): Promise<void>;

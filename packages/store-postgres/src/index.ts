@@ -55,3 +55,18 @@ export { CHANGE_CHANNEL } from './adapter/feed.js';
 export { scoped as scopedRead } from './adapter/tx.js';
 /** The row-level-security scope of scopedRead. */
 export type { RlsScope } from './adapter/tx.js';
+
+/**
+ * Builds the fingerprint's HNSW index when missing, measures its recall@10 in one project against
+ * the exact search and records it in `semantic_ann`: ChunkStore.search uses the index for that
+ * project only while the recorded recall is ≥ HNSW_MIN_RECALL (what `recall index hnsw` runs).
+ */
+export { measureHnswRecall } from './adapter/hnsw-gate.js';
+/** Removes a project's HNSW measurement, so its searches are exact again (the index itself stays). */
+export { closeHnswGate } from './adapter/hnsw-gate.js';
+/** measureHnswRecall's result and its progress reports. */
+export type { HnswMeasurement, HnswProgress } from './adapter/hnsw-gate.js';
+/** The recall@10 against the exact search a project's HNSW measurement must reach (0.98). */
+export { HNSW_MIN_RECALL } from './adapter/vector-ann.js';
+/** The settings of one HNSW search (ef_search, iterative scan mode, max scan tuples). */
+export type { HnswSettings } from './adapter/vector-ann.js';

@@ -10,25 +10,15 @@
  * and a query uses it only when it repeats both the expression and the predicate.
  */
 import type pg from 'pg';
+import { hnswIndexName } from './adapter/vector-ann.js';
 
-/** Name of the HNSW index of one fingerprint. */
-export const hnswIndexName = (fingerprintId: number): string => `semantic_chunks_hnsw_fp${Math.floor(fingerprintId)}`;
+export { HNSW_MIN_RECALL, hnswIndexName, type HnswSettings } from './adapter/vector-ann.js';
+export { createHnswIndex, HNSW_SETTINGS_GRID, measureHnswRecall, closeHnswGate, type HnswMeasurement } from './adapter/hnsw-gate.js';
 
 const int = (n: number, what: string): number => {
   if (!Number.isSafeInteger(n) || n <= 0) throw new RangeError(`${what} must be a positive integer`);
   return n;
 };
-
-/** Builds the HNSW index of one fingerprint (m = 16, ef_construction = 64, pgvector's defaults). */
-export async function createHnswIndex(pool: pg.Pool, fingerprintId: number, dims: number, options: { m?: number; efConstruction?: number } = {}): Promise<void> {
-  const f = int(fingerprintId, 'fingerprint id');
-  const d = int(dims, 'dims');
-  await pool.query(
-    `create index if not exists ${hnswIndexName(f)} on semantic_chunks using hnsw ((embedding::vector(${d})) vector_cosine_ops)
-       with (m = ${int(options.m ?? 16, 'm')}, ef_construction = ${int(options.efConstruction ?? 64, 'ef_construction')})
-       where fingerprint_id = ${f} and embedding is not null`,
-  );
-}
 
 /** Drops the HNSW index of one fingerprint (idempotent). */
 export async function dropHnswIndex(pool: pg.Pool, fingerprintId: number): Promise<void> {
@@ -42,7 +32,18 @@ export async function dropHnswIndex(pool: pg.Pool, fingerprintId: number): Promi
  */
 export async function hnswTopK(
   pool: pg.Pool,
-  input: { fingerprintId: number; dims: number; projectId: string; query: Float32Array; k: number; efSearch?: number; iterative?: boolean },
+  input: {
+    fingerprintId: number;
+    dims: number;
+    projectId: string;
+    query: Float32Array;
+    k: number;
+    efSearch?: number;
+    /** `hnsw.iterative_scan`: true means relaxed_order (pgvector 0.8). */
+    iterative?: boolean | 'off' | 'relaxed_order' | 'strict_order';
+    /** `hnsw.max_scan_tuples` of an iterative scan (pgvector's default 20,000). */
+    maxScanTuples?: number;
+  },
 ): Promise<number[]> {
   const f = int(input.fingerprintId, 'fingerprint id');
   const d = int(input.dims, 'dims');
@@ -50,7 +51,10 @@ export async function hnswTopK(
   try {
     await client.query('begin read only');
     await client.query(`set local hnsw.ef_search = ${int(input.efSearch ?? 40, 'ef_search')}`);
-    await client.query(`set local hnsw.iterative_scan = ${input.iterative ? 'relaxed_order' : 'off'}`);
+    const mode = input.iterative === true ? 'relaxed_order' : input.iterative === false || input.iterative === undefined ? 'off' : input.iterative;
+    if (!['off', 'relaxed_order', 'strict_order'].includes(mode)) throw new RangeError('iterative must be off, relaxed_order or strict_order');
+    await client.query(`set local hnsw.iterative_scan = ${mode}`);
+    if (input.maxScanTuples !== undefined) await client.query(`set local hnsw.max_scan_tuples = ${int(input.maxScanTuples, 'max_scan_tuples')}`);
     const rows = (
       await client.query(
         `select c.message_id from semantic_chunks c join sessions s on s.id = c.session_id
@@ -82,3 +86,4 @@ export async function hnswPlanUsesIndex(pool: pg.Pool, input: { fingerprintId: n
     .join('\n');
   return plan.includes(hnswIndexName(f));
 }
+

@@ -147,19 +147,20 @@ describe('scope copies and the keyword match function', () => {
       expect((await client.query(call, [q, [], []])).rows[0].n).toBe(1);
       await client.query('rollback');
       expect((await client.query(call, [q, [], []])).rows[0].n).toBe(0);
-      // recall_keyword_frequencies (0007) follows the same rules: NULL without a scope, the scope's counts only.
+      // The counts of recall_keyword_matches (0010, its header row) follow the same rules: nothing
+      // without a scope, the scope's counts only (per leaf, then the question's matches: none asked).
       await s.projects.create({ id: 'p_b', name: 'B' });
       await s.sessions.create({ id: 'sb', projectId: 'p_b', messages: [{ role: 'user', content: 'secret secret' }, { role: 'user', content: 'another secret' }] });
-      const freq = 'select recall_keyword_frequencies($1::tsquery, $2::tsquery[]) as df';
+      const freq = 'select frequencies as df from recall_keyword_matches(null, null, null, 0, null, null, $1::tsquery, $2::tsquery[]) where message_id is null';
       const leaves = keywordQuery('secret retry').leaves.map((l) => l.tsquery);
       const or = keywordQuery('secret retry').tsquery!;
       await client.query('begin');
       await client.query('set local role recall_scoped');
-      expect((await client.query(freq, [or, leaves])).rows[0].df).toBeNull();
+      expect((await client.query(freq, [or, leaves])).rows).toEqual([]);
       await client.query("select set_config('recall.project_id', 'p_a', true)");
-      expect((await client.query(freq, [or, leaves])).rows[0].df).toEqual([1, 1]);
+      expect((await client.query(freq, [or, leaves])).rows[0].df).toEqual([1, 1, 0]);
       await client.query("select set_config('recall.project_id', 'p_b', true)");
-      expect((await client.query(freq, [or, leaves])).rows[0].df).toEqual([2, 0]);
+      expect((await client.query(freq, [or, leaves])).rows[0].df).toEqual([2, 0, 0]);
       await client.query('rollback');
       // A role that was not granted EXECUTE cannot call either function at all.
       for (const [sql, args] of [

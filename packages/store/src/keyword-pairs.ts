@@ -54,16 +54,22 @@ export function endsWithQuestion(text: string): boolean {
 }
 
 /**
- * Re-scores `hits` (best first): hit B adds `credit ×` the score of hit A when A is the message
- * directly before B in the same session (`B.messageId === A.messageId + 1`, so no other message lies
- * between them), one is a user and the other an assistant message, and A ends with a question. The
- * credit never lifts B, when B does not contain the whole query, to or above a hit that does. Scores
- * of questions and of every other hit stay as they are (no chains). Returns the hits re-sorted by
- * score (stable); if every automated hit came after the interactive ones, that stays so.
+ * Re-scores `hits`: hit B adds `credit ×` the score of hit A when A is the message directly before
+ * B in the same session (`B.messageId === A.messageId + 1`, so no other message lies between them),
+ * one is a user and the other an assistant message, and A ends with a question. The credit never
+ * lifts B, when B does not contain the whole query, to or above a hit that does. Scores of
+ * questions and of every other hit stay as they are (no chains).
+ *
+ * Order contract: the result is always best first — by score, ties in input order, and when every
+ * automated hit came after the interactive ones in the input, that stays so (automated last, each
+ * part by score). The callers pass their ranking order (`compareRanked`, or the coverage blend's
+ * score order), which already is that order: then, when nothing is credited, the input comes back
+ * as it is after one linear check (no sort on the hot path). Input in any other order is no
+ * longer returned as it came (it used to be, when nothing was credited): it is sorted too.
  */
 export function creditReplies<T extends PairCandidate>(hits: readonly T[], options: ReplyCreditOptions<T>): T[] {
   const { credit, textOf } = options;
-  if (hits.length < 2 || !(credit > 0)) return [...hits];
+  if (hits.length < 2) return [...hits];
   const byId = new Map(hits.map((h) => [h.messageId, h]));
   const wholeCache = new Map<T, boolean>();
   const whole = (h: T) => {
@@ -74,7 +80,7 @@ export function creditReplies<T extends PairCandidate>(hits: readonly T[], optio
   };
   let changed = false;
   const scored = hits.map((b, i) => {
-    const a = byId.get(b.messageId - 1);
+    const a = credit > 0 ? byId.get(b.messageId - 1) : undefined;
     let s = b.score;
     if (
       a &&
@@ -96,8 +102,10 @@ export function creditReplies<T extends PairCandidate>(hits: readonly T[], optio
     }
     return { h: b, i, s };
   });
-  if (!changed) return [...hits];
   const partitioned = hits.every((h, i) => i === 0 || !hits[i - 1]!.automated || h.automated);
-  scored.sort((x, y) => (partitioned ? Number(x.h.automated) - Number(y.h.automated) : 0) || y.s - x.s || x.i - y.i);
+  const order = (x: { h: T; i: number; s: number }, y: { h: T; i: number; s: number }) => (partitioned ? Number(x.h.automated) - Number(y.h.automated) : 0) || y.s - x.s || x.i - y.i;
+  // Nothing credited and already best first (the callers' order): the input as it is, no sort.
+  if (!changed && scored.every((x, k) => k === 0 || order(scored[k - 1]!, x) < 0)) return [...hits];
+  scored.sort(order);
   return scored.map(({ h, s }) => (s === h.score ? h : { ...h, score: s }));
 }

@@ -28,6 +28,26 @@ describe('endsWithQuestion', () => {
 type Hit = PairCandidate & { text: string };
 const hit = (messageId: number, role: string, score: number, text: string, extra: Partial<Hit> = {}): Hit => ({ messageId, sessionId: 's1', role, score, automated: false, text, ...extra });
 
+describe('creditReplies: the order contract (always best first; sorted input comes back as it is)', () => {
+  const q = (id: number, score: number, extra: Partial<Hit> = {}) => hit(id, 'assistant', score, 'a statement.', extra);
+  test.each<[string, Hit[], number, number[]]>([
+    ['sorted, nothing credited: as it came', [q(1, 3), q(5, 2), q(9, 1)], 0.5, [1, 5, 9]],
+    ['unsorted, nothing credited: sorted by score', [q(9, 1), q(1, 3), q(5, 2)], 0.5, [1, 5, 9]],
+    ['unsorted, credit 0: sorted by score', [q(9, 1), q(1, 3)], 0, [1, 9]],
+    ['ties keep input order', [q(9, 2), q(1, 2), q(5, 3)], 0.5, [5, 9, 1]],
+    ['sorted with automated last: as it came', [q(1, 1), q(5, 3, { automated: true }), q(9, 2, { automated: true })], 0.5, [1, 5, 9]],
+    ['unsorted with automated last: each part by score, automated still last', [q(1, 1), q(5, 3), q(9, 2, { automated: true }), q(7, 4, { automated: true })], 0.5, [5, 1, 7, 9]],
+    ['unsorted, a reply credited: sorted with the credit', [hit(2, 'user', 0.6, '两周'), q(7, 0.1), hit(1, 'assistant', 1, '玩多久？')], 0.5, [2, 1, 7]],
+    ['one hit', [q(4, 1)], 0.5, [4]],
+  ])('%s', (_name, hits, credit, order) => {
+    const out = creditReplies(hits, { textOf: (h) => h.text, credit });
+    expect(out.map((h) => h.messageId)).toEqual(order);
+    expect(out).not.toBe(hits);
+    // Sorted input that earns no credit is returned element for element (same objects, same order).
+    if (order.join() === hits.map((h) => h.messageId).join()) out.forEach((h, i) => expect(h).toBe(hits[i]));
+  });
+});
+
 describe('creditReplies', () => {
   test.each<[string, Hit[], number[]]>([
     ['a reply after a question passes it', [hit(1, 'assistant', 1, '玩多久？'), hit(2, 'user', 0.6, '两周')], [2, 1]],

@@ -21,18 +21,8 @@ import { fileURLToPath } from 'node:url';
 import { openDatabase, type RecallDatabase } from '@recall/schema';
 import { appendMessages, bulkWrite, createProject, createSession } from '@recall/store';
 import { l2normalize, type EmbeddingProvider, type Fingerprint } from '@recall/semantic';
-import {
-  chunkText,
-  claimChunks,
-  completeChunks,
-  enableProject,
-  ensureFingerprint,
-  fingerprintFields,
-  planDirtySessions,
-  releaseDeadLeases,
-  vectorToBlob,
-  WRITE_GAP_MS,
-} from '@recall/semantic/internal';
+import { chunkText, fingerprintFields, vectorToBlob, WRITE_GAP_MS } from '@recall/semantic/internal';
+import { claimChunks, completeChunks, enableProject, ensureFingerprint, planDirtySessions, releaseDeadLeases } from '@recall/semantic/sqlite/internal';
 import { arg, num } from './bench-args.js';
 import { exitOnHelp, rng, syntheticMessage } from './util.js';
 

@@ -18,8 +18,8 @@ import { openDatabase } from '@recall/schema';
 import { normalizeL2, scanTopK, type VectorMatrix } from '@recall/semantic/internal';
 import type { MessageInput, Storage } from '@recall/storage-ports';
 import { sqliteStorage } from '@recall/store';
-import { openPostgres, postgresStorage } from '@recall/store-postgres';
-import { createHnswIndex, dropHnswIndex, hnswPlanUsesIndex, hnswTopK } from '@recall/store-postgres/internal';
+import { openPostgres, postgresStorage, scopedRead, type RecallPostgres } from '@recall/store-postgres';
+import { closeHnswGate, createHnswIndex, dropHnswIndex, hnswPlanUsesIndex, hnswTopK, measureHnswRecall } from '@recall/store-postgres/internal';
 import { benchPostgres } from './pg-cluster.js';
 import { scanVariants } from './pg-scan-variants.js';
 import { benchTool } from './postgres-tool.js';
@@ -189,6 +189,33 @@ function vectors(count: number, offset: number): Float32Array[] {
   });
 }
 
+/** HNSW settings measured: ef_search, hnsw.iterative_scan, hnsw.max_scan_tuples. */
+const HNSW_GRID: ReadonlyArray<readonly [number, 'off' | 'relaxed_order' | 'strict_order', number]> = [
+  [40, 'off', 20_000],
+  [40, 'relaxed_order', 20_000],
+  [100, 'relaxed_order', 20_000],
+  [200, 'relaxed_order', 20_000],
+  [400, 'relaxed_order', 20_000],
+  [200, 'strict_order', 20_000],
+  [400, 'strict_order', 40_000],
+  [800, 'relaxed_order', 40_000],
+];
+
+/** The single exact statement ChunkStore.search ran before migration 0011 (same RLS read, same order). */
+async function plainExactTopK(db: RecallPostgres, fingerprintId: number, projectId: string, q: Float32Array, k: number): Promise<number[]> {
+  return scopedRead(db.pool, { projectId }, async (tx) => {
+    const rows = (
+      await tx.query(
+        `select c.message_id, c.embedding <#> $2::vector as distance from semantic_chunks c join sessions s on s.id = c.session_id
+          where c.fingerprint_id = $1 and c.status = 'ready' and c.embedding is not null and not s.hidden and c.visibility in ('live', 'compacted')
+            and c.project_id = $3 and s.project_id = c.project_id order by distance, c.message_id, c.id limit ${k * 2}`,
+        [fingerprintId, `[${Array.from(q).join(',')}]`, projectId],
+      )
+    ).rows;
+    return [...new Set(rows.map((r) => Number(r.message_id)))].slice(0, k);
+  });
+}
+
 /** Load average (1 min) at the start and end of each side's batched ingest. */
 const ingestLoad = new Map<string, [number, number]>();
 
@@ -248,6 +275,8 @@ async function main(): Promise<void> {
       say('');
       say(`| exact vector top-10, one project, ${DIMS} dims, ${VQ} queries | scanTopK (SQLite path, warm matrix) p50 / p95 | pgvector exact via ChunkStore.search p50 / p95 | p50 ratio PG / scan | same top-10 ids as the scan (mean overlap) |`);
       say('|---|---|---|---|---|');
+      const exactRows: string[] = [];
+      const gateRows: string[] = [];
       const chunks = pg.storage.semantic!.chunks;
       const claims = pg.storage.semantic!.claims;
       const fp = await chunks.ensureFingerprint({ provider: 'bench', endpoint: 'http://127.0.0.1/bench', model: 'bench', dims: DIMS, normalization: 'l2', chunkerVersion: 1 });
@@ -288,14 +317,38 @@ async function main(): Promise<void> {
         }
         const exact: number[] = [];
         const truth: number[][] = [];
+        const plain: number[] = [];
+        let plainSame = 0;
         const scope = { kind: 'project' as const, projectId: project, currentSessionId: null };
-        for (const q of queries) {
-          const t = performance.now();
-          truth.push((await chunks.search(scope, fp, q, { limit: 10 })).map((h) => h.messageId));
-          exact.push(performance.now() - t);
+        const loadExact = loadavg()[0]!;
+        // Alternating per query (which runs first flips): ChunkStore.search (two certified stages,
+        // migration 0011) and the single exact statement it replaced, inside the same RLS read.
+        for (const [i, q] of queries.entries()) {
+          const viaSearch = async () => {
+            const t = performance.now();
+            truth.push((await chunks.search(scope, fp, q, { limit: 10 })).map((h) => h.messageId));
+            exact.push(performance.now() - t);
+          };
+          let plainIds: number[] = [];
+          const viaPlain = async () => {
+            const t = performance.now();
+            plainIds = await plainExactTopK(pgdb, fp, project, q, 10);
+            plain.push(performance.now() - t);
+          };
+          if (i % 2 === 0) {
+            await viaSearch();
+            await viaPlain();
+          } else {
+            await viaPlain();
+            await viaSearch();
+          }
+          if (plainIds.length === truth[i]!.length && plainIds.every((id, j) => id === truth[i]![j])) plainSame++;
         }
+        const loadExactEnd = loadavg()[0]!;
         const a = stats(scan);
         const b = stats(exact);
+        const c = stats(plain);
+        exactRows.push(`| ${target.toLocaleString('en')} | ${ms(a.p50)} / ${ms(a.p95)} | ${ms(c.p50)} / ${ms(c.p95)} (${(c.p50 / a.p50).toFixed(1)}×) | ${ms(b.p50)} / ${ms(b.p95)} (${(b.p50 / a.p50).toFixed(1)}×) | ${(c.p50 / b.p50).toFixed(2)} | ${plainSame} / ${queries.length} | ${loadExact.toFixed(1)} → ${loadExactEnd.toFixed(1)} |`);
         // Exactness: the same top-10 message ids as the in-memory scan (ties within float error aside).
         const same = truth.filter((ids, i) => ids.length === scanIds[i]!.length && ids.every((id, j) => id === scanIds[i]![j])).length;
         const overlap = truth.reduce((sum, ids, i) => sum + ids.filter((id) => scanIds[i]!.includes(id)).length / Math.max(1, scanIds[i]!.length), 0) / truth.length;
@@ -311,21 +364,42 @@ async function main(): Promise<void> {
           await createHnswIndex(pgdb.pool, fp, DIMS);
           const build = (performance.now() - tb) / 1000;
           const used = await hnswPlanUsesIndex(pgdb.pool, { fingerprintId: fp, dims: DIMS, projectId: project, query: queries[0]! });
-          for (const [ef, iterative] of [[40, false], [40, true], [100, true], [200, true]] as const) {
+          for (const [ef, iterative, maxScan] of HNSW_GRID) {
             const samples: number[] = [];
             let hit = 0;
             for (const [i, q] of queries.entries()) {
               const t = performance.now();
-              const ids = await hnswTopK(pgdb.pool, { fingerprintId: fp, dims: DIMS, projectId: project, query: q, k: 10, efSearch: ef, iterative });
+              const ids = await hnswTopK(pgdb.pool, { fingerprintId: fp, dims: DIMS, projectId: project, query: q, k: 10, efSearch: ef, iterative, maxScanTuples: maxScan });
               samples.push(performance.now() - t);
               const want = new Set(truth[i]);
               hit += ids.filter((id) => want.has(id)).length / Math.max(1, want.size);
             }
             const s = stats(samples);
-            hnswRows.push(`| ${target.toLocaleString('en')} | ${build.toFixed(1)} s | ${used ? 'yes' : 'NO'} | ${ef} | ${iterative ? 'relaxed_order' : 'off'} | ${ms(s.p50)} / ${ms(s.p95)} | ${(hit / queries.length).toFixed(3)} |`);
+            hnswRows.push(`| ${target.toLocaleString('en')} | ${build.toFixed(1)} s | ${used ? 'yes' : 'NO'} | ${ef} | ${iterative} | ${maxScan} | ${ms(s.p50)} / ${ms(s.p95)} | ${(hit / queries.length).toFixed(3)} |`);
           }
+          // The gate: measured on queries of its own (midpoints of stored vectors), recorded in
+          // semantic_ann; ChunkStore.search then uses the index only if that recall is ≥ 0.98.
+          progress(`measuring the HNSW gate over ${target.toLocaleString('en')} vectors`);
+          const gate = await measureHnswRecall(pgdb.pool, { fingerprintId: fp, dims: DIMS, projectId: project });
+          const gated: number[] = [];
+          let gatedHit = 0;
+          for (const [i, q] of queries.entries()) {
+            const t = performance.now();
+            const ids = (await chunks.search(scope, fp, q, { limit: 10 })).map((h) => h.messageId);
+            gated.push(performance.now() - t);
+            const want = new Set(truth[i]);
+            gatedHit += ids.filter((id) => want.has(id)).length / Math.max(1, want.size);
+          }
+          const g = stats(gated);
+          const tried = gate.tried.map((t) => `ef ${t.settings.efSearch} ${t.settings.iterativeScan} ${t.settings.maxScanTuples}: ${t.recallAt10.toFixed(3)}`).join('; ');
+          gateRows.push(`| ${target.toLocaleString('en')} | ${tried} | ef ${gate.settings.efSearch}, ${gate.settings.iterativeScan} (${gate.recallAt10.toFixed(3)}) | ${gate.open ? 'open: HNSW' : 'closed: exact'} | ${ms(g.p50)} / ${ms(g.p95)} (${(g.p50 / a.p50).toFixed(1)}× scan) | ${(gatedHit / queries.length).toFixed(3)} |`);
+          await closeHnswGate(pgdb.pool, fp, project);
         }
       }
+      say('');
+      say(`| same run, alternating per query: vectors | scanTopK p50 / p95 | single exact statement (before 0011) p50 / p95 (× scan) | ChunkStore.search, two certified stages p50 / p95 (× scan) | before / after (p50) | same top-10 ids | load average (1 min) start → end |`);
+      say('|---|---|---|---|---|---|---|');
+      for (const line of exactRows) say(line);
       if (variantRows.length > 0) {
         say('');
         say(`| exact top-10 variants: vectors | variant | p50 / p95 | p50 ratio to scanTopK | top-10 equal to ChunkStore.search's | note |`);
@@ -334,9 +408,15 @@ async function main(): Promise<void> {
       }
       if (hnswRows.length > 0) {
         say('');
-        say('| HNSW vectors | build | plan uses index | ef_search | iterative_scan | p50 / p95 | recall@10 vs exact |');
-        say('|---|---|---|---|---|---|---|');
+        say(`| HNSW vectors | build | plan uses index | ef_search | iterative_scan | max_scan_tuples | p50 / p95 | recall@10 vs exact (${VQ} queries) |`);
+        say('|---|---|---|---|---|---|---|---|');
         for (const row of hnswRows) say(row);
+      }
+      if (gateRows.length > 0) {
+        say('');
+        say('| HNSW gate: vectors | measureHnswRecall, recall@10 vs exact on 50 sampled queries, per setting tried | recorded | ChunkStore.search uses | ChunkStore.search p50 / p95 with the gate as recorded | its recall@10 on the bench queries |');
+        say('|---|---|---|---|---|---|');
+        for (const row of gateRows) say(row);
       }
     }
     await pg.storage.close();

@@ -7,7 +7,8 @@
  * same semantic config, i.e. the same fingerprint, and finds every chunk ready.
  */
 import type { RecallDatabase } from '@recall/schema';
-import { createProvider, parseSemanticConfig, SemanticIndex } from '@recall/semantic';
+import { createProvider, parseSemanticConfig, type SemanticIndex } from '@recall/semantic';
+import { sqliteSemanticIndex } from '@recall/semantic/sqlite';
 import { cachedProvider } from '@recall/eval';
 
 /** The semantic section the bench gives the gateway (and indexes with). */
@@ -16,7 +17,7 @@ export const BENCH_SEMANTIC_CONFIG = { enabled: true, provider: 'use-lite' } as 
 export async function indexSeed(db: RecallDatabase, log: (line: string) => void): Promise<{ chunks: number; ms: number; embedded: number; cached: number }> {
   const config = parseSemanticConfig(BENCH_SEMANTIC_CONFIG)!;
   const provider = cachedProvider(createProvider(config));
-  const index = new SemanticIndex({ db, config, provider });
+  const index = sqliteSemanticIndex({ db, config, provider });
   try {
     for (const id of db.raw.prepare('select id from projects').pluck().all() as string[]) await index.enable(id);
     const t0 = performance.now();

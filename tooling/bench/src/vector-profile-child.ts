@@ -10,7 +10,8 @@
 import { readFileSync } from 'node:fs';
 import { openDatabase } from '@recall/schema';
 import { MatrixCache } from '@recall/semantic';
-import { loadUsearch, searchScope } from '@recall/semantic/internal';
+import { loadUsearch } from '@recall/semantic/internal';
+import { searchScope } from '@recall/semantic/sqlite/internal';
 import { exitOnHelp } from './util.js';
 
 exitOnHelp('Usage: node vector-profile-child.js DB PROJECT FINGERPRINT DIMS QUERIES_FILE K sqlite|memory|f32   (run by pnpm bench:vector)');

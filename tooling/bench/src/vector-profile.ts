@@ -11,7 +11,8 @@ import { statSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { openDatabase } from '@recall/schema';
-import { ensureFingerprint, fingerprintFields, type VectorMatrix } from '@recall/semantic/internal';
+import { fingerprintFields, type VectorMatrix } from '@recall/semantic/internal';
+import { ensureFingerprint } from '@recall/semantic/sqlite/internal';
 
 export interface ProfileRun {
   mode: 'sqlite' | 'memory' | 'f32';

@@ -11,7 +11,8 @@
  * embedder is ever used here.
  */
 import type { RecallDatabase } from '@recall/schema';
-import { createProvider, parseSemanticConfig, resolveEmbeddingApiKey, SemanticIndex, type SemanticConfig } from '@recall/semantic';
+import { createProvider, parseSemanticConfig, resolveEmbeddingApiKey, type SemanticIndex, type SemanticConfig } from '@recall/semantic';
+import { sqliteSemanticIndex } from '@recall/semantic/sqlite';
 import { cachedProvider, DEFAULT_CACHE_DIR } from './embedding-cache.js';
 import type { ToolFactory } from './eval.js';
 import type { SearchExecutor } from './runner.js';
@@ -62,7 +63,7 @@ export function semanticTools(spec: SemanticSpec, keys: SemanticKeys, buildTool:
           log(`eval: embedding: ${done} new texts in ${(stats.embedMs / 1000).toFixed(0)} s (${(done / (stats.embedMs / 1000)).toFixed(1)}/s), ${stats.hits} from the cache`);
         },
       });
-      const index = new SemanticIndex({ db, config, provider });
+      const index = sqliteSemanticIndex({ db, config, provider });
       const facts: Record<string, unknown> = {
         provider: config.provider,
         model: config.model,

@@ -7,7 +7,8 @@
  */
 import type { RecallDatabase } from '@recall/schema';
 import { createSessionSearchTool } from '@recall/search-tool';
-import { createConfiguredReranker, createConfiguredSemanticSource, MatrixCache, type SemanticIndex } from '@recall/semantic';
+import { MatrixCache, type SemanticIndex } from '@recall/semantic';
+import { createConfiguredReranker, createConfiguredSemanticSource } from '@recall/semantic/sqlite';
 import type { ToolFactory } from './eval.js';
 import type { SearchExecutor } from './runner.js';
 

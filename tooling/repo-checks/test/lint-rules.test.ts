@@ -3,6 +3,8 @@
  * the workspace, the untouched tree passes, and one file with SQL outside the storage adapters
  * fails the run with a message that names the file and says where SQL belongs — while the same SQL
  * in an adapter, a test or tooling passes (the rule's scope is the shipped src of packages/* and apps/*).
+ * The homes are the storage packages and adapter folders (no per-file exceptions), and a package's
+ * core never imports its own `src/sqlite/` adapter folder (the adapter imports the core).
  */
 import { execFileSync, spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -43,6 +45,9 @@ describe('lint rule: no SQL outside the storage adapters', () => {
     ['packages/gateway-rpc/src/sneaky.ts', "export const t = (db: any) => db.raw.pragma('data_version');", true],
     ['packages/store/src/sneaky.ts', "export const a = 'select id from sessions where project_id = ?';", false],
     ['packages/store-postgres/src/adapter/sneaky.ts', "export const b = 'update sessions set title = $1 where id = $2';", false],
+    ['packages/semantic/src/sneaky.ts', "export const f = (db: any) => db.raw.prepare('select id from semantic_chunks').all();", true],
+    ['packages/semantic/src/sqlite/sneaky.ts', "export const f = (db: any) => db.raw.prepare('select id from semantic_chunks').all();", false],
+    ['packages/importers/src/sources/sneaky.ts', "export const g = 'select id, title from sessions order by started_at';", false],
     ['packages/chat/test/sneaky.test.ts', "export const c = 'select count(*) from messages';", false],
     ['tooling/bench/src/sneaky.ts', "export const d = 'select count(*) from messages';", false],
     ['apps/desktop-ui/src/sneaky.ts', "export const e = 'Select a project, then delete the old one?';", false],
@@ -57,6 +62,37 @@ describe('lint rule: no SQL outside the storage adapters', () => {
         expect(r.output).toContain(`${file}: `);
         expect(r.output).toContain(SQL_MESSAGE);
         expect(r.output).toContain('@recall/storage-ports');
+      } else {
+        expect(r.output).toMatch(/no problems/);
+        expect(r.status).toBe(0);
+      }
+    } finally {
+      rmSync(path);
+    }
+  });
+});
+
+const IMPORT_MESSAGE = 'never imports its own adapter folder (src/sqlite/)';
+
+describe('lint rule: a package core never imports its own SQLite adapter folder', () => {
+  test.each([
+    ['packages/semantic/src/sneaky.ts', "import { claimChunks } from './sqlite/claims.js';\nexport const c = claimChunks;", true],
+    ['packages/semantic/src/sneaky.ts', "export { sqliteSemanticIndex } from '@recall/semantic/sqlite';", true],
+    ['packages/semantic/src/sneaky.ts', "export const load = () => import('./sqlite/index.js');", true],
+    ['packages/semantic/src/nested/sneaky.ts', "import type { ConfiguredSourceOptions } from '../sqlite/source.js';\nexport type O = ConfiguredSourceOptions;", true],
+    ['packages/semantic/src/sqlite/sneaky.ts', "import { chunkText } from '../chunker.js';\nexport const c = chunkText;", false],
+    ['apps/cli/src/sneaky.ts', "export { sqliteSemanticIndex } from '@recall/semantic/sqlite';", false],
+    ['packages/semantic/test/sneaky.test.ts', "import { claimChunks } from '../src/sqlite/claims.js';\nexport const c = claimChunks;", false],
+  ])('%s: fails = %s', (file, text, fails) => {
+    const path = join(copy, file);
+    mkdirSync(dirname(path), { recursive: true });
+    writeFileSync(path, `${text}\n`);
+    try {
+      const r = lint();
+      if (fails) {
+        expect(r.status).toBe(1);
+        expect(r.output).toContain(`${file}: imports `);
+        expect(r.output).toContain(IMPORT_MESSAGE);
       } else {
         expect(r.output).toMatch(/no problems/);
         expect(r.status).toBe(0);

@@ -27,8 +27,9 @@ import { GatewayError } from '@recall/gateway-rpc';
 import { progressBar } from './progress.js';
 import { redactionPolicy } from '../config.js';
 import { waitForStop } from './signals.js';
+import { runIndexHnsw } from './index-hnsw.js';
 
-const SUBCOMMANDS = ['status', 'run', 'rebuild', 'enable', 'disable'] as const;
+const SUBCOMMANDS = ['status', 'run', 'rebuild', 'enable', 'disable', 'hnsw'] as const;
 type Sub = (typeof SUBCOMMANDS)[number];
 
 function resolveProject(ctx: CliContext, ref: string | undefined): string | undefined {
@@ -57,29 +58,34 @@ async function call(ctx: CliContext, callCtx: CallContext, methodName: string, p
   return response.result;
 }
 
-export const indexCommand = defineCommand<{ json?: boolean; project?: string }>({
+export const indexCommand = defineCommand<{ json?: boolean; project?: string; off?: boolean }>({
   name: 'index',
   summary: 'Show and control the keyword and semantic indexes.',
-  usage: 'index status|run|rebuild|enable|disable [--project ID|SLUG|NAME] [--json]',
+  usage: 'index status|run|rebuild|enable|disable|hnsw [--project ID|SLUG|NAME] [--off] [--json]',
   optionsHelp: `  status            keyword counts and the semantic index per project (also on a team database)
   enable            switch semantic indexing on for --project (its messages, also new ones, are sent to the configured endpoint)
   disable           switch it off for --project (nothing more is sent; nothing is deleted)
   run               backfill now (--project, or every switched-on project), with a progress bar; Ctrl-C interrupts, the next run resumes
   rebuild           drop the semantic rows (derived data only) of --project or of all, then re-index
+  hnsw              team database only: build the HNSW index for --project, measure its recall against the exact search; searches use it only at recall@10 ≥ 0.98
+  --off             with hnsw: searches of --project are exact again (the measurement is removed, the index stays)
   --project ID|SLUG|NAME one project
   --json            print JSON`,
-  options: { json: { type: 'boolean' }, project: { type: 'string' } },
-  positionals: { min: 1, max: 1, names: 'a subcommand (status, run, rebuild, enable, disable)' },
+  options: { json: { type: 'boolean' }, project: { type: 'string' }, off: { type: 'boolean' } },
+  positionals: { min: 1, max: 1, names: 'a subcommand (status, run, rebuild, enable, disable, hnsw)' },
   check: ({ positionals, values }) => {
     const sub = positionals[0] as Sub;
     if (!SUBCOMMANDS.includes(sub)) {
       throw new UsageError(`Unknown index subcommand ${JSON.stringify(positionals[0])}; available: ${SUBCOMMANDS.join(', ')}.${didYouMean(sub, SUBCOMMANDS)}`, 'index');
     }
+    if (sub === 'hnsw' && values.project === undefined) throw new UsageError('"index hnsw" needs --project ID|SLUG|NAME: which project\'s searches to measure.', 'index');
+    if (sub !== 'hnsw' && values.off) throw new UsageError('--off goes with "index hnsw" only (to switch semantic indexing off, use "index disable").', 'index');
     if ((sub === 'enable' || sub === 'disable') && values.project === undefined) throw new UsageError(`"index ${sub}" needs --project ID|SLUG|NAME: which project to switch ${sub === 'enable' ? 'on' : 'off'}.`, 'index');
   },
   servesPostgres: true,
   async run(ctx, { values, positionals }) {
     const sub = positionals[0] as Sub;
+    if (sub === 'hnsw') return runIndexHnsw(ctx, { project: values.project!, ...(values.off ? { off: true } : {}), ...(values.json ? { json: true } : {}) }, () => notConfigured(ctx));
     // A team database (PostgreSQL): the same index.* methods over its storage ports.
     const team = ctx.config.storage.kind === 'postgres';
     const opened = team ? await openCommandStorage(ctx, 'index') : null;

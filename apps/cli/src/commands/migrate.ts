@@ -14,6 +14,7 @@
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { GatewayError } from '@recall/gateway-rpc';
+import type { Message } from '@recall/rpc-contract';
 import { profileDatabasePath } from '@recall/schema';
 import { redactStorageUrl, type Storage, type StorageCounts } from '@recall/storage-ports';
 import { openSqliteStorage } from '@recall/store';
@@ -87,6 +88,14 @@ export const migrateCommand = defineCommand<{ from?: string; to?: string; json?:
       const copied = { projects: await to.importProjects(await from.projects()), sessions: 0, messages: 0 };
       let seen = 0;
       let lastLine = 0;
+      // Messages of several sessions share a batch (most sessions are much smaller than a batch,
+      // and each batch is one transaction: one commit per MESSAGE_BATCH messages, not per session).
+      // A session's messages still go in id order and every batch is all-or-nothing, so a resumed
+      // run continues after each session's last stored message.
+      const pending: Message[] = [];
+      const flush = async () => {
+        if (pending.length > 0) copied.messages += await to.importMessages(pending.splice(0));
+      };
       for (let after = ''; ; ) {
         const page = await from.sessions(after, SESSION_PAGE);
         if (page.length === 0) break;
@@ -95,10 +104,13 @@ export const migrateCommand = defineCommand<{ from?: string; to?: string; json?:
           for (let last = await to.lastMessageId(session.id); ; ) {
             const batch = await from.messages(session.id, last, MESSAGE_BATCH);
             if (batch.length === 0) break;
-            copied.messages += await to.importMessages(batch);
+            pending.push(...batch);
+            if (pending.length >= MESSAGE_BATCH) await flush();
+            if (batch.length < MESSAGE_BATCH) break;
             last = batch[batch.length - 1]!.id;
           }
           seen++;
+          if (session === page[page.length - 1]) await flush(); // the page's progress line counts what is stored
 
           const label = `${seen.toLocaleString('en')} / ${before.sessions.toLocaleString('en')} sessions, ${copied.messages.toLocaleString('en')} messages copied`;
           bar.update(seen, before.sessions, label);
@@ -109,6 +121,7 @@ export const migrateCommand = defineCommand<{ from?: string; to?: string; json?:
         }
         after = page[page.length - 1]!.id;
       }
+      await flush();
       await to.finish();
       bar.finish();
       const counts = await to.counts();

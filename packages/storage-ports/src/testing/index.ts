@@ -13,6 +13,7 @@ import { describeKeywordConformance } from './keyword.js';
 import { describePurgeConformance } from './purges.js';
 import { describeReadScopeConformance } from './read-scope.js';
 import { describeSemanticConformance } from './semantic.js';
+import { describeSemanticWorkConformance } from './semantic-work.js';
 import type { OpenFreshStorage } from './harness.js';
 
 /** Options of describeStorageConformance. */
@@ -49,6 +50,7 @@ export function describeStorageConformance(name: string, open: OpenFreshStorage,
     if (runs('purges')) describePurgeConformance(open, options.purgeRuns === undefined ? {} : { numRuns: options.purgeRuns });
     if (options.reopen && runs('feed')) describeFeedConformance(open, options.reopen);
     if (options.semantic && runs('semantic')) describeSemanticConformance(open, options.allowedSetRuns === undefined ? {} : { numRuns: options.allowedSetRuns });
+    if (options.semantic && runs('semantic')) describeSemanticWorkConformance(open);
   });
 }
 

@@ -23,6 +23,28 @@ async function counts(pool: pg.Pool): Promise<StorageCounts> {
   return { projects: await one('projects'), sessions: await one('sessions'), messages: await one('messages'), perProject };
 }
 
+/**
+ * A batch's messages with their ids. The sessions of the batch are locked FOR SHARE first (in id
+ * order), so a move made meanwhile waits for this batch and then rewrites its keyword rows (trigger,
+ * migration 0004): the one-row `count(*)` over the locking CTE makes it run to the end before any
+ * row is inserted, and keeps every message (one of an unknown session fails the foreign key, the
+ * whole batch with it). Returns the ids that were new.
+ */
+const IMPORT_MESSAGES_SQL = `with s as (select id from sessions where id = any($12::text[]) order by id for share)
+insert into messages (id, session_id, role, content, tool_name, tool_calls, tool_call_id, external_id, created_at, visibility, edited_at)
+overriding system value
+select v.* from (select count(*) from s) as locked
+  cross join unnest($1::bigint[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::text[], $9::bigint[], $10::text[], $11::bigint[])
+             as v(id, session_id, role, content, tool_name, tool_calls, tool_call_id, external_id, created_at, visibility, edited_at)
+on conflict do nothing returning id`;
+
+/** The new messages' keyword rows, the project copied from their (locked) sessions. */
+const IMPORT_KEYWORDS_SQL = `insert into message_keywords (message_id, document, tokenizer_version, session_id, project_id, role, visibility)
+select v.id, v.document, $1, v.session_id, s.project_id, v.role, v.visibility
+  from unnest($2::bigint[], $3::tsvector[], $4::text[], $5::text[], $6::text[]) as v(id, document, session_id, role, visibility)
+  join sessions s on s.id = v.session_id
+on conflict (message_id) do nothing`;
+
 /** Importing transferred rows into a PostgreSQL team database. */
 export function postgresBulkImport(pool: pg.Pool): BulkImport {
   return {
@@ -60,19 +82,21 @@ export function postgresBulkImport(pool: pg.Pool): BulkImport {
       if (messages.length === 0) return 0;
       return write(pool, async (tx) => {
         const col = <K extends keyof Message>(k: K) => messages.map((m) => m[k]);
-        // The sessions' projects for the keyword rows' scope copies, locked FOR SHARE so a move
-        // made meanwhile waits for this batch (and then rewrites its rows: trigger, migration 0004).
-        const sessionIds = [...new Set(messages.map((m) => m.sessionId))];
-        const projectOf = new Map<string, string | null>();
-        for (const r of (await tx.query('select id, project_id from sessions where id = any($1) for share', [sessionIds])).rows) projectOf.set(r.id as string, (r.project_id as string | null) ?? null);
         // The INSERT is sent first; the documents are built while PostgreSQL writes the rows.
-        const pending = tx.query(
-          `insert into messages (id, session_id, role, content, tool_name, tool_calls, tool_call_id, external_id, created_at, visibility, edited_at)
-           overriding system value
-           select * from unnest($1::bigint[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::text[], $9::bigint[], $10::text[], $11::bigint[])
-           on conflict do nothing returning id`,
-          [col('id'), col('sessionId'), col('role'), col('content'), col('toolName'), col('toolCalls'), col('toolCallId'), col('externalId'), col('createdAt'), col('visibility'), col('editedAt')],
-        );
+        const pending = tx.query(IMPORT_MESSAGES_SQL, [
+          col('id'),
+          col('sessionId'),
+          col('role'),
+          col('content'),
+          col('toolName'),
+          col('toolCalls'),
+          col('toolCallId'),
+          col('externalId'),
+          col('createdAt'),
+          col('visibility'),
+          col('editedAt'),
+          [...new Set(messages.map((m) => m.sessionId))],
+        ]);
         pending.catch(() => {}); // awaited below
         const documents = new Map<number, string>();
         for (const m of messages) if (m.visibility !== 'deleted') documents.set(m.id, tsvectorLiteral(documentText(m.content)));
@@ -80,21 +104,14 @@ export function postgresBulkImport(pool: pg.Pool): BulkImport {
         const byId = new Map(messages.map((m) => [m.id, m]));
         const inserted = all.map((id) => byId.get(id)!).filter((m) => m.visibility !== 'deleted');
         if (inserted.length > 0) {
-          await tx.query(
-            `insert into message_keywords (message_id, document, tokenizer_version, session_id, project_id, role, visibility)
-             select v.id, v.document, $1, v.session_id, v.project_id, v.role, v.visibility
-               from unnest($2::bigint[], $3::tsvector[], $4::text[], $5::text[], $6::text[], $7::text[]) as v(id, document, session_id, project_id, role, visibility)
-             on conflict (message_id) do nothing`,
-            [
-              PG_KEYWORD_TOKENIZER_VERSION,
-              inserted.map((m) => m.id),
-              inserted.map((m) => documents.get(m.id)!),
-              inserted.map((m) => m.sessionId),
-              inserted.map((m) => projectOf.get(m.sessionId) ?? null),
-              inserted.map((m) => m.role),
-              inserted.map((m) => m.visibility),
-            ],
-          );
+          await tx.query(IMPORT_KEYWORDS_SQL, [
+            PG_KEYWORD_TOKENIZER_VERSION,
+            inserted.map((m) => m.id),
+            inserted.map((m) => documents.get(m.id)!),
+            inserted.map((m) => m.sessionId),
+            inserted.map((m) => m.role),
+            inserted.map((m) => m.visibility),
+          ]);
         }
         return all.length;
       });

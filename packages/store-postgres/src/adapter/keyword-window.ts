@@ -9,14 +9,14 @@
  *
  * The match set is therefore read in disjoint parts. With the leaves (query phrases) ordered from
  * the rarest, part k holds the matches containing leaf k and none of the rarer leaves before it;
- * its size is counted exactly (recall_keyword_frequencies, in the caller's scope), consecutive
+ * its size is counted exactly (recall_keyword_matches with counts, migration 0010, in the caller's scope), consecutive
  * parts are read together while they fit one call (at most MAX_PART_READS calls), and a part larger
  * than one call is not read (it stays open). The parts come from the rarest leaves first, and before each part is read the top of the
  * ranking so far is compared with the most a message of that part can score (it holds only the
  * leaves from k on: bm25UpperBound); once the `limit`-th best is above that, nothing unread can
  * enter the top and reading stops. The answer is exact when every part was read whole or proved
  * unable to enter the top, which `exact` reports. No statement reads outside the caller's scope:
- * both callbacks are the scoped functions of migrations 0004/0007.
+ * both callbacks call the scoped function of migration 0010.
  */
 import { bm25UpperBound, type Bm25Stats } from './keyword-bm25.js';
 import type { QueryLeaf } from '../keyword-text.js';
@@ -44,6 +44,11 @@ export interface CollectInput<R> {
   fetch(tsquery: string): Promise<R[]>;
   /** Per query, the scope's messages matching the whole question and it. */
   count(queries: readonly string[]): Promise<number[]>;
+  /**
+   * The same counts for the parts of leaf order `order` when they are already known (the first
+   * call's scan counted them), so `count` is not called; undefined: call `count`.
+   */
+  partSizes?(order: readonly number[]): number[];
   /** The row's BM25 score (higher is better) and whether its session is automated (ranked after interactive ones). */
   score(row: R): { score: number; automated: boolean };
 }
@@ -59,7 +64,7 @@ export async function collectMatches<R>(input: CollectInput<R>): Promise<{ rows:
   const order = leaves.map((_, i) => i).sort((a, b) => (stats.documentFrequency[a] ?? 0) - (stats.documentFrequency[b] ?? 0) || a - b);
   const q = order.map((i) => leaves[i]!.tsquery);
   const parts = q.map((leaf, k) => (k === 0 ? leaf : `${leaf} & !${or(q.slice(0, k))}`));
-  const sizes = await input.count(parts);
+  const sizes = input.partSizes ? input.partSizes(order) : await input.count(parts);
   // Consecutive parts read together while they fit one call.
   const groups: Array<{ from: number; to: number; size: number }> = [];
   for (let k = 0; k < parts.length; k++) {

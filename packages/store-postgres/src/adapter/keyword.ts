@@ -78,24 +78,35 @@ export function postgresKeyword(pool: pg.Pool): KeywordIndex {
         const scopeSql = 'projectId' in rls ? `s.project_id = ${p(rls.projectId)}` : `s.id = any(${p([...rls.sessionIds])})`;
         let hits: KeywordAnswer['hits'] = [];
         if (tsquery !== null) {
-          // recall_keyword_matches (migration 0008) ranks the scope's matches through the GIN index
+          // recall_keyword_matches (migration 0010) ranks the scope's matches through the GIN index
           // on (project_id, document) and returns the best `limit` ids, a date range applied inside,
           // before its LIMIT; it reads the scope from the same settings as the policies. The messages
           // themselves are then read here, as recall_scoped under row-level security, and the scope is
           // checked once more on the sessions table, the one membership rule.
           const candidates = Math.min(BM25_CANDIDATES, Math.max(BM25_MIN_CANDIDATES, BM25_CANDIDATE_FACTOR * limit));
-          const matchParams = (tsq: string, lim: number): { sql: string; values: unknown[] } => {
+          const matchParams = (tsq: string, lim: number, count: CountRequest | null): { sql: string; values: unknown[] } => {
             const values: unknown[] = [...params];
             const v = (x: unknown) => {
               values.push(x);
               return `$${values.length}`;
             };
             const q = v(tsq);
-            // One function (migration 0008): the date bounds are optional; without them it runs the
-            // undated statement (one GIN index condition).
-            const call = `recall_keyword_matches(${q}::tsquery, ${v(roles)}::text[], ${v(exclude)}::text[], ${lim}, ${v(since ?? null)}::bigint, ${v(until ?? null)}::bigint)`;
+            // One function (migration 0010): the date bounds are optional; without them it runs the
+            // undated statement (one GIN index condition). With `count`, the same scan also counts the
+            // scope's document frequencies: a header row (message_id NULL) carries them.
+            const counting = count ? `, ${v(count.counted)}::tsquery, ${v(count.leaves)}::tsquery[], ${PART_READ_MATCHES}` : '';
+            const call = `recall_keyword_matches(${q}::tsquery, ${v(roles)}::text[], ${v(exclude)}::text[], ${lim}, ${v(since ?? null)}::bigint, ${v(until ?? null)}::bigint${counting})`;
             return {
-              sql: `select m.*, h.rank, (select dk.document::text from message_keywords dk where dk.message_id = m.id) as kw_document, s.source as kw_source, s.project_id as kw_project
+              sql: count
+                ? // The header row passes the left joins with NULLs; every candidate row meets the same
+                  // conditions as in the inner-joined statement below.
+                  `select m.*, h.rank, h.frequencies, h.leaf_sets, h.leaf_set_counts, (select dk.document::text from message_keywords dk where dk.message_id = m.id) as kw_document, s.source as kw_source, s.project_id as kw_project
+                 from ${call} h
+                 left join messages m on m.id = h.message_id
+                 left join sessions s on s.id = m.session_id
+                where h.message_id is null or (${scopeSql} and not s.hidden and m.visibility in ${VISIBLE_SQL})
+                order by h.message_id is not null, h.rank desc, m.id desc`
+                : `select m.*, h.rank, (select dk.document::text from message_keywords dk where dk.message_id = m.id) as kw_document, s.source as kw_source, s.project_id as kw_project
                  from ${call} h
                  join messages m on m.id = h.message_id
                  join sessions s on s.id = m.session_id
@@ -105,19 +116,37 @@ export function postgresKeyword(pool: pg.Pool): KeywordIndex {
             };
           };
           const fetchRows = async (tsq: string, lim: number): Promise<Array<Record<string, unknown>>> => {
-            const { sql, values } = matchParams(tsq, lim);
+            const { sql, values } = matchParams(tsq, lim, null);
             return (await tx.query(sql, values)).rows as Array<Record<string, unknown>>;
           };
-          let rows = await fetchRows(tsquery, candidates);
-          const truncated = rows.length >= candidates;
           // Document frequencies as FTS5 counts them: every message of the scope holding the leaf,
-          // whatever the rest of the question, the role filter or the excluded session. Only when the
-          // candidates are every match of a plain question with nothing filtered out do they give the
-          // same counts without another statement.
+          // whatever the rest of the question, the role filter or the excluded session; the last entry
+          // counts the scope's matches of the question. The first call counts them in its own scan
+          // (migration 0010), for at most MAX_COUNTED_LEAVES leaves.
           const countable = leaves.length <= MAX_COUNTED_LEAVES;
-          const fromCandidates = !truncated && roles.length === 0 && exclude.length === 0 && !parsed.terms.some((t) => t.required);
-          // When the candidates are not every match, the same statement also counts the matches (last entry).
-          const counted = !fromCandidates && countable ? await documentFrequencies(tx, anyOf(leaves), truncated ? [...leaves, { tsquery }] : leaves) : null;
+          // Without required terms the question is the OR of its leaves: it is what is counted over.
+          const required = parsed.terms.some((t) => t.required);
+          let rows: Array<Record<string, unknown>>;
+          let counts: number[] | null = null;
+          let leafSets: LeafSets | null = null;
+          {
+            const { sql, values } = matchParams(tsquery, candidates, countable && leaves.length > 0 ? { counted: required ? anyOf(leaves) : tsquery, leaves: leaves.map((l) => l.tsquery) } : null);
+            const all = (await tx.query(sql, values)).rows as Array<Record<string, unknown>>;
+            const header = all.find((r) => r.id === null || r.id === undefined);
+            if (header) {
+              counts = (header.frequencies as number[] | null) ?? null;
+              const sets = header.leaf_sets as string[] | null;
+              const sizes = header.leaf_set_counts as number[] | null;
+              if (Array.isArray(sets) && Array.isArray(sizes) && sets.length === sizes.length) leafSets = { sets, sizes };
+            }
+            rows = header ? all.filter((r) => r !== header) : all;
+            if (countable && leaves.length > 0 && !counts) counts = [...leaves.map(() => 0), 0];
+          }
+          const truncated = rows.length >= candidates;
+          // Only when the candidates are every match of a plain question with nothing filtered out do
+          // they give the same counts (and those are what the ranking uses then, as before).
+          const fromCandidates = !truncated && roles.length === 0 && exclude.length === 0 && !required;
+          const counted = !fromCandidates && counts ? counts : null;
           const matches = truncated && counted ? counted[leaves.length]! : rows.length;
           const documentFrequency = counted ? counted.slice(0, leaves.length) : leaves.map((l) => rows.filter((r) => leafFrequency(parsedDoc(r), l) > 0).length);
           const stats = rows.length > 0 ? { ...(await scopeSize(pool, tx, rls)), documentFrequency } : null;
@@ -141,7 +170,9 @@ export function postgresKeyword(pool: pg.Pool): KeywordIndex {
                 stats,
                 idOf: (r) => Number(r.id),
                 fetch: (tsq) => fetchRows(tsq, BM25_CANDIDATES),
-                count: (queries) => documentFrequencies(tx, tsquery, queries.map((q) => ({ tsquery: q }))),
+                count: (queries) => documentFrequencies(tx, tsquery, queries),
+                // The first call's scan already counted the matches per combination of leaves.
+                partSizes: leafSets ? (order) => partSizes(leafSets!, order) : undefined,
                 score: (r) => ({ score: scored(r), automated: automatedOf(r) }),
               })
             ).rows;
@@ -206,15 +237,43 @@ export function postgresKeyword(pool: pg.Pool): KeywordIndex {
   };
 }
 
+/** What the first matches call also counts: the scope's rows matching `counted` (which matches whatever the question matches) and each leaf. */
+interface CountRequest {
+  counted: string;
+  leaves: string[];
+}
+
 /**
- * Each leaf's document frequency in the scope (recall_keyword_frequencies, migration 0007: the
- * scope from the same settings as the policies; a message holding a leaf matches the OR-ed query,
- * so counting over the query's matches is exact).
+ * For each query, the scope's visible messages matching `tsquery` and it (recall_keyword_matches,
+ * migration 0010, without a question: its header row only; the scope from the same settings as
+ * the policies).
  */
-async function documentFrequencies(tx: pg.PoolClient, tsquery: string, leaves: ReadonlyArray<Pick<QueryLeaf, 'tsquery'>>): Promise<number[]> {
-  if (leaves.length === 0) return [];
-  const row = (await tx.query('select recall_keyword_frequencies($1::tsquery, $2::tsquery[]) as df', [tsquery, leaves.map((l) => l.tsquery)])).rows[0] as { df: number[] | null };
-  return row.df ?? leaves.map(() => 0);
+async function documentFrequencies(tx: pg.PoolClient, tsquery: string, queries: readonly string[]): Promise<number[]> {
+  if (queries.length === 0) return [];
+  const row = (
+    await tx.query('select frequencies from recall_keyword_matches(null, null, null, 0, null, null, $1::tsquery, $2::tsquery[]) where message_id is null', [tsquery, [...queries]])
+  ).rows[0] as { frequencies: number[] | null } | undefined;
+  return row?.frequencies?.slice(0, queries.length) ?? queries.map(() => 0);
+}
+
+/** The scope's matches of the question per combination of leaves (migration 0010's leaf_sets: one '0'/'1' per leaf). */
+interface LeafSets {
+  sets: string[];
+  sizes: number[];
+}
+
+/**
+ * The sizes of the parts keyword-window.ts reads, from the matches per combination of leaves: part
+ * k holds the matches with leaf order[k] and none of order[0..k-1] (what documentFrequencies
+ * counts for `leaf & !(earlier leaves)`, without another statement).
+ */
+export function partSizes(leafSets: LeafSets, order: readonly number[]): number[] {
+  const out = order.map(() => 0);
+  leafSets.sets.forEach((set, j) => {
+    const k = order.findIndex((leaf) => set[leaf] === '1');
+    if (k >= 0) out[k]! += leafSets.sizes[j]!;
+  });
+  return out;
 }
 
 /** A tsquery matching every message that holds any of `leaves` (FTS5 counts a phrase's documents over the whole index, not over the question's matches). */
@@ -230,7 +289,7 @@ function parsedDoc(row: Record<string, unknown>): ParsedDocument {
   return doc;
 }
 
-/** Leaves recall_keyword_frequencies counts at most (migration 0007; one more entry counts the matches). */
+/** Leaves recall_keyword_matches counts at most (migration 0010 takes 256; one more entry counts the matches). */
 const MAX_COUNTED_LEAVES = 255;
 /**
  * Questions matching at most this many messages of the scope are ranked over every match

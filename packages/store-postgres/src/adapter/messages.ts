@@ -39,83 +39,117 @@ async function index(tx: Tx, rows: ReadonlyArray<{ id: number; content: string }
   );
 }
 
-/**
- * Indexes freshly inserted messages of one session whose project is `projectId` (read under the
- * session's FOR SHARE lock, so no move can commit in between): documents are the precomputed
- * tsvector literals, the scope copies are written with the row.
- */
-async function indexFresh(tx: Tx, sessionId: string, projectId: string | null, rows: ReadonlyArray<{ id: number; document: string; role: string; visibility: string }>): Promise<void> {
-  if (rows.length === 0) return;
-  await tx.query(
-    `insert into message_keywords (message_id, document, tokenizer_version, session_id, project_id, role, visibility)
-     select v.id, v.document, $3, $1, $2, v.role, v.visibility from unnest($4::bigint[], $5::tsvector[], $6::text[], $7::text[]) as v(id, document, role, visibility)
-     on conflict (message_id) do update set document = excluded.document, tokenizer_version = excluded.tokenizer_version`,
-    [sessionId, projectId, PG_KEYWORD_TOKENIZER_VERSION, rows.map((r) => r.id), rows.map((r) => r.document), rows.map((r) => r.role), rows.map((r) => r.visibility)],
-  );
+/** A message just inserted: its keyword document and scope copies, waiting for the index statement. */
+interface FreshRow {
+  id: number;
+  document: string;
+  role: string;
+  visibility: string;
 }
+
+/**
+ * The append's INSERT: takes the session FOR SHARE (no move can commit until this transaction
+ * ends, so the keyword rows' project copy read later stays true) and inserts the rows in input
+ * order (ids are assigned in `ord` order). An external id already stored is filtered out before an
+ * id is drawn, so repeats leave no gap in the ids (as on SQLite); ON CONFLICT still covers a
+ * concurrent writer. Returns only what the caller cannot know (id, external id): the messages are
+ * built from the validated input, which is what the row holds. No row comes back when the session
+ * does not exist.
+ */
+const INSERT_MESSAGES_SQL = `with s as (select id from sessions where id = $1 for share)
+insert into messages (session_id, role, content, tool_name, tool_calls, tool_call_id, external_id, created_at, visibility)
+select s.id, v.role, v.content, v.tool_name, v.tool_calls, v.tool_call_id, v.external_id, v.created_at, v.visibility
+  from s cross join unnest($2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::bigint[], $9::text[])
+       with ordinality as v(role, content, tool_name, tool_calls, tool_call_id, external_id, created_at, visibility, ord)
+ where v.external_id is null or not exists (select 1 from messages m where m.session_id = s.id and m.external_id = v.external_id)
+ order by v.ord
+on conflict (session_id, external_id) do nothing returning id, external_id`;
+
+/**
+ * The append's second and last statement: the fresh messages' keyword rows, their scope copies
+ * taken from the session row (locked FOR SHARE by INSERT_MESSAGES_SQL, so its project cannot have
+ * changed), and the session's `updated_at`, in one round trip. A further write of the same append
+ * (another derived row) fits here as one more data-modifying CTE over the same arrays.
+ */
+const INDEX_AND_TOUCH_SQL = `with k as (
+  insert into message_keywords (message_id, document, tokenizer_version, session_id, project_id, role, visibility)
+  select v.id, v.document, $3, s.id, s.project_id, v.role, v.visibility
+    from sessions s cross join unnest($4::bigint[], $5::tsvector[], $6::text[], $7::text[]) as v(id, document, role, visibility)
+   where s.id = $1
+  on conflict (message_id) do update set document = excluded.document, tokenizer_version = excluded.tokenizer_version
+)
+update sessions set updated_at = greatest(updated_at, $2) where id = $1`;
 
 /** Rows per multi-row INSERT (bounded so one statement's parameters stay small). */
 const INSERT_CHUNK = 5000;
 
 /**
- * Inserts validated messages into an existing session inside the caller's transaction: one
- * multi-row `INSERT … SELECT FROM unnest(…) WITH ORDINALITY ORDER BY ord` per 5,000 messages (ids
- * are assigned in input order), `ON CONFLICT (session_id, external_id) DO NOTHING`; a repeated
- * external id (stored earlier or earlier in the same batch) gives the stored row.
+ * Inserts validated messages into an existing session inside the caller's transaction. Statements:
+ * one INSERT per 5,000 messages (INSERT_MESSAGES_SQL: the session lock, `unnest(…) WITH ORDINALITY
+ * ORDER BY ord`, `ON CONFLICT (session_id, external_id) DO NOTHING`), then one statement for all
+ * keyword rows and the session's `updated_at` (INDEX_AND_TOUCH_SQL) — two round trips for a
+ * batch of new messages. A repeated external id (stored earlier or earlier in the same batch) gives
+ * the stored row (one more read each, the rare path). SessionNotFoundError when the session does not exist.
  */
 export async function insertParsedMessages(tx: Tx, sessionId: string, inputs: z.output<typeof appendSchema>): Promise<AppendOutcome> {
   const out: Message[] = [];
-  const fresh: Array<{ id: number; document: string; role: string; visibility: string }> = [];
+  const fresh: FreshRow[] = [];
   let skipped = 0;
   let last = 0;
   const now = nowMs();
-  // The session's project for the keyword rows' scope copy; FOR SHARE holds off a move until commit.
-  const session = (await tx.query('select project_id from sessions where id = $1 for share', [sessionId])).rows[0];
-  if (!session) throw new SessionNotFoundError(sessionId);
-  const projectId = (session.project_id as string | null) ?? null;
+  if (inputs.length === 0) {
+    if (!(await tx.query('select 1 from sessions where id = $1 for share', [sessionId])).rowCount) throw new SessionNotFoundError(sessionId);
+    return { messages: out, inserted: 0, skipped: 0 };
+  }
   for (let from = 0; from < inputs.length; from += INSERT_CHUNK) {
     const batch = inputs.slice(from, from + INSERT_CHUNK);
     const created = batch.map((m) => m.createdAt ?? now);
+    // Sent: every message but a repeat of an external id earlier in the batch (it gives the stored row, below).
+    const seen = new Set<string>();
+    const sent: number[] = [];
+    batch.forEach((m, i) => {
+      if (m.externalId == null) sent.push(i);
+      else if (!seen.has(m.externalId)) {
+        seen.add(m.externalId);
+        sent.push(i);
+      }
+    });
+    const column = <T>(f: (m: (typeof batch)[number], i: number) => T): T[] => sent.map((i) => f(batch[i]!, i));
     // The INSERT is sent first; the keyword documents (the tokenizer, CPU-bound) are computed while
     // PostgreSQL writes the rows, and are simply not used for rows that already existed.
-    const pending = tx.query(
-        `insert into messages (session_id, role, content, tool_name, tool_calls, tool_call_id, external_id, created_at, visibility)
-         select $1, v.role, v.content, v.tool_name, v.tool_calls, v.tool_call_id, v.external_id, v.created_at, v.visibility
-           from unnest($2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::bigint[], $9::text[])
-                with ordinality as v(role, content, tool_name, tool_calls, tool_call_id, external_id, created_at, visibility, ord)
-          order by v.ord
-         on conflict (session_id, external_id) do nothing returning *`,
-        [
-          sessionId,
-          batch.map((m) => m.role),
-          batch.map((m) => m.content),
-          batch.map((m) => m.toolName ?? null),
-          batch.map((m) => m.toolCalls ?? null),
-          batch.map((m) => m.toolCallId ?? null),
-          batch.map((m) => m.externalId ?? null),
-          created,
-          batch.map((m) => m.visibility ?? 'live'),
-        ],
-    );
+    const pending = tx.query(INSERT_MESSAGES_SQL, [
+      sessionId,
+      column((m) => m.role),
+      column((m) => m.content),
+      column((m) => m.toolName ?? null),
+      column((m) => m.toolCalls ?? null),
+      column((m) => m.toolCallId ?? null),
+      column((m) => m.externalId ?? null),
+      column((_m, i) => created[i]!),
+      column((m) => m.visibility ?? 'live'),
+    ]);
     pending.catch(() => {}); // awaited below; a failure surfaces there, after the documents are built
-    const documents = batch.map((m) => tsvectorLiteral(documentText(m.content)));
-    const inserted = (await pending).rows.sort((a, b) => Number(a.id) - Number(b.id));
-    // Returned rows, in id (= input) order: keyed by external id, the rest queued.
-    const byExternal = new Map<string, Record<string, unknown>>();
-    const anonymous: Array<Record<string, unknown>> = [];
+    const documents: string[] = [];
+    for (const i of sent) documents[i] = tsvectorLiteral(documentText(batch[i]!.content));
+    const inserted = (await pending).rows.map((r) => ({ id: Number(r.id), externalId: r.external_id as string | null })).sort((a, b) => a.id - b.id);
+    if (inserted.length === 0 && !(await tx.query('select 1 from sessions where id = $1', [sessionId])).rowCount) throw new SessionNotFoundError(sessionId);
+    // Returned ids, in id (= input) order: keyed by external id, the rest queued.
+    const byExternal = new Map<string, number>();
+    const anonymous: number[] = [];
     for (const row of inserted) {
-      if (row.external_id === null) anonymous.push(row);
-      else byExternal.set(row.external_id as string, row);
+      if (row.externalId === null) anonymous.push(row.id);
+      else byExternal.set(row.externalId, row.id);
     }
     let nextAnonymous = 0;
     for (let i = 0; i < batch.length; i++) {
       const m = batch[i]!;
-      const row = m.externalId == null ? anonymous[nextAnonymous++] : byExternal.get(m.externalId);
-      if (row) {
+      const id = m.externalId == null ? anonymous[nextAnonymous++] : byExternal.get(m.externalId);
+      if (id !== undefined) {
         if (m.externalId != null) byExternal.delete(m.externalId);
-        fresh.push({ id: Number(row.id), document: documents[i]!, role: row.role as string, visibility: row.visibility as string });
+        const visibility = m.visibility ?? 'live';
+        fresh.push({ id, document: documents[i]!, role: m.role, visibility });
         last = Math.max(last, created[i]!);
-        out.push(toMessage(row));
+        out.push({ id, sessionId, role: m.role, content: m.content, toolName: m.toolName ?? null, toolCalls: m.toolCalls ?? null, toolCallId: m.toolCallId ?? null, externalId: m.externalId ?? null, createdAt: created[i]!, visibility, editedAt: null });
         continue;
       }
       // A repeated external id: the stored row, brought in line with the source's visibility (a deleted row stays deleted).
@@ -129,14 +163,13 @@ export async function insertParsedMessages(tx: Tx, sessionId: string, inputs: z.
     }
   }
   if (fresh.length > 0) {
-    await indexFresh(tx, sessionId, projectId, fresh);
-    await tx.query('update sessions set updated_at = greatest(updated_at, $1) where id = $2', [Math.max(last, now), sessionId]);
+    await tx.query(INDEX_AND_TOUCH_SQL, [sessionId, Math.max(last, now), PG_KEYWORD_TOKENIZER_VERSION, fresh.map((r) => r.id), fresh.map((r) => r.document), fresh.map((r) => r.role), fresh.map((r) => r.visibility)]);
   }
   return { messages: out, inserted: fresh.length, skipped };
 }
 
-async function assertSession(tx: Tx, sessionId: string, lock = false): Promise<void> {
-  if (!(await tx.query(`select 1 from sessions where id = $1${lock ? ' for share' : ''}`, [sessionId])).rowCount) throw new SessionNotFoundError(sessionId);
+async function assertSession(tx: Tx, sessionId: string): Promise<void> {
+  if (!(await tx.query('select 1 from sessions where id = $1', [sessionId])).rowCount) throw new SessionNotFoundError(sessionId);
 }
 
 async function getMessageOn(q: Tx | pg.Pool, messageId: number): Promise<Message> {
@@ -151,10 +184,8 @@ export function postgresMessages(pool: Db): MessageStore {
   return {
     async append(sessionId, inputs) {
       const data = parseMessages(inputs);
-      return write(pool, async (tx) => {
-        await assertSession(tx, sessionId, true);
-        return insertParsedMessages(tx, sessionId, data);
-      });
+      // insertParsedMessages takes the session FOR SHARE in its INSERT and reports a missing session.
+      return write(pool, (tx) => insertParsedMessages(tx, sessionId, data));
     },
     async find(messageId) {
       if (!Number.isSafeInteger(messageId)) return undefined;

@@ -5,7 +5,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { openDatabase } from '@recall/schema';
 import { createSessionSearchTool } from '@recall/search-tool';
-import { createConfiguredSemanticSource, MatrixCache, parseSemanticConfig, SemanticIndex } from '@recall/semantic';
+import { MatrixCache, parseSemanticConfig, type SemanticIndex } from '@recall/semantic';
+import { createConfiguredSemanticSource, sqliteSemanticIndex } from '@recall/semantic/sqlite';
 
 type IsAny<T> = 0 extends 1 & T ? true : false;
 const indexIsTyped: IsAny<SemanticIndex> = false;
@@ -15,7 +16,7 @@ const dir = mkdtempSync(join(tmpdir(), 'recall-consumer-b-'));
 try {
   const db = openDatabase(join(dir, 'recall.db'));
   const config = parseSemanticConfig(null);
-  const index = new SemanticIndex({ db, config });
+  const index = sqliteSemanticIndex({ db, config });
   const semantic = createConfiguredSemanticSource({ db, config, provider: null, cache: new MatrixCache() });
   const tool = createSessionSearchTool({ db, semantic });
   await index.close();

@@ -2,11 +2,12 @@
  * The SQL side of the Hermes reader: Hermes' own `state.db` is another tool's file format, read
  * like a transcript file — opened READ-ONLY through openDatabase (no migrations on a read-only
  * handle, so a foreign schema is read as it is and never written). This module is a source
- * reader, not Recall's storage: it holds the only SQL of @recall/importers (on the lint rule's
- * allowlist for that reason), and hermes.ts maps what it returns onto import records.
+ * reader, not Recall's storage: it holds the only SQL of @recall/importers (src/sources/ is the
+ * package's adapter folder for other tools' own files, the lint rule's home for that SQL), and
+ * hermes.ts maps what it returns onto import records.
  */
 import { openDatabase, type RecallDatabase } from '@recall/schema';
-import { HermesSchemaError } from './errors.js';
+import { HermesSchemaError } from '../errors.js';
 
 /** The columns a table must have (`required`) and may have (`optional`, read as NULL when absent). */
 export interface HermesTableSpec {

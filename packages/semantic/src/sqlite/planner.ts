@@ -19,9 +19,9 @@
  */
 import type { MessageRole } from '@recall/rpc-contract';
 import { VISIBLE_VISIBILITIES, type RecallDatabase } from '@recall/schema';
-import { chunkText, contentHash, type ChunkerOptions } from './chunker.js';
+import { chunkText, contentHash, type ChunkerOptions } from '../chunker.js';
 import { discoverNewMessages } from './discovery.js';
-import type { Fingerprint } from './fingerprint.js';
+import type { Fingerprint } from '../fingerprint.js';
 
 /**
  * What `planDirtySessions()` plans for: fingerprint, chunker limits, indexed roles and transaction bounds.

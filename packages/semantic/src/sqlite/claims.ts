@@ -5,32 +5,21 @@
  * switched on for the fingerprint's endpoint) and stamps them with this worker's lease, so two
  * processes never embed the same chunk. The text is read in the same transaction. The provider is
  * then called with NO transaction open. `completeChunks` writes vectors in another short
- * transaction, and only where the lease is still ours, the message still exists, is visible, and
- * its current content still hashes to the chunk's content_hash — a late result for an edited or
- * deleted message never lands. Failures are recorded with attempts, last_error and an exponential
+ * transaction, and only where the lease is still ours, the message still exists, is visible, its
+ * session is visible in a project still switched on for the endpoint, and its current content still
+ * hashes to the chunk's content_hash — a late result for an edited or deleted message, or a hidden
+ * or moved-out session, never lands. Failures are recorded with attempts, last_error and an exponential
  * next_attempt_at; leases of workers that died on this host are released at start.
  */
-import { hostname } from 'node:os';
-import { randomUUID } from 'node:crypto';
+import type { ClaimedChunkWork } from '@recall/storage-ports';
 import { VISIBLE_VISIBILITIES, type RecallDatabase } from '@recall/schema';
-import { createRedactor } from '@recall/redaction';
-import { contentHash } from './chunker.js';
-import type { Fingerprint } from './fingerprint.js';
-import { vectorToBlob } from './provider.js';
+import { contentHash } from '../chunker.js';
+import type { Fingerprint } from '../fingerprint.js';
+import { deadOwnersOfThisHost, defaultChunkMask } from '../leases.js';
+import { vectorToBlob } from '../provider.js';
 
-/**
- * A chunk leased to one worker for embedding, with the text to embed and the hash re-checked on write.
- */
-export interface ClaimedChunk {
-  id: number;
-  messageId: number;
-  sessionId: string;
-  chunkIndex: number;
-  start: number;
-  end: number;
-  contentHash: string;
-  text: string;
-}
+/** A chunk leased to one worker for embedding: the ports' shape (ClaimQueue.claim returns it as is). */
+export type ClaimedChunk = ClaimedChunkWork;
 
 /** Which chunks to lease: fingerprint, owner, how many, lease length and attempt limit. */
 export interface ClaimOptions {
@@ -50,23 +39,7 @@ export interface ClaimOptions {
   mask?: (content: string) => string;
 }
 
-let builtinMask: ((content: string) => string) | null = null;
-
-/** The built-in same-length mask (@recall/redaction's rules, `<private>` spans included), compiled once. */
-export function defaultChunkMask(): (content: string) => string {
-  if (builtinMask === null) {
-    const redactor = createRedactor();
-    builtinMask = (content) => redactor.mask(content).text;
-  }
-  return builtinMask;
-}
-
 const VISIBLE_SQL = VISIBLE_VISIBILITIES.map((v) => `'${v}'`).join(', ');
-
-/** `host:pid:random` — lets a restarted worker on the same host release a dead process's leases. */
-export function newWorkerId(): string {
-  return `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`;
-}
 
 /** Claimable = status pending, or failed with attempts left and backoff elapsed; lease free; consent holds now. */
 export function claimChunks(db: RecallDatabase, o: ClaimOptions): ClaimedChunk[] {
@@ -158,7 +131,14 @@ export interface CompleteResult {
 export function completeChunks(db: RecallDatabase, owner: string, results: readonly { chunk: ClaimedChunk; vector: Float32Array }[], now = Date.now()): CompleteResult {
   return db.raw
     .transaction(() => {
-      const message = db.raw.prepare('select content, visibility from messages where id = ?');
+      // The session must still be visible in a project switched on for the chunk's endpoint (hidden,
+      // moved out or switched off during the provider call: the late result drops).
+      const message = db.raw.prepare(
+        `select m.content, m.visibility from messages m join sessions s on s.id = m.session_id and s.hidden = 0
+           join semantic_chunks c on c.id = ? join semantic_fingerprints f on f.id = c.fingerprint_id
+           join semantic_projects sp on sp.project_id = s.project_id and sp.enabled = 1 and sp.endpoint = f.endpoint
+          where m.id = ?`,
+      );
       const update = db.raw.prepare(
         `update semantic_chunks set vector = ?, status = 'ready', attempts = attempts + 1, last_error = null, lease_owner = null, lease_until = null,
            next_attempt_at = null, updated_at = ?
@@ -170,7 +150,7 @@ export function completeChunks(db: RecallDatabase, owner: string, results: reado
       for (const { chunk, vector } of results) {
         let hash = hashes.get(chunk.messageId);
         if (hash === undefined) {
-          const m = message.get(chunk.messageId) as { content: string; visibility: string } | undefined;
+          const m = message.get(chunk.id, chunk.messageId) as { content: string; visibility: string } | undefined;
           hash = m && (VISIBLE_VISIBILITIES as readonly string[]).includes(m.visibility) ? contentHash(m.content) : null;
           hashes.set(chunk.messageId, hash);
         }
@@ -221,30 +201,6 @@ export function releaseLeases(db: RecallDatabase, owner: string, ids: readonly n
   };
   if (db.raw.inTransaction) run();
   else db.raw.transaction(run).immediate();
-}
-
-function pidAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
-
-/**
- * Of `owners` (lease owners `host:pid:random`), those that are workers of this host whose process is
- * gone (a crash, kill -9) — or this very process under another id (a restarted index) — never `selfOwner`.
- */
-export function deadOwnersOfThisHost(owners: readonly string[], selfOwner: string): string[] {
-  const host = hostname();
-  return owners.filter((owner) => {
-    if (owner === selfOwner) return false;
-    const [h, pidText] = owner.split(':');
-    const pid = Number(pidText);
-    if (h !== host || !Number.isInteger(pid)) return false;
-    return pid === process.pid || !pidAlive(pid);
-  });
 }
 
 /** Releases live leases held by workers of this host whose process is gone (a crash, kill -9). */

@@ -10,8 +10,9 @@ import type { ChunkStore, ClaimQueue, SemanticStorage } from '@recall/storage-po
 import { claimChunks, completeChunks, failChunks, releaseLeases } from './claims.js';
 import { disableProject, enableProject, projectConsent } from './consent.js';
 import { searchScope } from './exact-search.js';
-import { ensureFingerprint, findFingerprint, listFingerprints, type Fingerprint, type FingerprintFields } from './fingerprint.js';
-import type { MatrixCache } from './matrix-cache.js';
+import type { Fingerprint, FingerprintFields } from '../fingerprint.js';
+import type { MatrixCache } from '../matrix-cache.js';
+import { ensureFingerprint, findFingerprint, listFingerprints } from './fingerprint.js';
 import { planDirtySessions } from './planner.js';
 import { chunkCounts } from './status.js';
 
