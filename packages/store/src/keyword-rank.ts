@@ -85,9 +85,8 @@ function joinRanked(db: RecallDatabase, sql: string, params: Record<string, unkn
   let top = Math.max(limit * CHECK_FACTOR, CHECK_MIN);
   for (;;) {
     const rows = stmt(db, sql).all({ ...params, limit: top }) as RankedRow[];
-    const scores = ranking.score(rows.map((r) => r.id));
-    const kept = rows.map((r) => ({ id: r.id, rank: -scores.get(r.id)!, automated: r.automated })).sort(compareRanked);
-    if (rows.length < top) return kept.slice(0, limit);
+    const { kept, complete } = scoreInOrder(rows, limit, ranking);
+    if (rows.length < top || complete) return kept.slice(0, limit);
     const last = rows[rows.length - 1]!;
     const kth = kept[limit - 1];
     if (kth) {
@@ -98,6 +97,40 @@ function joinRanked(db: RecallDatabase, sql: string, params: Record<string, unkn
     }
     top *= CHECK_FACTOR;
   }
+}
+
+/** Rows scored per step of scoreInOrder (then twice as many each step). */
+const SCORE_STEP_MIN = 16;
+
+/**
+ * The scoped scores of `rows` (in their statement's order: interactive rows first, each class by
+ * FTS5's rank, best first), read in growing steps: once `limit` interactive rows are scored and the
+ * `limit`-th beats the most the next unscored row can score (ScopedRanking.bound of its FTS5 score;
+ * every later row of its class scores at most that by FTS5, and automated rows sort after
+ * interactive ones), the rest is left unscored — it cannot reach the first `limit` — and
+ * `complete` says that the first `limit` of `kept` are final. Without that proof every row is scored.
+ */
+function scoreInOrder(rows: readonly RankedRow[], limit: number, ranking: ScopedRanking): { kept: RankedRow[]; complete: boolean } {
+  const kept: RankedRow[] = [];
+  const interactive: number[] = [];
+  let step = Math.max(limit, SCORE_STEP_MIN);
+  for (let i = 0; i < rows.length; ) {
+    const chunk = rows.slice(i, i + step);
+    const scores = ranking.score(chunk.map((r) => r.id));
+    for (const r of chunk) {
+      const score = scores.get(r.id)!;
+      kept.push({ id: r.id, rank: -score, automated: r.automated });
+      if (r.automated === 0) interactive.push(score);
+    }
+    i += chunk.length;
+    step *= 2;
+    const next = rows[i];
+    if (next && interactive.length >= limit) {
+      const kth = interactive.sort((a, b) => b - a)[limit - 1]!;
+      if (next.automated !== 0 || beats(kth, ranking.bound(-next.rank))) return { kept: kept.sort(compareRanked), complete: true };
+    }
+  }
+  return { kept: kept.sort(compareRanked), complete: false };
 }
 
 /**
@@ -203,16 +236,24 @@ function checkRanked(
     const candidates = stmt(db, sql).all({ ...params, top }) as { id: number; rank: number }[];
     const rankOf = new Map(candidates.map((r) => [r.id, r.rank]));
     const checked = stmt(db, CHECK_SQL).all({ ...base, ids: JSON.stringify(candidates.map((c) => c.id)) }) as { id: number; automated: number }[];
-    const scores = ranking?.score(checked.map((r) => r.id));
-    const kept = checked.map((r) => ({ id: r.id, rank: scores ? -scores.get(r.id)! : rankOf.get(r.id)!, automated: r.automated }));
+    if (ranking) {
+      // Scored in FTS5's order, interactive rows first (scoreInOrder stops once the rest cannot reach the top).
+      const ordered = checked.map((r) => ({ id: r.id, rank: rankOf.get(r.id)!, automated: r.automated })).sort(compareRanked);
+      const { kept, complete } = scoreInOrder(ordered, limit, ranking);
+      // Final: every candidate was checked, or the scored top is proven, or `limit` interactive
+      // survivors whose `limit`-th beats every unread match (FTS5 score at most the last candidate's).
+      const interactive = kept.filter((r) => r.automated === 0).length;
+      if (candidates.length < top || complete || (interactive >= limit && beats(-kept[limit - 1]!.rank, ranking.bound(-candidates[candidates.length - 1]!.rank)))) {
+        return { rows: kept.slice(0, limit) };
+      }
+      top *= CHECK_FACTOR;
+      continue;
+    }
+    const kept = checked.map((r) => ({ id: r.id, rank: rankOf.get(r.id)!, automated: r.automated }));
     kept.sort(compareRanked);
-    // Every candidate was checked, or enough interactive survivors (with the scoped score: and the
-    // `limit`-th beats every unread match, whose FTS5 score is at most the last candidate's): final.
+    // Every candidate was checked, or enough interactive survivors: final.
     const interactive = kept.filter((r) => r.automated === 0).length;
-    const done =
-      candidates.length < top ||
-      (interactive >= limit && (!ranking || beats(-kept[limit - 1]!.rank, ranking.bound(-candidates[candidates.length - 1]!.rank))));
-    if (done) return { rows: kept.slice(0, limit) };
+    if (candidates.length < top || interactive >= limit) return { rows: kept.slice(0, limit) };
     top *= CHECK_FACTOR;
   }
 }

@@ -81,6 +81,23 @@ function tokens(text: string): string[] {
   return (text.match(TOKEN_RE) ?? []).map(lexeme);
 }
 
+/**
+ * tokens(text), except that an ASCII token whose lexeme cannot be one of the phrases' is left as
+ * '' (never a phrase token) without stemming it: lower-casing and the Porter stem keep an ASCII
+ * word's first character, so a token whose first character (lower case) starts no phrase token is
+ * not one. Positions are kept, so phrase frequencies are those of tokens(text).
+ */
+function phraseTokens(text: string, firsts: ReadonlySet<string>): string[] {
+  const out = text.match(TOKEN_RE) ?? [];
+  for (let i = 0; i < out.length; i++) {
+    const t = out[i]!;
+    const c = t.charCodeAt(0);
+    if (c < 0x80 && ASCII_RE.test(t) && !firsts.has(String.fromCharCode(c >= 65 && c <= 90 ? c + 32 : c))) out[i] = '';
+    else out[i] = lexeme(t);
+  }
+  return out;
+}
+
 /** The distinct phrases FTS5 scores in `match` (the scope token's phrase, weight 0, is left out). */
 export function matchLeaves(match: string): MatchLeaf[] {
   const byPhrase = new Map<string, { phrase: string; weight: 'A' | 'B'; tokens: string[]; count: number }>();
@@ -277,13 +294,14 @@ export function scopedRanking(db: RecallDatabase, sp: ScopeParams, match: string
         if (details) for (const id of missing) { const d = details.get(id); if (d) texts.set(id, d.content); }
         if (unread.length > 0) for (const r of stmt(db, DETAILS_SQL).all(JSON.stringify(unread)) as { id: number; content: string }[]) texts.set(r.id, r.content);
         const tokenise = leaves.some((l) => l.needle === null);
+        const firsts = new Set(leaves.flatMap((l) => l.tokens.map((t) => t[0]!)));
         for (const id of missing) {
           const content = texts.get(id) ?? '';
           let freq: number[];
           if (tokenise) {
             const cols = indexColumns(content);
-            const body = tokens(cols.body);
-            const cjk = cols.cjk === '' ? [] : tokens(cols.cjk);
+            const body = phraseTokens(cols.body, firsts);
+            const cjk = cols.cjk === '' ? [] : phraseTokens(cols.cjk, firsts);
             freq = leaves.map((l) => phraseFrequency(l.weight === 'A' ? body : cjk, l.tokens));
           } else {
             const text = indexedText(content);
