@@ -73,6 +73,7 @@ interface IndexStatements {
   totalsFlag: Statement;
   setTotalsFlag: Statement;
   totalsOf: Statement;
+  revisionSum: Statement;
   allSizes: Statement;
 }
 
@@ -127,6 +128,7 @@ function stmts(raw: RawDatabase): IndexStatements {
       totalsFlag: raw.prepare('select totals from keyword_index_state where id = 1').pluck(),
       setTotalsFlag: raw.prepare('update keyword_index_state set totals = 1 where id = 1'),
       totalsOf: raw.prepare('select messages, tokens, revision from keyword_scope_totals where project_id = ?'),
+      revisionSum: raw.prepare('select coalesce(sum(revision), 0) from keyword_scope_totals').pluck(),
       allSizes: raw.prepare(
         `select x.sz as sz, ${INDEXED_PROJECT_SQL} as projectId
         from ${DOCSIZE_TABLE} as x
@@ -380,7 +382,11 @@ export function decodeVarints(blob: Uint8Array): number[] {
 class ScopeTotals {
   private readonly byProject = new Map<string, { messages: number; tokens: number }>();
   add(projectId: string | null | undefined, messages: number, tokens: number): void {
-    if (projectId === null || projectId === undefined || projectId === '') return;
+    if (projectId === undefined) return;
+    // Rows without a project are kept under '' (no project has that id): never a project's
+    // statistics, but its revision moves with theirs, so keyword-scope-stats.ts can tell that only
+    // new messages were added anywhere (every revision unchanged) and extend its counts.
+    if (projectId === null) projectId = '';
     const t = this.byProject.get(projectId);
     if (t) {
       t.messages += messages;
@@ -415,6 +421,11 @@ export function scopeTotalsReady(raw: RawDatabase): boolean {
 }
 
 /** A project's indexed messages, their summed length in tokens (the scope token included) and the revision of its rows (see migration 0008). */
+/** The sum of every revision in keyword_scope_totals: unchanged while the index changed only by new messages. */
+export function indexRevision(raw: RawDatabase): number {
+  return stmts(raw).revisionSum.get() as number;
+}
+
 export function projectTotals(raw: RawDatabase, projectId: string): { messages: number; tokens: number; revision: number } {
   return (stmts(raw).totalsOf.get(projectId) as { messages: number; tokens: number; revision: number } | undefined) ?? { messages: 0, tokens: 0, revision: 0 };
 }

@@ -21,7 +21,7 @@
  * bound the candidate window (never a score, a row or a count shown to anyone).
  */
 import type { RecallDatabase } from '@recall/schema';
-import { decodeDocsize, decodeVarints, FTS_TABLE, projectTotals, scopeToken, scopeTokensClean, scopeTotalsReady } from './fts-index.js';
+import { decodeDocsize, decodeVarints, FTS_TABLE, indexRevision, projectTotals, scopeToken, scopeTokensClean, scopeTotalsReady } from './fts-index.js';
 import { bm25Score, bm25ScopedBound, type Bm25Leaf, type Bm25Stats } from './keyword-bm25.js';
 import { stmt, type MessageDetails, type ScopeParams } from './keyword-sql.js';
 import { hasCjk, indexColumns, indexedText, porterStem } from './search-text.js';
@@ -147,31 +147,39 @@ const SESSIONS_SIZES_SQL = `SELECT x.sz FROM messages AS m CROSS JOIN ${FTS_TABL
 const SIZES_SQL = `SELECT id, sz FROM ${FTS_TABLE}_docsize WHERE id IN (SELECT value FROM json_each(?))`;
 const AVERAGES_SQL = `SELECT block FROM ${FTS_TABLE}_data WHERE id = 1`;
 const DETAILS_SQL = `SELECT id, content FROM messages WHERE id IN (SELECT value FROM json_each(?))`;
-const PHRASE_ROWS_SQL = `SELECT rowid FROM ${FTS_TABLE} WHERE ${FTS_TABLE} MATCH ?`;
 const SCOPE_ROWS_SQL = `SELECT rowid FROM ${FTS_TABLE} WHERE ${FTS_TABLE} MATCH @match AND rowid > @after`;
 
-const WRITE_STATE_SQL = 'SELECT total_changes() || \',\' || (SELECT data_version FROM pragma_data_version())';
+/** The largest rowid of the index: new messages get rowids above it. */
+const INDEX_TOP_SQL = `SELECT coalesce(max(id), 0) FROM ${FTS_TABLE}_docsize`;
+const PHRASE_RANGE_SQL = `SELECT rowid FROM ${FTS_TABLE} WHERE ${FTS_TABLE} MATCH @match AND rowid > @after AND rowid <= @upTo`;
 /** Phrases whose counts a connection keeps per project at most. */
 const PHRASE_COUNTS_KEPT = 50_000;
-const phraseCountCache = new WeakMap<object, { state: string; byScope: Map<string, Map<string, { scoped: number; whole: number }>> }>();
+
+/** A phrase's document frequency in a project and in the whole index, over the rows up to `upTo`. */
+interface PhraseCount {
+  scoped: number;
+  whole: number;
+  upTo: number;
+}
+const phraseCountCache = new WeakMap<object, Map<string, { revisions: string; counts: Map<string, PhraseCount> }>>();
 
 /**
- * The phrase counts this connection already took for a project at its current revision and size,
- * dropped whenever anything was written to the database since (by this connection: total_changes;
- * by another: data_version), so a count is never stale: questions share characters and words,
- * and a conversation asks several before anything new is written.
+ * The phrase counts this connection already took for a project, while the index changed only by
+ * new messages since (`revisions`: the project's revision and the sum of every revision in
+ * keyword_scope_totals, which grows with any removal, edit, move or rebuild anywhere, fts-index.ts):
+ * a count then stays exact for the rows up to its `upTo`, and the caller adds the phrase's rows
+ * above it. Questions share characters and words, and a conversation appends between them.
  */
-function phraseCounts(db: RecallDatabase, scopeKey: string): Map<string, { scoped: number; whole: number }> {
-  const state = stmt(db, WRITE_STATE_SQL).pluck().get() as string;
+function phraseCounts(db: RecallDatabase, projectId: string, revisions: string): Map<string, PhraseCount> {
   let cache = phraseCountCache.get(db.raw);
-  if (!cache || cache.state !== state) phraseCountCache.set(db.raw, (cache = { state, byScope: new Map() }));
-  let known = cache.byScope.get(scopeKey);
-  if (!known) {
-    if (cache.byScope.size >= PROJECT_ROWS_KEPT) cache.byScope.clear();
-    cache.byScope.set(scopeKey, (known = new Map()));
+  if (!cache) phraseCountCache.set(db.raw, (cache = new Map()));
+  let known = cache.get(projectId);
+  if (!known || known.revisions !== revisions) {
+    if (!known && cache.size >= PROJECT_ROWS_KEPT) cache.clear();
+    cache.set(projectId, (known = { revisions, counts: new Map() }));
   }
-  if (known.size >= PHRASE_COUNTS_KEPT) known.clear();
-  return known;
+  if (known.counts.size >= PHRASE_COUNTS_KEPT) known.counts.clear();
+  return known.counts;
 }
 
 /** A project's index rows as a bitmap by rowid, as of a revision of its totals (migration 0008). */
@@ -236,19 +244,23 @@ export function scopedRanking(db: RecallDatabase, sp: ScopeParams, match: string
     tokensTotal = totals.tokens;
     // The scope token's rows are the project's only while no moved session awaits its rewrite
     // (never drained here: a search writes only where it needs the token's speed, keyword-rank.ts).
+    // Read before the project's rows, so that their set holds every project row up to it.
+    const upTo = stmt(db, INDEX_TOP_SQL).pluck().get() as number;
+    const revisions = `${totals.revision}\u0000${indexRevision(db.raw)}`;
     const rows = scopeTokensClean(db.raw) ? projectRows(db, projectId, totals) : null;
     if (rows) {
       // One read of each phrase's rows gives both counts: in the project (its row set) and in the
-      // whole index (for the window bound only). Kept per connection until anything is written.
-      const known = phraseCounts(db, `${projectId}\u0000${totals.revision}\u0000${totals.messages}`);
+      // whole index (for the window bound only). Kept per connection while only new messages were
+      // added; then only the phrase's rows above the last count are read.
+      const known = phraseCounts(db, projectId, revisions);
       const wholeCounts: number[] = [];
       documentFrequency = leaves.map((l) => {
         let c = known.get(l.phrase);
-        if (!c) {
-          const ids = stmt(db, PHRASE_ROWS_SQL).pluck().all(l.phrase) as number[];
+        if (!c || c.upTo < upTo) {
+          const ids = stmt(db, PHRASE_RANGE_SQL).pluck().all({ match: l.phrase, after: c?.upTo ?? -1, upTo }) as number[];
           let n = 0;
           for (const id of ids) n += rows[id] ?? 0;
-          known.set(l.phrase, (c = { scoped: n, whole: ids.length }));
+          known.set(l.phrase, (c = { scoped: (c?.scoped ?? 0) + n, whole: (c?.whole ?? 0) + ids.length, upTo }));
         }
         wholeCounts.push(c.whole);
         return c.scoped;
