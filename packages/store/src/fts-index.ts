@@ -420,12 +420,12 @@ export function scopeTotalsReady(raw: RawDatabase): boolean {
   return stmts(raw).totalsFlag.get() === 1;
 }
 
-/** A project's indexed messages, their summed length in tokens (the scope token included) and the revision of its rows (see migration 0008). */
 /** The sum of every revision in keyword_scope_totals: unchanged while the index changed only by new messages. */
 export function indexRevision(raw: RawDatabase): number {
   return stmts(raw).revisionSum.get() as number;
 }
 
+/** A project's indexed messages, their summed length in tokens (the scope token included) and the revision of its rows (see migration 0008). */
 export function projectTotals(raw: RawDatabase, projectId: string): { messages: number; tokens: number; revision: number } {
   return (stmts(raw).totalsOf.get(projectId) as { messages: number; tokens: number; revision: number } | undefined) ?? { messages: 0, tokens: 0, revision: 0 };
 }

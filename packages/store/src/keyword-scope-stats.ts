@@ -9,8 +9,10 @@
  * - messages and total length of a project: `keyword_scope_totals` (migration 0008, kept by
  *   fts-index.ts in the index's own transactions); of a project-less conversation's own history:
  *   summed from FTS5's per-row sizes of its messages;
- * - each phrase's document frequency: an FTS5 count of the phrase AND the project's scope token
- *   (or, for a list of sessions, joined to their messages);
+ * - each phrase's document frequency: the phrase's rows tested against the project's rows (a
+ *   bitmap of its scope-token rows), kept per connection while only new messages were added and
+ *   then extended by the phrase's rows above the last count (or, where the bitmap is not
+ *   available, an FTS5 count joined to the project; for a list of sessions, joined to their messages);
  * - a candidate's term frequencies: its stored text through the index's own tokenisation
  *   (indexColumns, then FTS5's `porter unicode61 remove_diacritics 2` rules in TypeScript), its
  *   length from FTS5's per-row size.
