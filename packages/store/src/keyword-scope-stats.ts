@@ -125,6 +125,22 @@ function phraseFrequency(column: readonly string[], phrase: readonly string[]): 
   return count;
 }
 
+/** How often each leaf occurs in a message's indexed columns, by the index's own tokenisation. */
+function frequencies(leaves: readonly MatchLeaf[]): (content: string) => number[] {
+  const tokenise = leaves.some((l) => l.needle === null);
+  const firsts = new Set(leaves.flatMap((l) => l.tokens.map((t) => t[0]!)));
+  return (content) => {
+    if (!tokenise) {
+      const text = indexedText(content);
+      return leaves.map((l) => occurrences(text, l.needle!));
+    }
+    const cols = indexColumns(content);
+    const body = phraseTokens(cols.body, firsts);
+    const cjk = cols.cjk === '' ? [] : phraseTokens(cols.cjk, firsts);
+    return leaves.map((l) => phraseFrequency(l.weight === 'A' ? body : cjk, l.tokens));
+  };
+}
+
 /** A search's per-scope BM25: the leaves, the scope's statistics, and (lazily) the whole table's for the window bound. */
 export interface ScopedRanking {
   readonly leaves: readonly MatchLeaf[];
@@ -150,9 +166,18 @@ const SIZES_SQL = `SELECT id, sz FROM ${FTS_TABLE}_docsize WHERE id IN (SELECT v
 const AVERAGES_SQL = `SELECT block FROM ${FTS_TABLE}_data WHERE id = 1`;
 const DETAILS_SQL = `SELECT id, content FROM messages WHERE id IN (SELECT value FROM json_each(?))`;
 const SCOPE_ROWS_SQL = `SELECT rowid FROM ${FTS_TABLE} WHERE ${FTS_TABLE} MATCH @match AND rowid > @after`;
+const PROJECT_ROWS_AFTER_SQL = `SELECT x.id FROM ${FTS_TABLE}_docsize AS x CROSS JOIN messages AS m ON m.id = x.id
+  CROSS JOIN sessions AS s ON s.id = m.session_id WHERE x.id > @after AND s.project_id = @projectId`;
 
 /** The largest rowid of the index: new messages get rowids above it. */
 const INDEX_TOP_SQL = `SELECT coalesce(max(id), 0) FROM ${FTS_TABLE}_docsize`;
+/**
+ * New index rows read as text to extend kept counts, at most, per phrase behind (an FTS5 range read
+ * of one phrase costs about as much as tokenising this many rows; more rows: one range read each).
+ */
+const NEW_ROWS_PER_PHRASE = 32;
+const NEW_ROWS_SQL = `SELECT x.id AS id, m.content AS content FROM ${FTS_TABLE}_docsize AS x CROSS JOIN messages AS m ON m.id = x.id
+  WHERE x.id > @after AND x.id <= @upTo ORDER BY x.id LIMIT @cap`;
 const PHRASE_RANGE_SQL = `SELECT rowid FROM ${FTS_TABLE} WHERE ${FTS_TABLE} MATCH @match AND rowid > @after AND rowid <= @upTo`;
 /** Phrases whose counts a connection keeps per project at most. */
 const PHRASE_COUNTS_KEPT = 50_000;
@@ -207,7 +232,11 @@ function projectRows(db: RecallDatabase, projectId: string, totals: { messages: 
   let set = cache.get(projectId);
   if (set && set.revision === totals.revision && set.count === totals.messages) return set.bits;
   if (!set || set.revision !== totals.revision) set = { revision: totals.revision, count: 0, maxId: 0, bits: new Uint8Array(0) };
-  const ids = stmt(db, SCOPE_ROWS_SQL).pluck().all({ match: `scope : "${scopeToken(projectId)}"`, after: set.maxId }) as number[];
+  // Extending: the new rows by their session's project (what their scope token says while no move
+  // awaits its rewrite, the only case this is called in), cheaper than FTS5 loading the token's rows.
+  const ids = (set.maxId > 0
+    ? stmt(db, PROJECT_ROWS_AFTER_SQL).pluck().all({ projectId, after: set.maxId })
+    : stmt(db, SCOPE_ROWS_SQL).pluck().all({ match: `scope : "${scopeToken(projectId)}"`, after: set.maxId })) as number[];
   if (ids.length > 0) {
     const top = ids.reduce((a, b) => (b > a ? b : a), set.maxId);
     if (top >= set.bits.length) {
@@ -256,8 +285,26 @@ export function scopedRanking(db: RecallDatabase, sp: ScopeParams, match: string
       // added; then only the phrase's rows above the last count are read.
       const known = phraseCounts(db, projectId, revisions);
       const wholeCounts: number[] = [];
-      documentFrequency = leaves.map((l) => {
+      // Kept counts behind by a few new rows: those rows' own text says which phrases they hold
+      // (the tokenisation the scores use), cheaper than an FTS5 range read per phrase.
+      const behind = leaves.map((l) => known.get(l.phrase)).filter((c): c is PhraseCount => c !== undefined && c.upTo < upTo);
+      const after = behind.reduce((a, c) => Math.min(a, c.upTo), upTo);
+      const cap = NEW_ROWS_PER_PHRASE * behind.length;
+      const fresh = behind.length > 0 ? (stmt(db, NEW_ROWS_SQL).all({ after, upTo, cap: cap + 1 }) as { id: number; content: string }[]) : [];
+      const freqs = frequencies(leaves);
+      const newRows = fresh.length <= cap ? fresh.map((r) => ({ id: r.id, freq: freqs(r.content) })) : null;
+      documentFrequency = leaves.map((l, i) => {
         let c = known.get(l.phrase);
+        if (c && c.upTo < upTo && newRows) {
+          let whole = 0;
+          let n = 0;
+          for (const r of newRows) {
+            if (r.id <= c.upTo || r.freq[i] === 0) continue;
+            whole++;
+            n += rows[r.id] ?? 0;
+          }
+          known.set(l.phrase, (c = { scoped: c.scoped + n, whole: c.whole + whole, upTo }));
+        }
         if (!c || c.upTo < upTo) {
           const ids = stmt(db, PHRASE_RANGE_SQL).pluck().all({ match: l.phrase, after: c?.upTo ?? -1, upTo }) as number[];
           let n = 0;
@@ -307,22 +354,8 @@ export function scopedRanking(db: RecallDatabase, sp: ScopeParams, match: string
         const unread = details ? missing.filter((id) => !details.has(id)) : missing;
         if (details) for (const id of missing) { const d = details.get(id); if (d) texts.set(id, d.content); }
         if (unread.length > 0) for (const r of stmt(db, DETAILS_SQL).all(JSON.stringify(unread)) as { id: number; content: string }[]) texts.set(r.id, r.content);
-        const tokenise = leaves.some((l) => l.needle === null);
-        const firsts = new Set(leaves.flatMap((l) => l.tokens.map((t) => t[0]!)));
-        for (const id of missing) {
-          const content = texts.get(id) ?? '';
-          let freq: number[];
-          if (tokenise) {
-            const cols = indexColumns(content);
-            const body = phraseTokens(cols.body, firsts);
-            const cjk = cols.cjk === '' ? [] : phraseTokens(cols.cjk, firsts);
-            freq = leaves.map((l) => phraseFrequency(l.weight === 'A' ? body : cjk, l.tokens));
-          } else {
-            const text = indexedText(content);
-            freq = leaves.map((l) => occurrences(text, l.needle!));
-          }
-          cache.set(id, bm25Score(freq, sizes.get(id) ?? 0, leaves, scoped));
-        }
+        const freqs = frequencies(leaves);
+        for (const id of missing) cache.set(id, bm25Score(freqs(texts.get(id) ?? ''), sizes.get(id) ?? 0, leaves, scoped));
       }
       return new Map(ids.map((id) => [id, cache.get(id) ?? 0]));
     },
