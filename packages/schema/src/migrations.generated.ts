@@ -135,5 +135,15 @@ export const EMBEDDED_MIGRATIONS: readonly EmbeddedMigration[] = [
     "bps": true,
     "folderMillis": 1796143937120,
     "hash": "eefc2bcada9b7fc9b334649c9392f37674b347d3e3a4addd2e0cf1a9fcab3d50"
+  },
+  {
+    "tag": "0008_keyword_scope_totals",
+    "sql": [
+      "-- Per-project totals of the keyword index, so keyword ranking takes BM25's statistics from the\n-- searched project alone (packages/store/src/keyword-scope-stats.ts): how many `messages_fts` rows\n-- carry the project's scope token and their summed length in tokens (FTS5's own per-row sizes,\n-- `messages_fts_docsize`, scope token included). FTS5's bm25() takes them over the whole table,\n-- every project of the profile, so the order inside one project depended on what the others held.\n-- Kept by the store in the same transaction as the index rows (fts-index.ts); keyed by the project\n-- the rows were indexed under (the one before a pending move). Derived data: filled by the store on\n-- first use (`totals` = 0 below) from the existing index rows, without re-tokenising anything.\n-- `revision` grows whenever a project's rows change other than by new messages (a removal, an\n-- edit, a move, a rebuild), so a connection may keep the set of a project's rows and extend it with\n-- new rows only while it is unchanged. Rows are never deleted (a project without rows keeps 0/0).\nCREATE TABLE `keyword_scope_totals` (\n\t`project_id` text PRIMARY KEY NOT NULL,\n\t`messages` integer NOT NULL,\n\t`tokens` integer NOT NULL,\n\t`revision` integer NOT NULL DEFAULT 0\n) WITHOUT ROWID;\n",
+      "\nALTER TABLE `keyword_index_state` ADD `totals` integer NOT NULL DEFAULT 0;\n"
+    ],
+    "bps": true,
+    "folderMillis": 1796155169103,
+    "hash": "ed5b6ea9a98fe8d9ae72a86e6a87b6c740690f591710c984bb11fd93fdb913dc"
   }
 ];

@@ -58,7 +58,7 @@ export interface DatabaseFileSummary {
 }
 
 /** Derived tables a backup without index leaves out (FTS5's shadow tables go with their table). */
-const DERIVED_TABLES = new Set(['semantic_chunks', 'keyword_index_state']);
+const DERIVED_TABLES = new Set(['semantic_chunks', 'keyword_index_state', 'keyword_scope_totals']);
 /** Copied first, in this order, for their foreign keys; every other table follows by name. */
 const FIRST_TABLES = ['projects', 'project_folders', 'sessions', 'messages'];
 

@@ -67,6 +67,14 @@ interface IndexStatements {
   dirtyClear: Statement;
   dirtyProjects: Statement;
   sessionMessages: Statement;
+  sizes: Statement;
+  totalsAdd: Statement;
+  totalsClear: Statement;
+  totalsFlag: Statement;
+  setTotalsFlag: Statement;
+  totalsOf: Statement;
+  revisionSum: Statement;
+  allSizes: Statement;
 }
 
 const statements = new WeakMap<RawDatabase, IndexStatements>();
@@ -82,7 +90,7 @@ function stmts(raw: RawDatabase): IndexStatements {
       // The 'delete' command must be given the values the row was indexed with (see the file header).
       remove: raw.prepare(`insert into ${FTS_TABLE} (${FTS_TABLE}, rowid, body, cjk, scope) values ('delete', ?, ?, ?, ?)`),
       indexedRows: raw.prepare(
-        `select m.id as id, m.content as content, ${INDEXED_PROJECT_SQL} as projectId
+        `select m.id as id, m.content as content, ${INDEXED_PROJECT_SQL} as projectId, x.sz as sz
         from ${DOCSIZE_TABLE} as x
         join messages m on m.id = x.id
         left join sessions s on s.id = m.session_id
@@ -109,7 +117,24 @@ function stmts(raw: RawDatabase): IndexStatements {
         'select d.indexed_project_id as indexed, s.project_id as current from keyword_scope_dirty d left join sessions s on s.id = d.session_id where d.session_id = ?',
       ),
       sessionMessages: raw.prepare(
-        `select m.id as id, m.content as content from messages m join ${DOCSIZE_TABLE} as x on x.id = m.id where m.session_id = ? and m.id > ? order by m.id limit 2000`,
+        `select m.id as id, m.content as content, x.sz as sz from messages m join ${DOCSIZE_TABLE} as x on x.id = m.id where m.session_id = ? and m.id > ? order by m.id limit 2000`,
+      ),
+      sizes: raw.prepare(`select id, sz from ${DOCSIZE_TABLE} where id in (select value from json_each(?))`),
+      totalsAdd: raw.prepare(
+        `insert into keyword_scope_totals (project_id, messages, tokens, revision) values (?, ?, ?, ?)
+        on conflict (project_id) do update set messages = messages + excluded.messages, tokens = tokens + excluded.tokens, revision = revision + excluded.revision`,
+      ),
+      totalsClear: raw.prepare('update keyword_scope_totals set messages = 0, tokens = 0, revision = revision + 1'),
+      totalsFlag: raw.prepare('select totals from keyword_index_state where id = 1').pluck(),
+      setTotalsFlag: raw.prepare('update keyword_index_state set totals = 1 where id = 1'),
+      totalsOf: raw.prepare('select messages, tokens, revision from keyword_scope_totals where project_id = ?'),
+      revisionSum: raw.prepare('select coalesce(sum(revision), 0) from keyword_scope_totals').pluck(),
+      allSizes: raw.prepare(
+        `select x.sz as sz, ${INDEXED_PROJECT_SQL} as projectId
+        from ${DOCSIZE_TABLE} as x
+        join messages m on m.id = x.id
+        left join sessions s on s.id = m.session_id
+        left join keyword_scope_dirty d on d.session_id = m.session_id`,
       ),
     };
     statements.set(raw, s);
@@ -169,6 +194,11 @@ export function indexMessages(raw: RawDatabase, rows: ReadonlyArray<{ id: number
     const cols = indexColumns(row.content);
     s.insert.run(row.id, cols.body, cols.cjk, scopeToken(projectOf.get(row.id)));
   }
+  const totals = new ScopeTotals();
+  for (const r of s.sizes.all(JSON.stringify(rows.map((r) => r.id))) as { id: number; sz: Buffer }[]) totals.add(projectOf.get(r.id), 1, decodeDocsize(r.sz));
+  // New messages have ids above every indexed row; a re-indexed (edited) one was unindexed first,
+  // which moved the revision already.
+  totals.write(s, true);
 }
 
 /**
@@ -180,10 +210,13 @@ export function unindexMessages(raw: RawDatabase, ids: readonly number[]): void 
   if (ids.length === 0) return;
   if (ensureKeywordIndex(raw)) return;
   const s = stmts(raw);
-  for (const r of s.indexedRows.all(JSON.stringify(ids)) as { id: number; content: string; projectId: string | null }[]) {
+  const totals = new ScopeTotals();
+  for (const r of s.indexedRows.all(JSON.stringify(ids)) as { id: number; content: string; projectId: string | null; sz: Buffer }[]) {
     const cols = indexColumns(r.content);
     s.remove.run(r.id, cols.body, cols.cjk, scopeToken(r.projectId));
+    totals.add(r.projectId, -1, -decodeDocsize(r.sz));
   }
+  totals.write(s);
 }
 
 /**
@@ -205,17 +238,23 @@ export function reindexSessionsScope(raw: RawDatabase, sessionIds: readonly stri
     const to = scopeToken(queued.current);
     // Pages, not iterate(): better-sqlite3 cannot write while a read cursor is open.
     let last = 0;
+    const totals = new ScopeTotals();
     while (from !== to) {
-      const page = s.sessionMessages.all(sessionId, last) as { id: number; content: string }[];
+      const page = s.sessionMessages.all(sessionId, last) as { id: number; content: string; sz: Buffer }[];
       if (page.length === 0) break;
       for (const m of page) {
         const cols = indexColumns(m.content);
         s.remove.run(m.id, cols.body, cols.cjk, from);
         s.insert.run(m.id, cols.body, cols.cjk, to);
+        // The row's length counts its scope token: one token with a project, none without.
+        const size = decodeDocsize(m.sz);
+        totals.add(queued.indexed, -1, -size);
+        totals.add(queued.current, 1, size - (from === '' ? 0 : 1) + (to === '' ? 0 : 1));
       }
       count += page.length;
       last = page[page.length - 1]!.id;
     }
+    totals.write(s);
     s.dirtyClear.run(sessionId);
   }
   return count;
@@ -257,6 +296,10 @@ export function ensureKeywordIndex(raw: RawDatabase): boolean {
   const current = raw.prepare("select sql from sqlite_master where type = 'table' and name = ?").pluck().get(FTS_TABLE) as string | undefined;
   const sameTable = current !== undefined && squash(current) === squash(FTS_TABLE_SQL);
   if (sameTable && stmts(raw).version.get() === KEYWORD_INDEX_VERSION) {
+    if (stmts(raw).totalsFlag.get() !== 1 && !raw.readonly) {
+      if (raw.inTransaction) fillScopeTotals(raw);
+      else raw.transaction(() => fillScopeTotals(raw)).immediate();
+    }
     verified.add(raw);
     return false;
   }
@@ -279,24 +322,118 @@ export function rebuildKeywordIndex(raw: RawDatabase, onProgress?: (indexed: num
   const s = stmts(raw);
   const run = (): number => {
     s.clear.run();
+    s.totalsClear.run();
     let last = 0;
     let count = 0;
+    const totals = new ScopeTotals();
     for (;;) {
       const rows = s.batch.all(last, 5000) as { id: number; content: string; projectId: string | null }[];
       if (rows.length === 0) break;
+      const projectOf = new Map<number, string | null>();
       for (const row of rows) {
         const cols = indexColumns(row.content);
         s.insert.run(row.id, cols.body, cols.cjk, scopeToken(row.projectId));
+        projectOf.set(row.id, row.projectId);
       }
+      for (const r of s.sizes.all(JSON.stringify(rows.map((r) => r.id))) as { id: number; sz: Buffer }[]) totals.add(projectOf.get(r.id), 1, decodeDocsize(r.sz));
       count += rows.length;
       last = rows[rows.length - 1]!.id;
       onProgress?.(count);
     }
     raw.prepare('delete from keyword_scope_dirty').run();
+    totals.write(s);
     s.setVersion.run(KEYWORD_INDEX_VERSION);
+    s.setTotalsFlag.run();
     return count;
   };
   const count = raw.inTransaction ? run() : raw.transaction(run).immediate();
   verified.add(raw);
   return count;
+}
+
+/** SQLite/FTS5 varints (big-endian groups of 7 bits, the 9th byte whole) from a blob. */
+export function decodeVarints(blob: Uint8Array): number[] {
+  const out: number[] = [];
+  let i = 0;
+  while (i < blob.length) {
+    let v = 0;
+    let k = 0;
+    for (;;) {
+      const b = blob[i++]!;
+      if (k === 8) {
+        v = v * 256 + b;
+        break;
+      }
+      v = v * 128 + (b & 0x7f);
+      k++;
+      if ((b & 0x80) === 0 || i >= blob.length) break;
+    }
+    out.push(v);
+  }
+  return out;
+}
+
+// --------------------------------------------------------------------------------------------
+// Per-project totals (migration 0008): messages and summed length of each project's index rows,
+// for BM25 with the project's own statistics (keyword-scope-stats.ts). Rows without a project
+// are not counted here (a project-less conversation's statistics are summed when it is searched).
+
+/** Changes to keyword_scope_totals gathered over a batch and written once per project. */
+class ScopeTotals {
+  private readonly byProject = new Map<string, { messages: number; tokens: number }>();
+  add(projectId: string | null | undefined, messages: number, tokens: number): void {
+    if (projectId === undefined) return;
+    // Rows without a project are kept under '' (no project has that id): never a project's
+    // statistics, but its revision moves with theirs, so keyword-scope-stats.ts can tell that only
+    // new messages were added anywhere (every revision unchanged) and extend its counts.
+    if (projectId === null) projectId = '';
+    const t = this.byProject.get(projectId);
+    if (t) {
+      t.messages += messages;
+      t.tokens += tokens;
+    } else this.byProject.set(projectId, { messages, tokens });
+  }
+  /** `appended`: the rows were only new messages (ids above every indexed one), the revision stays. */
+  write(s: IndexStatements, appended = false): void {
+    for (const [projectId, t] of this.byProject) s.totalsAdd.run(projectId, t.messages, t.tokens, appended ? 0 : 1);
+    this.byProject.clear();
+  }
+}
+
+/** Fills keyword_scope_totals from the index rows as they are (FTS5's per-row sizes; nothing re-tokenised). */
+function fillScopeTotals(raw: RawDatabase): void {
+  const s = stmts(raw);
+  s.totalsClear.run();
+  const totals = new ScopeTotals();
+  for (const r of s.allSizes.iterate() as Iterable<{ sz: Buffer; projectId: string | null }>) totals.add(r.projectId, 1, decodeDocsize(r.sz));
+  totals.write(s);
+  s.setTotalsFlag.run();
+}
+
+/** Whether every index row carries its session's current project token (no move awaits a rewrite). */
+export function scopeTokensClean(raw: RawDatabase): boolean {
+  return stmts(raw).dirtyAny.get() !== 1;
+}
+
+/** Whether keyword_scope_totals is filled (false only on a read-only connection to a database never opened for writing since migration 0008). */
+export function scopeTotalsReady(raw: RawDatabase): boolean {
+  return stmts(raw).totalsFlag.get() === 1;
+}
+
+/** The sum of every revision in keyword_scope_totals: unchanged while the index changed only by new messages. */
+export function indexRevision(raw: RawDatabase): number {
+  return stmts(raw).revisionSum.get() as number;
+}
+
+/** A project's indexed messages, their summed length in tokens (the scope token included) and the revision of its rows (see migration 0008). */
+export function projectTotals(raw: RawDatabase, projectId: string): { messages: number; tokens: number; revision: number } {
+  return (stmts(raw).totalsOf.get(projectId) as { messages: number; tokens: number; revision: number } | undefined) ?? { messages: 0, tokens: 0, revision: 0 };
+}
+
+/** A row's length in tokens from its FTS5 `_docsize` value (one varint per column, summed). */
+export function decodeDocsize(sz: Uint8Array | null | undefined): number {
+  if (!sz) return 0;
+  let total = 0;
+  for (const v of decodeVarints(sz)) total += v;
+  return total;
 }

@@ -9,6 +9,7 @@ import type { QueryTerm } from './fts-query.js';
 import { commonCharacterCap, compareRanked, lowWholeWordCoverage, PARAPHRASE_PROBE, paraphraseWords, questionCharacters } from './keyword-rules.js';
 import { BM25_WEIGHTS } from './keyword-types.js';
 import { DETAILS_SQL, messageGateSql, rankedSql, stmt, type MessageDetails, type ScopeParams } from './keyword-sql.js';
+import { scopedRanking, type ScopedRanking } from './keyword-scope-stats.js';
 
 export interface RankedRow {
   id: number;
@@ -37,6 +38,7 @@ export function runRanked(
   useTopFirst = true,
   onWindowed?: (cut: WindowCut) => void,
   window = RANK_WINDOW,
+  details?: Map<number, MessageDetails>,
 ): RankedRow[] {
   let m = match;
   // A dated search ranks with the JOIN (the date is part of its gate, before LIMIT): the newest-first
@@ -45,19 +47,90 @@ export function runRanked(
   // The project token is only a pre-filter: used when there are many matches overall and no session
   // is waiting for a token rewrite after a move. The JOIN in rankedSql stays authoritative.
   const many = minMatches <= 0 || (stmt(db, PROBE_SQL).pluck().get({ match, cap: minMatches }) as number) >= minMatches;
-  if (sp.kind === 'project' && many && refreshScopeTokens(db.raw)) {
+  const tokens = sp.kind === 'project' && many && refreshScopeTokens(db.raw);
+  // BM25 with the scope's own statistics (keyword-scope-stats.ts): FTS5 orders the candidates,
+  // which are then scored again; null keeps FTS5's scores (a read-only database without totals).
+  const ranking = scopedRanking(db, sp, match, details);
+  if (tokens) {
     const scope = `scope : "${scopeToken(sp.params['projectId'] as string)}"`;
     m = `${scope} AND (${match})`;
     if (useTopFirst && !dated) {
       const out = windowRanked(db, base, m, limit, window, () => {
         const split = splitPhrases(match);
         return split && `${scope} AND ${split}`;
-      });
+      }, ranking);
       if (out.windowed) onWindowed?.(out.windowed);
       return out.rows;
     }
   }
-  return stmt(db, rankedSql(sp.kind, dated)).all({ ...base, match: m, limit }) as RankedRow[];
+  return joinRanked(db, rankedSql(sp.kind, dated), { ...base, match: m }, limit, ranking);
+}
+
+/** Relative slack on the window bound (floating-point rounding between FTS5's C and this file). */
+const BOUND_SLACK = 1e-9;
+
+/** Whether the k-th score beats the bound of every unread match (see ScopedRanking.bound). */
+function beats(score: number, bound: number): boolean {
+  return score > bound * (1 + BOUND_SLACK) + 1e-12;
+}
+
+/**
+ * The JOIN-ranked statement (rankedSql: interactive rows first, then by FTS5's rank) with the
+ * scope's own BM25: rows are read in growing windows until every match was read or the `limit`-th
+ * best by the scoped score beats the most any unread row can score (ScopedRanking.bound of the
+ * last row's FTS5 score: an unread row of the same class scores at most that by FTS5).
+ */
+function joinRanked(db: RecallDatabase, sql: string, params: Record<string, unknown>, limit: number, ranking: ScopedRanking | null): RankedRow[] {
+  if (!ranking) return stmt(db, sql).all({ ...params, limit }) as RankedRow[];
+  let top = Math.max(limit * CHECK_FACTOR, CHECK_MIN);
+  for (;;) {
+    const rows = stmt(db, sql).all({ ...params, limit: top }) as RankedRow[];
+    const { kept, complete } = scoreInOrder(rows, limit, ranking);
+    if (rows.length < top || complete) return kept.slice(0, limit);
+    const last = rows[rows.length - 1]!;
+    const kth = kept[limit - 1];
+    if (kth) {
+      // Unread: interactive rows scoring at most the last one's by FTS5 (when it is interactive), and automated ones.
+      if (last.automated === 0 ? kth.automated === 0 && beats(-kth.rank, ranking.bound(-last.rank)) : kth.automated === 0 || beats(-kth.rank, ranking.bound(-last.rank))) {
+        return kept.slice(0, limit);
+      }
+    }
+    top *= CHECK_FACTOR;
+  }
+}
+
+/** Rows scored per step of scoreInOrder (then twice as many each step). */
+const SCORE_STEP_MIN = 16;
+
+/**
+ * The scoped scores of `rows` (in their statement's order: interactive rows first, each class by
+ * FTS5's rank, best first), read in growing steps: once `limit` interactive rows are scored and the
+ * `limit`-th beats the most the next unscored row can score (ScopedRanking.bound of its FTS5 score;
+ * every later row of its class scores at most that by FTS5, and automated rows sort after
+ * interactive ones), the rest is left unscored — it cannot reach the first `limit` — and
+ * `complete` says that the first `limit` of `kept` are final. Without that proof every row is scored.
+ */
+function scoreInOrder(rows: readonly RankedRow[], limit: number, ranking: ScopedRanking): { kept: RankedRow[]; complete: boolean } {
+  const kept: RankedRow[] = [];
+  const interactive: number[] = [];
+  let step = Math.max(limit, SCORE_STEP_MIN);
+  for (let i = 0; i < rows.length; ) {
+    const chunk = rows.slice(i, i + step);
+    const scores = ranking.score(chunk.map((r) => r.id));
+    for (const r of chunk) {
+      const score = scores.get(r.id)!;
+      kept.push({ id: r.id, rank: -score, automated: r.automated });
+      if (r.automated === 0) interactive.push(score);
+    }
+    i += chunk.length;
+    step *= 2;
+    const next = rows[i];
+    if (next && interactive.length >= limit) {
+      const kth = interactive.sort((a, b) => b - a)[limit - 1]!;
+      if (next.automated !== 0 || beats(kth, ranking.bound(-next.rank))) return { kept: kept.sort(compareRanked), complete: true };
+    }
+  }
+  return { kept: kept.sort(compareRanked), complete: false };
 }
 
 /**
@@ -133,36 +206,54 @@ export function windowRanked(
   limit: number,
   window = RANK_WINDOW,
   strict?: () => string | null,
+  ranking: ScopedRanking | null = null,
 ): { rows: RankedRow[]; windowed: WindowCut | null } {
   const matches = stmt(db, COUNT_SQL).pluck().get({ match, window }) as number;
-  if (matches < window) return { rows: checkRanked(db, base, ALL_SQL, { match }, limit).rows, windowed: null };
+  if (matches < window) return { rows: checkRanked(db, base, ALL_SQL, { match }, limit, ranking).rows, windowed: null };
   const narrow = strict?.() ?? null;
   if (narrow !== null) {
-    const first = checkRanked(db, base, WINDOW_SQL, { match: narrow, window }, limit);
+    // The narrowed match holds the same phrases once each (splitPhrases): the same scoped ranking applies.
+    const first = checkRanked(db, base, WINDOW_SQL, { match: narrow, window }, limit, ranking);
     if (first.rows.filter((r) => r.automated === 0).length >= limit) return { rows: first.rows, windowed: 'several' };
-    const fill = checkRanked(db, base, WINDOW_SQL, { match, window }, limit);
+    const fill = checkRanked(db, base, WINDOW_SQL, { match, window }, limit, ranking);
     const byId = new Map([...fill.rows, ...first.rows].map((r) => [r.id, r]));
     return { rows: [...byId.values()].sort(compareRanked).slice(0, limit), windowed: 'recent' };
   }
-  return { rows: checkRanked(db, base, WINDOW_SQL, { match, window }, limit).rows, windowed: 'recent' };
+  return { rows: checkRanked(db, base, WINDOW_SQL, { match, window }, limit, ranking).rows, windowed: 'recent' };
 }
 
 /** The best `limit` rows of a ranking statement that pass the JOIN check (see windowRanked). */
-function checkRanked(db: RecallDatabase, base: Record<string, unknown>, sql: string, params: Record<string, unknown>, limit: number): { rows: RankedRow[] } {
+function checkRanked(
+  db: RecallDatabase,
+  base: Record<string, unknown>,
+  sql: string,
+  params: Record<string, unknown>,
+  limit: number,
+  ranking: ScopedRanking | null = null,
+): { rows: RankedRow[] } {
   let top = Math.max(limit * CHECK_FACTOR, CHECK_MIN);
   for (;;) {
     const candidates = stmt(db, sql).all({ ...params, top }) as { id: number; rank: number }[];
     const rankOf = new Map(candidates.map((r) => [r.id, r.rank]));
-    const kept = (stmt(db, CHECK_SQL).all({ ...base, ids: JSON.stringify(candidates.map((c) => c.id)) }) as { id: number; automated: number }[]).map((r) => ({
-      id: r.id,
-      rank: rankOf.get(r.id)!,
-      automated: r.automated,
-    }));
-    // Enough interactive survivors, or every candidate was checked: the order is final.
-    if (kept.filter((r) => r.automated === 0).length >= limit || candidates.length < top) {
-      kept.sort(compareRanked);
-      return { rows: kept.slice(0, limit) };
+    const checked = stmt(db, CHECK_SQL).all({ ...base, ids: JSON.stringify(candidates.map((c) => c.id)) }) as { id: number; automated: number }[];
+    if (ranking) {
+      // Scored in FTS5's order, interactive rows first (scoreInOrder stops once the rest cannot reach the top).
+      const ordered = checked.map((r) => ({ id: r.id, rank: rankOf.get(r.id)!, automated: r.automated })).sort(compareRanked);
+      const { kept, complete } = scoreInOrder(ordered, limit, ranking);
+      // Final: every candidate was checked, or the scored top is proven, or `limit` interactive
+      // survivors whose `limit`-th beats every unread match (FTS5 score at most the last candidate's).
+      const interactive = kept.filter((r) => r.automated === 0).length;
+      if (candidates.length < top || complete || (interactive >= limit && beats(-kept[limit - 1]!.rank, ranking.bound(-candidates[candidates.length - 1]!.rank)))) {
+        return { rows: kept.slice(0, limit) };
+      }
+      top *= CHECK_FACTOR;
+      continue;
     }
+    const kept = checked.map((r) => ({ id: r.id, rank: rankOf.get(r.id)!, automated: r.automated }));
+    kept.sort(compareRanked);
+    // Every candidate was checked, or enough interactive survivors: final.
+    const interactive = kept.filter((r) => r.automated === 0).length;
+    if (candidates.length < top || interactive >= limit) return { rows: kept.slice(0, limit) };
     top *= CHECK_FACTOR;
   }
 }

@@ -117,7 +117,7 @@ export function keywordSearch(db: RecallDatabase, scope: KeywordScope, query: st
   let common: ReadonlySet<string> | null = null;
   if (parsed.match !== null) {
     const topFirst = options.topFirst !== false;
-    if (backoff !== 'auto') ranked = runRanked(db, sp, base, parsed.match, limit, minMatches, topFirst, onWindowed, rankWindow);
+    if (backoff !== 'auto') ranked = runRanked(db, sp, base, parsed.match, limit, minMatches, topFirst, onWindowed, rankWindow, details);
     else {
       // One query: exact CJK words (bigram phrases in `body`) OR-ed with their characters (the
       // `cjk` column, BM25 weight 0.5), so a paraphrase that shares characters but few whole words
@@ -128,14 +128,14 @@ export function keywordSearch(db: RecallDatabase, scope: KeywordScope, query: st
       const skip = commonCharacters(db, query, options.commonCharacterShare ?? COMMON_CHARACTER_SHARE);
       common = skip;
       const relaxed = parseQuery(query, { cjkBackoff: 'unigram', skipCharacters: skip }).match ?? parsed.match;
-      ranked = runRanked(db, sp, base, relaxed, limit, minMatches, topFirst, onWindowed, rankWindow);
+      ranked = runRanked(db, sp, base, relaxed, limit, minMatches, topFirst, onWindowed, rankWindow, details);
       summary.match = relaxed;
       if (ranked.length < limit && skip.size > 0) {
         // Under-filled: the common characters may be all a short or rare question shares with the
         // text; the full character match is a superset, so its BM25 order covers everything found.
         const full = parseQuery(query, { cjkBackoff: 'unigram' }).match;
         if (full !== null && full !== relaxed) {
-          ranked = runRanked(db, sp, base, full, limit, minMatches, topFirst, onWindowed, rankWindow);
+          ranked = runRanked(db, sp, base, full, limit, minMatches, topFirst, onWindowed, rankWindow, details);
           summary.match = full;
         }
       }

@@ -76,3 +76,10 @@ export { BM25_WEIGHTS, AUTOMATED_SOURCES } from './keyword-types.js';
 export type { TitleHit } from './keyword-types.js';
 /** Text as the index sees it: private spans blanked (what coverage and snippets compare against). */
 export { searchableContent } from './search-text.js';
+/**
+ * BM25 as FTS5's bm25() computes it, with the statistics the caller gives (both adapters: the searched
+ * scope's own), and the most a document holding only some leaves can score (keyword-bm25.ts).
+ */
+export { bm25Score, bm25UpperBound } from './keyword-bm25.js';
+/** A scored query phrase and a scope's BM25 statistics. */
+export type { Bm25Leaf, Bm25Stats } from './keyword-bm25.js';

@@ -80,8 +80,13 @@ export function likeOutsidePrivate(content: string, needles: readonly string[]):
   return needles.every((n) => visible.includes(n.toLowerCase()));
 }
 
+/** The text indexColumns splits into columns: the indexed prefix, private spans blanked, NFKC. */
+export function indexedText(content: string): string {
+  return searchableContent(content.length > MAX_INDEXED_CHARS ? content.slice(0, MAX_INDEXED_CHARS) : content).normalize('NFKC');
+}
+
 export function indexColumns(content: string): IndexColumns {
-  const text = searchableContent(content.length > MAX_INDEXED_CHARS ? content.slice(0, MAX_INDEXED_CHARS) : content).normalize('NFKC');
+  const text = indexedText(content);
   // Fast path: most English messages have no CJK at all.
   if (!CJK_CHAR_RE.test(text)) return { body: text, cjk: '' };
   const body: string[] = [];

@@ -6,11 +6,11 @@
  * (never across projects). PostgreSQL has no BM25 of its own, and `ts_rank` has no IDF: a common
  * word counted as much as a rare one, which is what made the two backends rank differently.
  */
-import { BM25_WEIGHTS } from '@recall/store/portable';
+import { bm25Score, type Bm25Stats } from '@recall/store/portable';
 import type { QueryLeaf } from '../keyword-text.js';
 
-const K1 = 1.2;
-const B = 0.75;
+/** BM25's scope statistics and the bound of keyword-window.ts: the SQLite path's, shared (@recall/store/portable). */
+export { bm25UpperBound, type Bm25Stats } from '@recall/store/portable';
 
 /** A message's tsvector as positions per lexeme and weight. */
 export interface ParsedDocument {
@@ -81,14 +81,6 @@ export function leafFrequency(doc: ParsedDocument, leaf: QueryLeaf): number {
   return count;
 }
 
-/** What BM25 needs from the scope: how many messages it holds, and per leaf how many contain it. */
-export interface Bm25Stats {
-  readonly messages: number;
-  readonly documentFrequency: readonly number[];
-  /** Mean document length (tokens) in the scope, the project token included (SCOPE_TOKEN_LENGTH). */
-  readonly averageLength: number;
-}
-
 /**
  * Tokens the SQLite index adds to the length of a message of a project: FTS5's `bm25()` takes a
  * row's length over all its columns, and the third column, `scope`, holds the project's token
@@ -99,35 +91,12 @@ export interface Bm25Stats {
  */
 export const SCOPE_TOKEN_LENGTH = 1;
 
-/** FTS5's bm25() (positive: higher is better) of one document for `leaves` (each scored `count` times, as FTS5 scores each occurrence of a phrase); `inProject`: the message's session has a project (its SQLite row holds a scope token). */
+/** FTS5's bm25() (positive: higher is better) of one document for `leaves` (each scored `count` times, as FTS5 scores each occurrence of a phrase); `inProject`: the message's session has a project (its SQLite row holds a scope token). The formula is the SQLite path's (@recall/store/portable bm25Score). */
 export function bm25(doc: ParsedDocument, leaves: readonly QueryLeaf[], stats: Bm25Stats, inProject = false): number {
-  const avg = stats.averageLength > 0 ? stats.averageLength : 1;
-  const length = doc.length + (inProject ? SCOPE_TOKEN_LENGTH : 0);
-  const norm = K1 * (1 - B + (B * length) / avg);
-  let score = 0;
-  leaves.forEach((leaf, i) => {
-    const tf = leafFrequency(doc, leaf);
-    if (tf === 0) return;
-    const f = tf * (leaf.weight === 'A' ? BM25_WEIGHTS.body : BM25_WEIGHTS.cjk);
-    score += ((leaf.count ?? 1) * idfOf(stats, i) * f * (K1 + 1)) / (f + norm);
-  });
-  return score;
-}
-
-/** FTS5's IDF of leaf `i`: ln((N − df + 0.5) / (df + 0.5)), and 1e-6 where that is not positive. */
-function idfOf(stats: Bm25Stats, i: number): number {
-  const df = stats.documentFrequency[i] ?? 0;
-  const idf = Math.log((stats.messages - df + 0.5) / (df + 0.5));
-  return idf <= 0 ? 1e-6 : idf;
-}
-
-/**
- * The most a document can score that holds only the leaves `leafIndexes` (in any number, at any
- * length): each leaf adds idf · f(k1 + 1) / (f + norm) < idf · (k1 + 1). Used to prove that no
- * unread match can enter the top of the ranking (keyword-window.ts).
- */
-export function bm25UpperBound(leaves: readonly QueryLeaf[], leafIndexes: readonly number[], stats: Bm25Stats): number {
-  let bound = 0;
-  for (const i of leafIndexes) bound += (leaves[i]?.count ?? 1) * idfOf(stats, i) * (K1 + 1);
-  return bound;
+  return bm25Score(
+    leaves.map((leaf) => leafFrequency(doc, leaf)),
+    doc.length + (inProject ? SCOPE_TOKEN_LENGTH : 0),
+    leaves,
+    stats,
+  );
 }

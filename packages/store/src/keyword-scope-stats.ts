@@ -1,0 +1,366 @@
+/**
+ * BM25 with the searched scope's own statistics on SQLite. FTS5's `bm25()` takes the message
+ * count, the mean length and each phrase's document frequency over the whole `messages_fts`
+ * table — every project of the profile — so the order of two messages of project A changed with
+ * what project B held (and revealed something of it). The ranked queries of keyword-rank.ts still
+ * let FTS5 order the candidates (fast, in C); their best rows are then scored again here with the
+ * scope's statistics, by the formula FTS5 uses (keyword-bm25.ts, the one PostgreSQL uses too):
+ *
+ * - messages and total length of a project: `keyword_scope_totals` (migration 0008, kept by
+ *   fts-index.ts in the index's own transactions); of a project-less conversation's own history:
+ *   summed from FTS5's per-row sizes of its messages;
+ * - each phrase's document frequency: the phrase's rows tested against the project's rows (a
+ *   bitmap of its scope-token rows), kept per connection while only new messages were added and
+ *   then extended by the phrase's rows above the last count (or, where the bitmap is not
+ *   available, an FTS5 count joined to the project; for a list of sessions, joined to their messages);
+ * - a candidate's term frequencies: its stored text through the index's own tokenisation
+ *   (indexColumns, then FTS5's `porter unicode61 remove_diacritics 2` rules in TypeScript), its
+ *   length from FTS5's per-row size.
+ *
+ * keyword-rank.ts reads more candidates until bm25ScopedBound proves that no unread match can
+ * score above the last kept hit, so the answer is the full scoped ranking, not an approximation
+ * of it. Nothing here reads another project's rows except through whole-table counts that only
+ * bound the candidate window (never a score, a row or a count shown to anyone).
+ */
+import type { RecallDatabase } from '@recall/schema';
+import { decodeDocsize, decodeVarints, FTS_TABLE, indexRevision, projectTotals, scopeToken, scopeTokensClean, scopeTotalsReady } from './fts-index.js';
+import { bm25Score, bm25ScopedBound, type Bm25Leaf, type Bm25Stats } from './keyword-bm25.js';
+import { stmt, type MessageDetails, type ScopeParams } from './keyword-sql.js';
+import { hasCjk, indexColumns, indexedText, porterStem } from './search-text.js';
+
+/** One distinct phrase of a MATCH expression: its column, its tokens, and how often the expression holds it. */
+export interface MatchLeaf extends Bm25Leaf {
+  /** The phrase as FTS5 syntax (`body : "…"`), counted on its own for its document frequency. */
+  readonly phrase: string;
+  readonly tokens: readonly string[];
+  readonly count: number;
+  /**
+   * For a CJK phrase, the characters whose occurrences in the indexed text are exactly the phrase's
+   * occurrences in its column (a bigram chain `番茄 茄炒` = `番茄炒`; a `cjk` character = itself):
+   * counted without tokenising the message. Null: tokenise.
+   */
+  readonly needle: string | null;
+}
+
+/** The needle of a CJK phrase (see MatchLeaf.needle), or null. */
+function needleOf(weight: 'A' | 'B', toks: readonly string[]): string | null {
+  if (toks.length === 0 || !toks.every((x) => hasCjk(x) && [...x].every((c) => hasCjk(c)))) return null;
+  const chars = toks.map((x) => [...x]);
+  if (weight === 'B') return toks.length === 1 && chars[0]!.length === 1 ? toks[0]! : null;
+  // body: every token a bigram overlapping the next by one character (one CJK run's bigrams).
+  if (!chars.every((c) => c.length === 2)) return null;
+  for (let i = 1; i < chars.length; i++) if (chars[i]![0] !== chars[i - 1]![1]) return null;
+  return chars[0]![0]! + chars.map((c) => c[1]!).join('');
+}
+
+/** Occurrences of `needle` in `text`, overlapping ones included. */
+function occurrences(text: string, needle: string): number {
+  let count = 0;
+  for (let i = text.indexOf(needle); i !== -1; i = text.indexOf(needle, i + 1)) count++;
+  return count;
+}
+
+const PHRASE_RE = /(body|cjk) : "((?:[^"]|"")*)"/g;
+/** FTS5 unicode61's token characters (letters, numbers, private use; marks kept with their letter). */
+const TOKEN_RE = /[\p{L}\p{N}\p{Co}\p{M}]+/gu;
+const LATIN_MARKS_RE = /(\p{Script=Latin})\p{M}+/gu;
+const ASCII_RE = /^[\x00-\x7f]*$/;
+const LEXEME_CACHE = new Map<string, string>();
+
+/** A token as FTS5's `porter unicode61 remove_diacritics 2` stores it: CJK unchanged; else lower case, Latin diacritics removed, Porter stem. */
+function lexeme(token: string): string {
+  let out = LEXEME_CACHE.get(token);
+  if (out !== undefined) return out;
+  if (hasCjk(token)) out = token;
+  else if (ASCII_RE.test(token)) out = porterStem(token.toLowerCase());
+  else out = porterStem(token.toLowerCase().normalize('NFD').replace(LATIN_MARKS_RE, '$1').normalize('NFC'));
+  if (LEXEME_CACHE.size >= 100_000) LEXEME_CACHE.clear();
+  LEXEME_CACHE.set(token, out);
+  return out;
+}
+
+function tokens(text: string): string[] {
+  return (text.match(TOKEN_RE) ?? []).map(lexeme);
+}
+
+/**
+ * tokens(text), except that an ASCII token whose lexeme cannot be one of the phrases' is left as
+ * '' (never a phrase token) without stemming it: lower-casing and the Porter stem keep an ASCII
+ * word's first character, so a token whose first character (lower case) starts no phrase token is
+ * not one. Positions are kept, so phrase frequencies are those of tokens(text).
+ */
+function phraseTokens(text: string, firsts: ReadonlySet<string>): string[] {
+  const out = text.match(TOKEN_RE) ?? [];
+  for (let i = 0; i < out.length; i++) {
+    const t = out[i]!;
+    const c = t.charCodeAt(0);
+    if (c < 0x80 && ASCII_RE.test(t) && !firsts.has(String.fromCharCode(c >= 65 && c <= 90 ? c + 32 : c))) out[i] = '';
+    else out[i] = lexeme(t);
+  }
+  return out;
+}
+
+/** The distinct phrases FTS5 scores in `match` (the scope token's phrase, weight 0, is left out). */
+export function matchLeaves(match: string): MatchLeaf[] {
+  const byPhrase = new Map<string, { phrase: string; weight: 'A' | 'B'; tokens: string[]; count: number }>();
+  for (const m of match.matchAll(PHRASE_RE)) {
+    const known = byPhrase.get(m[0]);
+    if (known) known.count++;
+    else byPhrase.set(m[0], { phrase: m[0], weight: m[1] === 'body' ? 'A' : 'B', tokens: tokens(m[2]!.replace(/""/g, '"')), count: 1 });
+  }
+  return [...byPhrase.values()].map((l) => ({ ...l, needle: needleOf(l.weight, l.tokens) }));
+}
+
+/** How often `phrase` occurs as consecutive tokens of `column`. */
+function phraseFrequency(column: readonly string[], phrase: readonly string[]): number {
+  const n = phrase.length;
+  if (n === 0) return 0;
+  let count = 0;
+  for (let i = 0; i + n <= column.length; i++) {
+    if (column[i] !== phrase[0]) continue;
+    let k = 1;
+    while (k < n && column[i + k] === phrase[k]) k++;
+    if (k === n) count++;
+  }
+  return count;
+}
+
+/** How often each leaf occurs in a message's indexed columns, by the index's own tokenisation. */
+function frequencies(leaves: readonly MatchLeaf[]): (content: string) => number[] {
+  const tokenise = leaves.some((l) => l.needle === null);
+  const firsts = new Set(leaves.flatMap((l) => l.tokens.map((t) => t[0]!)));
+  return (content) => {
+    if (!tokenise) {
+      const text = indexedText(content);
+      return leaves.map((l) => occurrences(text, l.needle!));
+    }
+    const cols = indexColumns(content);
+    const body = phraseTokens(cols.body, firsts);
+    const cjk = cols.cjk === '' ? [] : phraseTokens(cols.cjk, firsts);
+    return leaves.map((l) => phraseFrequency(l.weight === 'A' ? body : cjk, l.tokens));
+  };
+}
+
+/** A search's per-scope BM25: the leaves, the scope's statistics, and (lazily) the whole table's for the window bound. */
+export interface ScopedRanking {
+  readonly leaves: readonly MatchLeaf[];
+  readonly scoped: Bm25Stats;
+  /** Per-scope scores (higher is better) of these indexed messages. */
+  score(ids: readonly number[]): Map<number, number>;
+  /** The most a match scoring at most `wholeScore` by FTS5's bm25() can score in the scope. */
+  bound(wholeScore: number): number;
+}
+
+const DF_SQL = `SELECT count(*) FROM ${FTS_TABLE} WHERE ${FTS_TABLE} MATCH @match`;
+const DF_PROJECT_JOIN_SQL = `SELECT count(*) FROM ${FTS_TABLE}
+  CROSS JOIN messages AS m ON m.id = ${FTS_TABLE}.rowid
+  CROSS JOIN sessions AS s ON s.id = m.session_id
+  WHERE ${FTS_TABLE} MATCH @match AND s.project_id = @projectId`;
+const DF_SESSIONS_SQL = `SELECT count(*) FROM ${FTS_TABLE}
+  CROSS JOIN messages AS m ON m.id = ${FTS_TABLE}.rowid
+  WHERE ${FTS_TABLE} MATCH @match AND ${FTS_TABLE}.rowid BETWEEN @minId AND @maxId
+    AND m.session_id IN (SELECT value FROM json_each(@sessions))`;
+const SESSIONS_SIZES_SQL = `SELECT x.sz FROM messages AS m CROSS JOIN ${FTS_TABLE}_docsize AS x ON x.id = m.id
+  WHERE m.session_id IN (SELECT value FROM json_each(@sessions))`;
+const SIZES_SQL = `SELECT id, sz FROM ${FTS_TABLE}_docsize WHERE id IN (SELECT value FROM json_each(?))`;
+const AVERAGES_SQL = `SELECT block FROM ${FTS_TABLE}_data WHERE id = 1`;
+const DETAILS_SQL = `SELECT id, content FROM messages WHERE id IN (SELECT value FROM json_each(?))`;
+const SCOPE_ROWS_SQL = `SELECT rowid FROM ${FTS_TABLE} WHERE ${FTS_TABLE} MATCH @match AND rowid > @after`;
+const PROJECT_ROWS_AFTER_SQL = `SELECT x.id FROM ${FTS_TABLE}_docsize AS x CROSS JOIN messages AS m ON m.id = x.id
+  CROSS JOIN sessions AS s ON s.id = m.session_id WHERE x.id > @after AND s.project_id = @projectId`;
+
+/** The largest rowid of the index: new messages get rowids above it. */
+const INDEX_TOP_SQL = `SELECT coalesce(max(id), 0) FROM ${FTS_TABLE}_docsize`;
+/**
+ * New index rows read as text to extend kept counts, at most, per phrase behind (an FTS5 range read
+ * of one phrase costs about as much as tokenising this many rows; more rows: one range read each).
+ */
+const NEW_ROWS_PER_PHRASE = 32;
+const NEW_ROWS_SQL = `SELECT x.id AS id, m.content AS content FROM ${FTS_TABLE}_docsize AS x CROSS JOIN messages AS m ON m.id = x.id
+  WHERE x.id > @after AND x.id <= @upTo ORDER BY x.id LIMIT @cap`;
+const PHRASE_RANGE_SQL = `SELECT rowid FROM ${FTS_TABLE} WHERE ${FTS_TABLE} MATCH @match AND rowid > @after AND rowid <= @upTo`;
+/** Phrases whose counts a connection keeps per project at most. */
+const PHRASE_COUNTS_KEPT = 50_000;
+
+/** A phrase's document frequency in a project and in the whole index, over the rows up to `upTo`. */
+interface PhraseCount {
+  scoped: number;
+  whole: number;
+  upTo: number;
+}
+const phraseCountCache = new WeakMap<object, Map<string, { revisions: string; counts: Map<string, PhraseCount> }>>();
+
+/**
+ * The phrase counts this connection already took for a project, while the index changed only by
+ * new messages since (`revisions`: the project's revision and the sum of every revision in
+ * keyword_scope_totals, which grows with any removal, edit, move or rebuild anywhere, fts-index.ts):
+ * a count then stays exact for the rows up to its `upTo`, and the caller adds the phrase's rows
+ * above it. Questions share characters and words, and a conversation appends between them.
+ */
+function phraseCounts(db: RecallDatabase, projectId: string, revisions: string): Map<string, PhraseCount> {
+  let cache = phraseCountCache.get(db.raw);
+  if (!cache) phraseCountCache.set(db.raw, (cache = new Map()));
+  let known = cache.get(projectId);
+  if (!known || known.revisions !== revisions) {
+    if (!known && cache.size >= PROJECT_ROWS_KEPT) cache.clear();
+    cache.set(projectId, (known = { revisions, counts: new Map() }));
+  }
+  if (known.counts.size >= PHRASE_COUNTS_KEPT) known.counts.clear();
+  return known.counts;
+}
+
+/** A project's index rows as a bitmap by rowid, as of a revision of its totals (migration 0008). */
+interface ProjectRows {
+  revision: number;
+  count: number;
+  maxId: number;
+  bits: Uint8Array;
+}
+/** Projects whose row sets a connection keeps (1 byte per rowid up to the project's largest). */
+const PROJECT_ROWS_KEPT = 8;
+const projectRowCache = new WeakMap<object, Map<string, ProjectRows>>();
+
+/**
+ * The project's index rows (1 = the row carries its scope token), read once per connection and
+ * extended by the rows added since (new messages only: ids above every indexed one) while the
+ * project's revision is unchanged; read again after any other change. Null if the set does not
+ * add up to the project's totals (then the caller counts through the JOIN).
+ */
+function projectRows(db: RecallDatabase, projectId: string, totals: { messages: number; revision: number }): Uint8Array | null {
+  let cache = projectRowCache.get(db.raw);
+  if (!cache) projectRowCache.set(db.raw, (cache = new Map()));
+  let set = cache.get(projectId);
+  if (set && set.revision === totals.revision && set.count === totals.messages) return set.bits;
+  if (!set || set.revision !== totals.revision) set = { revision: totals.revision, count: 0, maxId: 0, bits: new Uint8Array(0) };
+  // Extending: the new rows by their session's project (what their scope token says while no move
+  // awaits its rewrite, the only case this is called in), cheaper than FTS5 loading the token's rows.
+  const ids = (set.maxId > 0
+    ? stmt(db, PROJECT_ROWS_AFTER_SQL).pluck().all({ projectId, after: set.maxId })
+    : stmt(db, SCOPE_ROWS_SQL).pluck().all({ match: `scope : "${scopeToken(projectId)}"`, after: set.maxId })) as number[];
+  if (ids.length > 0) {
+    const top = ids.reduce((a, b) => (b > a ? b : a), set.maxId);
+    if (top >= set.bits.length) {
+      const bits = new Uint8Array(Math.max(top + 1, Math.ceil(set.bits.length * 1.25)));
+      bits.set(set.bits);
+      set.bits = bits;
+    }
+    for (const id of ids) set.bits[id] = 1;
+    set.count += ids.length;
+    set.maxId = top;
+  }
+  if (set.count !== totals.messages) {
+    cache.delete(projectId);
+    return null;
+  }
+  if (!cache.has(projectId) && cache.size >= PROJECT_ROWS_KEPT) cache.clear();
+  cache.set(projectId, set);
+  return set.bits;
+}
+
+/**
+ * The scope's BM25 for `match`, or null where the scope's totals are not available (a read-only
+ * connection to a database whose totals were never filled: FTS5's whole-table ranking is kept).
+ */
+export function scopedRanking(db: RecallDatabase, sp: ScopeParams, match: string, details?: Map<number, MessageDetails>): ScopedRanking | null {
+  const leaves = matchLeaves(match);
+  let messages: number;
+  let tokensTotal: number;
+  let documentFrequency: number[];
+  let wholeFrequency: number[] | null = null;
+  if (sp.kind === 'project') {
+    if (!scopeTotalsReady(db.raw)) return null;
+    const projectId = sp.params['projectId'] as string;
+    const totals = projectTotals(db.raw, projectId);
+    messages = totals.messages;
+    tokensTotal = totals.tokens;
+    // The scope token's rows are the project's only while no moved session awaits its rewrite
+    // (never drained here: a search writes only where it needs the token's speed, keyword-rank.ts).
+    // Read before the project's rows, so that their set holds every project row up to it.
+    const upTo = stmt(db, INDEX_TOP_SQL).pluck().get() as number;
+    const revisions = `${totals.revision}\u0000${indexRevision(db.raw)}`;
+    const rows = scopeTokensClean(db.raw) ? projectRows(db, projectId, totals) : null;
+    if (rows) {
+      // One read of each phrase's rows gives both counts: in the project (its row set) and in the
+      // whole index (for the window bound only). Kept per connection while only new messages were
+      // added; then only the phrase's rows above the last count are read.
+      const known = phraseCounts(db, projectId, revisions);
+      const wholeCounts: number[] = [];
+      // Kept counts behind by a few new rows: those rows' own text says which phrases they hold
+      // (the tokenisation the scores use), cheaper than an FTS5 range read per phrase.
+      const behind = leaves.map((l) => known.get(l.phrase)).filter((c): c is PhraseCount => c !== undefined && c.upTo < upTo);
+      const after = behind.reduce((a, c) => Math.min(a, c.upTo), upTo);
+      const cap = NEW_ROWS_PER_PHRASE * behind.length;
+      const fresh = behind.length > 0 ? (stmt(db, NEW_ROWS_SQL).all({ after, upTo, cap: cap + 1 }) as { id: number; content: string }[]) : [];
+      const freqs = frequencies(leaves);
+      const newRows = fresh.length <= cap ? fresh.map((r) => ({ id: r.id, freq: freqs(r.content) })) : null;
+      documentFrequency = leaves.map((l, i) => {
+        let c = known.get(l.phrase);
+        if (c && c.upTo < upTo && newRows) {
+          let whole = 0;
+          let n = 0;
+          for (const r of newRows) {
+            if (r.id <= c.upTo || r.freq[i] === 0) continue;
+            whole++;
+            n += rows[r.id] ?? 0;
+          }
+          known.set(l.phrase, (c = { scoped: c.scoped + n, whole: c.whole + whole, upTo }));
+        }
+        if (!c || c.upTo < upTo) {
+          const ids = stmt(db, PHRASE_RANGE_SQL).pluck().all({ match: l.phrase, after: c?.upTo ?? -1, upTo }) as number[];
+          let n = 0;
+          for (const id of ids) n += rows[id] ?? 0;
+          known.set(l.phrase, (c = { scoped: (c?.scoped ?? 0) + n, whole: (c?.whole ?? 0) + ids.length, upTo }));
+        }
+        wholeCounts.push(c.whole);
+        return c.scoped;
+      });
+      wholeFrequency = wholeCounts;
+    } else documentFrequency = leaves.map((l) => stmt(db, DF_PROJECT_JOIN_SQL).pluck().get({ match: l.phrase, projectId }) as number);
+  } else {
+    const p = sp.params;
+    messages = 0;
+    tokensTotal = 0;
+    for (const sz of stmt(db, SESSIONS_SIZES_SQL).pluck().all({ sessions: p['sessions'] }) as Buffer[]) {
+      messages++;
+      tokensTotal += decodeDocsize(sz);
+    }
+    documentFrequency = leaves.map((l) => stmt(db, DF_SESSIONS_SQL).pluck().get({ match: l.phrase, minId: p['minId'], maxId: p['maxId'], sessions: p['sessions'] }) as number);
+  }
+  const scoped: Bm25Stats = { messages: Math.max(messages, 1), averageLength: messages > 0 ? tokensTotal / messages : 1, documentFrequency };
+  let whole: Bm25Stats | null = null;
+  const wholeStats = (): Bm25Stats => {
+    if (whole) return whole;
+    const block = stmt(db, AVERAGES_SQL).pluck().get() as Buffer | undefined;
+    const [rows, ...columns] = block ? decodeVarints(block) : [0];
+    const total = columns.reduce((a, b) => a + b, 0);
+    whole = {
+      messages: Math.max(rows ?? 0, 1),
+      averageLength: (rows ?? 0) > 0 ? total / rows! : 1,
+      documentFrequency: wholeFrequency ?? leaves.map((l) => stmt(db, DF_SQL).pluck().get({ match: l.phrase }) as number),
+    };
+    return whole;
+  };
+  const cache = new Map<number, number>();
+  return {
+    leaves,
+    scoped,
+    score(ids) {
+      const missing = ids.filter((id) => !cache.has(id));
+      if (missing.length > 0) {
+        const json = JSON.stringify(missing);
+        const sizes = new Map<number, number>();
+        for (const r of stmt(db, SIZES_SQL).all(json) as { id: number; sz: Buffer }[]) sizes.set(r.id, decodeDocsize(r.sz));
+        const texts = new Map<number, string>();
+        const unread = details ? missing.filter((id) => !details.has(id)) : missing;
+        if (details) for (const id of missing) { const d = details.get(id); if (d) texts.set(id, d.content); }
+        if (unread.length > 0) for (const r of stmt(db, DETAILS_SQL).all(JSON.stringify(unread)) as { id: number; content: string }[]) texts.set(r.id, r.content);
+        const freqs = frequencies(leaves);
+        for (const id of missing) cache.set(id, bm25Score(freqs(texts.get(id) ?? ''), sizes.get(id) ?? 0, leaves, scoped));
+      }
+      return new Map(ids.map((id) => [id, cache.get(id) ?? 0]));
+    },
+    bound(wholeScore) {
+      return bm25ScopedBound(leaves, wholeStats(), scoped, wholeScore);
+    },
+  };
+}
