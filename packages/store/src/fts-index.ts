@@ -66,6 +66,7 @@ interface IndexStatements {
   dirtyList: Statement;
   dirtyClear: Statement;
   dirtyProjects: Statement;
+  carries: Statement;
   sessionMessages: Statement;
   sizes: Statement;
   totalsAdd: Statement;
@@ -113,6 +114,7 @@ function stmts(raw: RawDatabase): IndexStatements {
       dirtyAny: raw.prepare('select exists (select 1 from keyword_scope_dirty)').pluck(),
       dirtyList: raw.prepare('select session_id from keyword_scope_dirty limit 1000').pluck(),
       dirtyClear: raw.prepare('delete from keyword_scope_dirty where session_id = ?'),
+      carries: raw.prepare(`select 1 from ${FTS_TABLE} where ${FTS_TABLE} match ? and rowid = cast(? as integer)`).pluck(), // FTS5 drops a `rowid = ?` bound as a JS number (a REAL) next to MATCH
       dirtyProjects: raw.prepare(
         'select d.indexed_project_id as indexed, s.project_id as current from keyword_scope_dirty d left join sessions s on s.id = d.session_id where d.session_id = ?',
       ),
@@ -220,6 +222,16 @@ export function unindexMessages(raw: RawDatabase, ids: readonly number[]): void 
 }
 
 /**
+ * Whether an indexed row carries the scope token `token` ('' = none): FTS5's scope-column size (one
+ * token or none) and, for a project token, a rowid-bounded MATCH of it.
+ */
+function carriesScope(s: IndexStatements, id: number, sz: Uint8Array, token: string): boolean {
+  const scopeSize = decodeVarints(sz)[2] ?? 0;
+  if (token === '') return scopeSize === 0;
+  return scopeSize === 1 && s.carries.get(`scope : "${token}"`, id) !== undefined;
+}
+
+/**
  * Rewrites the scope tokens of these sessions' messages from their current project_id and clears
  * them from `keyword_scope_dirty`. Optional for the move code (the trigger queues moved sessions
  * and the next search or index write drains the queue), but calling it inside the move transaction
@@ -242,6 +254,13 @@ export function reindexSessionsScope(raw: RawDatabase, sessionIds: readonly stri
     while (from !== to) {
       const page = s.sessionMessages.all(sessionId, last) as { id: number; content: string; sz: Buffer }[];
       if (page.length === 0) break;
+      if (last === 0 && !carriesScope(s, page[0]!.id, page[0]!.sz, from)) {
+        // The queue says the rows carry `from`, the index says otherwise (a file changed behind the
+        // index's triggers). A 'delete' with values the row was not indexed with would corrupt the
+        // contentless table, so the whole index is rebuilt from `messages` instead (it also clears
+        // the queue and the totals), in the caller's transaction.
+        return count + rebuildKeywordIndex(raw);
+      }
       for (const m of page) {
         const cols = indexColumns(m.content);
         s.remove.run(m.id, cols.body, cols.cjk, from);

@@ -94,6 +94,19 @@ const STEPS: Step[] = [
     },
   },
   {
+    name: 'a queued move lost behind the index (its queue row deleted), then a proper move: rebuilt, not corrupted',
+    run: (db, sessions) => {
+      // The file was changed behind the index's triggers: the rows still carry p_c's token (first
+      // round) or p_a's (later ones), the queue no longer says so. The next move must not 'delete'
+      // them with p_b's values (which corrupts the contentless table: SQLITE_CORRUPT_VTAB later).
+      db.raw.prepare('update sessions set project_id = ? where id = ?').run('p_b', sessions[5]);
+      db.raw.prepare('delete from keyword_scope_dirty').run();
+      setSessionProject(db, sessions[5]!, null);
+      db.raw.prepare(`insert into ${FTS_TABLE} (${FTS_TABLE}, rank) values ('integrity-check', 1)`).run();
+      setSessionProject(db, sessions[5]!, 'p_a');
+    },
+  },
+  {
     name: 'edits (twice each, back to the first text) and a real edit',
     run: (db) => {
       const ids = db.raw.prepare('select id, content from messages order by id limit 5').all() as { id: number; content: string }[];
