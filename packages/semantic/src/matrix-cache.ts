@@ -11,8 +11,16 @@
  * for the one query and not kept. Own-history scopes (callers without a project) are small and are
  * never cached. The rows come from an `AllowedSetSource` (the SQLite adapter's per connection,
  * sqlite/allowed-set.ts `sqliteAllowedSets`), which is also the cache's connection key.
+ *
+ * `getAsync` is the same cache over an `AsyncAllowedSetSource` (a database read through the storage
+ * ports, e.g. PostgreSQL: the generation and the rows are read inside the search's scoped
+ * transaction, so a write through another gateway process is seen by the next search). Its entries
+ * keep only the int8 copy; the search rescores its candidates through the adapter
+ * (exact-search.ts `searchAllowedSetAsync`). A set over the budget is not loaded at all: getAsync
+ * answers null and the caller runs the adapter's own exact scan (that answer is remembered until
+ * the generation changes).
  */
-import type { AllowedSet, AllowedSetSource } from './allowed-set.js';
+import type { AllowedSet, AllowedSetSource, AsyncAllowedSetSource } from './allowed-set.js';
 import { quantizeMatrix } from './int8-scan.js';
 
 /**
@@ -23,10 +31,15 @@ export const DEFAULT_MATRIX_CACHE_BYTES = 2 * 1024 ** 3;
 
 interface Entry {
   key: string;
-  source: AllowedSetSource;
+  /** The source (sync) or the async source's identity: the connection the entry belongs to. */
+  source: object;
   generation: number;
-  set: AllowedSet;
+  /** null: the set was over the budget at this generation (getAsync). */
+  set: AllowedSet | null;
 }
+
+/** Bytes of anchors per cached row (chunk id, message id: 8 each; session index, start, end: 4 each; live: 1). */
+const ANCHOR_BYTES = 29;
 
 /** Counters of a `MatrixCache`: builds, hits, evictions, bytes held and entries. */
 export interface MatrixCacheStats {
@@ -46,7 +59,7 @@ export class MatrixCache {
   private readonly maxBytes: number;
   /** Insertion order = least recently used first. */
   private readonly entries = new Map<string, Entry>();
-  private readonly sourceIds = new WeakMap<AllowedSetSource, number>();
+  private readonly sourceIds = new WeakMap<object, number>();
   private nextSourceId = 1;
   private bytes = 0;
   readonly stats: Omit<MatrixCacheStats, 'bytes' | 'entries'> = { builds: 0, hits: 0, evictions: 0 };
@@ -66,17 +79,17 @@ export class MatrixCache {
     this.int8 = options.int8 ?? true;
   }
 
-  private key(source: AllowedSetSource, projectId: string, fingerprintId: number, dims: number): string {
+  private key(source: object, projectId: string, fingerprintId: number, dims: number): string {
     return `${this.sourceId(source)}\u0000${projectId}\u0000${fingerprintId}\u0000${dims}`;
   }
 
-  /** Drop one entry (the next lookup rebuilds it). */
-  discard(source: AllowedSetSource, projectId: string, fingerprintId: number, dims: number): void {
+  /** Drop one entry (the next lookup rebuilds it); `source` is the sync source or the async source's identity. */
+  discard(source: object, projectId: string, fingerprintId: number, dims: number): void {
     const entry = this.entries.get(this.key(source, projectId, fingerprintId, dims));
     if (entry) this.drop(entry);
   }
 
-  private sourceId(source: AllowedSetSource): number {
+  private sourceId(source: object): number {
     let id = this.sourceIds.get(source);
     if (id === undefined) {
       id = this.nextSourceId++;
@@ -92,10 +105,8 @@ export class MatrixCache {
     // never the other way round.
     const generation = source.generation(projectId);
     const cached = this.entries.get(key);
-    if (cached && cached.generation === generation && cached.source === source) {
-      this.entries.delete(key);
-      this.entries.set(key, cached); // most recently used
-      this.stats.hits++;
+    if (cached && cached.generation === generation && cached.source === source && cached.set) {
+      this.touch(cached);
       return cached.set;
     }
     if (cached) this.drop(cached);
@@ -113,34 +124,83 @@ export class MatrixCache {
       set.bytes = keptBytes;
     }
     this.stats.builds++;
-    if (set.bytes <= this.maxBytes) {
-      this.entries.set(key, { key, source, generation, set });
-      this.bytes += set.bytes;
-      for (const entry of this.entries.values()) {
-        if (this.bytes <= this.maxBytes) break;
-        if (entry.key === key) continue;
-        this.drop(entry);
-        this.stats.evictions++;
-      }
-    }
+    if (set.bytes <= this.maxBytes) this.keep({ key, source, generation, set });
     return set;
   }
 
-  /** Forget every entry of one source (one connection; call when closing it). */
-  forget(source: AllowedSetSource): void {
+  /**
+   * The project's allowed set for this fingerprint from an asynchronous source, current as of this
+   * call (the generation is read first, then the rows when it changed), held as its int8 copy only
+   * (no float32 rows: the search rescores through the adapter). Null when the set is over the
+   * budget: the caller scans it another way (remembered until the generation changes).
+   */
+  async getAsync(source: AsyncAllowedSetSource, projectId: string, fingerprintId: number, dims: number): Promise<AllowedSet | null> {
+    const owner = source.identity;
+    const key = this.key(owner, projectId, fingerprintId, dims);
+    const generation = await source.generation(projectId);
+    const cached = this.entries.get(key);
+    if (cached && cached.generation === generation && cached.source === owner) {
+      this.touch(cached);
+      return cached.set;
+    }
+    if (cached) this.drop(cached);
+    const maxRows = Math.floor(this.maxBytes / (dims + ANCHOR_BYTES));
+    const set = await source.load(projectId, fingerprintId, dims, maxRows);
+    this.stats.builds++;
+    if (!set) {
+      this.keep({ key, source: owner, generation, set: null });
+      return null;
+    }
+    let bytes = 0;
+    for (const seg of set.segments) {
+      if (seg.matrix) seg.q8 = quantizeMatrix(seg.matrix.data, seg.rows, dims);
+      seg.matrix = null;
+      bytes += seg.rows * (dims + ANCHOR_BYTES) + dims * 8;
+    }
+    set.bytes = bytes;
+    if (bytes > this.maxBytes) {
+      this.keep({ key, source: owner, generation, set: null });
+      return null;
+    }
+    this.keep({ key, source: owner, generation, set });
+    return set;
+  }
+
+  private touch(entry: Entry): void {
+    this.entries.delete(entry.key);
+    this.entries.set(entry.key, entry); // most recently used
+    this.stats.hits++;
+  }
+
+  /** Keeps an entry and evicts least-recently-used others beyond the budget. */
+  private keep(entry: Entry): void {
+    this.entries.set(entry.key, entry);
+    this.bytes += entry.set?.bytes ?? 0;
+    for (const other of this.entries.values()) {
+      if (this.bytes <= this.maxBytes) break;
+      if (other.key === entry.key) continue;
+      this.drop(other);
+      this.stats.evictions++;
+    }
+  }
+
+  /** Forget every entry of one source (one connection, or an async source's identity; call when closing it). */
+  forget(source: object): void {
     for (const entry of [...this.entries.values()]) if (entry.source === source) this.drop(entry);
   }
 
+  /** Drop every entry. */
   clear(): void {
     this.entries.clear();
     this.bytes = 0;
   }
 
+  /** The counters, bytes held and entries now. */
   snapshot(): MatrixCacheStats {
     return { ...this.stats, bytes: this.bytes, entries: this.entries.size };
   }
 
   private drop(entry: Entry): void {
-    if (this.entries.delete(entry.key)) this.bytes -= entry.set.bytes;
+    if (this.entries.delete(entry.key)) this.bytes -= entry.set?.bytes ?? 0;
   }
 }

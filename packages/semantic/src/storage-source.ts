@@ -4,7 +4,9 @@
  * any adapter. The query path is the SQLite source's own (scoped-source.ts `embedQuery`: provider
  * checks, the deadline, L2 normalisation; `aboveFloor`: the model's similarity floor; the same
  * fusion hints); only the scan differs — ChunkStore.search ranks the allowed set exactly in the
- * adapter. Status comes from the ports: the project's consent (for the configured endpoint) and the
+ * adapter, or, for a project scope on an adapter with `ChunkStore.projectVectors` (PostgreSQL), the
+ * matrix cache holds the project's allowed set in memory and the certified int8 scan ranks it
+ * (port-search.ts: same hits; the generation and the rescore are read from the database per search). Status comes from the ports: the project's consent (for the configured endpoint) and the
  * fingerprint's chunk rows by status; coverage is counted in chunk rows (ready of all planned),
  * `unknown` before any row is planned. The SQLite path keeps `createConfiguredSemanticSource()`
  * (the certified int8 scan over the profile file and its matrix cache).
@@ -18,6 +20,8 @@ import type { ProviderInfo } from './provider.js';
 import { aboveFloor, embedQuery, statusWithProvider, type ActiveFingerprint, type QueryEmbedder, type ScopedSemanticSource, type SemanticStatusReport } from './scoped-source.js';
 import { SemanticSearchUnavailableError } from './errors.js';
 import type { WorkerHealth } from './worker.js';
+import { MatrixCache } from './matrix-cache.js';
+import { cachedChunkSearch } from './port-search.js';
 
 /** What `storageSemanticSource()` needs: the storage (with its semantic rows), the validated config and the query provider. */
 export interface StorageSemanticSourceOptions {
@@ -29,6 +33,11 @@ export interface StorageSemanticSourceOptions {
   provider: (QueryEmbedder & { readonly info: Pick<ProviderInfo, 'provider' | 'endpoint' | 'model' | 'dims' | 'scripts'> }) | null;
   /** The in-process worker's health when one runs here (provider down → `unavailable`). */
   health?: () => WorkerHealth | null;
+  /**
+   * The matrix cache for adapters with `ChunkStore.projectVectors` (share one per process); default a
+   * new MatrixCache for this source, null = always the adapter's own exact scan.
+   */
+  cache?: MatrixCache | null;
 }
 
 /**
@@ -76,6 +85,7 @@ export function storageSemanticSource(options: StorageSemanticSourceOptions): St
     if (id !== null) fingerprint = { id, dims: fields.dims };
     return fingerprint;
   };
+  const cache = options.cache === undefined ? new MatrixCache() : options.cache;
   let embedCalls = 0;
   const scripts = provider.info.scripts;
   return {
@@ -96,7 +106,7 @@ export function storageSemanticSource(options: StorageSemanticSourceOptions): St
           : { kind: 'own' as const, sessionIds: scope.sessionIds, currentSessionId: scope.currentSessionId };
       let hits;
       try {
-        hits = await semantic.chunks.search(chunkScope, fp.id, vector, {
+        hits = await cachedChunkSearch(semantic.chunks, cache, chunkScope, fp.id, vector, {
           limit,
           ...(roles ? { roles: roles as readonly MessageRole[] } : {}),
           ...(since !== undefined ? { since } : {}),
