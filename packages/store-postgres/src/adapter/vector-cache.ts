@@ -33,7 +33,8 @@ function vectorBytes(binary: Buffer, dims: number): Uint8Array | null {
   return binary.subarray(4).swap32();
 }
 
-function reads(tx: Tx, projectId: string): ProjectVectorReads {
+/** The reads of one project on `tx` (inside its scoped transaction; tests also run them as the owner, without row-level security). */
+export function projectVectorReads(tx: Tx, projectId: string): ProjectVectorReads {
   return {
     async plan(fingerprintId) {
       const row = (
@@ -150,6 +151,6 @@ function reads(tx: Tx, projectId: string): ProjectVectorReads {
 export function postgresProjectVectors(pool: pg.Pool): ProjectVectorSource {
   return {
     identity: poolIdentity(pool),
-    withProject: (projectId, fn) => scoped(pool, { projectId }, (tx) => fn(reads(tx, projectId))),
+    withProject: (projectId, fn) => scoped(pool, { projectId }, (tx) => fn(projectVectorReads(tx, projectId))),
   };
 }
