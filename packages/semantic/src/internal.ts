@@ -21,6 +21,7 @@ export type { Int8ScanStats, QuantizedMatrix } from './int8-scan.js';
 export type { AllowedSegment, AllowedSet } from './allowed-set.js';
 export type { ExactSearchOptions, ScopedHit } from './exact-search.js';
 export { cachedChunkSearch } from './port-search.js';
+export type { CachedSearchCounters } from './port-search.js';
 export { searchAllowedSetAsync, StaleVectorError } from './exact-search.js';
 export type { StoredChunk, StoredChunkReader } from './exact-search.js';
 export { scanQuantizedTopKAsync } from './vector-scan.js';

@@ -73,27 +73,53 @@ async function attempt(reads: ProjectVectorReads, identity: object, cache: Matri
   return searchAllowedSetAsync(set, semanticScope, query, options, (ids) => reads.read(fingerprintId, ids, filter));
 }
 
+/** What cachedChunkSearch did, accumulated over calls (tests and the bench read it). */
+export interface CachedSearchCounters {
+  /** Searches answered from the cache. */
+  cached: number;
+  /** Searches answered by `ChunkStore.search` (not applicable, HNSW, over the budget, or stale twice). */
+  adapter: number;
+  /** Entries found stale by the rescore read (dropped and rebuilt; never expected). */
+  stale: number;
+}
+
 /**
  * ChunkStore.search through the matrix cache where it applies (a project scope, no date range, an
  * adapter with `projectVectors`, the HNSW gate closed, the set within the budget), else
  * `chunks.search` itself. Same hits as the adapter's exact scan (scores as float64 dot products).
  */
-export async function cachedChunkSearch(chunks: ChunkStore, cache: MatrixCache | null, scope: ChunkScope, fingerprintId: number, query: Float32Array, options: ChunkSearchOptions): Promise<ChunkHit[]> {
+export async function cachedChunkSearch(
+  chunks: ChunkStore,
+  cache: MatrixCache | null,
+  scope: ChunkScope,
+  fingerprintId: number,
+  query: Float32Array,
+  options: ChunkSearchOptions,
+  counters?: CachedSearchCounters,
+): Promise<ChunkHit[]> {
   const source: ProjectVectorSource | undefined = chunks.projectVectors;
   const dated = options.since !== undefined || options.until !== undefined;
   const limit = Math.max(0, Math.floor(options.limit));
-  if (!cache || !source || scope.kind !== 'project' || dated || limit === 0) return chunks.search(scope, fingerprintId, query, options);
+  const viaAdapter = (): Promise<ChunkHit[]> => {
+    if (counters) counters.adapter++;
+    return chunks.search(scope, fingerprintId, query, options);
+  };
+  if (!cache || !source || scope.kind !== 'project' || dated || limit === 0) return viaAdapter();
   const exact: ExactSearchOptions = { limit, ...(options.roles && options.roles.length > 0 ? { roles: options.roles } : {}) };
   for (let tries = 0; tries < 2; tries++) {
     try {
       const hits = await source.withProject(scope.projectId, (reads) => attempt(reads, source.identity, cache, scope, fingerprintId, query, exact));
-      if (hits) return hits;
+      if (hits) {
+        if (counters) counters.cached++;
+        return hits;
+      }
       break;
     } catch (error) {
       if (!(error instanceof StaleVectorError)) throw error;
+      if (counters) counters.stale++;
       // Never expected (the generation triggers cover every change): drop the entry, rebuild once.
       cache.discard(source.identity, scope.projectId, fingerprintId, query.length);
     }
   }
-  return chunks.search(scope, fingerprintId, query, options);
+  return viaAdapter();
 }
