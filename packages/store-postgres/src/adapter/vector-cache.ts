@@ -8,13 +8,13 @@
  * - `load`: the allowed set (ready chunks of the fingerprint with a vector of its dimensions,
  *   visible messages, the project, visible sessions) in one statement through a cursor (one
  *   snapshot, bounded memory), each role's rows placed at their position in (message id, chunk
- *   index) order; vectors travel as pgvector's binary form (`vector_send`, float4 big-endian);
+ *   index) order, the roles in MESSAGE_ROLES order (as the SQLite adapter's segments); vectors travel as pgvector's binary form (`vector_send`, float4 big-endian);
  * - `read`: the rescore read of the few candidates by id, which re-checks every allowed-set condition
  *   in SQL (fingerprint, ready, visible, the project on the chunk row and on its session, the session
  *   not hidden, the roles, not the caller's own live messages) on top of row-level security: a stale
  *   or wrong cache entry can name any chunk id, the read returns only chunks the search may return.
  */
-import type { MessageRole } from '@recall/rpc-contract';
+import { MESSAGE_ROLES, type MessageRole } from '@recall/rpc-contract';
 import type { AllowedRoleRows, AllowedSetRows, ProjectVectorReads, ProjectVectorSource, StoredChunkRow } from '@recall/storage-ports';
 import type pg from 'pg';
 import { hnswIndexName, HNSW_MIN_RECALL } from './vector-ann.js';
@@ -118,7 +118,10 @@ export function projectVectorReads(tx: Tx, projectId: string): ProjectVectorRead
         if (rows.length < FETCH_ROWS) break;
       }
       await tx.query('close recall_allowed_set');
-      const out: AllowedSetRows = { sessions, segments: [...byRole.values()].map((e) => e.seg), skipped };
+      // Segments in MESSAGE_ROLES order, as the SQLite adapter reads them: the scan breaks exact score
+      // ties by segment, then row, so both adapters' cached searches order ties alike.
+      const segments = MESSAGE_ROLES.flatMap((role) => (byRole.has(role) ? [byRole.get(role)!.seg] : []));
+      const out: AllowedSetRows = { sessions, segments, skipped };
       return out;
     },
     async read(fingerprintId, chunkIds, filter) {
