@@ -62,6 +62,8 @@ export class MatrixCache {
   private readonly sourceIds = new WeakMap<object, number>();
   private nextSourceId = 1;
   private bytes = 0;
+  /** getAsync loads under way, by key: concurrent searches of a cold project share one load. */
+  private readonly loading = new Map<string, { generation: number; owner: object; done: Promise<AllowedSet | null> }>();
   readonly stats: Omit<MatrixCacheStats, 'bytes' | 'entries'> = { builds: 0, hits: 0, evictions: 0 };
 
   private readonly rescoreFrom: 'sqlite' | 'memory';
@@ -133,6 +135,7 @@ export class MatrixCache {
    * call (the generation is read first, then the rows when it changed), held as its int8 copy only
    * (no float32 rows: the search rescores through the adapter). Null when the set is over the
    * budget: the caller scans it another way (remembered until the generation changes).
+   * Concurrent calls for the same entry and generation share one load.
    */
   async getAsync(source: AsyncAllowedSetSource, projectId: string, fingerprintId: number, dims: number): Promise<AllowedSet | null> {
     const owner = source.identity;
@@ -144,6 +147,19 @@ export class MatrixCache {
       return cached.set;
     }
     if (cached) this.drop(cached);
+    const pending = this.loading.get(key);
+    if (pending && pending.generation === generation && pending.owner === owner) return pending.done;
+    const done = this.build(source, key, projectId, fingerprintId, dims, generation);
+    this.loading.set(key, { generation, owner, done });
+    try {
+      return await done;
+    } finally {
+      if (this.loading.get(key)?.done === done) this.loading.delete(key);
+    }
+  }
+
+  private async build(source: AsyncAllowedSetSource, key: string, projectId: string, fingerprintId: number, dims: number, generation: number): Promise<AllowedSet | null> {
+    const owner = source.identity;
     const maxRows = Math.floor(this.maxBytes / (dims + ANCHOR_BYTES));
     const set = await source.load(projectId, fingerprintId, dims, maxRows);
     this.stats.builds++;
@@ -174,6 +190,8 @@ export class MatrixCache {
 
   /** Keeps an entry and evicts least-recently-used others beyond the budget. */
   private keep(entry: Entry): void {
+    const previous = this.entries.get(entry.key); // a concurrent getAsync may have kept one meanwhile
+    if (previous) this.drop(previous);
     this.entries.set(entry.key, entry);
     this.bytes += entry.set?.bytes ?? 0;
     for (const other of this.entries.values()) {

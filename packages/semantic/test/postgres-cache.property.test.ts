@@ -8,6 +8,8 @@
  *   (ChunkStore.search) — message, session and anchor; scores within float32 accumulation error —
  *   and nothing outside the project; every search is served by the cache (none stale, none
  *   falling back), so the generation triggers covered every change;
+ * - concurrent searches of a cold project share one load; a write through the other gateway makes
+ *   the next search rebuild;
  * - defence in depth: a cache entry of project A forged to hold project B's allowed set (vectors,
  *   chunk ids and anchors, at A's current generation) never returns B's messages: the rescore read
  *   re-checks the allowed set in SQL, the entry is found stale and rebuilt.
@@ -163,6 +165,23 @@ describe('PostgreSQL exact search through the matrix cache', () => {
     expect(searches).toBeGreaterThan(20);
     expect(caches[0]!.snapshot().hits + caches[1]!.snapshot().hits).toBeGreaterThan(0);
   }, 240_000);
+
+  it('concurrent searches of a cold project share one load; a write makes the next search rebuild', async () => {
+    const g = gateways[1]!;
+    const chunks = g.semantic!.chunks;
+    const p = (await g.projects.create({ name: 'cold' })).id;
+    await chunks.setConsent(p, ENDPOINT, true);
+    const s = (await g.sessions.create({ projectId: p })).id;
+    await appendEmbedded(g, p, s, 8, 'user');
+    const cache = new MatrixCache();
+    const scope = { kind: 'project' as const, projectId: p, currentSessionId: null };
+    const answers = await Promise.all([1, 2, 3].map((i) => cachedChunkSearch(chunks, cache, scope, fp, unitVector(i), { limit: 3 })));
+    expect(cache.snapshot().builds).toBe(1);
+    for (const [i, got] of answers.entries()) expectSameHits(got, await chunks.search(scope, fp, unitVector(i + 1), { limit: 3 }));
+    await appendEmbedded(gateways[0]!, p, s, 1, 'assistant'); // through the other gateway
+    await cachedChunkSearch(chunks, cache, scope, fp, unitVector(9), { limit: 3 });
+    expect(cache.snapshot()).toMatchObject({ builds: 2, entries: 1 });
+  }, 60_000);
 
   it('a forged entry holding another project’s allowed set never returns that project’s messages', async () => {
     const g = gateways[0]!;
