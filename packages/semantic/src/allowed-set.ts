@@ -89,4 +89,11 @@ export interface AsyncAllowedSetSource {
   generation(projectId: string): Promise<number>;
   /** The project's allowed set for one fingerprint, read in one snapshot; null when it has more than `maxRows` rows. */
   load(projectId: string, fingerprintId: number, dims: number, maxRows: number): Promise<AllowedSet | null>;
+  /**
+   * Optional: the generation and the allowed set read in a read of their own (a new transaction,
+   * not the caller's), for a rebuild in the background that may outlive the search that started it;
+   * `signal` aborts it (the cache's close()). Null when the set cannot be cached now (e.g. the
+   * fingerprint's plan changed). Without it every miss is loaded inline.
+   */
+  loadDetached?(projectId: string, fingerprintId: number, dims: number, maxRows: number, signal: AbortSignal): Promise<{ generation: number; set: AllowedSet | null } | null>;
 }

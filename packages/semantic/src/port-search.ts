@@ -15,6 +15,9 @@
  *
  * Not cached (the adapter's `search` runs as before): own-history scopes, dated queries (the range is
  * part of the allowed set's SQL), projects whose HNSW gate is open, and sets over the cache budget.
+ * A miss (cold, or the generation changed) of a set larger than the cache's `inlineRows` is answered
+ * by the adapter's `search` too, while the entry is rebuilt in the background in a transaction of
+ * its own (MatrixCache.getAsync): no search waits for a load after a write.
  */
 import type { AllowedSetRows, ChunkHit, ChunkScope, ChunkSearchOptions, ChunkStore, ProjectVectorReads, ProjectVectorSource } from '@recall/storage-ports';
 import type { AllowedSet, SemanticScope } from './allowed-set.js';
@@ -50,18 +53,30 @@ function toAllowedSet(rows: AllowedSetRows, fingerprintId: number, dims: number)
 }
 
 /** One attempt inside the project's scoped read: null = not served from the cache (HNSW gate open, over the budget). */
-async function attempt(reads: ProjectVectorReads, identity: object, cache: MatrixCache, scope: Extract<ChunkScope, { kind: 'project' }>, fingerprintId: number, query: Float32Array, options: ExactSearchOptions): Promise<ChunkHit[] | null> {
+async function attempt(reads: ProjectVectorReads, source: ProjectVectorSource, cache: MatrixCache, scope: Extract<ChunkScope, { kind: 'project' }>, fingerprintId: number, query: Float32Array, options: ExactSearchOptions): Promise<ChunkHit[] | null> {
   const plan = await reads.plan(fingerprintId);
   if (!plan) return [];
   if (plan.hnsw || plan.dims !== query.length) return null;
   const set = await cache.getAsync(
     {
-      identity,
+      identity: source.identity,
       generation: async () => plan.generation,
       load: async (_projectId, fp, dims, maxRows) => {
         const rows = await reads.load(fp, dims, maxRows);
         return rows ? toAllowedSet(rows, fp, dims) : null;
       },
+      // A rebuild in a transaction of its own, so the search need not wait for it (MatrixCache.getAsync).
+      ...(source.detached
+        ? {
+            loadDetached: (projectId: string, fp: number, dims: number, maxRows: number, signal: AbortSignal) =>
+              source.withProject(projectId, async (own) => {
+                const p = await own.plan(fp);
+                if (!p || p.hnsw || p.dims !== dims) return null;
+                const rows = await own.load(fp, dims, maxRows, signal);
+                return { generation: p.generation, set: rows ? toAllowedSet(rows, fp, dims) : null };
+              }),
+          }
+        : {}),
     },
     scope.projectId,
     fingerprintId,
@@ -77,7 +92,7 @@ async function attempt(reads: ProjectVectorReads, identity: object, cache: Matri
 export interface CachedSearchCounters {
   /** Searches answered from the cache. */
   cached: number;
-  /** Searches answered by `ChunkStore.search` (not applicable, HNSW, over the budget, or stale twice). */
+  /** Searches answered by `ChunkStore.search` (not applicable, HNSW, over the budget, a miss whose rebuild runs in the background, or stale twice). */
   adapter: number;
   /** Entries found stale by the rescore read (dropped and rebuilt; never expected). */
   stale: number;
@@ -108,7 +123,7 @@ export async function cachedChunkSearch(
   const exact: ExactSearchOptions = { limit, ...(options.roles && options.roles.length > 0 ? { roles: options.roles } : {}) };
   for (let tries = 0; tries < 2; tries++) {
     try {
-      const hits = await source.withProject(scope.projectId, (reads) => attempt(reads, source.identity, cache, scope, fingerprintId, query, exact));
+      const hits = await source.withProject(scope.projectId, (reads) => attempt(reads, source, cache, scope, fingerprintId, query, exact));
       if (hits) {
         if (counters) counters.cached++;
         return hits;

@@ -46,6 +46,11 @@ export interface StorageSemanticSourceOptions {
  */
 export interface StorageSemanticSource extends Omit<ScopedSemanticSource, 'status'> {
   status(scope: SemanticScope): Promise<SemanticStatusReport>;
+  /**
+   * Stops the background rebuilds of the matrix cache this source created (a cache passed in is
+   * its owner's to close) and resolves when they have ended; call before closing the storage.
+   */
+  close(): Promise<void>;
 }
 
 /** A source's status of a scope from the ports: consent for the endpoint, then the fingerprint's chunk rows. */
@@ -85,7 +90,8 @@ export function storageSemanticSource(options: StorageSemanticSourceOptions): St
     if (id !== null) fingerprint = { id, dims: fields.dims };
     return fingerprint;
   };
-  const cache = options.cache === undefined ? new MatrixCache() : options.cache;
+  const owned = options.cache === undefined;
+  const cache = owned ? new MatrixCache() : (options.cache ?? null);
   let embedCalls = 0;
   const scripts = provider.info.scripts;
   return {
@@ -93,6 +99,9 @@ export function storageSemanticSource(options: StorageSemanticSourceOptions): St
     ...(scripts ? { scripts } : {}),
     get embedCalls() {
       return embedCalls;
+    },
+    async close() {
+      if (owned) await cache?.close();
     },
     async status(scope) {
       const report = await portStatus(semantic, scope, await active(), fields.endpoint, options.health?.() ?? null);

@@ -259,8 +259,8 @@ export interface ProjectVectorReads {
    * have changed). Null for an unknown fingerprint.
    */
   plan(fingerprintId: number): Promise<{ dims: number; hnsw: boolean; generation: number } | null>;
-  /** The project's allowed set in one snapshot; null when it has more than `maxRows` rows. */
-  load(fingerprintId: number, dims: number, maxRows: number): Promise<AllowedSetRows | null>;
+  /** The project's allowed set in one snapshot; null when it has more than `maxRows` rows. `signal` aborts it between reads (it rejects). */
+  load(fingerprintId: number, dims: number, maxRows: number, signal?: AbortSignal): Promise<AllowedSetRows | null>;
   /**
    * Stored rows of chunks by id that are still in the allowed set — every condition re-checked by
    * the adapter (fingerprint, ready, visible message, the project, visible session, `roles`, not
@@ -275,4 +275,9 @@ export interface ProjectVectorSource {
   readonly identity: object;
   /** Runs `fn` inside one read transaction limited to the project (row-level security where the adapter has it). */
   withProject<T>(projectId: string, fn: (reads: ProjectVectorReads) => Promise<T>): Promise<T>;
+  /**
+   * True when `withProject` opens a transaction of its own (not a caller's enclosing read scope),
+   * so a read may run in the background and outlive the call that started it (a cache rebuild).
+   */
+  readonly detached?: boolean;
 }

@@ -18,7 +18,7 @@ import { MESSAGE_ROLES, type MessageRole } from '@recall/rpc-contract';
 import type { AllowedRoleRows, AllowedSetRows, ProjectVectorReads, ProjectVectorSource, StoredChunkRow } from '@recall/storage-ports';
 import type pg from 'pg';
 import { hnswIndexName, HNSW_MIN_RECALL } from './vector-ann.js';
-import { poolIdentity, scoped, VISIBLE_SQL, type Tx } from './tx.js';
+import { isBound, poolIdentity, scoped, VISIBLE_SQL, type Tx } from './tx.js';
 
 /** Rows per FETCH of the load cursor. */
 const FETCH_ROWS = 4096;
@@ -49,7 +49,8 @@ export function projectVectorReads(tx: Tx, projectId: string): ProjectVectorRead
       if (!row) return null;
       return { dims: Number(row.dims), hnsw: row.hnsw === true, generation: row.gen === null ? 0 : Number(row.gen) };
     },
-    async load(fingerprintId, dims, maxRows) {
+    async load(fingerprintId, dims, maxRows, signal) {
+      signal?.throwIfAborted();
       const params = [fingerprintId, projectId, dims];
       const counted = (
         await tx.query(
@@ -75,6 +76,7 @@ export function projectVectorReads(tx: Tx, projectId: string): ProjectVectorRead
       const byRole = new Map<string, { seg: AllowedRoleRows; bytes: Uint8Array }>();
       let skipped = Number(counted.skipped);
       for (;;) {
+        signal?.throwIfAborted(); // the transaction rolls back (tx.ts scoped)
         const rows = (await tx.query(`fetch ${FETCH_ROWS} from recall_allowed_set`)).rows;
         for (const r of rows) {
           let entry = byRole.get(r.role);
@@ -154,6 +156,7 @@ export function projectVectorReads(tx: Tx, projectId: string): ProjectVectorRead
 export function postgresProjectVectors(pool: pg.Pool): ProjectVectorSource {
   return {
     identity: poolIdentity(pool),
+    detached: !isBound(pool),
     withProject: (projectId, fn) => scoped(pool, { projectId }, (tx) => fn(projectVectorReads(tx, projectId))),
   };
 }
