@@ -20,7 +20,7 @@
  * answers null and the caller runs the adapter's own exact scan (that answer is remembered until
  * the generation changes). A miss never waits for a large load: with the source's `loadDetached`
  * the entry is rebuilt in the background (its own transaction) while the caller's SQL scan answers;
- * only sets of at most `inlineRows` rows are loaded inline. `close()` aborts background loads.
+ * only sets of at most `inlineRows` rows (default none) are loaded inline. `close()` aborts background loads.
  */
 import type { AllowedSet, AllowedSetSource, AsyncAllowedSetSource } from './allowed-set.js';
 import { quantizeMatrix } from './int8-scan.js';
@@ -33,11 +33,14 @@ export const DEFAULT_MATRIX_CACHE_BYTES = 2 * 1024 ** 3;
 
 /**
  * getAsync: allowed sets of at most this many rows are (re)loaded inline, larger ones in the
- * background while the caller's SQL scan answers (see docs/benchmarks.md, "a search right after a
- * write"). Measured on PostgreSQL at 384 dims: a load costs about 50 µs per row, the SQL exact scan
- * about 2 µs per row, so 2,000 rows load in ~0.1 s — the price of one search, paid once per change.
+ * background while the caller's SQL scan answers. Default 0 (every miss of a source with
+ * `loadDetached` goes to the background), from measurement (docs/benchmarks.md, "a search right
+ * after a write"): on PostgreSQL at 384 dims a load of 2,000 rows took 0.14–0.16 s against 6–10 ms
+ * for the SQL exact scan of the same set, 100,000 rows 2.7–4.1 s against 150–180 ms — a load is
+ * never cheaper than the scan it would replace, and the bounded inline attempt's count alone
+ * costs more than the scan at 100k. Tests set it high to load inline deterministically.
  */
-export const DEFAULT_INLINE_ROWS = 2000;
+export const DEFAULT_INLINE_ROWS = 0;
 
 interface Entry {
   key: string;
@@ -171,8 +174,8 @@ export class MatrixCache {
    *   not known to be small: the search never waits for the load — a rebuild starts in the
    *   background (at most one per entry at a time; errors only count in the stats; a load that
    *   finishes after a search saw another generation is dropped) and a later search hits it.
-   * Sets of at most `inlineRows` rows (known from the previous load, or counted by a bounded inline
-   * load) and sources without `loadDetached` are loaded inline; concurrent inline calls for the
+   * Sets of at most `inlineRows` rows (default 0; known from the previous load, or counted by a
+   * bounded inline load) and sources without `loadDetached` are loaded inline; concurrent inline calls for the
    * same entry and generation share one load.
    */
   async getAsync(source: AsyncAllowedSetSource, projectId: string, fingerprintId: number, dims: number): Promise<AllowedSet | null> {
@@ -197,7 +200,7 @@ export class MatrixCache {
       return null;
     }
     const inlineRows = Math.min(this.inlineRows, budgetRows);
-    if (hint.rows === undefined || hint.rows <= inlineRows) {
+    if (inlineRows > 0 && (hint.rows === undefined || hint.rows <= inlineRows)) {
       const set = await this.inline(source, key, projectId, fingerprintId, dims, generation, inlineRows, budgetRows);
       if (set !== undefined) return set;
     }

@@ -8,6 +8,8 @@
  *   (ChunkStore.search) — message, session and anchor; scores within float32 accumulation error —
  *   and nothing outside the project; every search is served by the cache (none stale, none
  *   falling back), so the generation triggers covered every change;
+ * - the same searches through caches with default settings (misses answered by the SQL scan and
+ *   rebuilt in the background, concurrently with the writes) give the same hits, never a stale one;
  * - concurrent searches of a cold project share one load; a write through the other gateway makes
  *   the next search rebuild;
  * - defence in depth: a cache entry of project A forged to hold project B's allowed set (vectors,
@@ -24,6 +26,8 @@ import { MatrixCache } from '../src/index.js';
 import { cachedChunkSearch, type CachedSearchCounters } from '../src/internal.js';
 
 const DIMS = 8;
+/** Load every miss inline (these tests check what the cache serves; postgres-cache-background.test.ts the background rebuilds). */
+const INLINE = 1_000_000;
 const ENDPOINT = 'http://127.0.0.1/e';
 const sha = (text: string) => createHash('sha256').update(text).digest('hex');
 
@@ -106,8 +110,13 @@ const op = fc.oneof(
 
 describe('PostgreSQL exact search through the matrix cache', () => {
   it('equals the SQL exact scan under random interleaved writes through two gateways', async () => {
-    const caches = [new MatrixCache(), new MatrixCache()];
+    // Inline loads (every miss waits for its rebuild), so every search is served by the cache and
+    // checks the triggers; the default caches (misses answered by the SQL scan, rebuilt in the
+    // background, concurrently with the writes) must give the same hits and never a stale one.
+    const caches = [new MatrixCache({ inlineRows: INLINE }), new MatrixCache({ inlineRows: INLINE })];
+    const background = [new MatrixCache(), new MatrixCache()];
     const counters: CachedSearchCounters = { cached: 0, adapter: 0, stale: 0 };
+    const backgroundCounters: CachedSearchCounters = { cached: 0, adapter: 0, stale: 0 };
     let searches = 0;
     await fc.assert(
       fc.asyncProperty(fc.array(op, { minLength: 4, maxLength: 18 }), async (ops) => {
@@ -143,6 +152,7 @@ describe('PostgreSQL exact search through the matrix cache', () => {
             const want = await storage.semantic!.chunks.search(scope, fp, q, options);
             searches++;
             expectSameHits(got, want);
+            expectSameHits(await cachedChunkSearch(storage.semantic!.chunks, background[o.via]!, scope, fp, q, options, backgroundCounters), want);
             if (got.length > 0) {
               const inProject = (await owner.pool.query('select count(*)::int as n from messages m join sessions s on s.id = m.session_id where m.id = any($1) and s.project_id = $2 and not s.hidden', [got.map((h) => h.messageId), projectId])).rows[0].n;
               expect(inProject).toBe(got.length);
@@ -162,6 +172,11 @@ describe('PostgreSQL exact search through the matrix cache', () => {
     );
     // Every search was served by the cache, none found stale: the triggers covered every change.
     expect(counters).toEqual({ cached: searches, adapter: 0, stale: 0 });
+    for (const cache of background) await cache.close();
+    expect(backgroundCounters.stale).toBe(0);
+    expect(backgroundCounters.cached + backgroundCounters.adapter).toBe(searches);
+    expect(backgroundCounters.cached).toBeGreaterThan(0);
+    expect(background.map((c) => c.snapshot().backgroundLoads).reduce((a, b) => a + b)).toBeGreaterThan(0);
     expect(searches).toBeGreaterThan(20);
     expect(caches[0]!.snapshot().hits + caches[1]!.snapshot().hits).toBeGreaterThan(0);
   }, 240_000);
@@ -173,7 +188,7 @@ describe('PostgreSQL exact search through the matrix cache', () => {
     await chunks.setConsent(p, ENDPOINT, true);
     const s = (await g.sessions.create({ projectId: p })).id;
     await appendEmbedded(g, p, s, 8, 'user');
-    const cache = new MatrixCache();
+    const cache = new MatrixCache({ inlineRows: INLINE });
     const scope = { kind: 'project' as const, projectId: p, currentSessionId: null };
     const answers = await Promise.all([1, 2, 3].map((i) => cachedChunkSearch(chunks, cache, scope, fp, unitVector(i), { limit: 3 })));
     expect(cache.snapshot().builds).toBe(1);
@@ -193,7 +208,7 @@ describe('PostgreSQL exact search through the matrix cache', () => {
     await appendEmbedded(g, a, sa, 6, 'assistant');
     const bMessages = await appendEmbedded(g, b, sb, 6, 'assistant');
     const source = chunks.projectVectors!;
-    const cache = new MatrixCache();
+    const cache = new MatrixCache({ inlineRows: INLINE });
     const counters: CachedSearchCounters = { cached: 0, adapter: 0, stale: 0 };
     const scope = { kind: 'project' as const, projectId: a, currentSessionId: null };
     // The query is one of B's vectors: B's chunk would be the best hit if the forged entry were believed.
