@@ -38,8 +38,12 @@ export interface SearchWiringOptions {
   provider?: EmbeddingProvider | null;
   /** The in-process index worker's health, when one runs (provider down → `unavailable`). */
   health?: () => WorkerHealth | null;
-  /** Matrix cache to use (default: one per composition). */
-  cache?: MatrixCache;
+  /**
+   * Matrix cache to use (default: one per composition). On a team database (createStorageSearchComposition)
+   * null = none: every search is the adapter's SQL exact scan (one-shot commands, which would exit
+   * before a cache paid off).
+   */
+  cache?: MatrixCache | null;
   /** One deadline per call (default: the tool's 8 s). */
   deadlineMs?: number;
   /**
@@ -93,7 +97,13 @@ function configAndProvider(options: SearchWiringOptions): { config: SemanticConf
  */
 export function createStorageSearchComposition(storage: Storage, options: SearchWiringOptions = {}): Omit<SearchComposition, 'semantic'> {
   const { config, provider, owned } = configAndProvider(options);
-  const semantic = storageSemanticSource({ storage, config, provider, ...(options.health ? { health: options.health } : {}) });
+  const semantic = storageSemanticSource({
+    storage,
+    config,
+    provider,
+    ...(options.health ? { health: options.health } : {}),
+    ...(options.cache !== undefined ? { cache: options.cache } : {}),
+  });
   // Optional reranking, as createSearchComposition's: consent-gated per project (read through the ports), redacted, under the call's deadline.
   const reranker = storage.semantic
     ? storageReranker({
@@ -111,6 +121,7 @@ export function createStorageSearchComposition(storage: Storage, options: Search
     async close() {
       if (closed) return;
       closed = true;
+      await semantic?.close(); // background cache rebuilds end before the storage closes
       await owned?.close();
     },
   };

@@ -22,6 +22,8 @@ export interface StageBSettings {
   pollMs?: number;
   /** The process's redaction policy (its `embedding` surface); absent = the built-in rules. */
   redaction?: RedactionPolicy;
+  /** A one-shot command (`recall search`): on a team database no matrix cache, every semantic search is the SQL exact scan. */
+  oneShot?: boolean;
 }
 
 type Wiring = typeof import('./semantic-wiring.js');
@@ -103,7 +105,12 @@ export async function storageSearchToolFor(storage: Storage, settings: StageBSet
   if (settings.config !== null) {
     const wiring = await loadStageB();
     if (wiring) {
-      const composition = wiring.createStorageSearchComposition(storage, { semantic: settings.config, ...(settings.keys ? { semanticKeys: settings.keys } : {}), ...(settings.redaction ? { redaction: settings.redaction } : {}) });
+      const composition = wiring.createStorageSearchComposition(storage, {
+        semantic: settings.config,
+        ...(settings.keys ? { semanticKeys: settings.keys } : {}),
+        ...(settings.redaction ? { redaction: settings.redaction } : {}),
+        ...(settings.oneShot ? { cache: null } : {}),
+      });
       return { tool: composition.tool, close: () => composition.close() };
     }
     if (settings.config.enabled === true) return { tool: createSessionSearchTool({ storage, semantic: notInstalledSource() }), close: async () => {} };

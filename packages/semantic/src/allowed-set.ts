@@ -76,3 +76,24 @@ export interface AllowedSetSource {
   /** The project's allowed set for one fingerprint, read in one snapshot. */
   load(projectId: string, fingerprintId: number, dims: number): AllowedSet;
 }
+
+/**
+ * Where a matrix cache reads a project's allowed sets asynchronously (`MatrixCache.getAsync`): a
+ * database read through the storage ports, e.g. the PostgreSQL adapter inside one search's scoped
+ * transaction (a new source object per search is fine: entries are keyed by `identity`).
+ */
+export interface AsyncAllowedSetSource {
+  /** The database the rows come from (the same object for every read of it): the cache's connection key. */
+  readonly identity: object;
+  /** The project's cache generation (as AllowedSetSource.generation), read from the database. */
+  generation(projectId: string): Promise<number>;
+  /** The project's allowed set for one fingerprint, read in one snapshot; null when it has more than `maxRows` rows. */
+  load(projectId: string, fingerprintId: number, dims: number, maxRows: number): Promise<AllowedSet | null>;
+  /**
+   * Optional: the generation and the allowed set read in a read of their own (a new transaction,
+   * not the caller's), for a rebuild in the background that may outlive the search that started it;
+   * `signal` aborts it (the cache's close()). Null when the set cannot be cached now (e.g. the
+   * fingerprint's plan changed). Without it every miss is loaded inline.
+   */
+  loadDetached?(projectId: string, fingerprintId: number, dims: number, maxRows: number, signal: AbortSignal): Promise<{ generation: number; set: AllowedSet | null } | null>;
+}

@@ -9,7 +9,8 @@ import type { MessageRole } from '@recall/rpc-contract';
 import type { AllowedSegment, AllowedSet, SemanticScope } from './allowed-set.js';
 import { quantizesTo } from './int8-scan.js';
 import { TopK } from './topk.js';
-import { dotAt, scanQuantizedTopK, scanTopK, type ScanBackend } from './vector-scan.js';
+import type { ScoredRow } from './topk.js';
+import { dotAt, scanQuantizedTopK, scanQuantizedTopKAsync, scanTopK, type ScanBackend } from './vector-scan.js';
 
 /**
  * A candidate's stored vector no longer quantises to the cached int8 row (or is gone): the cache
@@ -62,45 +63,132 @@ export interface ExactSearchOptions {
   int8?: boolean;
 }
 
-/** Best `limit` messages of the allowed set for a unit query vector, best first. */
-export function searchAllowedSet(set: AllowedSet, scope: SemanticScope, query: Float32Array, options: ExactSearchOptions): ScopedHit[] {
-  if (options.limit <= 0 || set.rows === 0) return [];
+/** The segments a search scans (role filter), the caller's session index and their row total. */
+function searchPlan(set: AllowedSet, scope: SemanticScope, options: ExactSearchOptions): { segments: AllowedSegment[]; callerIdx: number; total: number } {
   const roles = options.roles ? new Set(options.roles) : null;
   const segments = set.segments.filter((s) => !roles || roles.has(s.role));
   const callerIdx = scope.currentSessionId === null ? -1 : set.sessions.indexOf(scope.currentSessionId);
-  const total = segments.reduce((n, s) => n + s.rows, 0);
+  return { segments, callerIdx, total: segments.reduce((n, s) => n + s.rows, 0) };
+}
+
+/** Rows of the caller's own live messages in a segment (never results). */
+function callerRows(seg: AllowedSegment, callerIdx: number): Set<number> {
+  const exclude = new Set<number>();
+  if (callerIdx >= 0) for (let row = 0; row < seg.rows; row++) if (seg.sessionIdx[row] === callerIdx && seg.live[row] === 1) exclude.add(row);
+  return exclude;
+}
+
+/**
+ * Merges the per-segment top-k lists (one rank space; ties keep segment order then row order) into
+ * the first `limit` distinct messages; `done` when they are certain or the set is exhausted.
+ */
+function mergeHits(set: AllowedSet, segments: readonly AllowedSegment[], found: ReadonlyArray<readonly ScoredRow[]>, k: number, total: number, limit: number): { hits: ScopedHit[]; done: boolean } {
+  const merged = new TopK(k);
+  const owner: Array<{ seg: number; row: number }> = [];
+  found.forEach((list, si) => {
+    for (const hit of list) {
+      merged.push(owner.length, hit.score);
+      owner.push({ seg: si, row: hit.row });
+    }
+  });
+  const hits: ScopedHit[] = [];
+  const seen = new Set<number>();
+  const ranked = merged.sorted();
+  for (const r of ranked) {
+    const { seg: si, row } = owner[r.row]!;
+    const seg = segments[si]!;
+    const messageId = seg.messageIds[row]!;
+    if (seen.has(messageId)) continue;
+    seen.add(messageId);
+    hits.push({ messageId, sessionId: set.sessions[seg.sessionIdx[row]!]!, score: r.score, start: seg.start[row]!, end: seg.end[row]! });
+    if (hits.length === limit) break;
+  }
+  return { hits, done: hits.length >= limit || k >= total || ranked.length < k };
+}
+
+/** Best `limit` messages of the allowed set for a unit query vector, best first. */
+export function searchAllowedSet(set: AllowedSet, scope: SemanticScope, query: Float32Array, options: ExactSearchOptions): ScopedHit[] {
+  if (options.limit <= 0 || set.rows === 0) return [];
+  const { segments, callerIdx, total } = searchPlan(set, scope, options);
   // Chunks, not messages, are ranked: ask for more rows until `limit` distinct messages are
   // certain (the limit-th distinct message precedes every row of an unseen message).
   let k = Math.min(total, options.limit * 2);
   for (;;) {
-    const merged = new TopK(k);
-    const owner: Array<{ seg: number; row: number }> = [];
-    segments.forEach((seg, si) => {
-      const exclude = new Set<number>();
-      if (callerIdx >= 0) for (let row = 0; row < seg.rows; row++) if (seg.sessionIdx[row] === callerIdx && seg.live[row] === 1) exclude.add(row);
+    const found = segments.map((seg) => {
+      const exclude = callerRows(seg, callerIdx);
       const backend = options.backend ? { backend: options.backend } : {};
-      const found = seg.matrix
+      return seg.matrix
         ? scanTopK(seg.matrix, query, { k, exclude, ...(seg.q8 && options.int8 !== false ? { int8: { matrix: seg.q8 } } : {}), ...backend })
         : scanQuantizedTopK(seg.q8!, query, { k, exclude, exact: storedScores(set, seg, query), ...backend });
-      for (const hit of found) {
-        // One rank space across segments; ties keep segment order then row order.
-        merged.push(owner.length, hit.score);
-        owner.push({ seg: si, row: hit.row });
-      }
     });
-    const hits: ScopedHit[] = [];
-    const seen = new Set<number>();
-    const ranked = merged.sorted();
-    for (const r of ranked) {
-      const { seg: si, row } = owner[r.row]!;
-      const seg = segments[si]!;
-      const messageId = seg.messageIds[row]!;
-      if (seen.has(messageId)) continue;
-      seen.add(messageId);
-      hits.push({ messageId, sessionId: set.sessions[seg.sessionIdx[row]!]!, score: r.score, start: seg.start[row]!, end: seg.end[row]! });
-      if (hits.length === options.limit) break;
-    }
-    if (hits.length >= options.limit || k >= total || ranked.length < k) return hits;
+    const { hits, done } = mergeHits(set, segments, found, k, total, options.limit);
+    if (done) return hits;
     k = Math.min(total, k * 2);
   }
+}
+
+/**
+ * A candidate's stored row as an asynchronous rescore reads it again (the PostgreSQL adapter's read
+ * re-checks the allowed-set conditions in SQL): its float32 vector (little-endian) and its anchors,
+ * which must equal the cached ones.
+ */
+export interface StoredChunk {
+  vector: Uint8Array;
+  messageId: number;
+  sessionId: string;
+  start: number;
+  end: number;
+  live: boolean;
+}
+
+/** Reads the stored rows of chunks by id; a chunk no longer in the allowed set is absent. */
+export type StoredChunkReader = (chunkIds: readonly number[]) => Promise<Map<number, StoredChunk>>;
+
+/** Rows asked of an asynchronous reader per round trip at least (the scan stops as early either way). */
+const ASYNC_MIN_BATCH = 32;
+
+/**
+ * `searchAllowedSet` over a set held only as its int8 copy (a MatrixCache entry), with the exact
+ * rescore read through `read` (one round trip per batch of candidates). Every candidate must come
+ * back with the same vector (it must quantise to its cached int8 row) and the same anchors (message,
+ * session, range, live flag), else StaleVectorError: a stale or forged entry cannot produce a hit
+ * the reader does not confirm. Same results as the synchronous search over the same rows.
+ */
+export async function searchAllowedSetAsync(set: AllowedSet, scope: SemanticScope, query: Float32Array, options: ExactSearchOptions, read: StoredChunkReader): Promise<ScopedHit[]> {
+  if (options.limit <= 0 || set.rows === 0) return [];
+  const { segments, callerIdx, total } = searchPlan(set, scope, options);
+  if (segments.some((seg) => !seg.q8)) throw new RangeError('an asynchronous search needs int8 segments (a MatrixCache entry)');
+  let k = Math.min(total, options.limit * 2);
+  for (;;) {
+    const found: ScoredRow[][] = [];
+    for (const seg of segments) {
+      const exclude = callerRows(seg, callerIdx);
+      found.push(await scanQuantizedTopKAsync(seg.q8!, query, { k, exclude, minBatch: ASYNC_MIN_BATCH, exact: checkedScores(set, seg, query, read), ...(options.backend ? { backend: options.backend } : {}) }));
+    }
+    const { hits, done } = mergeHits(set, segments, found, k, total, options.limit);
+    if (done) return hits;
+    k = Math.min(total, k * 2);
+  }
+}
+
+/** The canonical scores of a segment's rows from the reader's rows, each checked against the cached row and anchors. */
+function checkedScores(set: AllowedSet, seg: AllowedSegment, query: Float32Array, read: StoredChunkReader): (rows: readonly number[]) => Promise<Float64Array> {
+  const { dims } = set;
+  const q8 = seg.q8!;
+  const vector = new Float32Array(dims);
+  const bytes = new Uint8Array(vector.buffer);
+  return async (rows) => {
+    const stored = await read(rows.map((row) => seg.chunkIds[row]!));
+    const out = new Float64Array(rows.length);
+    rows.forEach((row, i) => {
+      const id = seg.chunkIds[row]!;
+      const r = stored.get(id);
+      if (!r || r.vector.length !== dims * 4) throw new StaleVectorError(id);
+      if (r.messageId !== seg.messageIds[row] || r.sessionId !== set.sessions[seg.sessionIdx[row]!] || r.start !== seg.start[row] || r.end !== seg.end[row] || r.live !== (seg.live[row] === 1)) throw new StaleVectorError(id);
+      bytes.set(r.vector);
+      if (!quantizesTo(q8, row, vector)) throw new StaleVectorError(id);
+      out[i] = dotAt(vector, 0, query, dims);
+    });
+    return out;
+  };
 }

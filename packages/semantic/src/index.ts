@@ -34,7 +34,7 @@ export type { QueryEmbedder, ScopedSemanticSource, SemanticStatusReport, SourceF
 /** The semantic source over the storage ports (a Storage with semantic rows, e.g. PostgreSQL + pgvector). */
 export { storageSemanticSource } from './storage-source.js';
 export type { StorageSemanticSource, StorageSemanticSourceOptions } from './storage-source.js';
-export type { SemanticScope, AllowedSetSource } from './allowed-set.js';
+export type { SemanticScope, AllowedSetSource, AsyncAllowedSetSource } from './allowed-set.js';
 export { MatrixCache } from './matrix-cache.js';
 export type { MatrixCacheStats } from './matrix-cache.js';
 

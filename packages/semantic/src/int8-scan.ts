@@ -187,20 +187,50 @@ function rangeCodes(codes: Int8Array, from: number, to: number): Int8Array {
   return codes.slice(from, to);
 }
 
+/** The steps of a certified scan: yields the rows whose exact scores it needs (in order), receives them; returns the top k, or FALLBACK. */
+type CertifiedSteps = Generator<readonly number[], ScoredRow[] | typeof FALLBACK, ArrayLike<number>>;
+const FALLBACK = Symbol('fallback');
+
 /** Exact top-k of rows [start, end) through the int8 pass, certified (see the module header). */
 export function certifiedRangeTopK(q8: QuantizedMatrix, prepared: PreparedQuery, o: CertifiedRangeOptions): ScoredRow[] {
+  const steps = certifiedSteps(q8, prepared, o);
+  let next = steps.next();
+  while (!next.done) next = steps.next(o.exact(next.value));
+  return next.value === FALLBACK ? o.fallback() : next.value;
+}
+
+/** Options of `certifiedRangeTopKAsync()`: as CertifiedRangeOptions, with exact scores and the fallback read asynchronously. */
+export interface AsyncCertifiedRangeOptions extends Omit<CertifiedRangeOptions, 'exact' | 'fallback'> {
+  /** The canonical exact scores of rows (absolute indices), in order (e.g. one database read per batch). */
+  exact: (rows: readonly number[]) => Promise<ArrayLike<number>>;
+  /** The full exact scan of the range, when the certificate cannot be had cheaply. */
+  fallback: () => Promise<ScoredRow[]>;
+  /** Rows asked of `exact` per batch at least (fewer round trips; default as the synchronous scan). */
+  minBatch?: number;
+}
+
+/** `certifiedRangeTopK` with asynchronous exact scores: the same steps, rows and result. */
+export async function certifiedRangeTopKAsync(q8: QuantizedMatrix, prepared: PreparedQuery, o: AsyncCertifiedRangeOptions): Promise<ScoredRow[]> {
+  const steps = certifiedSteps(q8, prepared, { ...o, exact: () => [], fallback: () => [] });
+  let next = steps.next();
+  while (!next.done) next = steps.next(await o.exact(next.value));
+  return next.value === FALLBACK ? o.fallback() : next.value;
+}
+
+function* certifiedSteps(q8: QuantizedMatrix, prepared: PreparedQuery, o: CertifiedRangeOptions & { minBatch?: number }): CertifiedSteps {
   const { dims } = q8;
   const n = o.end - o.start;
   let excluded = 0;
   if (o.exclude) for (const row of o.exclude) if (row >= o.start && row < o.end) excluded++;
   const stats = o.stats ?? { passes: 0, rescored: 0, fellBack: 0 };
   const view = rangeCodes(q8.codes, o.start * dims, o.end * dims);
+  const minBatch = o.minBatch ?? 0;
   let want = Math.min(n, o.k + excluded + o.candidates);
-  const scored = new Map<number, number>(); // exact scores survive a widening (they may be SQLite reads)
+  const scored = new Map<number, number>(); // exact scores survive a widening (they may be database reads)
   for (;;) {
     if (want < n && want > Math.max(1024, n / 4)) {
       stats.fellBack++;
-      return o.fallback();
+      return FALLBACK;
     }
     stats.passes++;
     const found = o.kernel(view, prepared.codes, dims, want, o.threads);
@@ -217,7 +247,7 @@ export function certifiedRangeTopK(q8: QuantizedMatrix, prepared: PreparedQuery,
       if (top.length === o.k && top.threshold > bound[i]! / prepared.t + prepared.epsilon) return top.sorted();
       if (i >= m) break;
       const batch: number[] = [];
-      const size = top.length < o.k ? o.k - top.length + 8 : 16;
+      const size = Math.max(minBatch, top.length < o.k ? o.k - top.length + 8 : 16);
       for (; i < m && batch.length < size; i++) {
         const row = o.start + found.rows[i]!;
         if (o.exclude?.has(row)) continue;
@@ -226,7 +256,7 @@ export function certifiedRangeTopK(q8: QuantizedMatrix, prepared: PreparedQuery,
         else batch.push(row);
       }
       if (batch.length > 0) {
-        const scores = o.exact(batch);
+        const scores: ArrayLike<number> = yield batch;
         batch.forEach((row, j) => {
           scored.set(row, scores[j]!);
           top.push(row, scores[j]!);

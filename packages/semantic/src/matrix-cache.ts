@@ -11,8 +11,18 @@
  * for the one query and not kept. Own-history scopes (callers without a project) are small and are
  * never cached. The rows come from an `AllowedSetSource` (the SQLite adapter's per connection,
  * sqlite/allowed-set.ts `sqliteAllowedSets`), which is also the cache's connection key.
+ *
+ * `getAsync` is the same cache over an `AsyncAllowedSetSource` (a database read through the storage
+ * ports, e.g. PostgreSQL: the generation and the rows are read inside the search's scoped
+ * transaction, so a write through another gateway process is seen by the next search). Its entries
+ * keep only the int8 copy; the search rescores its candidates through the adapter
+ * (exact-search.ts `searchAllowedSetAsync`). A set over the budget is not loaded at all: getAsync
+ * answers null and the caller runs the adapter's own exact scan (that answer is remembered until
+ * the generation changes). A miss never waits for a large load: with the source's `loadDetached`
+ * the entry is rebuilt in the background (its own transaction) while the caller's SQL scan answers;
+ * only sets of at most `inlineRows` rows (default none) are loaded inline. `close()` aborts background loads.
  */
-import type { AllowedSet, AllowedSetSource } from './allowed-set.js';
+import type { AllowedSet, AllowedSetSource, AsyncAllowedSetSource } from './allowed-set.js';
 import { quantizeMatrix } from './int8-scan.js';
 
 /**
@@ -21,18 +31,44 @@ import { quantizeMatrix } from './int8-scan.js';
  */
 export const DEFAULT_MATRIX_CACHE_BYTES = 2 * 1024 ** 3;
 
+/**
+ * getAsync: allowed sets of at most this many rows are (re)loaded inline, larger ones in the
+ * background while the caller's SQL scan answers. Default 0 (every miss of a source with
+ * `loadDetached` goes to the background), from measurement (docs/benchmarks.md, "a search right
+ * after a write"): on PostgreSQL at 384 dims a load of 2,000 rows took 0.14–0.16 s against 6–10 ms
+ * for the SQL exact scan of the same set, 100,000 rows 2.7–4.1 s against 150–180 ms — a load is
+ * never cheaper than the scan it would replace, and the bounded inline attempt's count alone
+ * costs more than the scan at 100k. Tests set it high to load inline deterministically.
+ */
+export const DEFAULT_INLINE_ROWS = 0;
+
 interface Entry {
   key: string;
-  source: AllowedSetSource;
+  /** The source (sync) or the async source's identity: the connection the entry belongs to. */
+  source: object;
   generation: number;
-  set: AllowedSet;
+  /** null: the set was over the budget at this generation (getAsync). */
+  set: AllowedSet | null;
+  /** When it was kept (the cache's tick; getAsync: a background load never replaces a newer entry). */
+  tick?: number;
 }
 
-/** Counters of a `MatrixCache`: builds, hits, evictions, bytes held and entries. */
+/** Bytes of anchors per cached row (chunk id, message id: 8 each; session index, start, end: 4 each; live: 1). */
+const ANCHOR_BYTES = 29;
+
+/** Counters of a `MatrixCache`: builds, hits, evictions, bytes held and entries; getAsync's misses not waited for and background rebuilds. */
 export interface MatrixCacheStats {
   builds: number;
   hits: number;
   evictions: number;
+  /** getAsync misses answered null without waiting for a load (a background rebuild started or under way). */
+  deferred: number;
+  /** Background rebuilds started (getAsync with `loadDetached`). */
+  backgroundLoads: number;
+  /** Background rebuilds that finished already stale (dropped). */
+  staleLoads: number;
+  /** Background rebuilds that failed (or were aborted by close()); the searches went on through the caller's scan. */
+  loadErrors: number;
   bytes: number;
   entries: number;
 }
@@ -46,37 +82,50 @@ export class MatrixCache {
   private readonly maxBytes: number;
   /** Insertion order = least recently used first. */
   private readonly entries = new Map<string, Entry>();
-  private readonly sourceIds = new WeakMap<AllowedSetSource, number>();
+  private readonly sourceIds = new WeakMap<object, number>();
   private nextSourceId = 1;
   private bytes = 0;
-  readonly stats: Omit<MatrixCacheStats, 'bytes' | 'entries'> = { builds: 0, hits: 0, evictions: 0 };
+  /** getAsync loads under way, by key: concurrent searches of a cold project share one load. */
+  private readonly loading = new Map<string, { generation: number; owner: object; maxRows: number; done: Promise<AllowedSet | null | undefined> }>();
+  /** getAsync background rebuilds under way, by key (at most one each). */
+  private readonly background = new Map<string, Promise<void>>();
+  /** Per key: the rows of its last load (undefined: never loaded) and the last generation a lookup read, with its tick. */
+  private readonly hints = new Map<string, { rows: number | undefined; generation: number; tick: number }>();
+  private tick = 0;
+  private closed = false;
+  private readonly abort = new AbortController();
+  readonly stats: Omit<MatrixCacheStats, 'bytes' | 'entries'> = { builds: 0, hits: 0, evictions: 0, deferred: 0, backgroundLoads: 0, staleLoads: 0, loadErrors: 0 };
 
   private readonly rescoreFrom: 'sqlite' | 'memory';
   private readonly int8: boolean;
+  private readonly inlineRows: number;
 
   /**
    * `maxBytes`: the budget (default 2 GiB). `rescoreFrom`: where the exact rescore of the int8
    * pass's candidates reads float32 rows — `sqlite` (default: only the int8 copy is held, about a
    * quarter of the memory) or `memory` (the float32 rows are kept too). `int8: false` keeps float32
    * only and scans it without the int8 pass (the previous behaviour; benches compare against it).
+   * `inlineRows`: getAsync loads sets up to this size inline (default DEFAULT_INLINE_ROWS), larger
+   * ones in the background when the source offers `loadDetached`.
    */
-  constructor(options: { maxBytes?: number; rescoreFrom?: 'sqlite' | 'memory'; int8?: boolean } = {}) {
+  constructor(options: { maxBytes?: number; rescoreFrom?: 'sqlite' | 'memory'; int8?: boolean; inlineRows?: number } = {}) {
     this.maxBytes = options.maxBytes ?? DEFAULT_MATRIX_CACHE_BYTES;
+    this.inlineRows = Math.max(0, options.inlineRows ?? DEFAULT_INLINE_ROWS);
     this.rescoreFrom = options.rescoreFrom ?? 'sqlite';
     this.int8 = options.int8 ?? true;
   }
 
-  private key(source: AllowedSetSource, projectId: string, fingerprintId: number, dims: number): string {
+  private key(source: object, projectId: string, fingerprintId: number, dims: number): string {
     return `${this.sourceId(source)}\u0000${projectId}\u0000${fingerprintId}\u0000${dims}`;
   }
 
-  /** Drop one entry (the next lookup rebuilds it). */
-  discard(source: AllowedSetSource, projectId: string, fingerprintId: number, dims: number): void {
+  /** Drop one entry (the next lookup rebuilds it); `source` is the sync source or the async source's identity. */
+  discard(source: object, projectId: string, fingerprintId: number, dims: number): void {
     const entry = this.entries.get(this.key(source, projectId, fingerprintId, dims));
     if (entry) this.drop(entry);
   }
 
-  private sourceId(source: AllowedSetSource): number {
+  private sourceId(source: object): number {
     let id = this.sourceIds.get(source);
     if (id === undefined) {
       id = this.nextSourceId++;
@@ -92,10 +141,8 @@ export class MatrixCache {
     // never the other way round.
     const generation = source.generation(projectId);
     const cached = this.entries.get(key);
-    if (cached && cached.generation === generation && cached.source === source) {
-      this.entries.delete(key);
-      this.entries.set(key, cached); // most recently used
-      this.stats.hits++;
+    if (cached && cached.generation === generation && cached.source === source && cached.set) {
+      this.touch(cached);
       return cached.set;
     }
     if (cached) this.drop(cached);
@@ -113,34 +160,193 @@ export class MatrixCache {
       set.bytes = keptBytes;
     }
     this.stats.builds++;
-    if (set.bytes <= this.maxBytes) {
-      this.entries.set(key, { key, source, generation, set });
-      this.bytes += set.bytes;
-      for (const entry of this.entries.values()) {
-        if (this.bytes <= this.maxBytes) break;
-        if (entry.key === key) continue;
-        this.drop(entry);
-        this.stats.evictions++;
-      }
-    }
+    if (set.bytes <= this.maxBytes) this.keep({ key, source, generation, set });
     return set;
   }
 
-  /** Forget every entry of one source (one connection; call when closing it). */
-  forget(source: AllowedSetSource): void {
-    for (const entry of [...this.entries.values()]) if (entry.source === source) this.drop(entry);
+  /**
+   * The project's allowed set for this fingerprint from an asynchronous source, current as of this
+   * call (the generation is read first), held as its int8 copy only (no float32 rows: the search
+   * rescores through the adapter). Null = not served from the cache this time; the caller scans
+   * another way (the adapter's SQL exact scan, same results):
+   * - over the budget (remembered until the generation changes);
+   * - a miss (no entry, or the generation changed) on a source with `loadDetached`, when the set is
+   *   not known to be small: the search never waits for the load — a rebuild starts in the
+   *   background (at most one per entry at a time; errors only count in the stats; a load that
+   *   finishes after a search saw another generation is dropped) and a later search hits it.
+   * Sets of at most `inlineRows` rows (default 0; known from the previous load, or counted by a
+   * bounded inline load) and sources without `loadDetached` are loaded inline; concurrent inline calls for the
+   * same entry and generation share one load.
+   */
+  async getAsync(source: AsyncAllowedSetSource, projectId: string, fingerprintId: number, dims: number): Promise<AllowedSet | null> {
+    const owner = source.identity;
+    const key = this.key(owner, projectId, fingerprintId, dims);
+    const generation = await source.generation(projectId);
+    const hint = this.hints.get(key) ?? { rows: undefined, generation, tick: 0 };
+    hint.generation = generation;
+    hint.tick = ++this.tick;
+    this.hints.set(key, hint);
+    const cached = this.entries.get(key);
+    if (cached && cached.generation === generation && cached.source === owner) {
+      this.touch(cached);
+      return cached.set;
+    }
+    if (cached) this.drop(cached);
+    const budgetRows = Math.floor(this.maxBytes / (dims + ANCHOR_BYTES));
+    const detached = source.loadDetached;
+    if (!detached) return (await this.inline(source, key, projectId, fingerprintId, dims, generation, budgetRows, budgetRows)) ?? null;
+    if (this.closed || this.background.has(key)) {
+      this.stats.deferred++;
+      return null;
+    }
+    const inlineRows = Math.min(this.inlineRows, budgetRows);
+    if (inlineRows > 0 && (hint.rows === undefined || hint.rows <= inlineRows)) {
+      const set = await this.inline(source, key, projectId, fingerprintId, dims, generation, inlineRows, budgetRows);
+      if (set !== undefined) return set;
+    }
+    this.startBackground(source, key, projectId, fingerprintId, dims, budgetRows);
+    this.stats.deferred++;
+    return null;
   }
 
+  /** An inline load (shared by concurrent calls); undefined when the set has more than `maxRows` < `budgetRows` rows (not kept). */
+  private async inline(source: AsyncAllowedSetSource, key: string, projectId: string, fingerprintId: number, dims: number, generation: number, maxRows: number, budgetRows: number): Promise<AllowedSet | null | undefined> {
+    const owner = source.identity;
+    const pending = this.loading.get(key);
+    if (pending && pending.generation === generation && pending.owner === owner && pending.maxRows === maxRows) return pending.done;
+    const done = (async () => {
+      const tick = ++this.tick;
+      const set = await source.load(projectId, fingerprintId, dims, maxRows);
+      this.stats.builds++;
+      if (!set && maxRows < budgetRows) {
+        this.hint(key).rows = maxRows + 1; // larger than an inline load: the next misses go to the background
+        return undefined;
+      }
+      return this.settle(owner, key, dims, generation, set, tick);
+    })();
+    this.loading.set(key, { generation, owner, maxRows, done });
+    try {
+      return await done;
+    } finally {
+      if (this.loading.get(key)?.done === done) this.loading.delete(key);
+    }
+  }
+
+  /** A rebuild in the background, at most one per entry; never rejects (errors are counted). */
+  private startBackground(source: AsyncAllowedSetSource, key: string, projectId: string, fingerprintId: number, dims: number, budgetRows: number): void {
+    const load = source.loadDetached;
+    if (!load || this.closed || this.background.has(key)) return;
+    const owner = source.identity;
+    const started = ++this.tick;
+    this.stats.backgroundLoads++;
+    const run = (async () => {
+      const got = await load(projectId, fingerprintId, dims, budgetRows, this.abort.signal);
+      this.stats.builds++;
+      if (!got || this.closed) return;
+      const seen = this.hints.get(key);
+      if (seen && seen.tick > started && seen.generation !== got.generation) {
+        this.stats.staleLoads++; // already stale when it finished: a later miss loads again
+        return;
+      }
+      const current = this.entries.get(key);
+      if (current && (current.tick ?? 0) > started) return; // an inline load kept a newer entry meanwhile
+      this.settle(owner, key, dims, got.generation, got.set, started);
+    })().then(
+      () => undefined,
+      () => {
+        this.stats.loadErrors++;
+      },
+    );
+    this.background.set(key, run);
+    void run.finally(() => {
+      if (this.background.get(key) === run) this.background.delete(key);
+    });
+  }
+
+  /** Quantises a loaded set and keeps it (or remembers "over the budget" as a null entry). */
+  private settle(owner: object, key: string, dims: number, generation: number, set: AllowedSet | null, tick: number): AllowedSet | null {
+    if (!set) {
+      this.hint(key).rows = Number.POSITIVE_INFINITY;
+      this.keep({ key, source: owner, generation, set: null, tick });
+      return null;
+    }
+    let bytes = 0;
+    for (const seg of set.segments) {
+      if (seg.matrix) seg.q8 = quantizeMatrix(seg.matrix.data, seg.rows, dims);
+      seg.matrix = null;
+      bytes += seg.rows * (dims + ANCHOR_BYTES) + dims * 8;
+    }
+    set.bytes = bytes;
+    this.hint(key).rows = set.rows;
+    if (bytes > this.maxBytes) {
+      this.keep({ key, source: owner, generation, set: null, tick });
+      return null;
+    }
+    this.keep({ key, source: owner, generation, set, tick });
+    return set;
+  }
+
+  private hint(key: string): { rows: number | undefined; generation: number; tick: number } {
+    let hint = this.hints.get(key);
+    if (!hint) this.hints.set(key, (hint = { rows: undefined, generation: -1, tick: 0 }));
+    return hint;
+  }
+
+  /** Resolves when the background rebuilds under way now have finished (or failed). */
+  async settled(): Promise<void> {
+    await Promise.all([...this.background.values()]);
+  }
+
+  /**
+   * Stops background rebuilds (aborted at their next read) and starts no more; resolves once they
+   * have ended, so the database can be closed. Entries already kept are still served.
+   */
+  async close(): Promise<void> {
+    this.closed = true;
+    this.abort.abort();
+    await this.settled();
+  }
+
+  private touch(entry: Entry): void {
+    this.entries.delete(entry.key);
+    this.entries.set(entry.key, entry); // most recently used
+    this.stats.hits++;
+  }
+
+  /** Keeps an entry and evicts least-recently-used others beyond the budget. */
+  private keep(entry: Entry): void {
+    const previous = this.entries.get(entry.key); // a concurrent getAsync may have kept one meanwhile
+    if (previous) this.drop(previous);
+    this.entries.set(entry.key, entry);
+    this.bytes += entry.set?.bytes ?? 0;
+    for (const other of this.entries.values()) {
+      if (this.bytes <= this.maxBytes) break;
+      if (other.key === entry.key) continue;
+      this.drop(other);
+      this.stats.evictions++;
+    }
+  }
+
+  /** Forget every entry of one source (one connection, or an async source's identity; call when closing it). */
+  forget(source: object): void {
+    for (const entry of [...this.entries.values()]) if (entry.source === source) this.drop(entry);
+    const prefix = `${this.sourceId(source)}\u0000`;
+    for (const key of [...this.hints.keys()]) if (key.startsWith(prefix)) this.hints.delete(key);
+  }
+
+  /** Drop every entry. */
   clear(): void {
     this.entries.clear();
+    this.hints.clear();
     this.bytes = 0;
   }
 
+  /** The counters, bytes held and entries now. */
   snapshot(): MatrixCacheStats {
     return { ...this.stats, bytes: this.bytes, entries: this.entries.size };
   }
 
   private drop(entry: Entry): void {
-    if (this.entries.delete(entry.key)) this.bytes -= entry.set.bytes;
+    if (this.entries.delete(entry.key)) this.bytes -= entry.set?.bytes ?? 0;
   }
 }

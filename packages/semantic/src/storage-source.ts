@@ -4,7 +4,9 @@
  * any adapter. The query path is the SQLite source's own (scoped-source.ts `embedQuery`: provider
  * checks, the deadline, L2 normalisation; `aboveFloor`: the model's similarity floor; the same
  * fusion hints); only the scan differs — ChunkStore.search ranks the allowed set exactly in the
- * adapter. Status comes from the ports: the project's consent (for the configured endpoint) and the
+ * adapter, or, for a project scope on an adapter with `ChunkStore.projectVectors` (PostgreSQL), the
+ * matrix cache holds the project's allowed set in memory and the certified int8 scan ranks it
+ * (port-search.ts: same hits; the generation and the rescore are read from the database per search). Status comes from the ports: the project's consent (for the configured endpoint) and the
  * fingerprint's chunk rows by status; coverage is counted in chunk rows (ready of all planned),
  * `unknown` before any row is planned. The SQLite path keeps `createConfiguredSemanticSource()`
  * (the certified int8 scan over the profile file and its matrix cache).
@@ -18,6 +20,8 @@ import type { ProviderInfo } from './provider.js';
 import { aboveFloor, embedQuery, statusWithProvider, type ActiveFingerprint, type QueryEmbedder, type ScopedSemanticSource, type SemanticStatusReport } from './scoped-source.js';
 import { SemanticSearchUnavailableError } from './errors.js';
 import type { WorkerHealth } from './worker.js';
+import { MatrixCache } from './matrix-cache.js';
+import { cachedChunkSearch } from './port-search.js';
 
 /** What `storageSemanticSource()` needs: the storage (with its semantic rows), the validated config and the query provider. */
 export interface StorageSemanticSourceOptions {
@@ -29,6 +33,11 @@ export interface StorageSemanticSourceOptions {
   provider: (QueryEmbedder & { readonly info: Pick<ProviderInfo, 'provider' | 'endpoint' | 'model' | 'dims' | 'scripts'> }) | null;
   /** The in-process worker's health when one runs here (provider down → `unavailable`). */
   health?: () => WorkerHealth | null;
+  /**
+   * The matrix cache for adapters with `ChunkStore.projectVectors` (share one per process); default a
+   * new MatrixCache for this source, null = always the adapter's own exact scan.
+   */
+  cache?: MatrixCache | null;
 }
 
 /**
@@ -37,6 +46,11 @@ export interface StorageSemanticSourceOptions {
  */
 export interface StorageSemanticSource extends Omit<ScopedSemanticSource, 'status'> {
   status(scope: SemanticScope): Promise<SemanticStatusReport>;
+  /**
+   * Stops the background rebuilds of the matrix cache this source created (a cache passed in is
+   * its owner's to close) and resolves when they have ended; call before closing the storage.
+   */
+  close(): Promise<void>;
 }
 
 /** A source's status of a scope from the ports: consent for the endpoint, then the fingerprint's chunk rows. */
@@ -76,6 +90,8 @@ export function storageSemanticSource(options: StorageSemanticSourceOptions): St
     if (id !== null) fingerprint = { id, dims: fields.dims };
     return fingerprint;
   };
+  const owned = options.cache === undefined;
+  const cache = owned ? new MatrixCache() : (options.cache ?? null);
   let embedCalls = 0;
   const scripts = provider.info.scripts;
   return {
@@ -83,6 +99,9 @@ export function storageSemanticSource(options: StorageSemanticSourceOptions): St
     ...(scripts ? { scripts } : {}),
     get embedCalls() {
       return embedCalls;
+    },
+    async close() {
+      if (owned) await cache?.close();
     },
     async status(scope) {
       const report = await portStatus(semantic, scope, await active(), fields.endpoint, options.health?.() ?? null);
@@ -96,7 +115,7 @@ export function storageSemanticSource(options: StorageSemanticSourceOptions): St
           : { kind: 'own' as const, sessionIds: scope.sessionIds, currentSessionId: scope.currentSessionId };
       let hits;
       try {
-        hits = await semantic.chunks.search(chunkScope, fp.id, vector, {
+        hits = await cachedChunkSearch(semantic.chunks, cache, chunkScope, fp.id, vector, {
           limit,
           ...(roles ? { roles: roles as readonly MessageRole[] } : {}),
           ...(since !== undefined ? { since } : {}),

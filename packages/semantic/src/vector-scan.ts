@@ -24,7 +24,7 @@
  */
 import { createRequire } from 'node:module';
 import { availableParallelism } from 'node:os';
-import { certifiedRangeTopK, jsInt8Kernel, prepareQuery, type Int8Kernel, type Int8ScanStats, type QuantizedMatrix } from './int8-scan.js';
+import { certifiedRangeTopK, certifiedRangeTopKAsync, jsInt8Kernel, prepareQuery, type Int8Kernel, type Int8ScanStats, type QuantizedMatrix } from './int8-scan.js';
 import { compareScored, TopK, type ScoredRow } from './topk.js';
 
 export type { ScoredRow } from './topk.js';
@@ -218,6 +218,47 @@ export function scanQuantizedTopK(q8: QuantizedMatrix, query: Float32Array, opti
         const rows: number[] = [];
         for (let row = from; row < Math.min(q8.rows, from + 4096); row++) if (!exclude?.has(row)) rows.push(row);
         const scores = exact(rows);
+        rows.forEach((row, i) => top.push(row, scores[i]!));
+      }
+      return top.sorted();
+    },
+    ...(options.stats ? { stats: options.stats } : {}),
+  });
+}
+
+/** Options of `scanQuantizedTopKAsync()`: as QuantizedScanOptions, with the exact scores read asynchronously. */
+export interface AsyncQuantizedScanOptions extends Omit<QuantizedScanOptions, 'exact'> {
+  /** The canonical scores of rows, in order (e.g. one database read of their stored vectors per batch). */
+  exact: (rows: readonly number[]) => Promise<ArrayLike<number>>;
+  /** Rows asked of `exact` per batch at least (fewer round trips; the result is the same). */
+  minBatch?: number;
+}
+
+/** `scanQuantizedTopK` with asynchronous exact scores (a database read per batch): the same rows, scores and ties. */
+export async function scanQuantizedTopKAsync(q8: QuantizedMatrix, query: Float32Array, options: AsyncQuantizedScanOptions): Promise<ScoredRow[]> {
+  if (query.length !== q8.dims) throw new RangeError(`query has ${query.length} dimensions, the matrix ${q8.dims}`);
+  if (!Number.isInteger(options.k) || options.k < 0) throw new RangeError(`k must be a non-negative integer, got ${options.k}`);
+  if (options.k === 0 || q8.rows === 0) return [];
+  const backend = options.backend ?? defaultBackend();
+  const usearch = backend === 'usearch' ? loadUsearch() : null;
+  if (backend === 'usearch' && !usearch) throw new Error(`usearch is not available: ${usearchLoadError()}`);
+  const { k, exclude, exact } = options;
+  return certifiedRangeTopKAsync(q8, prepareQuery(q8, query), {
+    k,
+    start: 0,
+    end: q8.rows,
+    exclude,
+    threads: options.threads ?? defaultThreads(q8.rows),
+    candidates: options.candidates ?? INT8_CANDIDATES,
+    kernel: usearch ? usearchInt8Kernel(usearch) : jsInt8Kernel,
+    exact,
+    ...(options.minBatch !== undefined ? { minBatch: options.minBatch } : {}),
+    fallback: async () => {
+      const top = new TopK(k);
+      for (let from = 0; from < q8.rows; from += 4096) {
+        const rows: number[] = [];
+        for (let row = from; row < Math.min(q8.rows, from + 4096); row++) if (!exclude?.has(row)) rows.push(row);
+        const scores = await exact(rows);
         rows.forEach((row, i) => top.push(row, scores[i]!));
       }
       return top.sorted();

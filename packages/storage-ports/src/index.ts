@@ -46,6 +46,8 @@ export type {
   ClaimRequest,
   CompletionOutcome,
 } from './semantic.js';
+/** Scoped reads of a project's allowed set for an in-process vector cache (optional on ChunkStore). */
+export type { ProjectVectorSource, ProjectVectorReads, AllowedSetRows, AllowedRoleRows, StoredChunkRow } from './semantic.js';
 /** The embedding worker's planning step and a project's index counts. */
 export type { PlanWorkRequest, PlanWorkResult, IndexCounts } from './semantic.js';
 /** Whole-profile transfers (`recall migrate`): reading rows with their ids, importing them unchanged, counting. */

@@ -124,6 +124,13 @@ export interface ChunkStore {
   plan(fingerprintId: number, chunks: readonly ChunkPlan[]): Promise<number>;
   /** The exact top `limit` messages of the allowed set for a unit query vector, best first. */
   search(scope: ChunkScope, fingerprintId: number, query: Float32Array, options: ChunkSearchOptions): Promise<ChunkHit[]>;
+  /**
+   * Optional (PostgreSQL): reads of one project's allowed set inside one scoped read transaction,
+   * for @recall/semantic's in-process matrix cache (generation, rows, and the rescore read of
+   * candidates, which re-checks every allowed-set condition). Adapters without it are searched by
+   * `search` alone.
+   */
+  readonly projectVectors?: ProjectVectorSource;
   /** Chunk rows of a fingerprint in a project, by status. */
   counts(fingerprintId: number, projectId: string): Promise<ChunkCountsByStatus>;
   /** A project's consent: switched on or off and for which endpoint (null: never switched on). */
@@ -208,4 +215,69 @@ export interface ClaimQueue {
   leased(fingerprintId: number, projectId?: string): Promise<number>;
   /** Of `chunkIds`, those whose session is now in a visible project switched on for `endpoint` (consent re-checked after a claim). */
   consented(chunkIds: readonly number[], endpoint: string): Promise<number[]>;
+}
+
+/** One role's rows of a project's allowed set, sorted by message id then chunk index. */
+export interface AllowedRoleRows {
+  role: MessageRole;
+  rows: number;
+  /** rows × dims float32 vectors, row-major. */
+  vectors: Float32Array;
+  chunkIds: Float64Array;
+  messageIds: Float64Array;
+  /** Index into AllowedSetRows.sessions. */
+  sessionIdx: Int32Array;
+  start: Int32Array;
+  end: Int32Array;
+  /** 1 when the message is live (not compacted). */
+  live: Uint8Array;
+}
+
+/** A project's allowed set for one fingerprint (ready chunks of visible messages of its visible sessions), read in one snapshot. */
+export interface AllowedSetRows {
+  sessions: string[];
+  segments: AllowedRoleRows[];
+  /** Rows whose vector had other dimensions than the fingerprint's (never expected; not returned). */
+  skipped: number;
+}
+
+/** A chunk's stored row as the rescore reads it: its float32 vector (little-endian bytes) and anchors. */
+export interface StoredChunkRow {
+  vector: Uint8Array;
+  messageId: number;
+  sessionId: string;
+  start: number;
+  end: number;
+  live: boolean;
+}
+
+/** Reads of one project inside one scoped read transaction (ProjectVectorSource.withProject). */
+export interface ProjectVectorReads {
+  /**
+   * Read first: the fingerprint's dimensions, whether the HNSW gate is open for the project (then
+   * `search` serves it), and the project's cache generation (changes whenever its allowed set may
+   * have changed). Null for an unknown fingerprint.
+   */
+  plan(fingerprintId: number): Promise<{ dims: number; hnsw: boolean; generation: number } | null>;
+  /** The project's allowed set in one snapshot; null when it has more than `maxRows` rows. `signal` aborts it between reads (it rejects). */
+  load(fingerprintId: number, dims: number, maxRows: number, signal?: AbortSignal): Promise<AllowedSetRows | null>;
+  /**
+   * Stored rows of chunks by id that are still in the allowed set — every condition re-checked by
+   * the adapter (fingerprint, ready, visible message, the project, visible session, `roles`, not
+   * the caller's own live messages); others are absent.
+   */
+  read(fingerprintId: number, chunkIds: readonly number[], filter: { roles?: readonly MessageRole[]; currentSessionId: string | null }): Promise<Map<number, StoredChunkRow>>;
+}
+
+/** Scoped reads of projects' allowed sets for an in-process vector cache. */
+export interface ProjectVectorSource {
+  /** The database (the same object for every read of it): keys the cache's entries. */
+  readonly identity: object;
+  /** Runs `fn` inside one read transaction limited to the project (row-level security where the adapter has it). */
+  withProject<T>(projectId: string, fn: (reads: ProjectVectorReads) => Promise<T>): Promise<T>;
+  /**
+   * True when `withProject` opens a transaction of its own (not a caller's enclosing read scope),
+   * so a read may run in the background and outlive the call that started it (a cache rebuild).
+   */
+  readonly detached?: boolean;
 }

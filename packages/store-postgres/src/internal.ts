@@ -13,6 +13,8 @@ import type pg from 'pg';
 import { hnswIndexName } from './adapter/vector-ann.js';
 
 export { HNSW_MIN_RECALL, hnswIndexName, type HnswSettings } from './adapter/vector-ann.js';
+/** ChunkStore.projectVectors' reads of one project on a given client (tests run them without row-level security too). */
+export { projectVectorReads } from './adapter/vector-cache.js';
 export { createHnswIndex, HNSW_SETTINGS_GRID, measureHnswRecall, closeHnswGate, type HnswMeasurement } from './adapter/hnsw-gate.js';
 
 const int = (n: number, what: string): number => {

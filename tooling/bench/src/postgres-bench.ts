@@ -6,7 +6,8 @@
  * the largest project (10 % of the messages) for common English, rare English and Chinese queries,
  * and exact vector top-10 in one project: pgvector's exact scan through ChunkStore.search against
  * @recall/semantic's scanTopK over the same vectors (the kernel its search runs on the cached
- * allowed set), plus an HNSW index (store-postgres/internal) with its build time, recall@10 against
+ * allowed set) and the PostgreSQL path through that cache (semantic port-search.ts: cold build,
+ * warm p50/p95, client CPU per call), plus an HNSW index (store-postgres/internal) with its build time, recall@10 against
  * the exact scan and `hnsw.iterative_scan`. Ratios are printed from the same run. Without
  * --database it starts a throwaway PostgreSQL 15 + pgvector cluster (pg-cluster.ts). A command, not a test.
  */
@@ -15,7 +16,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { openDatabase } from '@recall/schema';
-import { normalizeL2, scanTopK, type VectorMatrix } from '@recall/semantic/internal';
+import { MatrixCache } from '@recall/semantic';
+import { cachedChunkSearch, normalizeL2, scanTopK, type CachedSearchCounters, type VectorMatrix } from '@recall/semantic/internal';
 import type { MessageInput, Storage } from '@recall/storage-ports';
 import { sqliteStorage } from '@recall/store';
 import { openPostgres, postgresStorage, scopedRead, type RecallPostgres } from '@recall/store-postgres';
@@ -28,7 +30,8 @@ import { argNumber, argValue, exitOnHelp, machine, ms, rng, stats } from './util
 exitOnHelp(`Usage: pnpm bench:postgres [options]   (node tooling/bench/dist/postgres-bench.js [options])
 SQLite path vs PostgreSQL path over the same generated data, through the storage ports:
 ingest msg/s (per-message and batched MessageStore.append), keyword discover p50/p95 in the
-largest project (common, rare, Chinese queries), exact vector top-10 (pgvector vs scanTopK) and
+largest project (common, rare, Chinese queries), exact vector top-10 (pgvector vs scanTopK, and the
+PostgreSQL path through @recall/semantic's MatrixCache with its cold build time) and
 an HNSW index with its recall@10 and iterative scans. Same-run ratios; progress on stderr.
   --messages N      keyword corpus size (default 200k; 1m accepted)
   --projects P      projects (default 100; the largest holds 10 %)
@@ -277,6 +280,8 @@ async function main(): Promise<void> {
       say('|---|---|---|---|---|');
       const exactRows: string[] = [];
       const gateRows: string[] = [];
+      const cacheRows: string[] = [];
+      const writeRows: string[] = [];
       const chunks = pg.storage.semantic!.chunks;
       const claims = pg.storage.semantic!.claims;
       const fp = await chunks.ensureFingerprint({ provider: 'bench', endpoint: 'http://127.0.0.1/bench', model: 'bench', dims: DIMS, normalization: 'l2', chunkerVersion: 1 });
@@ -345,6 +350,82 @@ async function main(): Promise<void> {
           if (plainIds.length === truth[i]!.length && plainIds.every((id, j) => id === truth[i]![j])) plainSame++;
         }
         const loadExactEnd = loadavg()[0]!;
+        // The PostgreSQL path through @recall/semantic's MatrixCache (port-search.ts): cold build
+        // (generation + allowed-set load + int8 quantisation + the first search), then warm searches
+        // (one scoped transaction each: generation read, in-memory int8 pass, rescore read of the
+        // candidates), alternating with ChunkStore.search per query; client CPU per warm call.
+        {
+          const cache = new MatrixCache();
+          const counters: CachedSearchCounters = { cached: 0, adapter: 0, stale: 0 };
+          const loadStart = loadavg()[0]!;
+          // Cold: a set over the cache's inline threshold is answered by the SQL scan at once and
+          // loaded in the background (MatrixCache.getAsync); `cold` = first answer, `rebuild` = until
+          // the entry is kept (the same for an inline load: the first answer then waits for it).
+          const tCold = performance.now();
+          await cachedChunkSearch(chunks, cache, scope, fp, queries[0]!, { limit: 10 }, counters);
+          const cold = performance.now() - tCold;
+          await cache.settled();
+          const rebuild = performance.now() - tCold;
+          const warm: number[] = [];
+          const sql: number[] = [];
+          let same = 0;
+          let cpu = 0;
+          for (const [i, q] of queries.entries()) {
+            let ids: number[] = [];
+            const viaCache = async () => {
+              const c0 = process.cpuUsage();
+              const t = performance.now();
+              ids = (await cachedChunkSearch(chunks, cache, scope, fp, q, { limit: 10 }, counters)).map((h) => h.messageId);
+              warm.push(performance.now() - t);
+              const c = process.cpuUsage(c0);
+              cpu += (c.user + c.system) / 1000;
+            };
+            const viaSql = async () => {
+              const t = performance.now();
+              await chunks.search(scope, fp, q, { limit: 10 });
+              sql.push(performance.now() - t);
+            };
+            if (i % 2 === 0) {
+              await viaCache();
+              await viaSql();
+            } else {
+              await viaSql();
+              await viaCache();
+            }
+            if (ids.length === truth[i]!.length && ids.every((id, j) => id === truth[i]![j])) same++;
+          }
+          const w = stats(warm);
+          const s2 = stats(sql);
+          const sc = stats(scan);
+          const mib = cache.snapshot().bytes / 1024 ** 2;
+          // Right after a write: bump the project's generation (as any append with a ready vector
+          // does; the rows stay the same, so later targets' truth holds), time the next search (a
+          // miss: answered by the SQL scan while the rebuild runs in the background), the rebuild,
+          // and the search after it (a hit again).
+          const afterWrite: number[] = [];
+          const rebuilds: number[] = [];
+          const hitsAfter: number[] = [];
+          const WRITES = 5;
+          for (let i = 0; i < WRITES; i++) {
+            await pgdb.pool.query("update semantic_generation set gen = nextval('semantic_generation_seq') where project_id = $1", [project]);
+            const q = queries[i % queries.length]!;
+            const t = performance.now();
+            await cachedChunkSearch(chunks, cache, scope, fp, q, { limit: 10 }, counters);
+            afterWrite.push(performance.now() - t);
+            await cache.settled();
+            rebuilds.push(performance.now() - t);
+            const th = performance.now();
+            await cachedChunkSearch(chunks, cache, scope, fp, q, { limit: 10 }, counters);
+            hitsAfter.push(performance.now() - th);
+          }
+          const snap = cache.snapshot();
+          cacheRows.push(
+            `| ${target.toLocaleString('en')} | ${ms(sc.p50)} / ${ms(sc.p95)} | ${ms(w.p50)} / ${ms(w.p95)} (${(w.p50 / sc.p50).toFixed(1)}× scan) | ${ms(s2.p50)} / ${ms(s2.p95)} (${(s2.p50 / sc.p50).toFixed(1)}× scan) | ${(cpu / queries.length).toFixed(2)} ms | first answer ${ms(cold)}, entry kept after ${(rebuild / 1000).toFixed(2)} s, ${mib.toFixed(0)} MiB | ${same} / ${queries.length} | ${counters.cached} / ${counters.adapter} / ${counters.stale} | ${loadStart.toFixed(1)} → ${loadavg()[0]!.toFixed(1)} |`,
+          );
+          writeRows.push(
+            `| ${target.toLocaleString('en')} | ${ms(stats(afterWrite).p50)} (max ${ms(Math.max(...afterWrite))}) | ${(stats(rebuilds).p50 / 1000).toFixed(2)} s (${((stats(rebuilds).p50 * 1000) / target).toFixed(1)} µs per row) | ${ms(stats(hitsAfter).p50)} | ${snap.backgroundLoads} / ${snap.deferred} / ${snap.staleLoads} / ${snap.loadErrors} |`,
+          );
+        }
         const a = stats(scan);
         const b = stats(exact);
         const c = stats(plain);
@@ -400,6 +481,14 @@ async function main(): Promise<void> {
       say(`| same run, alternating per query: vectors | scanTopK p50 / p95 | single exact statement (before 0011) p50 / p95 (× scan) | ChunkStore.search, two certified stages p50 / p95 (× scan) | before / after (p50) | same top-10 ids | load average (1 min) start → end |`);
       say('|---|---|---|---|---|---|---|');
       for (const line of exactRows) say(line);
+      say('');
+      say('| matrix cache, same run, alternating per query: vectors | scanTopK (SQLite path) p50 / p95 | PostgreSQL through MatrixCache p50 / p95 (× scan) | ChunkStore.search p50 / p95 (× scan) | client CPU per cached call | cold: first answer, entry kept after, bytes held | same top-10 ids as ChunkStore.search | cached / adapter / stale | load average (1 min) start → end |');
+      say('|---|---|---|---|---|---|---|---|---|');
+      for (const line of cacheRows) say(line);
+      say('');
+      say(`| right after a write (the project's generation bumped, ${5} times): vectors | the next search p50 (a miss: the SQL scan answers, the rebuild starts in the background) | background rebuild until kept p50 | the search after it (a hit) p50 | background loads / misses not waited for / stale loads / errors |`);
+      say('|---|---|---|---|---|');
+      for (const line of writeRows) say(line);
       if (variantRows.length > 0) {
         say('');
         say(`| exact top-10 variants: vectors | variant | p50 / p95 | p50 ratio to scanTopK | top-10 equal to ChunkStore.search's | note |`);

@@ -210,7 +210,7 @@ export const searchCommand = defineCommand<SearchFlags>({
       try {
         const { scope, note } = await resolveSearchScopeOnStorage(ctx, opened.storage, values);
         if (note !== null) ctx.err.write(`${ctx.err.style.dim(`recall search: ${note}`)}\n`);
-        const tool = await storageSearchTool(opened.storage, ctx.config, redactionPolicy(ctx.config));
+        const tool = await storageSearchTool(opened.storage, ctx.config, redactionPolicy(ctx.config), true);
         try {
           return await runTool(ctx, values, args, scope, tool, (id) => opened.storage.projects.find(id));
         } finally {

@@ -49,12 +49,13 @@ export async function loadSearchTool(db: RecallDatabase, config?: Pick<RecallCon
 /**
  * The session_search tool over the storage ports (a PostgreSQL team database): hybrid when the
  * profile's `semantic` section is configured and switched on (the semantic source reads the
- * storage's chunk rows), keyword-only otherwise. close() stops a provider it started, never the
- * storage (the caller owns it).
+ * storage's chunk rows), keyword-only otherwise. `oneShot` (recall search): no matrix cache, the
+ * SQL exact scan answers (nothing loads in the background of a command about to exit). close()
+ * stops a provider it started and the cache's background loads, never the storage (the caller owns it).
  */
-export async function storageSearchTool(storage: Storage, config?: Pick<RecallConfig, 'semantic' | 'semanticKeys'>, redaction?: RedactionPolicy): Promise<CliSearchTool> {
+export async function storageSearchTool(storage: Storage, config?: Pick<RecallConfig, 'semantic' | 'semanticKeys'>, redaction?: RedactionPolicy, oneShot = false): Promise<CliSearchTool> {
   const composition = config
-    ? await storageSearchToolFor(storage, { config: config.semantic, keys: config.semanticKeys, ...(redaction ? { redaction } : {}) })
+    ? await storageSearchToolFor(storage, { config: config.semantic, keys: config.semanticKeys, ...(redaction ? { redaction } : {}), ...(oneShot ? { oneShot } : {}) })
     : { tool: createSessionSearchTool({ storage }), close: async () => {} };
   const tool = composition.tool;
   const meta = tool as unknown as Partial<Pick<CliSearchTool, 'name' | 'description' | 'parameters'>>;

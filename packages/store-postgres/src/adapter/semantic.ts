@@ -19,6 +19,7 @@ import type pg from 'pg';
 import { insertPendingChunks, postgresPlanner } from './semantic-work.js';
 import { annPlan, hnswRanked } from './vector-ann.js';
 import { certifiedTopK, firstPerMessage, HALFVEC_MAX_DIMS, halfvecBound } from './vector-certify.js';
+import { postgresProjectVectors } from './vector-cache.js';
 import { nowMs, scoped, VISIBLE_SQL, write } from './tx.js';
 
 /** sha256 hex of the canonical JSON of the fingerprint fields (@recall/semantic's fingerprintKey). */
@@ -46,6 +47,9 @@ export function postgresChunks(pool: pg.Pool): ChunkStore {
   return {
     planWork: (request) => planner.planWork(request),
     indexCounts: (fingerprintId, projectId, roles) => planner.indexCounts(fingerprintId, projectId, roles),
+    // The in-process matrix cache's reads (vector-cache.ts): @recall/semantic scans a project's
+    // allowed set in memory and rescores through them; `search` below stays the exact SQL scan.
+    projectVectors: postgresProjectVectors(pool),
     dropChunks: (projectId, keep) => planner.dropChunks(projectId, keep),
     async consentRecord(projectId) {
       const row = (await pool.query('select enabled, endpoint, rerank_endpoint, enabled_at, updated_at from semantic_projects where project_id = $1', [projectId])).rows[0];

@@ -40,6 +40,11 @@ function boundClient(pool: pg.Pool): Tx | undefined {
   return (pool as unknown as { [BOUND]?: Tx })[BOUND];
 }
 
+/** True for a pool bound to one client of an enclosing read scope (withReadScope): its reads run in that transaction. */
+export function isBound(pool: pg.Pool): boolean {
+  return boundClient(pool) !== undefined;
+}
+
 /** Where the stores run: the pool (each write its own transaction) or one client inside a batch transaction. */
 export type Db = pg.Pool | Tx;
 

@@ -1,0 +1,138 @@
+/**
+ * ChunkStore.projectVectors (adapter/vector-cache.ts) and migration 0013's generation triggers, on a
+ * real PostgreSQL:
+ * - table-driven: every change that can alter a project's allowed set bumps its generation (a move
+ *   bumps both projects), and lease bookkeeping or unrelated edits do not;
+ * - the rescore read re-checks the allowed set in SQL: run as the tables' owner (no row-level
+ *   security at all) it still returns nothing of another project, of a hidden session, of a deleted
+ *   message, of another role or of the caller's own live messages;
+ * - load: the allowed set in (role, message id, chunk index) order with the stored vectors bit for bit.
+ */
+import { createHash } from 'node:crypto';
+import { MESSAGE_ROLES } from '@recall/rpc-contract';
+import type { Storage } from '@recall/storage-ports';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openPostgres, postgresStorage, type RecallPostgres } from '../src/index.js';
+import { projectVectorReads } from '../src/internal.js';
+import { useCluster } from './cluster.js';
+
+const cluster = useCluster();
+const sha = (text: string) => createHash('sha256').update(text).digest('hex');
+const DIMS = 4;
+const ENDPOINT = 'http://127.0.0.1/e';
+
+describe('projectVectors and the generation triggers', () => {
+  let db: RecallPostgres;
+  let storage: Storage;
+  let fp = 0;
+  let a = '';
+  let b = '';
+
+  beforeAll(async () => {
+    db = await openPostgres(cluster.freshUrl());
+    storage = postgresStorage(db, 'postgres://test');
+    fp = await storage.semantic!.chunks.ensureFingerprint({ provider: 't', endpoint: ENDPOINT, model: 'm', dims: DIMS, normalization: 'l2', chunkerVersion: 1 });
+    a = (await storage.projects.create({ name: 'a' })).id;
+    b = (await storage.projects.create({ name: 'b' })).id;
+    for (const p of [a, b]) await storage.semantic!.chunks.setConsent(p, ENDPOINT, true);
+  }, 120_000);
+  afterAll(async () => {
+    await storage?.close();
+    await db?.close();
+  });
+
+  const gen = async (projectId: string): Promise<number> => Number((await db.pool.query('select gen from semantic_generation where project_id = $1', [projectId])).rows[0]?.gen ?? 0);
+
+  /** A session of `projectId` with `n` embedded messages (vector i = unit e_(i mod 4) scaled by sign). */
+  async function embedded(projectId: string, n: number, role: 'user' | 'assistant' = 'assistant') {
+    const session = (await storage.sessions.create({ projectId })).id;
+    const messages = (await storage.messages.append(session, Array.from({ length: n }, (_, i) => ({ role, content: `m ${projectId} ${session} ${i}` })))).messages;
+    const chunks = storage.semantic!.chunks;
+    await chunks.plan(fp, messages.map((m) => ({ messageId: m.id, chunkIndex: 0, start: 0, end: 3, contentHash: sha(m.content) })));
+    const work = await storage.semantic!.claims.claim({ fingerprintId: fp, endpoint: ENDPOINT, owner: 't', limit: 100, leaseMs: 60_000, maxAttempts: 3, projectId });
+    await storage.semantic!.claims.complete('t', work.map((chunk) => ({ chunk, vector: Float32Array.from({ length: DIMS }, (_, j) => (j === chunk.messageId % DIMS ? 0.8 : 0.2)) })));
+    const ids = (await db.pool.query('select id from semantic_chunks where session_id = $1 order by id', [session])).rows.map((r) => Number(r.id));
+    return { session, messages, chunkIds: ids };
+  }
+
+  const cases: Array<{ name: string; bumps: 'a' | 'b' | 'both' | 'none'; run: (s: Awaited<ReturnType<typeof embedded>>) => Promise<unknown> }> = [
+    { name: 'new ready vectors', bumps: 'a', run: async () => embedded(a, 2) },
+    { name: 'a vector rewritten', bumps: 'a', run: async (s) => db.pool.query("update semantic_chunks set embedding = '[1,0,0,0]' where id = $1", [s.chunkIds[0]]) },
+    { name: 'a ready chunk deleted', bumps: 'a', run: async (s) => db.pool.query('delete from semantic_chunks where id = $1', [s.chunkIds[0]]) },
+    { name: 'a message deleted (visibility)', bumps: 'a', run: async (s) => storage.messages.delete(s.messages[1]!.id) },
+    { name: 'a message edited (its chunks go)', bumps: 'a', run: async (s) => storage.messages.edit(s.messages[1]!.id, 'new text') },
+    { name: 'a rewind', bumps: 'a', run: async (s) => storage.messages.rewind(s.session, s.messages[0]!.id) },
+    { name: 'a session moved a → b', bumps: 'both', run: async (s) => storage.sessions.move(s.session, b) },
+    { name: 'a session hidden', bumps: 'a', run: async (s) => db.pool.query('update sessions set hidden = true where id = $1', [s.session]) },
+    { name: 'a session deleted', bumps: 'a', run: async (s) => db.pool.query('delete from sessions where id = $1', [s.session]) },
+    { name: 'the project switched off', bumps: 'a', run: async () => storage.semantic!.chunks.setConsent(a, ENDPOINT, false).then(() => storage.semantic!.chunks.setConsent(a, ENDPOINT, true)) },
+    { name: 'lease bookkeeping only', bumps: 'none', run: async (s) => db.pool.query("update semantic_chunks set lease_owner = 'x', lease_until = 1 where id = $1", [s.chunkIds[0]]) },
+    { name: 'a title change', bumps: 'none', run: async (s) => storage.sessions.setTitle(s.session, 'renamed') },
+    { name: 'a pending chunk planned', bumps: 'none', run: async (s) => {
+      const m = (await storage.messages.append(s.session, [{ role: 'assistant', content: 'later' }])).messages[0]!;
+      return storage.semantic!.chunks.plan(fp, [{ messageId: m.id, chunkIndex: 0, start: 0, end: 2, contentHash: sha(m.content) }]);
+    } },
+  ];
+  it.each(cases)('$name → bumps $bumps', async ({ bumps, run }) => {
+    const s = await embedded(a, 3);
+    const before = { a: await gen(a), b: await gen(b) };
+    await run(s);
+    const after = { a: await gen(a), b: await gen(b) };
+    expect(after.a !== before.a).toBe(bumps === 'a' || bumps === 'both');
+    expect(after.b !== before.b).toBe(bumps === 'b' || bumps === 'both');
+  });
+
+  it('generations never repeat a value (one sequence); plan reads it inside the scoped read', async () => {
+    const seen = new Set<number>();
+    for (let i = 0; i < 5; i++) {
+      await embedded(a, 1);
+      const g = await gen(a);
+      expect(seen.has(g)).toBe(false);
+      seen.add(g);
+    }
+    const plan = await storage.semantic!.chunks.projectVectors!.withProject(a, (r) => r.plan(fp));
+    expect(plan).toEqual({ dims: DIMS, hnsw: false, generation: await gen(a) });
+  });
+
+  it('the rescore read re-checks every allowed-set condition in SQL, even without row-level security', async () => {
+    const own = await embedded(a, 4, 'user');
+    const other = await embedded(b, 3);
+    const hidden = await embedded(a, 2);
+    await db.pool.query('update sessions set hidden = true where id = $1', [hidden.session]);
+    await storage.messages.delete(own.messages[3]!.id);
+    const client = await db.pool.connect(); // the owner: policies do not apply
+    try {
+      const reads = projectVectorReads(client, a);
+      const all = [...own.chunkIds, ...other.chunkIds, ...hidden.chunkIds];
+      const got = async (filter: Parameters<typeof reads.read>[2]) => [...(await reads.read(fp, all, filter)).keys()].sort((x, y) => x - y);
+      expect(await got({ currentSessionId: null })).toEqual(own.chunkIds.slice(0, 3));
+      expect(await got({ roles: ['assistant'], currentSessionId: null })).toEqual([]);
+      expect(await got({ currentSessionId: own.session })).toEqual([]);
+      expect(await projectVectorReads(client, b).read(fp, all, { currentSessionId: null }).then((m) => [...m.keys()].sort((x, y) => x - y))).toEqual(other.chunkIds);
+      // Vectors come back bit for bit as stored (float32, little-endian) with their anchors.
+      const row = (await reads.read(fp, [own.chunkIds[0]!], { currentSessionId: null })).get(own.chunkIds[0]!)!;
+      const stored = (await db.pool.query('select embedding::text as e from semantic_chunks where id = $1', [own.chunkIds[0]])).rows[0].e as string;
+      expect(Array.from(new Float32Array(new Uint8Array(row.vector).buffer))).toEqual(JSON.parse(stored).map((x: number) => Math.fround(x)));
+      expect(row).toMatchObject({ messageId: own.messages[0]!.id, sessionId: own.session, start: 0, end: 3, live: true });
+    } finally {
+      client.release();
+    }
+  });
+
+  it('load returns the allowed set per role in (message, chunk) order, and null over maxRows', async () => {
+    const c = (await storage.projects.create({ name: 'c' })).id;
+    await storage.semantic!.chunks.setConsent(c, ENDPOINT, true);
+    const s1 = await embedded(c, 3, 'user');
+    const s2 = await embedded(c, 2);
+    const set = await storage.semantic!.chunks.projectVectors!.withProject(c, (r) => r.load(fp, DIMS, 100));
+    expect(set!.segments.map((seg) => [seg.role, Array.from(seg.messageIds)])).toEqual(
+      expect.arrayContaining([
+        ['user', s1.messages.map((m) => m.id)],
+        ['assistant', s2.messages.map((m) => m.id)],
+      ]),
+    );
+    // Segments in MESSAGE_ROLES order (the scan breaks exact ties by segment, as on SQLite).
+    expect(set!.segments.map((seg) => seg.role)).toEqual(MESSAGE_ROLES.filter((r) => r === 'user' || r === 'assistant'));
+    expect(await storage.semantic!.chunks.projectVectors!.withProject(c, (r) => r.load(fp, DIMS, 4))).toBeNull();
+  });
+});
