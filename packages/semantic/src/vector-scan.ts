@@ -190,39 +190,55 @@ export interface QuantizedScanOptions {
   stats?: Int8ScanStats;
 }
 
+/** The checks and the certified pass's settings both quantized scans share (null: nothing to scan). */
+function quantizedScanSetup(q8: QuantizedMatrix, query: Float32Array, options: Omit<QuantizedScanOptions, 'exact'>) {
+  if (query.length !== q8.dims) throw new RangeError(`query has ${query.length} dimensions, the matrix ${q8.dims}`);
+  if (!Number.isInteger(options.k) || options.k < 0) throw new RangeError(`k must be a non-negative integer, got ${options.k}`);
+  if (options.k === 0 || q8.rows === 0) return null;
+  const backend = options.backend ?? defaultBackend();
+  const usearch = backend === 'usearch' ? loadUsearch() : null;
+  if (backend === 'usearch' && !usearch) throw new Error(`usearch is not available: ${usearchLoadError()}`);
+  return {
+    k: options.k,
+    start: 0,
+    end: q8.rows,
+    exclude: options.exclude,
+    threads: options.threads ?? defaultThreads(q8.rows),
+    candidates: options.candidates ?? INT8_CANDIDATES,
+    kernel: usearch ? usearchInt8Kernel(usearch) : jsInt8Kernel,
+    ...(options.stats ? { stats: options.stats } : {}),
+  };
+}
+
+/** Every row not excluded, in batches of 4,096 (the full scan when no certificate can be had cheaply). */
+function* rowBatches(rows: number, exclude: ReadonlySet<number> | undefined): Generator<number[]> {
+  for (let from = 0; from < rows; from += 4096) {
+    const batch: number[] = [];
+    for (let row = from; row < Math.min(rows, from + 4096); row++) if (!exclude?.has(row)) batch.push(row);
+    yield batch;
+  }
+}
+
 /**
  * Exact top-k over a matrix held only as its int8 copy: the certified first pass, with `exact`
  * called for the candidates only; when the certificate cannot be had cheaply, `exact` is called
  * for every row (the full scan). Same rows, scores and ties as `scanTopK` over the float32 rows.
  */
 export function scanQuantizedTopK(q8: QuantizedMatrix, query: Float32Array, options: QuantizedScanOptions): ScoredRow[] {
-  if (query.length !== q8.dims) throw new RangeError(`query has ${query.length} dimensions, the matrix ${q8.dims}`);
-  if (!Number.isInteger(options.k) || options.k < 0) throw new RangeError(`k must be a non-negative integer, got ${options.k}`);
-  if (options.k === 0 || q8.rows === 0) return [];
-  const backend = options.backend ?? defaultBackend();
-  const usearch = backend === 'usearch' ? loadUsearch() : null;
-  if (backend === 'usearch' && !usearch) throw new Error(`usearch is not available: ${usearchLoadError()}`);
-  const { k, exclude, exact } = options;
+  const setup = quantizedScanSetup(q8, query, options);
+  if (!setup) return [];
+  const { exact } = options;
   return certifiedRangeTopK(q8, prepareQuery(q8, query), {
-    k,
-    start: 0,
-    end: q8.rows,
-    exclude,
-    threads: options.threads ?? defaultThreads(q8.rows),
-    candidates: options.candidates ?? INT8_CANDIDATES,
-    kernel: usearch ? usearchInt8Kernel(usearch) : jsInt8Kernel,
+    ...setup,
     exact,
     fallback: () => {
-      const top = new TopK(k);
-      for (let from = 0; from < q8.rows; from += 4096) {
-        const rows: number[] = [];
-        for (let row = from; row < Math.min(q8.rows, from + 4096); row++) if (!exclude?.has(row)) rows.push(row);
+      const top = new TopK(setup.k);
+      for (const rows of rowBatches(q8.rows, setup.exclude)) {
         const scores = exact(rows);
         rows.forEach((row, i) => top.push(row, scores[i]!));
       }
       return top.sorted();
     },
-    ...(options.stats ? { stats: options.stats } : {}),
   });
 }
 
@@ -236,34 +252,21 @@ export interface AsyncQuantizedScanOptions extends Omit<QuantizedScanOptions, 'e
 
 /** `scanQuantizedTopK` with asynchronous exact scores (a database read per batch): the same rows, scores and ties. */
 export async function scanQuantizedTopKAsync(q8: QuantizedMatrix, query: Float32Array, options: AsyncQuantizedScanOptions): Promise<ScoredRow[]> {
-  if (query.length !== q8.dims) throw new RangeError(`query has ${query.length} dimensions, the matrix ${q8.dims}`);
-  if (!Number.isInteger(options.k) || options.k < 0) throw new RangeError(`k must be a non-negative integer, got ${options.k}`);
-  if (options.k === 0 || q8.rows === 0) return [];
-  const backend = options.backend ?? defaultBackend();
-  const usearch = backend === 'usearch' ? loadUsearch() : null;
-  if (backend === 'usearch' && !usearch) throw new Error(`usearch is not available: ${usearchLoadError()}`);
-  const { k, exclude, exact } = options;
+  const setup = quantizedScanSetup(q8, query, options);
+  if (!setup) return [];
+  const { exact } = options;
   return certifiedRangeTopKAsync(q8, prepareQuery(q8, query), {
-    k,
-    start: 0,
-    end: q8.rows,
-    exclude,
-    threads: options.threads ?? defaultThreads(q8.rows),
-    candidates: options.candidates ?? INT8_CANDIDATES,
-    kernel: usearch ? usearchInt8Kernel(usearch) : jsInt8Kernel,
+    ...setup,
     exact,
     ...(options.minBatch !== undefined ? { minBatch: options.minBatch } : {}),
     fallback: async () => {
-      const top = new TopK(k);
-      for (let from = 0; from < q8.rows; from += 4096) {
-        const rows: number[] = [];
-        for (let row = from; row < Math.min(q8.rows, from + 4096); row++) if (!exclude?.has(row)) rows.push(row);
+      const top = new TopK(setup.k);
+      for (const rows of rowBatches(q8.rows, setup.exclude)) {
         const scores = await exact(rows);
         rows.forEach((row, i) => top.push(row, scores[i]!));
       }
       return top.sorted();
     },
-    ...(options.stats ? { stats: options.stats } : {}),
   });
 }
 
