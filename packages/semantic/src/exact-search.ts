@@ -6,6 +6,7 @@
  * the best one, which anchors the hit with its [start, end) range.
  */
 import type { MessageRole } from '@recall/rpc-contract';
+import type { StoredChunkRow } from '@recall/storage-ports';
 import type { AllowedSegment, AllowedSet, SemanticScope } from './allowed-set.js';
 import { quantizesTo } from './int8-scan.js';
 import { TopK } from './topk.js';
@@ -130,16 +131,9 @@ export function searchAllowedSet(set: AllowedSet, scope: SemanticScope, query: F
 /**
  * A candidate's stored row as an asynchronous rescore reads it again (the PostgreSQL adapter's read
  * re-checks the allowed-set conditions in SQL): its float32 vector (little-endian) and its anchors,
- * which must equal the cached ones.
+ * which must equal the cached ones. The ports' StoredChunkRow.
  */
-export interface StoredChunk {
-  vector: Uint8Array;
-  messageId: number;
-  sessionId: string;
-  start: number;
-  end: number;
-  live: boolean;
-}
+export type StoredChunk = StoredChunkRow;
 
 /** Reads the stored rows of chunks by id; a chunk no longer in the allowed set is absent. */
 export type StoredChunkReader = (chunkIds: readonly number[]) => Promise<Map<number, StoredChunk>>;
