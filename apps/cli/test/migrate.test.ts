@@ -2,12 +2,14 @@
  * `recall migrate` end to end: a real SQLite profile (written through the SQLite adapter's ports),
  * a real throwaway PostgreSQL, the built CLI as a real child process — one killed with SIGKILL in
  * the middle of the copy and then re-run to completion, a second re-run copying nothing, counts and
- * rows compared, the password never printed; and the commands that copy a profile's file (backup,
+ * rows compared, the password never printed; the per-project semantic consent copied and never
+ * overriding a later change on the team database; and the commands that copy a profile's file (backup,
  * restore) refusing a PostgreSQL storage with `storage_unsupported` before connecting.
  */
 import { spawn } from 'node:child_process';
 import { startThrowawayPostgres, type ThrowawayPostgres } from '@recall/config/postgres';
 import { openDatabase, profileDatabasePath } from '@recall/schema';
+import { sqliteSemanticStorage } from '@recall/semantic/sqlite';
 import { sqliteStorage } from '@recall/store';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { compareCounts } from '../src/commands/migrate.js';
@@ -125,6 +127,57 @@ describe('recall migrate', () => {
     // New ids continue after the imported ones.
     expect(seen.newId).toBeGreaterThan(ids.rewoundMessage + 80 * 150);
   }, 240_000);
+
+  it('copies the semantic consent (switched on and off projects); a re-run never overrides a change made on the team database', async () => {
+    const home = tempDir('recall-migrate-consent-');
+    const db = openDatabase(profileDatabasePath(home, 'default'));
+    const storage = sqliteStorage(db, { ownsDatabase: true });
+    const on = await storage.projects.create({ name: 'grepline-rust-cli' });
+    const cn = await storage.projects.create({ name: '家常菜谱小程序' });
+    const off = await storage.projects.create({ name: 'Switched off' });
+    await storage.projects.create({ name: 'Never asked' });
+    for (const p of [on, cn, off]) await storage.sessions.create({ projectId: p.id, messages: [{ role: 'user', content: `about ${p.name}` }] });
+    const chunks = sqliteSemanticStorage(db).chunks;
+    await chunks.setConsent(on.id, 'http://127.0.0.1:9/v1/embeddings', true, 'http://127.0.0.1:9/v1/rerank');
+    await chunks.setConsent(cn.id, 'http://127.0.0.1:9/v1/embeddings', true);
+    await chunks.setConsent(off.id, 'http://127.0.0.1:9/v1/embeddings', true);
+    await chunks.setConsent(off.id, 'http://127.0.0.1:9/v1/embeddings', false);
+    const expected = await storage.transfer!.consents!();
+    expect(expected.map((c) => c.enabled).sort()).toEqual([false, true, true]);
+    await storage.close();
+
+    const url = cluster.createDatabase('migrate_consent');
+    const first = await runCli(['migrate', '--from', home, '--json'], { env: { RECALL_DATABASE_URL: url }, timeoutMs: 120_000 });
+    expect(first.code, first.stderr).toBe(0);
+    expect((JSON.parse(first.stdout) as { copied: { consents: number } }).copied.consents).toBe(3);
+    expect(await inPostgres(url, 'return await pg.transfer.consents();')).toEqual(expected);
+
+    // Switched off on the team database, then migrated again: it stays off.
+    await inPostgres(url, `await pg.semantic.chunks.setConsent(${JSON.stringify(on.id)}, 'http://127.0.0.1:9/v1/embeddings', false); return null;`);
+    const again = await runCli(['migrate', '--from', home], { env: { RECALL_DATABASE_URL: url }, timeoutMs: 120_000 });
+    expect(again.code, again.stderr).toBe(0);
+    expect(again.stdout).toMatch(/^Nothing new to copy/);
+    const after = await inPostgres<Array<{ projectId: string; enabled: boolean }>>(url, 'return await pg.transfer.consents();');
+    expect(after.find((c) => c.projectId === on.id)?.enabled).toBe(false);
+    expect(after.find((c) => c.projectId === cn.id)).toEqual(expected.find((c) => c.projectId === cn.id));
+  }, 240_000);
+
+  it('names the projects switched on when it copies their consent', async () => {
+    const home = tempDir('recall-migrate-consent-text-');
+    const db = openDatabase(profileDatabasePath(home, 'default'));
+    const storage = sqliteStorage(db, { ownsDatabase: true });
+    const a = await storage.projects.create({ name: 'grepline-rust-cli' });
+    const b = await storage.projects.create({ name: '家常菜谱小程序' });
+    await sqliteSemanticStorage(db).chunks.setConsent(a.id, 'http://127.0.0.1:9/v1/embeddings', true);
+    await sqliteSemanticStorage(db).chunks.setConsent(b.id, 'http://127.0.0.1:9/v1/embeddings', true);
+    await storage.close();
+    const r = await runCli(['migrate', '--from', home], { env: { RECALL_DATABASE_URL: cluster.createDatabase('migrate_consent_text') }, timeoutMs: 120_000 });
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toContain('Semantic indexing was switched on for 2 projects (');
+    expect(r.stdout).toContain('grepline-rust-cli');
+    expect(r.stdout).toContain('家常菜谱小程序');
+    expect(r.stdout).toContain('recall index run');
+  }, 120_000);
 
   it('never shows the password when the database cannot be reached', async () => {
     const { home } = await makeProfile(1, 1);

@@ -51,7 +51,7 @@ export type { ProjectVectorSource, ProjectVectorReads, AllowedSetRows, AllowedRo
 /** The embedding worker's planning step and a project's index counts. */
 export type { PlanWorkRequest, PlanWorkResult, IndexCounts } from './semantic.js';
 /** Whole-profile transfers (`recall migrate`): reading rows with their ids, importing them unchanged, counting. */
-export type { TransferSource, BulkImport, StorageCounts } from './bulk.js';
+export type { TransferSource, BulkImport, StorageCounts, TransferredConsent } from './bulk.js';
 /** Many writes in one transaction (importers): the batch stores, programs and their steps. */
 export type { WriteBatches, BatchStores, BatchProgram, BatchStep, BatchRunOptions, Awaitable } from './batches.js';
 /** Batch program steps: a store call (`yield* call(…)`) and a savepoint-isolated sub-program (`yield* isolate(…)`). */

@@ -57,3 +57,23 @@ describe('BulkImport.importMessages', () => {
     expect(hits.hits.map((h) => h.messageId)).toEqual([10]);
   });
 });
+
+describe('BulkImport.importConsents', () => {
+  it('inserts consent only for projects without one; a re-run or a later change on the target is never overridden', async () => {
+    const url = cluster.freshUrl();
+    const db = await cluster.open(url);
+    const s = postgresStorage(db, url);
+    opened.push(s);
+    await s.projects.create({ id: 'p_a', name: 'A' });
+    await s.projects.create({ id: 'p_b', name: 'B' });
+    const rows = [
+      { projectId: 'p_a', enabled: true, endpoint: 'http://e/v1', rerankEndpoint: 'http://r/v1', enabledAt: 1_700_000_000_000, updatedAt: 1_700_000_000_001 },
+      { projectId: 'p_b', enabled: false, endpoint: 'http://e/v1', rerankEndpoint: null, enabledAt: null, updatedAt: 1_700_000_000_002 },
+    ];
+    expect(await s.bulk!.importConsents!(rows)).toBe(2);
+    expect(await s.transfer!.consents!()).toEqual(rows);
+    await s.semantic!.chunks.setConsent('p_a', 'http://e/v1', false);
+    expect(await s.bulk!.importConsents!(rows)).toBe(0);
+    expect((await s.transfer!.consents!()).map((c) => [c.projectId, c.enabled])).toEqual([['p_a', false], ['p_b', false]]);
+  });
+});

@@ -6,8 +6,11 @@
  * re-run copies nothing) and resumable (messages go in id order, one transaction per batch; an
  * interrupted run continues after the last copied message of each session). Counts are verified
  * at the end (projects, sessions and messages per project); a mismatch exits 1
- * (`migration_mismatch`). The semantic index is not copied: its chunk rows and vectors are derived
- * data, rebuilt from the messages by the embedding worker once it runs on PostgreSQL.
+ * (`migration_mismatch`). The per-project semantic consent (switched on or off, for which endpoint
+ * and reranker) is copied for projects that have none on the target yet, so a re-run never
+ * overrides a decision made later on the team database. The semantic index is not copied: its
+ * chunk rows and vectors are derived data, rebuilt from the messages by the embedding worker once it
+ * runs on PostgreSQL (`recall index run` or `recall serve`) for the projects switched on.
  * The URL may come from RECALL_DATABASE_URL (or config.json `storage`) so that its password is not
  * on the command line (`ps`); it is printed only as redactStorageUrl shows it.
  */
@@ -57,8 +60,10 @@ export const migrateCommand = defineCommand<{ from?: string; to?: string; json?:
   --to URL          the PostgreSQL database (default: --database, $RECALL_DATABASE_URL, else config.json
                     "storage"); prefer the environment variable: a flag is visible in "ps"
   --json            print JSON ({ target, copied, counts })
-  Re-running copies nothing new; an interrupted run continues where it stopped. The semantic
-  index is not copied: it is rebuilt from the messages.`,
+  Re-running copies nothing new; an interrupted run continues where it stopped. Which projects
+  are switched on for semantic indexing is copied too (never over a choice already made on the
+  team database). The semantic index itself is not copied: the next "recall index run" or
+  "recall serve" on the team database rebuilds it from the messages.`,
   options: { from: { type: 'string' }, to: { type: 'string' }, json: { type: 'boolean' } },
   positionals: { min: 0, max: 0 },
   servesPostgres: true,
@@ -85,7 +90,15 @@ export const migrateCommand = defineCommand<{ from?: string; to?: string; json?:
       const to = target.bulk!;
       const before = await from.counts();
       const bar = progressBar(ctx.err);
-      const copied = { projects: await to.importProjects(await from.projects()), sessions: 0, messages: 0 };
+      const projects = await from.projects();
+      const copied = { projects: await to.importProjects(projects), sessions: 0, messages: 0, consents: 0 };
+      // Semantic consent: the user's decision, copied only where the team database has none yet.
+      const consents = (await from.consents?.()) ?? [];
+      const held = new Set(((await target.transfer?.consents?.()) ?? []).map((c) => c.projectId));
+      const newConsents = consents.filter((c) => !held.has(c.projectId));
+      if (to.importConsents) copied.consents = await to.importConsents(newConsents);
+      const names = new Map(projects.map((p) => [p.id, p.name]));
+      const switchedOn = to.importConsents ? newConsents.filter((c) => c.enabled).map((c) => names.get(c.projectId) ?? c.projectId) : [];
       let seen = 0;
       let lastLine = 0;
       // Messages of several sessions share a batch (most sessions are much smaller than a batch,
@@ -131,9 +144,12 @@ export const migrateCommand = defineCommand<{ from?: string; to?: string; json?:
       if (!values.json) {
         const total = `${before.projects} projects, ${before.sessions} sessions, ${before.messages} messages`;
         ctx.out.write(
-          copied.projects + copied.sessions + copied.messages === 0
+          copied.projects + copied.sessions + copied.messages + copied.consents === 0
             ? `Nothing new to copy: ${shown} already holds the profile (${total}; counts verified).\n`
-            : `Copied ${copied.projects} projects, ${copied.sessions} sessions and ${copied.messages} messages to ${shown}; counts verified (${total}).\nThe semantic index is not copied: it is rebuilt from the messages.\n`,
+            : `Copied ${copied.projects} projects, ${copied.sessions} sessions and ${copied.messages} messages to ${shown}; counts verified (${total}).\n` +
+                (switchedOn.length > 0
+                  ? `Semantic indexing was switched on for ${switchedOn.length} ${switchedOn.length === 1 ? 'project' : 'projects'} (${switchedOn.join(', ')}); their index is built from the messages by the next \`recall index run\` or \`recall serve\` on the team database. The vectors themselves are not copied.\n`
+                  : 'The semantic index is not copied: it is rebuilt from the messages for the projects switched on for semantic indexing.\n'),
         );
       }
     } finally {

@@ -4,10 +4,12 @@
  * (id) DO NOTHING`, so a re-run inserts nothing and an interrupted run continues where it stopped
  * (messages of a session are imported in id order, one transaction per batch, and lastMessageId
  * says where to continue). Imported messages get their keyword rows as appended ones do (deleted
- * ones none); finish() moves the message id identity past the imported ids.
+ * ones none); finish() moves the message id identity past the imported ids. Semantic consent rows
+ * are inserted only for projects without one (`ON CONFLICT (project_id) DO NOTHING`): a consent
+ * changed on the team database after a first copy is never overridden by a re-run.
  */
 import type { Message, Project } from '@recall/rpc-contract';
-import type { BulkImport, SessionRecord, StorageCounts, TransferSource } from '@recall/storage-ports';
+import type { BulkImport, SessionRecord, StorageCounts, TransferredConsent, TransferSource } from '@recall/storage-ports';
 import type pg from 'pg';
 import { documentText, PG_KEYWORD_TOKENIZER_VERSION, tsvectorLiteral } from '../keyword-text.js';
 import { toMessage, toSession, write } from './tx.js';
@@ -116,6 +118,17 @@ export function postgresBulkImport(pool: pg.Pool): BulkImport {
         return all.length;
       });
     },
+    async importConsents(consents: readonly TransferredConsent[]) {
+      if (consents.length === 0) return 0;
+      const col = <K extends keyof TransferredConsent>(k: K) => consents.map((c) => c[k]);
+      const r = await pool.query(
+        `insert into semantic_projects (project_id, enabled, endpoint, rerank_endpoint, enabled_at, updated_at)
+         select * from unnest($1::text[], $2::boolean[], $3::text[], $4::text[], $5::bigint[], $6::bigint[])
+         on conflict (project_id) do nothing`,
+        [col('projectId'), col('enabled'), col('endpoint'), col('rerankEndpoint'), col('enabledAt'), col('updatedAt')],
+      );
+      return r.rowCount ?? 0;
+    },
     async lastMessageId(sessionId) {
       return Number((await pool.query('select coalesce(max(id), 0) as id from messages where session_id = $1', [sessionId])).rows[0].id);
     },
@@ -139,6 +152,17 @@ export function postgresTransferSource(pool: pg.Pool): TransferSource {
     },
     async messages(sessionId, afterId, limit) {
       return (await pool.query('select * from messages where session_id = $1 and id > $2 order by id limit $3', [sessionId, afterId, Math.max(1, Math.floor(limit))])).rows.map(toMessage);
+    },
+    async consents() {
+      const rows = (await pool.query('select project_id, enabled, endpoint, rerank_endpoint, enabled_at, updated_at from semantic_projects order by project_id')).rows;
+      return rows.map((r) => ({
+        projectId: r.project_id as string,
+        enabled: r.enabled === true,
+        endpoint: r.endpoint as string,
+        rerankEndpoint: (r.rerank_endpoint as string | null) ?? null,
+        enabledAt: r.enabled_at === null ? null : Number(r.enabled_at),
+        updatedAt: Number(r.updated_at),
+      }));
     },
     counts: () => counts(pool),
   };
