@@ -134,8 +134,15 @@ describe('hostile params for every method of the contract', () => {
       }),
       { numRuns: RUNS },
     );
-    // Every method was called, and the calls got past validation often enough to reach handlers.
-    expect(RPC_METHOD_NAMES.filter((m) => !perMethod.has(m))).toEqual([]);
+    // Every method is called: a random pick can miss one (with this many methods and RUNS calls,
+    // about one run in a hundred misses one), so each one missed gets one plain call, checked the same way.
+    for (const method of RPC_METHOD_NAMES.filter((m) => !perMethod.has(m))) {
+      perMethod.set(method, 1);
+      const res = await postRpc(gw, JSON.stringify({ jsonrpc: '2.0', id: 1, method, params: {} }));
+      expect(res.status, res.text.slice(0, 300)).toBe(200);
+      check(res.json, method);
+    }
+    // The calls got past validation often enough to reach handlers.
     expect(outcomes.ok ?? 0).toBeGreaterThan(RUNS / 20);
     expect(outcomes.invalid_params ?? 0).toBeGreaterThan(RUNS / 10);
     expect(({} as Record<string, unknown>).polluted).toBeUndefined();
