@@ -41,6 +41,16 @@ describe('splitSnippet', () => {
     ]);
   });
 
+  it.each([
+    ['Profiling shows 70%', 'how did we', [{ text: 'Profiling shows 70%', match: false }]],
+    ['borrows and reborrow', 'borrow', [{ text: 'borrow', match: true }, { text: 's and reborrow', match: false }]],
+    ['see 2x_how how', 'how', [{ text: 'see 2x_how ', match: false }, { text: 'how', match: true }]],
+    ['用how写', 'how', [{ text: '用', match: false }, { text: 'how', match: true }, { text: '写', match: false }]],
+    ['a.cfg and b.cfg', '.cfg', [{ text: 'a', match: false }, { text: '.cfg', match: true }, { text: ' and b', match: false }, { text: '.cfg', match: true }]],
+  ])('a Latin term is marked only where a word starts: %s / %s', (text, query, expected) => {
+    expect(highlightTerms(text, query)).toEqual(expected);
+  });
+
   it('highlights CJK terms and ignores FTS syntax', () => {
     expect(queryTerms('"番茄" OR (炒蛋*)')).toEqual(['番茄', '炒蛋']);
     expect(highlightTerms('番茄炒蛋', '炒蛋')).toEqual([

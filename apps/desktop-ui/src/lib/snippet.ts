@@ -73,7 +73,11 @@ export function queryTerms(query: string): string[] {
   return [...new Set(terms)].sort((a, b) => b.length - a.length);
 }
 
-/** Highlights every case-insensitive occurrence of the query's terms. */
+/**
+ * Highlights the case-insensitive occurrences of the query's terms: a term that starts with a
+ * letter or digit of a spaced script only where a word starts ("borrow" in "borrows", not "how"
+ * in "shows"); CJK terms and terms starting with punctuation anywhere.
+ */
 export function highlightTerms(text: string, query: string): Segment[] {
   const terms = queryTerms(query);
   if (terms.length === 0 || !text) return text ? [{ text, match: false }] : [];
@@ -83,10 +87,13 @@ export function highlightTerms(text: string, query: string): Segment[] {
     const t = term.toLowerCase();
     // toLowerCase can change lengths for a few scripts; skip those terms rather than mis-align.
     if (t.length !== term.length) continue;
+    const atWordStart = WORD_CHAR.test(t[0]!) && !CJK.test(t[0]!);
     let i = lower.indexOf(t);
     while (i >= 0) {
-      for (let k = i; k < i + t.length; k++) marks[k] = true;
-      i = lower.indexOf(t, i + t.length);
+      if (!atWordStart || i === 0 || !WORD_CHAR.test(lower[i - 1]!) || CJK.test(lower[i - 1]!)) {
+        for (let k = i; k < i + t.length; k++) marks[k] = true;
+        i = lower.indexOf(t, i + t.length);
+      } else i = lower.indexOf(t, i + 1);
     }
   }
   const segs: Segment[] = [];
