@@ -9,6 +9,7 @@
 import { loadAllowedSet, loadAllowedSetByCursor } from '@recall/store-postgres/internal';
 import { scopedRead, type RecallPostgres } from '@recall/store-postgres';
 import type { AllowedSetRows } from '@recall/storage-ports';
+import { quantizeMatrix } from '@recall/semantic/internal';
 import { ms, stats } from './util.js';
 
 /** The rows of `set` with sessions by id (the two loads may number them differently), vectors as bytes. */
@@ -25,7 +26,7 @@ function same(x: AllowedSetRows | null, y: AllowedSetRows | null): boolean {
   });
 }
 
-/** Runs `rounds` alternating pairs of loads; returns table lines (`| variant | wall p50 / min | CPU per load | … |`). */
+/** Runs `rounds` alternating pairs of loads (each followed by the int8 quantisation a rebuild does next); returns table lines. */
 export async function loadVariants(db: RecallPostgres, input: { fingerprintId: number; projectId: string; dims: number; rounds: number }): Promise<string[]> {
   const { fingerprintId, projectId, dims } = input;
   const variants = [
@@ -34,6 +35,7 @@ export async function loadVariants(db: RecallPostgres, input: { fingerprintId: n
   ];
   const wall = variants.map(() => [] as number[]);
   const cpu = variants.map(() => [] as number[]);
+  const withQuant = variants.map(() => [] as number[]);
   let equal = 0;
   let rows = 0;
   for (let round = 0; round < input.rounds; round++) {
@@ -46,6 +48,8 @@ export async function loadVariants(db: RecallPostgres, input: { fingerprintId: n
       wall[index]!.push(performance.now() - t);
       const c = process.cpuUsage(c0);
       cpu[index]!.push((c.user + c.system) / 1000);
+      for (const seg of set?.segments ?? []) quantizeMatrix(seg.vectors, seg.rows, dims); // what a rebuild does next (MatrixCache.settle)
+      withQuant[index]!.push(performance.now() - t);
       got[index] = set;
     }
     rows = got[0]?.segments.reduce((n, s) => n + s.rows, 0) ?? 0;
@@ -54,6 +58,6 @@ export async function loadVariants(db: RecallPostgres, input: { fingerprintId: n
   const base = stats(wall[1]!).p50;
   return variants.map((v, i) => {
     const w = stats(wall[i]!);
-    return `| ${rows.toLocaleString('en')} × ${dims} | ${v.name} | ${ms(w.p50)} / ${ms(Math.min(...wall[i]!))} | ${(w.p50 / base).toFixed(2)} | ${ms(stats(cpu[i]!).p50)} | ${equal} / ${input.rounds} |`;
+    return `| ${rows.toLocaleString('en')} × ${dims} | ${v.name} | ${ms(w.p50)} / ${ms(Math.min(...wall[i]!))} | ${(w.p50 / base).toFixed(2)} | ${ms(stats(cpu[i]!).p50)} | ${ms(stats(withQuant[i]!).p50)} | ${equal} / ${input.rounds} |`;
   });
 }
