@@ -15,6 +15,10 @@ import { hnswIndexName } from './adapter/vector-ann.js';
 export { HNSW_MIN_RECALL, hnswIndexName, type HnswSettings } from './adapter/vector-ann.js';
 /** ChunkStore.projectVectors' reads of one project on a given client (tests run them without row-level security too). */
 export { projectVectorReads } from './adapter/vector-cache.js';
+/** ChunkStore.projectVectors' allowed-set load on a given client (one binary COPY; tests and bench:postgres --load-variants). */
+export { loadAllowedSet } from './adapter/vector-load.js';
+/** The previous allowed-set load (a cursor, hex bytea FETCHes): the byte-for-byte reference of tests and bench:postgres --load-variants. */
+export { loadAllowedSetByCursor } from './adapter/vector-load-cursor.js';
 export { createHnswIndex, HNSW_SETTINGS_GRID, measureHnswRecall, closeHnswGate, type HnswMeasurement } from './adapter/hnsw-gate.js';
 
 const int = (n: number, what: string): number => {

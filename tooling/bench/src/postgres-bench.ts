@@ -24,6 +24,7 @@ import { openPostgres, postgresStorage, scopedRead, type RecallPostgres } from '
 import { closeHnswGate, createHnswIndex, dropHnswIndex, hnswPlanUsesIndex, hnswTopK, measureHnswRecall } from '@recall/store-postgres/internal';
 import { benchPostgres } from './pg-cluster.js';
 import { scanVariants } from './pg-scan-variants.js';
+import { loadVariants } from './pg-load-variants.js';
 import { benchTool } from './postgres-tool.js';
 import { argNumber, argValue, exitOnHelp, machine, ms, rng, stats } from './util.js';
 
@@ -45,6 +46,9 @@ an HNSW index with its recall@10 and iterative scans. Same-run ratios; progress 
   --scan-variants   also time other exact top-10 scans over the same rows, each checked against
                     ChunkStore.search: serial vs 2 parallel workers, a halfvec copy with a certified
                     float re-rank (pg-scan-variants.ts)
+  --load-variants N also time N alternating pairs of allowed-set loads (a cache rebuild's read): the
+                    binary COPY load against the previous cursor load, rows compared byte for byte
+                    (pg-load-variants.ts)
   --tool            also time session_search itself (keyword discover + browse) on both backends,
                     with the PostgreSQL queries per call (postgres-tool.ts)
   --tool-base DIR   with --tool: a built checkout of another commit whose tool and adapters run
@@ -65,6 +69,7 @@ const DIMS = argNumber('dims', 384);
 const VQ = argNumber('vector-queries', 20);
 const HNSW = argValue('no-hnsw') === undefined;
 const SCAN_VARIANTS = argValue('scan-variants') !== undefined;
+const LOAD_VARIANTS = argValue('load-variants') === undefined ? 0 : argNumber('load-variants', 4);
 const TOOL = argValue('tool') !== undefined;
 const TOOL_BASE = argValue('tool-base') || undefined;
 const TOOL_QUERIES = argNumber('tool-queries', 50);
@@ -291,6 +296,7 @@ async function main(): Promise<void> {
       const allIds: number[] = []; // message id of each row of `all`
       const hnswRows: string[] = [];
       const variantRows: string[] = [];
+      const loadRows: string[] = [];
       const queries = vectors(VQ, 999_999);
       for (const target of targets) {
         progress(`seeding vectors up to ${target.toLocaleString('en')}`);
@@ -438,6 +444,10 @@ async function main(): Promise<void> {
           progress(`scan variants over ${target.toLocaleString('en')} vectors`);
           for (const line of await scanVariants(pgdb, { fingerprintId: fp, projectId: project, dims: DIMS, k: 10, queries, truth, scanP50: a.p50 })) variantRows.push(line.replace(/^\| /, `| ${target.toLocaleString('en')} | `));
         }
+        if (LOAD_VARIANTS > 0) {
+          progress(`allowed-set load variants over ${target.toLocaleString('en')} vectors`);
+          loadRows.push(...(await loadVariants(pgdb, { fingerprintId: fp, projectId: project, dims: DIMS, rounds: LOAD_VARIANTS })));
+        }
         if (HNSW) {
           progress(`building HNSW over ${target.toLocaleString('en')} vectors`);
           await dropHnswIndex(pgdb.pool, fp);
@@ -494,6 +504,12 @@ async function main(): Promise<void> {
         say(`| exact top-10 variants: vectors | variant | p50 / p95 | p50 ratio to scanTopK | top-10 equal to ChunkStore.search's | note |`);
         say('|---|---|---|---|---|---|');
         for (const line of variantRows) say(line);
+      }
+      if (loadRows.length > 0) {
+        say('');
+        say(`| allowed-set load (a cache rebuild's read), ${LOAD_VARIANTS} alternating pairs: rows | variant | wall p50 / min | p50 ratio to the cursor load | client CPU p50 | load + int8 quantisation (a rebuild's work) p50 | rows equal byte for byte |`);
+        say('|---|---|---|---|---|---|---|');
+        for (const line of loadRows) say(line);
       }
       if (hnswRows.length > 0) {
         say('');
