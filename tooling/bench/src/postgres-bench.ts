@@ -21,9 +21,9 @@ import { cachedChunkSearch, normalizeL2, scanTopK, type CachedSearchCounters, ty
 import type { MessageInput, Storage } from '@recall/storage-ports';
 import { sqliteStorage } from '@recall/store';
 import { openPostgres, postgresStorage, scopedRead, type RecallPostgres } from '@recall/store-postgres';
-import { closeHnswGate, createHnswIndex, dropHnswIndex, hnswPlanUsesIndex, hnswTopK, measureHnswRecall } from '@recall/store-postgres/internal';
 import { benchPostgres } from './pg-cluster.js';
 import { scanVariants } from './pg-scan-variants.js';
+import { hnswRows as hnswRows_ } from './pg-hnsw-bench.js';
 import { loadVariants } from './pg-load-variants.js';
 import { benchTool } from './postgres-tool.js';
 import { argNumber, argValue, exitOnHelp, machine, ms, rng, stats } from './util.js';
@@ -196,18 +196,6 @@ function vectors(count: number, offset: number): Float32Array[] {
     return normalizeL2(v);
   });
 }
-
-/** HNSW settings measured: ef_search, hnsw.iterative_scan, hnsw.max_scan_tuples. */
-const HNSW_GRID: ReadonlyArray<readonly [number, 'off' | 'relaxed_order' | 'strict_order', number]> = [
-  [40, 'off', 20_000],
-  [40, 'relaxed_order', 20_000],
-  [100, 'relaxed_order', 20_000],
-  [200, 'relaxed_order', 20_000],
-  [400, 'relaxed_order', 20_000],
-  [200, 'strict_order', 20_000],
-  [400, 'strict_order', 40_000],
-  [800, 'relaxed_order', 40_000],
-];
 
 /** The single exact statement ChunkStore.search ran before migration 0011 (same RLS read, same order). */
 async function plainExactTopK(db: RecallPostgres, fingerprintId: number, projectId: string, q: Float32Array, k: number): Promise<number[]> {
@@ -449,42 +437,9 @@ async function main(): Promise<void> {
           loadRows.push(...(await loadVariants(pgdb, { fingerprintId: fp, projectId: project, dims: DIMS, rounds: LOAD_VARIANTS })));
         }
         if (HNSW) {
-          progress(`building HNSW over ${target.toLocaleString('en')} vectors`);
-          await dropHnswIndex(pgdb.pool, fp);
-          const tb = performance.now();
-          await createHnswIndex(pgdb.pool, fp, DIMS);
-          const build = (performance.now() - tb) / 1000;
-          const used = await hnswPlanUsesIndex(pgdb.pool, { fingerprintId: fp, dims: DIMS, projectId: project, query: queries[0]! });
-          for (const [ef, iterative, maxScan] of HNSW_GRID) {
-            const samples: number[] = [];
-            let hit = 0;
-            for (const [i, q] of queries.entries()) {
-              const t = performance.now();
-              const ids = await hnswTopK(pgdb.pool, { fingerprintId: fp, dims: DIMS, projectId: project, query: q, k: 10, efSearch: ef, iterative, maxScanTuples: maxScan });
-              samples.push(performance.now() - t);
-              const want = new Set(truth[i]);
-              hit += ids.filter((id) => want.has(id)).length / Math.max(1, want.size);
-            }
-            const s = stats(samples);
-            hnswRows.push(`| ${target.toLocaleString('en')} | ${build.toFixed(1)} s | ${used ? 'yes' : 'NO'} | ${ef} | ${iterative} | ${maxScan} | ${ms(s.p50)} / ${ms(s.p95)} | ${(hit / queries.length).toFixed(3)} |`);
-          }
-          // The gate: measured on queries of its own (midpoints of stored vectors), recorded in
-          // semantic_ann; ChunkStore.search then uses the index only if that recall is ≥ 0.98.
-          progress(`measuring the HNSW gate over ${target.toLocaleString('en')} vectors`);
-          const gate = await measureHnswRecall(pgdb.pool, { fingerprintId: fp, dims: DIMS, projectId: project });
-          const gated: number[] = [];
-          let gatedHit = 0;
-          for (const [i, q] of queries.entries()) {
-            const t = performance.now();
-            const ids = (await chunks.search(scope, fp, q, { limit: 10 })).map((h) => h.messageId);
-            gated.push(performance.now() - t);
-            const want = new Set(truth[i]);
-            gatedHit += ids.filter((id) => want.has(id)).length / Math.max(1, want.size);
-          }
-          const g = stats(gated);
-          const tried = gate.tried.map((t) => `ef ${t.settings.efSearch} ${t.settings.iterativeScan} ${t.settings.maxScanTuples}: ${t.recallAt10.toFixed(3)}`).join('; ');
-          gateRows.push(`| ${target.toLocaleString('en')} | ${tried} | ef ${gate.settings.efSearch}, ${gate.settings.iterativeScan} (${gate.recallAt10.toFixed(3)}) | ${gate.open ? 'open: HNSW' : 'closed: exact'} | ${ms(g.p50)} / ${ms(g.p95)} (${(g.p50 / a.p50).toFixed(1)}× scan) | ${(gatedHit / queries.length).toFixed(3)} |`);
-          await closeHnswGate(pgdb.pool, fp, project);
+          const rows = await hnswRows_(pgdb.pool, chunks, { fingerprintId: fp, projectId: project, dims: DIMS, target, queries, truth, scanP50: a.p50, progress });
+          hnswRows.push(...rows.settings);
+          gateRows.push(rows.gate);
         }
       }
       say('');
