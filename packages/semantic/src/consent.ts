@@ -8,17 +8,10 @@
  * migration 0003 queue the project's sessions when it is switched on. The rows live in each
  * adapter (sqlite/consent.ts; PostgreSQL: ChunkStore.setConsent / consentRecord).
  */
+import type { TransferredConsent } from '@recall/storage-ports';
 
 /**
- * A project's consent row: whether its text may be embedded, and for which endpoint (times in ms since epoch).
+ * A project's consent row: whether its text may be embedded, and for which endpoint (times in ms
+ * since epoch). The storage ports' TransferredConsent (the same row, as `recall migrate` copies it).
  */
-export interface ProjectConsent {
-  projectId: string;
-  enabled: boolean;
-  /** The endpoint named in the consent (a base URL, or `local:use-lite`). */
-  endpoint: string;
-  /** The rerank endpoint the consent named too; null when no reranker was configured when it was given. */
-  rerankEndpoint: string | null;
-  enabledAt: number | null;
-  updatedAt: number;
-}
+export type ProjectConsent = TransferredConsent;

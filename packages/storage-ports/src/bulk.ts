@@ -27,9 +27,9 @@ export interface StorageCounts {
 export interface TransferredConsent {
   projectId: string;
   enabled: boolean;
-  /** The embeddings endpoint the consent names (kept when switched off). */
+  /** The embeddings endpoint the consent names: a base URL, or `local:use-lite` (kept when switched off). */
   endpoint: string;
-  /** The reranker the consent names too (null: none). */
+  /** The reranker the consent names too (null: no reranker was configured when it was given). */
   rerankEndpoint: string | null;
   /** When it was last switched on (epoch ms; null: never). */
   enabledAt: number | null;
