@@ -4,7 +4,7 @@
  * relaxation (see keyword-search.ts).
  */
 import type { RecallDatabase } from '@recall/schema';
-import { FTS_TABLE, refreshScopeTokens, scopeToken } from './fts-index.js';
+import { FTS_TABLE, refreshScopeTokens, scopeToken, scopeTokensClean } from './fts-index.js';
 import type { QueryTerm } from './fts-query.js';
 import { commonCharacterCap, compareRanked, lowWholeWordCoverage, PARAPHRASE_PROBE, paraphraseWords, questionCharacters } from './keyword-rules.js';
 import { BM25_WEIGHTS } from './keyword-types.js';
@@ -46,11 +46,19 @@ export function runRanked(
   const dated = base['since'] != null || base['until'] != null;
   // The project token is only a pre-filter: used when there are many matches overall and no session
   // is waiting for a token rewrite after a move. The JOIN in rankedSql stays authoritative.
-  const many = minMatches <= 0 || (stmt(db, PROBE_SQL).pluck().get({ match, cap: minMatches }) as number) >= minMatches;
-  const tokens = sp.kind === 'project' && many && refreshScopeTokens(db.raw);
   // BM25 with the scope's own statistics (keyword-scope-stats.ts): FTS5 orders the candidates,
   // which are then scored again; null keeps FTS5's scores (a read-only database without totals).
-  const ranking = scopedRanking(db, sp, match, details);
+  // Taken first while no moved session awaits its token rewrite (its phrase counts over the whole
+  // index then often settle the probe); else after the rewrite below, which it then reads.
+  const clean = scopeTokensClean(db.raw);
+  let ranking = clean ? scopedRanking(db, sp, match, details) : null;
+  const whole = ranking?.wholeFrequency ? matchBounds(match, ranking.wholeFrequency) : null;
+  const many =
+    minMatches <= 0 ||
+    (whole !== null && whole.atLeast >= minMatches) ||
+    (!(whole !== null && whole.atMost < minMatches) && (stmt(db, PROBE_SQL).pluck().get({ match, cap: minMatches }) as number) >= minMatches);
+  const tokens = sp.kind === 'project' && many && refreshScopeTokens(db.raw);
+  if (!clean) ranking = scopedRanking(db, sp, match, details);
   if (tokens) {
     const scope = `scope : "${scopeToken(sp.params['projectId'] as string)}"`;
     m = `${scope} AND (${match})`;
@@ -166,6 +174,33 @@ const CHECK_SQL = `SELECT m.id AS id, (s.source IN (SELECT value FROM json_each(
 
 const MATCH_PHRASE_RE = /(?:body|cjk) : "(?:[^"]|"")*"/g;
 
+/** The syntax left of a match once its phrases are taken out: grouping and the boolean operators only. */
+const MATCH_GLUE_RE = /^(?:[\s()]|\bOR\b|\bAND\b|\bNOT\b)*$/;
+const SCOPE_PREFIX_RE = /^scope : "(?:[^"]|"")*" AND \((.*)\)$/s;
+
+/** The match without the project token's `scope : "…" AND (…)` wrapper of runRanked. */
+function unscoped(match: string): string {
+  return SCOPE_PREFIX_RE.exec(match)?.[1] ?? match;
+}
+
+/**
+ * How many rows `match` can match, from its distinct phrases' document frequencies over the same
+ * rows (`frequencies[i]` for matchLeaves(match)[i]): at most their sum (a row matches only through a
+ * phrase it holds), and at least the largest when the match is nothing but phrases joined by OR.
+ * Where the match holds any syntax besides phrases, grouping and AND / OR / NOT: 0 … Infinity
+ * (unknown), so the caller counts.
+ */
+export function matchBounds(match: string, frequencies: readonly number[]): { atLeast: number; atMost: number } {
+  const unknown = { atLeast: 0, atMost: Infinity };
+  const rest = match.replace(MATCH_PHRASE_RE, ' ');
+  if (!MATCH_GLUE_RE.test(rest)) return unknown;
+  const distinct = new Set(match.match(MATCH_PHRASE_RE) ?? []).size;
+  if (distinct !== frequencies.length) return unknown;
+  const atMost = frequencies.reduce((a, b) => a + b, 0);
+  const onlyOr = !/\b(?:AND|NOT)\b/.test(rest);
+  return { atLeast: onlyOr ? Math.max(0, ...frequencies) : 0, atMost };
+}
+
 /**
  * The match restricted to messages that hold at least one phrase from each of two halves of the
  * query's phrases (every phrase occurrence alternately to one half, in query order: a whole word's
@@ -208,7 +243,9 @@ export function windowRanked(
   strict?: () => string | null,
   ranking: ScopedRanking | null = null,
 ): { rows: RankedRow[]; windowed: WindowCut | null } {
-  const matches = stmt(db, COUNT_SQL).pluck().get({ match, window }) as number;
+  // The project's phrase counts bound the match's rows: counted only when they do not settle it.
+  const known = ranking ? matchBounds(unscoped(match), ranking.scoped.documentFrequency) : null;
+  const matches = known && known.atMost < window ? known.atMost : known && known.atLeast >= window ? window : (stmt(db, COUNT_SQL).pluck().get({ match, window }) as number);
   if (matches < window) return { rows: checkRanked(db, base, ALL_SQL, { match }, limit, ranking).rows, windowed: null };
   const narrow = strict?.() ?? null;
   if (narrow !== null) {

@@ -145,6 +145,12 @@ function frequencies(leaves: readonly MatchLeaf[]): (content: string) => number[
 export interface ScopedRanking {
   readonly leaves: readonly MatchLeaf[];
   readonly scoped: Bm25Stats;
+  /**
+   * Each leaf's document frequency in the whole index where this search already counted it (the
+   * window bound's statistics), else null. With `scoped.documentFrequency` it tells keyword-rank.ts
+   * how many rows a match can have without counting them (matchBounds).
+   */
+  readonly wholeFrequency: readonly number[] | null;
   /** Per-scope scores (higher is better) of these indexed messages. */
   score(ids: readonly number[]): Map<number, number>;
   /** The most a match scoring at most `wholeScore` by FTS5's bm25() can score in the scope. */
@@ -344,6 +350,7 @@ export function scopedRanking(db: RecallDatabase, sp: ScopeParams, match: string
   return {
     leaves,
     scoped,
+    wholeFrequency,
     score(ids) {
       const missing = ids.filter((id) => !cache.has(id));
       if (missing.length > 0) {

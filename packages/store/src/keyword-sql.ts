@@ -123,7 +123,7 @@ export function substringNeedles(query: string): string[] | null {
  * counts every visible titled session in scope (the titles' IDF is over all of them), `hits` is a
  * JSON array of `[id, title, automated]` for the candidates. With needles, a candidate contains at
  * least one of them; JS then verifies. Needles are bound one parameter each (a json_each list would
- * be re-read for every title). Latin needles (lower-case ASCII) are tested on lower(title) and also
+ * be re-read for every title). Latin needles (lower-case ASCII) are tested with LIKE (ASCII case folded) and also
  * keep titles with any full-width letter/digit, which only NFKC in JS can fold; CJK needles need
  * neither. A dated search keeps only candidates with a visible message in the range (not counted
  * out of `n`). One pass instead of a candidate query plus a count query over the same session rows
@@ -133,10 +133,14 @@ export function titlesSql(kind: ScopeKind, needles: { latin: number; cjk: number
   const tests: string[] = [];
   if (needles) {
     const any = [
-      ...Array.from({ length: needles.latin }, (_, i) => `instr(lower(s.title), @n${i}) > 0`),
+      // `%needle%` patterns (keyword-titles.ts): LIKE folds ASCII case as lower() does, without
+      // building a lower-cased copy of the title per needle.
+      ...Array.from({ length: needles.latin }, (_, i) => `s.title LIKE @n${i} ESCAPE '\\'`),
       ...Array.from({ length: needles.cjk }, (_, i) => `instr(s.title, @n${needles.latin + i}) > 0`),
     ];
-    if (needles.latin > 0) any.push(`s.title GLOB '*[Ａ-Ｚａ-ｚ０-９]*'`);
+    // Full-width letters and digits are U+FF10–U+FF5A, UTF-8 EF BC xx / EF BD xx: a byte search for
+    // those two prefixes (memcmp, no character decoding) keeps GLOB's class scan off most titles.
+    if (needles.latin > 0) any.push(`((instr(CAST(s.title AS BLOB), x'EFBC') > 0 OR instr(CAST(s.title AS BLOB), x'EFBD') > 0) AND s.title GLOB '*[Ａ-Ｚａ-ｚ０-９]*')`);
     tests.push(`(${any.join(' OR ')})`);
   }
   if (dated) tests.push(`EXISTS (SELECT 1 FROM messages AS m WHERE m.session_id = s.id AND m.visibility IN (${VISIBLE}) AND ${DATE_SQL})`);

@@ -4,7 +4,7 @@
 import type { RecallDatabase } from '@recall/schema';
 import { parseQuery, termNeedles, type ParsedQuery } from './fts-query.js';
 import { scoreTitles } from './keyword-rules.js';
-import { clampInt, scopeParams, stmt, titlesSql, type ScopeParams } from './keyword-sql.js';
+import { clampInt, escapeLike, scopeParams, stmt, titlesSql, type ScopeParams } from './keyword-sql.js';
 import { AUTOMATED_SOURCES, DEFAULT_TITLE_LIMIT, MAX_TITLE_LIMIT, type KeywordScope, type TitleHit } from './keyword-types.js';
 import { hasCjk, normalizeForSearch } from './search-text.js';
 
@@ -46,7 +46,8 @@ export function searchTitlesParsed(
   // Latin needles first, then CJK, so the statement text depends only on the two counts.
   const ordered = needles ? [...new Set(needles)].sort((a, b) => Number(hasCjk(a)) - Number(hasCjk(b))) : [];
   const latin = ordered.filter((n) => !hasCjk(n)).length;
-  const slots = Object.fromEntries(ordered.map((n, i) => [`n${i}`, n]));
+  // Latin needles are bound as LIKE patterns (titlesSql), CJK ones as instr() needles.
+  const slots = Object.fromEntries(ordered.map((n, i) => [`n${i}`, i < latin ? `%${escapeLike(n)}%` : n]));
   const found = stmt(db, titlesSql(sp.kind, needles ? { latin, cjk: ordered.length - latin } : null, dated)).get({ ...sp.params, automated, ...slots, ...(dated ? dates : {}) }) as {
     n: number;
     hits: string | null;

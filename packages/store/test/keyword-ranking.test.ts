@@ -9,7 +9,7 @@ import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
 import { appendMessages, bulkWrite, createProject, createSession, deleteMessage, keywordSearch } from '../src/index.js';
 import { COMMON_CHARACTER_MIN_DOCS, RANK_WINDOW } from '../src/internal.js';
-import { splitPhrases } from '../src/keyword-rank.js';
+import { matchBounds, splitPhrases } from '../src/keyword-rank.js';
 import { tempDb } from './support/temp-db.js';
 
 describe('paraphrase relaxation', () => {
@@ -136,6 +136,21 @@ describe('a match larger than the window: the messages holding several of its wo
     ['an operator word inside a phrase is text', 'body : "and" OR body : "not"', '(body : "and") AND (body : "not")'],
   ])('splitPhrases: %s', (_name, match, expected) => {
     expect(splitPhrases(match)).toBe(expected);
+  });
+
+  test.each([
+    ['phrases joined by OR: the largest … the sum', 'body : "alpha" OR body : "beta" OR cjk : "蒸"', [40, 7, 3], { atLeast: 40, atMost: 50 }],
+    ['grouping changes nothing', '(body : "清蒸 蒸鱼" OR cjk : "清") OR body : "x"', [2, 9, 1], { atLeast: 9, atMost: 12 }],
+    ['a repeated phrase is one leaf', 'body : "a" OR (body : "a" OR body : "b")', [5, 6], { atLeast: 6, atMost: 11 }],
+    ['required phrases: no lower bound', 'body : "a b" AND (body : "a b" OR body : "c")', [4, 30], { atLeast: 0, atMost: 34 }],
+    ['NOT: no lower bound', 'body : "a" NOT body : "b"', [8, 2], { atLeast: 0, atMost: 10 }],
+    ['an operator word inside a phrase is text', 'body : "and" OR body : "not"', [1, 2], { atLeast: 2, atMost: 3 }],
+    ['NEAR is not understood: unknown', 'NEAR(body : "a" body : "b", 3)', [1, 1], { atLeast: 0, atMost: Infinity }],
+    ['a prefix query is not understood: unknown', 'body : "retr" *', [3], { atLeast: 0, atMost: Infinity }],
+    ['a phrase of another column: unknown', 'body : "a" OR scope : "p1"', [3], { atLeast: 0, atMost: Infinity }],
+    ['counts that do not fit the phrases: unknown', 'body : "a" OR body : "b"', [3], { atLeast: 0, atMost: Infinity }],
+  ])('matchBounds: %s', (_name, match, frequencies, expected) => {
+    expect(matchBounds(match, frequencies)).toEqual(expected);
   });
 
   /** `old` holds both query words; then `window + 50` newer messages hold one of them each. */

@@ -290,6 +290,11 @@ describe('titles', () => {
 
 test.each([
   ['ＲＥＴＲＹ plan', 'retry'],
+  ['ｒｅｔｒｙ plan', 'retry'],
+  ['修复，ＡＰＩ超时', 'api'],
+  ['版本２０２６', '2026'],
+  ['busy_timeout notes', 'busy_timeout'],
+  ['100% done', '100%'],
   ['RETRY plan', 'retry'],
   ['Retries everywhere', 'retrying'],
   ['Café notes', 'café'],
