@@ -11,7 +11,7 @@
  *   summed from FTS5's per-row sizes of its messages;
  * - each phrase's document frequency: the phrase's rows tested against the project's rows (a
  *   bitmap of its scope-token rows), kept per connection while only new messages were added and
- *   then extended by the phrase's rows above the last count (or, where the bitmap is not
+ *   then brought up to date from the new rows' own text, one read for every kept phrase (or, where the bitmap is not
  *   available, an FTS5 count joined to the project; for a list of sessions, joined to their messages);
  * - a candidate's term frequencies: its stored text through the index's own tokenisation
  *   (indexColumns, then FTS5's `porter unicode61 remove_diacritics 2` rules in TypeScript), its
@@ -178,41 +178,111 @@ const PROJECT_ROWS_AFTER_SQL = `SELECT x.id FROM ${FTS_TABLE}_docsize AS x CROSS
 /** The largest rowid of the index: new messages get rowids above it. */
 const INDEX_TOP_SQL = `SELECT coalesce(max(id), 0) FROM ${FTS_TABLE}_docsize`;
 /**
- * New index rows read as text to extend kept counts, at most, per phrase behind (an FTS5 range read
- * of one phrase costs about as much as tokenising this many rows; more rows: one range read each).
+ * New index rows a connection reads as text to bring its kept phrase counts up to date, at most;
+ * more than that since the last search (a bulk import), and the counts are taken again instead.
  */
-const NEW_ROWS_PER_PHRASE = 32;
+const CATCH_UP_ROWS = 512;
 const NEW_ROWS_SQL = `SELECT x.id AS id, m.content AS content FROM ${FTS_TABLE}_docsize AS x CROSS JOIN messages AS m ON m.id = x.id
   WHERE x.id > @after AND x.id <= @upTo ORDER BY x.id LIMIT @cap`;
-const PHRASE_RANGE_SQL = `SELECT rowid FROM ${FTS_TABLE} WHERE ${FTS_TABLE} MATCH @match AND rowid > @after AND rowid <= @upTo`;
+const PHRASE_ROWS_SQL = `SELECT rowid FROM ${FTS_TABLE} WHERE ${FTS_TABLE} MATCH @match AND rowid <= @upTo`;
 /** Phrases whose counts a connection keeps per project at most. */
 const PHRASE_COUNTS_KEPT = 50_000;
 
-/** A phrase's document frequency in a project and in the whole index, over the rows up to `upTo`. */
+/** A phrase's document frequency in a project and in the whole index (over the rows up to its entry's `upTo`). */
 interface PhraseCount {
+  readonly weight: 'A' | 'B';
+  readonly tokens: readonly string[];
   scoped: number;
   whole: number;
-  upTo: number;
 }
-const phraseCountCache = new WeakMap<object, Map<string, { revisions: string; counts: Map<string, PhraseCount> }>>();
+
+/** A connection's kept phrase counts for one project: every count is exact over the index rows up to `upTo`. */
+interface PhraseCounts {
+  revisions: string;
+  upTo: number;
+  readonly counts: Map<string, PhraseCount>;
+  /** The kept phrases of each column by their first token (how a new row finds the phrases it holds). */
+  readonly byFirst: { readonly A: Map<string, PhraseCount[]>; readonly B: Map<string, PhraseCount[]> };
+}
+const phraseCountCache = new WeakMap<object, Map<string, PhraseCounts>>();
+
+function clearCounts(entry: PhraseCounts): void {
+  entry.counts.clear();
+  entry.byFirst.A.clear();
+  entry.byFirst.B.clear();
+}
 
 /**
  * The phrase counts this connection already took for a project, while the index changed only by
  * new messages since (`revisions`: the project's revision and the sum of every revision in
- * keyword_scope_totals, which grows with any removal, edit, move or rebuild anywhere, fts-index.ts):
- * a count then stays exact for the rows up to its `upTo`, and the caller adds the phrase's rows
- * above it. Questions share characters and words, and a conversation appends between them.
+ * keyword_scope_totals, which grows with any removal, edit, move or rebuild anywhere, fts-index.ts).
+ * Questions share characters and words, and a conversation appends between them: see catchUp.
  */
-function phraseCounts(db: RecallDatabase, projectId: string, revisions: string): Map<string, PhraseCount> {
+function phraseCounts(db: RecallDatabase, projectId: string, revisions: string): PhraseCounts {
   let cache = phraseCountCache.get(db.raw);
   if (!cache) phraseCountCache.set(db.raw, (cache = new Map()));
   let known = cache.get(projectId);
   if (!known || known.revisions !== revisions) {
     if (!known && cache.size >= PROJECT_ROWS_KEPT) cache.clear();
-    cache.set(projectId, (known = { revisions, counts: new Map() }));
+    cache.set(projectId, (known = { revisions, upTo: 0, counts: new Map(), byFirst: { A: new Map(), B: new Map() } }));
   }
-  if (known.counts.size >= PHRASE_COUNTS_KEPT) known.counts.clear();
-  return known.counts;
+  if (known.counts.size >= PHRASE_COUNTS_KEPT) clearCounts(known);
+  return known;
+}
+
+/** Keeps `count` and indexes it by its first token. */
+function keepCount(entry: PhraseCounts, phrase: string, count: PhraseCount): void {
+  entry.counts.set(phrase, count);
+  const first = count.tokens[0];
+  if (first === undefined) return;
+  const byFirst = entry.byFirst[count.weight];
+  const list = byFirst.get(first);
+  if (list) list.push(count);
+  else byFirst.set(first, [count]);
+}
+
+/** Adds to `held` every kept phrase of one column that occurs in its tokens. */
+function phrasesIn(column: readonly string[], byFirst: Map<string, PhraseCount[]>, held: Set<PhraseCount>): void {
+  for (let i = 0; i < column.length; i++) {
+    const list = byFirst.get(column[i]!);
+    if (!list) continue;
+    for (const c of list) {
+      if (held.has(c)) continue;
+      let k = 1;
+      while (k < c.tokens.length && column[i + k] === c.tokens[k]) k++;
+      if (k === c.tokens.length) held.add(c);
+    }
+  }
+}
+
+/**
+ * Brings every kept count of `entry` from its `upTo` to `upTo`: the rows added since are read once
+ * and tokenised as the index tokenises them, and each kept phrase they hold is counted (in the
+ * whole index, and in the project where `rows` holds the row) — one read for every phrase, however
+ * many there are, instead of an FTS5 range read per phrase (about 1 ms each, even for one new row).
+ * More than CATCH_UP_ROWS new rows: the counts are dropped and taken again as phrases are asked for.
+ */
+function catchUp(db: RecallDatabase, entry: PhraseCounts, rows: Uint8Array, upTo: number): void {
+  if (entry.upTo >= upTo) return;
+  if (entry.counts.size > 0) {
+    const fresh = stmt(db, NEW_ROWS_SQL).all({ after: entry.upTo, upTo, cap: CATCH_UP_ROWS + 1 }) as { id: number; content: string }[];
+    if (fresh.length > CATCH_UP_ROWS) clearCounts(entry);
+    else {
+      const held = new Set<PhraseCount>();
+      for (const r of fresh) {
+        const cols = indexColumns(r.content);
+        held.clear();
+        phrasesIn(tokens(cols.body), entry.byFirst.A, held);
+        if (cols.cjk !== '') phrasesIn(tokens(cols.cjk), entry.byFirst.B, held);
+        const inProject = rows[r.id] ?? 0;
+        for (const c of held) {
+          c.whole++;
+          c.scoped += inProject;
+        }
+      }
+    }
+  }
+  entry.upTo = upTo;
 }
 
 /** A project's index rows as a bitmap by rowid, as of a revision of its totals (migration 0008). */
@@ -288,34 +358,17 @@ export function scopedRanking(db: RecallDatabase, sp: ScopeParams, match: string
     if (rows) {
       // One read of each phrase's rows gives both counts: in the project (its row set) and in the
       // whole index (for the window bound only). Kept per connection while only new messages were
-      // added; then only the phrase's rows above the last count are read.
+      // added, brought up to date by the rows added since (catchUp).
       const known = phraseCounts(db, projectId, revisions);
+      catchUp(db, known, rows, upTo);
       const wholeCounts: number[] = [];
-      // Kept counts behind by a few new rows: those rows' own text says which phrases they hold
-      // (the tokenisation the scores use), cheaper than an FTS5 range read per phrase.
-      const behind = leaves.map((l) => known.get(l.phrase)).filter((c): c is PhraseCount => c !== undefined && c.upTo < upTo);
-      const after = behind.reduce((a, c) => Math.min(a, c.upTo), upTo);
-      const cap = NEW_ROWS_PER_PHRASE * behind.length;
-      const fresh = behind.length > 0 ? (stmt(db, NEW_ROWS_SQL).all({ after, upTo, cap: cap + 1 }) as { id: number; content: string }[]) : [];
-      const freqs = frequencies(leaves);
-      const newRows = fresh.length <= cap ? fresh.map((r) => ({ id: r.id, freq: freqs(r.content) })) : null;
-      documentFrequency = leaves.map((l, i) => {
-        let c = known.get(l.phrase);
-        if (c && c.upTo < upTo && newRows) {
-          let whole = 0;
-          let n = 0;
-          for (const r of newRows) {
-            if (r.id <= c.upTo || r.freq[i] === 0) continue;
-            whole++;
-            n += rows[r.id] ?? 0;
-          }
-          known.set(l.phrase, (c = { scoped: c.scoped + n, whole: c.whole + whole, upTo }));
-        }
-        if (!c || c.upTo < upTo) {
-          const ids = stmt(db, PHRASE_RANGE_SQL).pluck().all({ match: l.phrase, after: c?.upTo ?? -1, upTo }) as number[];
+      documentFrequency = leaves.map((l) => {
+        let c = known.counts.get(l.phrase);
+        if (!c) {
+          const ids = stmt(db, PHRASE_ROWS_SQL).pluck().all({ match: l.phrase, upTo }) as number[];
           let n = 0;
           for (const id of ids) n += rows[id] ?? 0;
-          known.set(l.phrase, (c = { scoped: (c?.scoped ?? 0) + n, whole: (c?.whole ?? 0) + ids.length, upTo }));
+          keepCount(known, l.phrase, (c = { weight: l.weight, tokens: l.tokens, scoped: n, whole: ids.length }));
         }
         wholeCounts.push(c.whole);
         return c.scoped;

@@ -129,7 +129,8 @@ describe('per-project totals', () => {
 describe('counts kept across writes', () => {
   // A connection keeps its phrase counts while only new messages are added (then reads the rows
   // above them); any other change anywhere drops them. Each search must equal a fresh connection's.
-  const word = fc.constantFrom('deploy', 'cache', 'garden', 'release', '部署', '缓存');
+  // Multi-token phrases too: an identifier (`busy timeout`) and a CJK bigram chain (`部署 署缓 缓存`).
+  const word = fc.constantFrom('deploy', 'cache', 'garden', 'release', '部署', '缓存', 'busy_timeout', 'timeout', '部署缓存');
   const text = fc.array(word, { minLength: 1, maxLength: 6 }).map((w) => w.join(' '));
   const step = fc.oneof(
     fc.record({ op: fc.constantFrom('append a', 'append b', 'append none', 'edit b', 'edit none', 'delete a', 'delete b', 'move b'), text }),
