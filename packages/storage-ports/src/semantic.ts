@@ -9,7 +9,10 @@
  * - an edit removes the message's chunks (they no longer match its text);
  * - a claim holds no transaction open while the provider is called; a late result is written only
  *   while the lease is still its owner's and the message is unchanged (same content hash) and visible,
- *   in a visible session of a project still switched on for the fingerprint's endpoint.
+ *   in a visible session of a project still switched on for the fingerprint's endpoint — the project
+ *   the session is in at write time: a session moved meanwhile into another project switched on for
+ *   that endpoint keeps the result, found from its new project only (the text was sent under the old
+ *   project's consent for the same endpoint); moved anywhere else, the result drops.
  */
 import type { MessageRole } from '@recall/rpc-contract';
 

@@ -108,3 +108,8 @@ export { sqliteStorage, openSqliteStorage } from './sqlite-storage.js';
 export { sqliteChangeFeed } from './sqlite-feed.js';
 /** The SQLite change feed's type (ChangeFeed plus checkNow/closeAll). */
 export type { SqliteChangeFeed } from './sqlite-feed.js';
+/**
+ * The semantic consent rows of a profile database, read in one place (the transfer source's
+ * `consents()` and @recall/semantic/sqlite read them through these): every project's, or one.
+ */
+export { listSemanticConsents, semanticConsent } from './semantic-consent.js';

@@ -1,13 +1,15 @@
 /**
  * TransferSource of the SQLite adapter (`recall migrate` reads a profile through it): every
  * project, session row and message with its stored id, timestamps, lineage and visibility, in id
- * order, every project's semantic consent row, and the counts a copy is verified against.
+ * order, every project's semantic consent row (semantic-consent.ts, the one reader of those rows),
+ * and the counts a copy is verified against.
  */
 import type { RecallDatabase } from '@recall/schema';
 import type { StorageCounts, TransferredConsent, TransferSource } from '@recall/storage-ports';
 import { getMessages } from './messages.js';
 import { listProjects } from './projects.js';
 import { toSessionHeader, type SessionRow } from './rows.js';
+import { listSemanticConsents } from './semantic-consent.js';
 
 /** Rows of a profile database for a transfer. */
 export function sqliteTransferSource(db: RecallDatabase): TransferSource {
@@ -18,17 +20,7 @@ export function sqliteTransferSource(db: RecallDatabase): TransferSource {
       return rows.map(toSessionHeader);
     },
     messages: async (sessionId, afterId, limit) => getMessages(db, sessionId, { afterId, limit, includeHidden: true }),
-    async consents(): Promise<TransferredConsent[]> {
-      const rows = db.raw.prepare('select project_id, enabled, endpoint, rerank_endpoint, enabled_at, updated_at from semantic_projects order by project_id').all() as Array<{
-        project_id: string;
-        enabled: number;
-        endpoint: string;
-        rerank_endpoint: string | null;
-        enabled_at: number | null;
-        updated_at: number;
-      }>;
-      return rows.map((r) => ({ projectId: r.project_id, enabled: r.enabled === 1, endpoint: r.endpoint, rerankEndpoint: r.rerank_endpoint, enabledAt: r.enabled_at, updatedAt: r.updated_at }));
-    },
+    consents: async (): Promise<TransferredConsent[]> => listSemanticConsents(db),
     async counts(): Promise<StorageCounts> {
       const perProject: StorageCounts['perProject'] = {};
       const sessions = db.raw.prepare("select coalesce(project_id, '') as p, count(*) as n from sessions group by 1").all() as Array<{ p: string; n: number }>;

@@ -8,7 +8,9 @@
  * transaction, and only where the lease is still ours, the message still exists, is visible, its
  * session is visible in a project still switched on for the endpoint, and its current content still
  * hashes to the chunk's content_hash — a late result for an edited or deleted message, or a hidden
- * or moved-out session, never lands. Failures are recorded with attempts, last_error and an exponential
+ * or moved-out session, never lands; a session moved into another project switched on for the
+ * endpoint keeps it (the project is read at write time; vectors follow their session's project).
+ * Failures are recorded with attempts, last_error and an exponential
  * next_attempt_at; leases of workers that died on this host are released at start.
  */
 import type { ClaimedChunkWork } from '@recall/storage-ports';
@@ -132,7 +134,8 @@ export function completeChunks(db: RecallDatabase, owner: string, results: reado
   return db.raw
     .transaction(() => {
       // The session must still be visible in a project switched on for the chunk's endpoint (hidden,
-      // moved out or switched off during the provider call: the late result drops).
+      // moved out or switched off during the provider call: the late result drops). The project is
+      // the session's current one: moved into another project switched on for the endpoint, it lands.
       const message = db.raw.prepare(
         `select m.content, m.visibility from messages m join sessions s on s.id = m.session_id and s.hidden = 0
            join semantic_chunks c on c.id = ? join semantic_fingerprints f on f.id = c.fingerprint_id

@@ -8,19 +8,9 @@
  * migration 0003 queue the project's sessions when it is switched on.
  */
 import type { RecallDatabase } from '@recall/schema';
+import { semanticConsent } from '@recall/store';
 import type { ProjectConsent } from '../consent.js';
 import { SemanticProjectNotFoundError } from '../errors.js';
-
-interface ConsentRow {
-  project_id: string;
-  enabled: number;
-  endpoint: string;
-  rerank_endpoint: string | null;
-  enabled_at: number | null;
-  updated_at: number;
-}
-
-const toConsent = (r: ConsentRow): ProjectConsent => ({ projectId: r.project_id, enabled: r.enabled === 1, endpoint: r.endpoint, rerankEndpoint: r.rerank_endpoint, enabledAt: r.enabled_at, updatedAt: r.updated_at });
 
 function assertProject(db: RecallDatabase, projectId: string): void {
   if (!db.raw.prepare('select 1 from projects where id = ?').get(projectId)) throw new SemanticProjectNotFoundError(projectId);
@@ -44,7 +34,7 @@ export function enableProject(db: RecallDatabase, projectId: string, endpoint: s
              enabled_at = excluded.enabled_at, updated_at = excluded.updated_at`,
         )
         .run(projectId, endpoint, rerankEndpoint, now, now);
-      return toConsent(db.raw.prepare('select * from semantic_projects where project_id = ?').get(projectId) as ConsentRow);
+      return semanticConsent(db, projectId)!;
     })
     .immediate();
 }
@@ -54,21 +44,16 @@ export function disableProject(db: RecallDatabase, projectId: string, now = Date
   return db.raw
     .transaction(() => {
       assertProject(db, projectId);
-      const row = db.raw.prepare('select * from semantic_projects where project_id = ?').get(projectId) as ConsentRow | undefined;
-      if (!row) return { projectId, enabled: false, endpoint: '', rerankEndpoint: null, enabledAt: null, updatedAt: now };
+      if (!semanticConsent(db, projectId)) return { projectId, enabled: false, endpoint: '', rerankEndpoint: null, enabledAt: null, updatedAt: now };
       db.raw.prepare('update semantic_projects set enabled = 0, updated_at = ? where project_id = ?').run(now, projectId);
-      return toConsent(db.raw.prepare('select * from semantic_projects where project_id = ?').get(projectId) as ConsentRow);
+      return semanticConsent(db, projectId)!;
     })
     .immediate();
 }
 
+/** A project's consent row (null: never switched on), read by @recall/store's one reader of those rows. */
 export function projectConsent(db: RecallDatabase, projectId: string): ProjectConsent | null {
-  const row = db.raw.prepare('select * from semantic_projects where project_id = ?').get(projectId) as ConsentRow | undefined;
-  return row ? toConsent(row) : null;
-}
-
-export function listConsents(db: RecallDatabase): ProjectConsent[] {
-  return (db.raw.prepare('select * from semantic_projects order by project_id').all() as ConsentRow[]).map(toConsent);
+  return semanticConsent(db, projectId);
 }
 
 /** True when text of this project may be sent to `endpoint` right now. */

@@ -10,7 +10,11 @@
  * transaction stays open while the provider is called; complete() writes a vector only while the
  * lease is still the owner's, the message is visible with the same content hash (an edit
  * deletes the chunks, migration 0002) and its session is visible in a project still switched on
- * for the fingerprint's endpoint (hidden, moved out or switched off during the call: dropped).
+ * for the fingerprint's endpoint (hidden, moved out or switched off during the call: dropped; moved
+ * into another project switched on for it: written, and the row's project copy is the new project's,
+ * rewritten by the move's trigger; a move still being committed holds those rows locked, so the
+ * write waits for it and lands as if made just before the move, whatever the target: the vector
+ * moves with the session and the old project never sees it — test/late-result-move.test.ts).
  */
 import { createHash } from 'node:crypto';
 import { ProjectNotFoundError } from '@recall/store/portable';
