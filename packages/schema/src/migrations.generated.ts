@@ -145,5 +145,14 @@ export const EMBEDDED_MIGRATIONS: readonly EmbeddedMigration[] = [
     "bps": true,
     "folderMillis": 1796155169103,
     "hash": "ed5b6ea9a98fe8d9ae72a86e6a87b6c740690f591710c984bb11fd93fdb913dc"
+  },
+  {
+    "tag": "0009_keyword_scope_moves",
+    "sql": [
+      "-- The moves that rewrote a session's keyword scope tokens (packages/store/src/fts-index.ts,\n-- reindexSessionsScope, in the rewrite's own transaction): the session and the projects its index\n-- rows left and joined (NULL: none). A move bumps the `revision` of exactly those two rows of\n-- `keyword_scope_totals` (migration 0008), so a connection that kept a project's row set and phrase\n-- counts (keyword-scope-stats.ts) can tell, by the revisions and this log, that only moves (and new\n-- messages) happened since, and apply them — the moved session's rows in or out — instead of\n-- counting everything again. Derived data: only the newest 1,024 rows are kept; a connection whose\n-- last seen `seq` is older counts again. AUTOINCREMENT keeps `seq` growing after the prune.\nCREATE TABLE `keyword_scope_moves` (\n\t`seq` integer PRIMARY KEY AUTOINCREMENT NOT NULL,\n\t`session_id` text NOT NULL,\n\t`from_project` text,\n\t`to_project` text\n);\n"
+    ],
+    "bps": true,
+    "folderMillis": 1796194157647,
+    "hash": "0e2ad3a3ef98d79e3234cdaf863a4cfe803479be35c0e47bac6ae0082d4a1445"
   }
 ];

@@ -76,6 +76,10 @@ interface IndexStatements {
   totalsOf: Statement;
   revisionSum: Statement;
   allSizes: Statement;
+  moveLog: Statement;
+  movePrune: Statement;
+  movesSince: Statement;
+  lastMove: Statement;
 }
 
 const statements = new WeakMap<RawDatabase, IndexStatements>();
@@ -131,6 +135,10 @@ function stmts(raw: RawDatabase): IndexStatements {
       setTotalsFlag: raw.prepare('update keyword_index_state set totals = 1 where id = 1'),
       totalsOf: raw.prepare('select messages, tokens, revision from keyword_scope_totals where project_id = ?'),
       revisionSum: raw.prepare('select coalesce(sum(revision), 0) from keyword_scope_totals').pluck(),
+      moveLog: raw.prepare('insert into keyword_scope_moves (session_id, from_project, to_project) values (?, ?, ?)'),
+      movePrune: raw.prepare('delete from keyword_scope_moves where seq <= ?'),
+      movesSince: raw.prepare('select seq, session_id as sessionId, from_project as fromProject, to_project as toProject from keyword_scope_moves where seq > ? order by seq limit ?'),
+      lastMove: raw.prepare("select coalesce((select seq from sqlite_sequence where name = 'keyword_scope_moves'), 0)").pluck(),
       allSizes: raw.prepare(
         `select x.sz as sz, ${INDEXED_PROJECT_SQL} as projectId
         from ${DOCSIZE_TABLE} as x
@@ -274,6 +282,11 @@ export function reindexSessionsScope(raw: RawDatabase, sessionIds: readonly stri
       last = page[page.length - 1]!.id;
     }
     totals.write(s);
+    if (last > 0) {
+      // Rows were rewritten: two revisions moved (the rows' old and new project); say which (0009).
+      const seq = Number(s.moveLog.run(sessionId, queued.indexed, queued.current).lastInsertRowid);
+      if (seq % 64 === 0) s.movePrune.run(seq - MOVES_KEPT);
+    }
     s.dirtyClear.run(sessionId);
   }
   return count;
@@ -427,6 +440,42 @@ function fillScopeTotals(raw: RawDatabase): void {
   for (const r of s.allSizes.iterate() as Iterable<{ sz: Buffer; projectId: string | null }>) totals.add(r.projectId, 1, decodeDocsize(r.sz));
   totals.write(s);
   s.setTotalsFlag.run();
+}
+
+/** Moves kept in keyword_scope_moves (the newest; migration 0009). */
+const MOVES_KEPT = 1024;
+
+/** One move that rewrote a session's scope tokens (keyword_scope_moves, migration 0009). */
+export interface ScopeMove {
+  readonly seq: number;
+  readonly sessionId: string;
+  /** The project the session's index rows carried before (null: none). */
+  readonly fromProject: string | null;
+  /** The project they carry since (null: none). */
+  readonly toProject: string | null;
+}
+
+/**
+ * Every move logged after `seq`, oldest first, and the newest logged seq; null when the log no
+ * longer holds every one of them (pruned, or `seq` is not of this log) or when there are more
+ * than `limit`.
+ */
+export function movesSince(raw: RawDatabase, seq: number, limit: number): { moves: ScopeMove[]; last: number } | null {
+  const s = stmts(raw);
+  const last = s.lastMove.get() as number;
+  if (seq > last) return null;
+  if (seq === last) return { moves: [], last };
+  if (last - seq > limit) return null;
+  const moves = s.movesSince.all(seq, limit) as ScopeMove[];
+  // AUTOINCREMENT never reuses a seq and a rolled-back insert takes none: the log holds every seq
+  // from seq + 1 to last unless the prune took some.
+  if (moves.length !== last - seq || moves[0]!.seq !== seq + 1) return null;
+  return { moves, last };
+}
+
+/** The seq of the newest logged move (0: none yet). */
+export function lastMoveSeq(raw: RawDatabase): number {
+  return stmts(raw).lastMove.get() as number;
 }
 
 /** Whether every index row carries its session's current project token (no move awaits a rewrite). */

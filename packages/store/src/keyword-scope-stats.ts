@@ -23,7 +23,7 @@
  * bound the candidate window (never a score, a row or a count shown to anyone).
  */
 import type { RecallDatabase } from '@recall/schema';
-import { decodeDocsize, decodeVarints, FTS_TABLE, indexRevision, projectTotals, scopeToken, scopeTokensClean, scopeTotalsReady } from './fts-index.js';
+import { decodeDocsize, decodeVarints, FTS_TABLE, indexRevision, lastMoveSeq, movesSince, projectTotals, scopeToken, scopeTokensClean, scopeTotalsReady } from './fts-index.js';
 import { bm25Score, bm25ScopedBound, type Bm25Leaf, type Bm25Stats } from './keyword-bm25.js';
 import { stmt, type MessageDetails, type ScopeParams } from './keyword-sql.js';
 import { hasCjk, indexColumns, indexedText, porterStem } from './search-text.js';
@@ -245,9 +245,15 @@ interface PhraseCount {
   whole: number;
 }
 
-/** A connection's kept phrase counts for one project: every count is exact over the index rows up to `upTo`. */
+/**
+ * A connection's kept phrase counts for one project: every count is exact over the index rows up
+ * to `upTo`, as of the project's `revision`, the sum of every revision (`revisionSum`) and the
+ * newest logged move (`moveSeq`) it has taken in (fts-index.ts, migrations 0008 and 0009).
+ */
 interface PhraseCounts {
-  revisions: string;
+  revision: number;
+  revisionSum: number;
+  moveSeq: number;
   upTo: number;
   readonly counts: Map<string, PhraseCount>;
   /** The kept phrases of each column by their first token (how a new row finds the phrases it holds). */
@@ -261,22 +267,89 @@ function clearCounts(entry: PhraseCounts): void {
   entry.byFirst.B.clear();
 }
 
+/** Where the searched state stands: the project's revision, every revision's sum, the newest move. */
+interface IndexState {
+  readonly revision: number;
+  readonly revisionSum: number;
+  readonly moveSeq: number;
+}
+
+/** Moves a connection applies to what it kept, at most, and moved rows it reads for them. */
+const MOVES_APPLIED_MAX = 64;
+const MOVED_ROWS_MAX = 4_096;
+const SESSION_ROWS_SQL = `SELECT x.id AS id, m.content AS content FROM messages AS m CROSS JOIN ${FTS_TABLE}_docsize AS x ON x.id = m.id
+  WHERE m.session_id = @sessionId AND x.id <= @upTo ORDER BY x.id LIMIT @cap`;
+
 /**
- * The phrase counts this connection already took for a project, while the index changed only by
- * new messages since (`revisions`: the project's revision and the sum of every revision in
- * keyword_scope_totals, which grows with any removal, edit, move or rebuild anywhere, fts-index.ts).
- * Questions share characters and words, and a conversation appends between them: see catchUp.
+ * The sessions whose rows joined (+1) or left (−1) `projectId` since `from`, when the moves logged
+ * since then are exactly what moved its revision from `from.revision` (each move bumps its two
+ * projects' revisions by one, fts-index.ts) and, with `sums`, every revision's sum (two per move):
+ * then nothing but those moves and new messages changed what is counted. Otherwise null.
  */
-function phraseCounts(db: RecallDatabase, projectId: string, revisions: string): PhraseCounts {
+function movedSessions(db: RecallDatabase, projectId: string, from: IndexState, to: IndexState, sums: boolean): Map<string, number> | null {
+  const log = movesSince(db.raw, from.moveSeq, MOVES_APPLIED_MAX);
+  if (!log || log.last !== to.moveSeq) return null;
+  let touching = 0;
+  const net = new Map<string, number>();
+  for (const m of log.moves) {
+    const delta = (m.toProject === projectId ? 1 : 0) - (m.fromProject === projectId ? 1 : 0);
+    if (m.toProject === projectId || m.fromProject === projectId) touching++;
+    if (delta !== 0) net.set(m.sessionId, (net.get(m.sessionId) ?? 0) + delta);
+  }
+  if (to.revision - from.revision !== touching) return null;
+  if (sums && to.revisionSum - from.revisionSum !== 2 * log.moves.length) return null;
+  for (const [id, d] of net) if (d === 0) net.delete(id);
+  return net;
+}
+
+/**
+ * The phrase counts this connection already took for a project, brought to `state` where only
+ * moves and new messages happened since (movedSessions: the moved sessions' rows, read once as
+ * text, add to or take from the project's count of each kept phrase they hold; the whole index's
+ * counts do not change with a move), else empty. New rows are added by catchUp. Questions share
+ * characters and words, and a conversation appends between them.
+ */
+function phraseCounts(db: RecallDatabase, projectId: string, state: IndexState): PhraseCounts {
   let cache = phraseCountCache.get(db.raw);
   if (!cache) phraseCountCache.set(db.raw, (cache = new Map()));
   let known = cache.get(projectId);
-  if (!known || known.revisions !== revisions) {
-    if (!known && cache.size >= PROJECT_ROWS_KEPT) cache.clear();
-    cache.set(projectId, (known = { revisions, upTo: 0, counts: new Map(), byFirst: { A: new Map(), B: new Map() } }));
+  if (known && (known.revision !== state.revision || known.revisionSum !== state.revisionSum || known.moveSeq !== state.moveSeq)) {
+    const net = known.counts.size > 0 ? movedSessions(db, projectId, known, state, true) : null;
+    if (!net || !applyMoves(db, known, net)) clearCounts(known);
+    known.revision = state.revision;
+    known.revisionSum = state.revisionSum;
+    known.moveSeq = state.moveSeq;
+  }
+  if (!known) {
+    if (cache.size >= PROJECT_ROWS_KEPT) cache.clear();
+    cache.set(projectId, (known = { ...state, upTo: 0, counts: new Map(), byFirst: { A: new Map(), B: new Map() } }));
   }
   if (known.counts.size >= PHRASE_COUNTS_KEPT) clearCounts(known);
   return known;
+}
+
+/** Adds each moved session's rows up to `entry.upTo` to (or takes them from) the project's kept counts; false when there were too many to read. */
+function applyMoves(db: RecallDatabase, entry: PhraseCounts, net: ReadonlyMap<string, number>): boolean {
+  let budget = MOVED_ROWS_MAX;
+  const held = new Set<PhraseCount>();
+  for (const [sessionId, delta] of net) {
+    const rows = stmt(db, SESSION_ROWS_SQL).all({ sessionId, upTo: entry.upTo, cap: budget + 1 }) as { id: number; content: string }[];
+    budget -= rows.length;
+    if (budget < 0) return false;
+    for (const r of rows) {
+      held.clear();
+      heldPhrases(r.content, entry, held);
+      for (const c of held) c.scoped += delta;
+    }
+  }
+  return true;
+}
+
+/** The kept phrases of `entry` that a message's indexed text holds (the index's own tokenisation). */
+function heldPhrases(content: string, entry: PhraseCounts, held: Set<PhraseCount>): void {
+  const cols = indexColumns(content);
+  phrasesIn(tokens(cols.body), entry.byFirst.A, held);
+  if (cols.cjk !== '') phrasesIn(tokens(cols.cjk), entry.byFirst.B, held);
 }
 
 /** Keeps `count` and indexes it by its first token. */
@@ -319,10 +392,8 @@ function catchUp(db: RecallDatabase, entry: PhraseCounts, rows: Uint8Array, upTo
     else {
       const held = new Set<PhraseCount>();
       for (const r of fresh) {
-        const cols = indexColumns(r.content);
         held.clear();
-        phrasesIn(tokens(cols.body), entry.byFirst.A, held);
-        if (cols.cjk !== '') phrasesIn(tokens(cols.cjk), entry.byFirst.B, held);
+        heldPhrases(r.content, entry, held);
         const inProject = rows[r.id] ?? 0;
         for (const c of held) {
           c.whole++;
@@ -334,9 +405,10 @@ function catchUp(db: RecallDatabase, entry: PhraseCounts, rows: Uint8Array, upTo
   entry.upTo = upTo;
 }
 
-/** A project's index rows as a bitmap by rowid, as of a revision of its totals (migration 0008). */
+/** A project's index rows as a bitmap by rowid, as of a revision of its totals and a logged move (migrations 0008, 0009). */
 interface ProjectRows {
   revision: number;
+  moveSeq: number;
   count: number;
   maxId: number;
   bits: Uint8Array;
@@ -344,19 +416,45 @@ interface ProjectRows {
 /** Projects whose row sets a connection keeps (1 byte per rowid up to the project's largest). */
 const PROJECT_ROWS_KEPT = 8;
 const projectRowCache = new WeakMap<object, Map<string, ProjectRows>>();
+const SESSION_IDS_SQL = `SELECT x.id FROM messages AS m CROSS JOIN ${FTS_TABLE}_docsize AS x ON x.id = m.id WHERE m.session_id = @sessionId AND x.id <= @upTo`;
 
 /**
- * The project's index rows (1 = the row carries its scope token), read once per connection and
- * extended by the rows added since (new messages only: ids above every indexed one) while the
- * project's revision is unchanged; read again after any other change. Null if the set does not
- * add up to the project's totals (then the caller counts through the JOIN).
+ * A kept row set brought to `state` through the moves since (movedSessions): a joining session's
+ * rows up to the set's largest are set, a leaving one's cleared. False when a row is not where the
+ * moves say it was (then the set is read again).
  */
-function projectRows(db: RecallDatabase, projectId: string, totals: { messages: number; revision: number }): Uint8Array | null {
+function moveRows(db: RecallDatabase, set: ProjectRows, net: ReadonlyMap<string, number>): boolean {
+  for (const [sessionId, delta] of net) {
+    for (const id of stmt(db, SESSION_IDS_SQL).pluck().all({ sessionId, upTo: set.maxId }) as number[]) {
+      const was = set.bits[id] ?? 0;
+      if ((delta > 0) === (was === 1)) return false;
+      set.bits[id] = delta > 0 ? 1 : 0;
+      set.count += delta > 0 ? 1 : -1;
+    }
+  }
+  return true;
+}
+
+/**
+ * The project's index rows (1 = the row carries its scope token), read once per connection,
+ * extended by the rows added since (new messages only: ids above every indexed one) and moved
+ * with the sessions that joined or left it (movedSessions), and read again after any other
+ * change. Null if the set does not add up to the project's totals (then the caller counts through
+ * the JOIN).
+ */
+function projectRows(db: RecallDatabase, projectId: string, totals: { messages: number; revision: number }, state: IndexState): Uint8Array | null {
   let cache = projectRowCache.get(db.raw);
   if (!cache) projectRowCache.set(db.raw, (cache = new Map()));
   let set = cache.get(projectId);
-  if (set && set.revision === totals.revision && set.count === totals.messages) return set.bits;
-  if (!set || set.revision !== totals.revision) set = { revision: totals.revision, count: 0, maxId: 0, bits: new Uint8Array(0) };
+  if (set && set.revision === totals.revision && set.moveSeq === state.moveSeq && set.count === totals.messages) return set.bits;
+  if (set && (set.revision !== totals.revision || set.moveSeq !== state.moveSeq)) {
+    const net = movedSessions(db, projectId, { revision: set.revision, revisionSum: 0, moveSeq: set.moveSeq }, { ...state, revision: totals.revision }, false);
+    if (net && moveRows(db, set, net)) {
+      set.revision = totals.revision;
+      set.moveSeq = state.moveSeq;
+    } else set = undefined;
+  }
+  if (!set) set = { revision: totals.revision, moveSeq: state.moveSeq, count: 0, maxId: 0, bits: new Uint8Array(0) };
   // Extending: the new rows by their session's project (what their scope token says while no move
   // awaits its rewrite, the only case this is called in), cheaper than FTS5 loading the token's rows.
   const ids = (set.maxId > 0
@@ -402,13 +500,13 @@ export function scopedRanking(db: RecallDatabase, sp: ScopeParams, match: string
     // (never drained here: a search writes only where it needs the token's speed, keyword-rank.ts).
     // Read before the project's rows, so that their set holds every project row up to it.
     const upTo = stmt(db, INDEX_TOP_SQL).pluck().get() as number;
-    const revisions = `${totals.revision}\u0000${indexRevision(db.raw)}`;
-    const rows = scopeTokensClean(db.raw) ? projectRows(db, projectId, totals) : null;
+    const state: IndexState = { revision: totals.revision, revisionSum: indexRevision(db.raw), moveSeq: lastMoveSeq(db.raw) };
+    const rows = scopeTokensClean(db.raw) ? projectRows(db, projectId, totals, state) : null;
     if (rows) {
       // One read of each phrase's rows gives both counts: in the project (its row set) and in the
       // whole index (for the window bound only). Kept per connection while only new messages were
       // added, brought up to date by the rows added since (catchUp).
-      const known = phraseCounts(db, projectId, revisions);
+      const known = phraseCounts(db, projectId, state);
       const token = scopeToken(projectId);
       catchUp(db, known, rows, upTo);
       const wholeCounts: number[] = [];

@@ -7,7 +7,7 @@
  */
 import type { RecallDatabase } from '@recall/schema';
 import { describe, expect, test } from 'vitest';
-import { FTS_TABLE, rebuildKeywordIndex } from '../src/fts-index.js';
+import { FTS_TABLE, lastMoveSeq, movesSince, rebuildKeywordIndex } from '../src/fts-index.js';
 import { keywordSearch, type KeywordScope } from '../src/keyword-search.js';
 import { appendMessages, deleteMessage, editMessage } from '../src/messages.js';
 import { setSessionProject } from '../src/moves.js';
@@ -159,5 +159,48 @@ describe('BM25 totals after rewrites equal a fresh build', () => {
     expect(rewrittenTotals).toEqual(totals(db));
     expect(rewritten).toEqual(scores(db));
     db.close();
+  });
+});
+
+describe('the move log (keyword_scope_moves, migration 0009)', () => {
+  test('a move that rewrites rows is logged once; an empty session, a move to the same project and an append are not', () => {
+    const db = tempDb();
+    createProject(db, { id: 'p_a', name: 'A' });
+    createProject(db, { id: 'p_b', name: 'B' });
+    createSession(db, { id: 's1', projectId: 'p_a' });
+    createSession(db, { id: 'empty', projectId: 'p_a' });
+    appendMessages(db, 's1', [{ role: 'user', content: 'one' }]);
+    expect(lastMoveSeq(db.raw)).toBe(0);
+    setSessionProject(db, 's1', 'p_b');
+    setSessionProject(db, 'empty', 'p_b');
+    setSessionProject(db, 's1', 'p_b');
+    appendMessages(db, 's1', [{ role: 'user', content: 'two' }]);
+    setSessionProject(db, 's1', null);
+    expect(movesSince(db.raw, 0, 10)).toEqual({
+      moves: [
+        { seq: 1, sessionId: 's1', fromProject: 'p_a', toProject: 'p_b' },
+        { seq: 2, sessionId: 's1', fromProject: 'p_b', toProject: null },
+      ],
+      last: 2,
+    });
+    expect(movesSince(db.raw, 1, 10)?.moves.map((m) => m.seq)).toEqual([2]);
+    expect(movesSince(db.raw, 2, 10)).toEqual({ moves: [], last: 2 });
+    expect(movesSince(db.raw, 0, 1)).toBeNull(); // more than asked for
+    expect(movesSince(db.raw, 3, 10)).toBeNull(); // ahead of the log
+  });
+
+  test('old moves are pruned: a seq before the kept ones gets null, seq keeps growing', () => {
+    const db = tempDb();
+    createProject(db, { id: 'p_a', name: 'A' });
+    createProject(db, { id: 'p_b', name: 'B' });
+    createSession(db, { id: 's1', projectId: 'p_a' });
+    appendMessages(db, 's1', [{ role: 'user', content: 'one' }]);
+    for (let i = 0; i < 1100; i++) setSessionProject(db, 's1', i % 2 === 0 ? 'p_b' : 'p_a');
+    expect(lastMoveSeq(db.raw)).toBe(1100);
+    const kept = db.raw.prepare('select count(*) from keyword_scope_moves').pluck().get() as number;
+    expect(kept).toBeGreaterThanOrEqual(1024);
+    expect(kept).toBeLessThan(1100);
+    expect(movesSince(db.raw, 0, 2000)).toBeNull();
+    expect(movesSince(db.raw, 1090, 64)?.moves.map((m) => m.seq)).toEqual([1091, 1092, 1093, 1094, 1095, 1096, 1097, 1098, 1099, 1100]);
   });
 });

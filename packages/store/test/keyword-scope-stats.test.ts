@@ -188,6 +188,47 @@ describe('counts kept across writes', () => {
   });
 });
 
+describe('counts kept across moves (keyword_scope_moves, migration 0009)', () => {
+  // The kept connection applies each logged move to its row set and phrase counts (the moved
+  // session's rows in or out) instead of counting again; every step must equal a fresh connection.
+  const query = 'deploy cache 部署 busy_timeout';
+  const steps: Array<[string, (db: RecallDatabase) => void]> = [
+    ['b1 moves into A', (db) => void setSessionProject(db, 'b1', 'p_a')],
+    ['an append to the moved session', (db) => void appendMessages(db, 'b1', [{ role: 'user', content: 'deploy again, busy_timeout 部署' }])],
+    ['b1 moves back out of A', (db) => void setSessionProject(db, 'b1', 'p_b')],
+    ['c1 moves between two other projects', (db) => void setSessionProject(db, 'c1', 'p_b')],
+    ['a2 leaves A for no project', (db) => void setSessionProject(db, 'a2', null)],
+    ['n1 (no project) joins A', (db) => void setSessionProject(db, 'n1', 'p_a')],
+    ['b1 moves in and out again before the next search', (db) => { setSessionProject(db, 'b1', 'p_a'); setSessionProject(db, 'b1', 'p_c'); setSessionProject(db, 'b1', 'p_a'); }],
+    ['an edit (counted again)', (db) => void editMessage(db, db.raw.prepare("select max(id) from messages where session_id = 'b1'").pluck().get() as number, 'cache only')],
+    ['a move after the edit', (db) => void setSessionProject(db, 'a2', 'p_a')],
+  ];
+  test('each step ranks and counts as a fresh connection', () => {
+    const db = tempDb();
+    fill(db, 'p_a', 'a1', A);
+    fill(db, 'p_a', 'a2', ['deploy cache on the second session', '缓存 部署 又一次']);
+    fill(db, 'p_b', 'b1', ['cache cache deploy', 'busy_timeout was 部署 too low', 'garden release']);
+    fill(db, 'p_c', 'c1', ['deploy the garden', '缓存']);
+    fill(db, null, 'n1', ['deploy garden busy_timeout']);
+    const scope: KeywordScope = { kind: 'project', projectId: 'p_a' };
+    const stats = (d: RecallDatabase) => scopedRanking(d, scopeParams(d, scope)!, parseQuery(query, { cjkBackoff: 'unigram' }).match!)!;
+    stats(db);
+    for (const [name, act] of steps) {
+      act(db);
+      const fresh = openAgain(db.path);
+      try {
+        const kept = stats(db);
+        const cold = stats(fresh);
+        expect(kept.scoped.documentFrequency, name).toEqual(cold.scoped.documentFrequency);
+        expect(kept.scoped.messages, name).toBe(cold.scoped.messages);
+        expectSame(ranking(db, scope, query), ranking(fresh, scope, query));
+      } finally {
+        fresh.close();
+      }
+    }
+  });
+});
+
 describe('property: another project never changes a project’s ranking', () => {
   const word = fc.constantFrom('deploy', 'cache', 'garden', 'release', 'cold', 'warm', '部署', '缓存', '花园');
   const text = fc.array(word, { minLength: 1, maxLength: 8 }).map((w) => w.join(' '));
