@@ -20,6 +20,7 @@ import { createHash } from 'node:crypto';
 import { ProjectNotFoundError } from '@recall/store/portable';
 import type { ChunkStore, ClaimQueue, FingerprintSpec } from '@recall/storage-ports';
 import type pg from 'pg';
+import { semanticConsent } from './semantic-consent.js';
 import { insertPendingChunks, postgresPlanner } from './semantic-work.js';
 import { annPlan, hnswRanked } from './vector-ann.js';
 import { certifiedTopK, firstPerMessage, HALFVEC_MAX_DIMS, halfvecBound } from './vector-certify.js';
@@ -56,15 +57,8 @@ export function postgresChunks(pool: pg.Pool): ChunkStore {
     projectVectors: postgresProjectVectors(pool),
     dropChunks: (projectId, keep) => planner.dropChunks(projectId, keep),
     async consentRecord(projectId) {
-      const row = (await pool.query('select enabled, endpoint, rerank_endpoint, enabled_at, updated_at from semantic_projects where project_id = $1', [projectId])).rows[0];
-      if (!row) return null;
-      return {
-        enabled: row.enabled === true,
-        endpoint: (row.endpoint as string | null) || null,
-        rerankEndpoint: (row.rerank_endpoint as string | null) ?? null,
-        enabledAt: row.enabled_at === null ? null : Number(row.enabled_at),
-        updatedAt: Number(row.updated_at),
-      };
+      const c = await semanticConsent(pool, projectId);
+      return c ? { enabled: c.enabled, endpoint: c.endpoint || null, rerankEndpoint: c.rerankEndpoint, enabledAt: c.enabledAt, updatedAt: c.updatedAt } : null;
     },
     async ensureFingerprint(spec) {
       const key = fingerprintKey(spec);
@@ -79,8 +73,8 @@ export function postgresChunks(pool: pg.Pool): ChunkStore {
       return row ? Number(row.id) : null;
     },
     async consent(projectId) {
-      const row = (await pool.query('select enabled, endpoint from semantic_projects where project_id = $1', [projectId])).rows[0];
-      return row ? { enabled: row.enabled === true, endpoint: (row.endpoint as string | null) || null } : null;
+      const c = await semanticConsent(pool, projectId);
+      return c ? { enabled: c.enabled, endpoint: c.endpoint || null } : null;
     },
     async setConsent(projectId, endpoint, enabled, rerankEndpoint) {
       await write(pool, async (tx) => {
