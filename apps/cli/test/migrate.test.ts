@@ -140,10 +140,14 @@ describe('recall migrate', () => {
     const chunks = sqliteSemanticStorage(db).chunks;
     await chunks.setConsent(on.id, 'http://127.0.0.1:9/v1/embeddings', true, 'http://127.0.0.1:9/v1/rerank');
     await chunks.setConsent(cn.id, 'http://127.0.0.1:9/v1/embeddings', true);
-    await chunks.setConsent(off.id, 'http://127.0.0.1:9/v1/embeddings', true);
+    await chunks.setConsent(off.id, 'http://127.0.0.1:9/v1/embeddings', true, 'http://127.0.0.1:9/v1/rerank');
     await chunks.setConsent(off.id, 'http://127.0.0.1:9/v1/embeddings', false);
     const expected = await storage.transfer!.consents!();
     expect(expected.map((c) => c.enabled).sort()).toEqual([false, true, true]);
+    // What the profile's ports answer (the reranker and status read this): the team database must answer the same.
+    const records: Record<string, unknown> = {};
+    for (const p of await storage.projects.list({ includeArchived: true })) records[p.id] = await chunks.consentRecord(p.id);
+    expect(records[off.id]).toMatchObject({ enabled: false, rerankEndpoint: 'http://127.0.0.1:9/v1/rerank' });
     await storage.close();
 
     const url = cluster.createDatabase('migrate_consent');
@@ -151,6 +155,9 @@ describe('recall migrate', () => {
     expect(first.code, first.stderr).toBe(0);
     expect((JSON.parse(first.stdout) as { copied: { consents: number } }).copied.consents).toBe(3);
     expect(await inPostgres(url, 'return await pg.transfer.consents();')).toEqual(expected);
+    expect(
+      await inPostgres(url, `const out = {}; for (const p of await pg.projects.list({ includeArchived: true })) out[p.id] = await pg.semantic.chunks.consentRecord(p.id); return out;`),
+    ).toEqual(records);
 
     // Switched off on the team database, then migrated again: it stays off.
     await inPostgres(url, `await pg.semantic.chunks.setConsent(${JSON.stringify(on.id)}, 'http://127.0.0.1:9/v1/embeddings', false); return null;`);

@@ -159,6 +159,21 @@ describe.each(['sqlite', 'postgres'])('reranking on %s', (name) => {
     expect((await counted(searching)).calls).toEqual({ a: searchWith === 'a' ? 1 : 0, b: searchWith === 'b' ? 1 : 0 });
   });
 
+  test('switched off after a consent naming the reranker: nothing reaches it (the record keeps the reranker); switched on again, it runs', async () => {
+    const b = await backend(name);
+    const wired = await b.wire('a');
+    await wired.index.enable(b.ids.p);
+    await wired.index.run({ projectId: b.ids.p });
+    expect((await counted(wired)).calls).toEqual({ a: 1, b: 0 });
+    const off = await wired.index.disable(b.ids.p);
+    expect(off).toMatchObject({ enabled: false, rerankEndpoint: rerank.a.url });
+    expect((await wired.index.consents()).find((c) => c.projectId === b.ids.p)).toEqual(off);
+    expect((await wired.index.status(b.ids.p)).consent).toMatchObject({ enabled: false, rerankEndpoint: null });
+    expect((await counted(wired)).calls).toEqual({ a: 0, b: 0 });
+    await wired.index.enable(b.ids.p);
+    expect((await counted(wired)).calls).toEqual({ a: 1, b: 0 });
+  });
+
   test.each([
     { case: 'a project that is not switched on', args: HYBRID, caller: 's_off_caller' },
     { case: 'keyword mode', args: { ...HYBRID, search_mode: 'keyword' }, caller: 's_caller' },

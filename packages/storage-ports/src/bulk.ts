@@ -29,7 +29,7 @@ export interface TransferredConsent {
   enabled: boolean;
   /** The embeddings endpoint the consent names: a base URL, or `local:use-lite` (kept when switched off). */
   endpoint: string;
-  /** The reranker the consent names too (null: no reranker was configured when it was given). */
+  /** The reranker the consent names too (null: no reranker was configured when it was given; kept when switched off). */
   rerankEndpoint: string | null;
   /** When it was last switched on (epoch ms; null: never). */
   enabledAt: number | null;

@@ -64,7 +64,11 @@ export interface ChunkSearchOptions {
 export interface ProjectConsentState {
   enabled: boolean;
   endpoint: string | null;
-  /** The reranker the consent named too (null: none); filled by consentRecord(). */
+  /**
+   * The reranker the consent named too (null: none); filled by consentRecord(). Kept when the
+   * project is switched off, as `endpoint` and `enabledAt` are: only `enabled` says whether text
+   * may go anywhere, and every sender checks it first.
+   */
   rerankEndpoint?: string | null;
   /** When it was last switched on (epoch ms; null: never); filled by consentRecord(). */
   enabledAt?: number | null;
@@ -120,7 +124,10 @@ export interface ChunkStore {
   /**
    * Switches a project on (for `endpoint`, and for the reranker at `rerankEndpoint` when given;
    * default none) or off; its text is sent only while on for that endpoint, and to a reranker only
-   * while the consent names it. Throws project_not_found.
+   * while on and the consent names it. Switching on replaces the whole consent (one without a
+   * reranker clears the old one); switching off keeps the endpoint, reranker and enabledAt it was
+   * given with (`endpoint` is then ignored) and records nothing for a project never switched on.
+   * Throws project_not_found.
    */
   setConsent(projectId: string, endpoint: string, enabled: boolean, rerankEndpoint?: string | null): Promise<void>;
   /** Inserts pending chunk rows (unique per fingerprint, message, content hash, chunk index; existing rows kept). Returns how many were new. */
@@ -149,7 +156,12 @@ export interface ChunkStore {
   planWork(request: PlanWorkRequest): Promise<PlanWorkResult>;
   /** A project's counts over the allowed set for the indexed roles, and whether planning is complete. */
   indexCounts(fingerprintId: number, projectId: string, roles: readonly MessageRole[]): Promise<IndexCounts>;
-  /** A project's consent with its reranker and times (null: never switched on). */
+  /**
+   * A project's consent as stored, with its reranker and times (null: never switched on). A project
+   * switched off answers `enabled: false` with the endpoint, reranker and enabledAt its consent was
+   * given with (callers check `enabled` before sending anything; status screens show no reranker for
+   * it). The same record TransferSource.consents() reads, so a migrated consent answers the same.
+   */
   consentRecord(projectId: string): Promise<ProjectConsentState | null>;
   /**
    * Deletes the chunk rows of one project's sessions (or of all, `projectId` null; in batches) and

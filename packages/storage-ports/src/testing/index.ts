@@ -6,6 +6,7 @@
 import { describe } from 'vitest';
 import { describeBatchConformance } from './batches.js';
 import { describeBatchReadConformance } from './batch-reads.js';
+import { describeConsentConformance } from './consent.js';
 import { describeCoreConformance } from './core.js';
 import { describeFeedConformance, type ReopenStorage } from './feed.js';
 import { describeIsolationConformance } from './isolation.js';
@@ -51,6 +52,7 @@ export function describeStorageConformance(name: string, open: OpenFreshStorage,
     if (options.reopen && runs('feed')) describeFeedConformance(open, options.reopen);
     if (options.semantic && runs('semantic')) describeSemanticConformance(open, options.allowedSetRuns === undefined ? {} : { numRuns: options.allowedSetRuns });
     if (options.semantic && runs('semantic')) describeSemanticWorkConformance(open);
+    if (options.semantic && runs('semantic')) describeConsentConformance(open);
   });
 }
 

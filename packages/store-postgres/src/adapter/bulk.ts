@@ -14,6 +14,7 @@ import type pg from 'pg';
 import { documentText, PG_KEYWORD_TOKENIZER_VERSION, tsvectorLiteral } from '../keyword-text.js';
 import { toMessage, toSession, write } from './tx.js';
 import { postgresProjects } from './projects.js';
+import { listSemanticConsents } from './semantic-consent.js';
 
 async function counts(pool: pg.Pool): Promise<StorageCounts> {
   const perProject: StorageCounts['perProject'] = {};
@@ -153,17 +154,7 @@ export function postgresTransferSource(pool: pg.Pool): TransferSource {
     async messages(sessionId, afterId, limit) {
       return (await pool.query('select * from messages where session_id = $1 and id > $2 order by id limit $3', [sessionId, afterId, Math.max(1, Math.floor(limit))])).rows.map(toMessage);
     },
-    async consents() {
-      const rows = (await pool.query('select project_id, enabled, endpoint, rerank_endpoint, enabled_at, updated_at from semantic_projects order by project_id')).rows;
-      return rows.map((r) => ({
-        projectId: r.project_id as string,
-        enabled: r.enabled === true,
-        endpoint: r.endpoint as string,
-        rerankEndpoint: (r.rerank_endpoint as string | null) ?? null,
-        enabledAt: r.enabled_at === null ? null : Number(r.enabled_at),
-        updatedAt: Number(r.updated_at),
-      }));
-    },
+    consents: () => listSemanticConsents(pool),
     counts: () => counts(pool),
   };
 }

@@ -20,6 +20,7 @@ import { createHash } from 'node:crypto';
 import { ProjectNotFoundError } from '@recall/store/portable';
 import type { ChunkStore, ClaimQueue, FingerprintSpec } from '@recall/storage-ports';
 import type pg from 'pg';
+import { semanticConsent } from './semantic-consent.js';
 import { insertPendingChunks, postgresPlanner } from './semantic-work.js';
 import { annPlan, hnswRanked } from './vector-ann.js';
 import { certifiedTopK, firstPerMessage, HALFVEC_MAX_DIMS, halfvecBound } from './vector-certify.js';
@@ -56,15 +57,8 @@ export function postgresChunks(pool: pg.Pool): ChunkStore {
     projectVectors: postgresProjectVectors(pool),
     dropChunks: (projectId, keep) => planner.dropChunks(projectId, keep),
     async consentRecord(projectId) {
-      const row = (await pool.query('select enabled, endpoint, rerank_endpoint, enabled_at, updated_at from semantic_projects where project_id = $1', [projectId])).rows[0];
-      if (!row) return null;
-      return {
-        enabled: row.enabled === true,
-        endpoint: (row.endpoint as string | null) || null,
-        rerankEndpoint: row.enabled === true ? ((row.rerank_endpoint as string | null) ?? null) : null,
-        enabledAt: row.enabled_at === null ? null : Number(row.enabled_at),
-        updatedAt: Number(row.updated_at),
-      };
+      const c = await semanticConsent(pool, projectId);
+      return c ? { enabled: c.enabled, endpoint: c.endpoint || null, rerankEndpoint: c.rerankEndpoint, enabledAt: c.enabledAt, updatedAt: c.updatedAt } : null;
     },
     async ensureFingerprint(spec) {
       const key = fingerprintKey(spec);
@@ -79,21 +73,25 @@ export function postgresChunks(pool: pg.Pool): ChunkStore {
       return row ? Number(row.id) : null;
     },
     async consent(projectId) {
-      const row = (await pool.query('select enabled, endpoint from semantic_projects where project_id = $1', [projectId])).rows[0];
-      return row ? { enabled: row.enabled === true, endpoint: (row.endpoint as string | null) || null } : null;
+      const c = await semanticConsent(pool, projectId);
+      return c ? { enabled: c.enabled, endpoint: c.endpoint || null } : null;
     },
     async setConsent(projectId, endpoint, enabled, rerankEndpoint) {
       await write(pool, async (tx) => {
         if (!(await tx.query('select 1 from projects where id = $1', [projectId])).rowCount) throw new ProjectNotFoundError(projectId);
         const now = nowMs();
-        await tx.query(
-          `insert into semantic_projects (project_id, enabled, endpoint, rerank_endpoint, enabled_at, updated_at) values ($1, $2, $3, $5, $4, $4)
-           on conflict (project_id) do update set enabled = excluded.enabled,
-             endpoint = case when excluded.enabled then excluded.endpoint else semantic_projects.endpoint end,
-             rerank_endpoint = case when excluded.enabled then excluded.rerank_endpoint else semantic_projects.rerank_endpoint end,
-             enabled_at = case when excluded.enabled then excluded.enabled_at else semantic_projects.enabled_at end, updated_at = excluded.updated_at`,
-          [projectId, enabled, endpoint, now, enabled ? (rerankEndpoint ?? null) : null],
-        );
+        // Switching on replaces the whole consent (one without a reranker clears the old one);
+        // switching off keeps what it was given for and writes nothing for a project never switched on.
+        if (enabled) {
+          await tx.query(
+            `insert into semantic_projects (project_id, enabled, endpoint, rerank_endpoint, enabled_at, updated_at) values ($1, true, $2, $3, $4, $4)
+             on conflict (project_id) do update set enabled = true, endpoint = excluded.endpoint, rerank_endpoint = excluded.rerank_endpoint,
+               enabled_at = excluded.enabled_at, updated_at = excluded.updated_at`,
+            [projectId, endpoint, rerankEndpoint ?? null, now],
+          );
+        } else {
+          await tx.query('update semantic_projects set enabled = false, updated_at = $2 where project_id = $1', [projectId, now]);
+        }
       });
     },
     async plan(fingerprintId, chunks) {
