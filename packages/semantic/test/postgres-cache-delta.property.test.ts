@@ -273,4 +273,14 @@ describe('PostgreSQL matrix cache: catching up with additions by a delta', () =>
     expect(f.counters).toEqual({ cached: 6, adapter: 1, stale: 0 });
     expect({ deltas: after.deltas - before.deltas, backgroundLoads: after.backgroundLoads - before.backgroundLoads }).toEqual({ deltas: 5, backgroundLoads: 0 });
   });
+
+  it('concurrent searches right after an append share one delta', async () => {
+    const f = await fixture();
+    const before = f.cache.snapshot();
+    const [m] = await appendEmbedded(gateways[0]!, f.p, f.s[0]!, 1, 'assistant');
+    const answers = await Promise.all([0, 1, 2].map(() => f.search(unitVector(m!.id * 2, 6))));
+    for (const got of answers) expect(got[0]!.messageId).toBe(m!.id);
+    const after = f.cache.snapshot();
+    expect({ deltas: after.deltas - before.deltas, rows: after.deltaRows - before.deltaRows, builds: after.builds - before.builds }).toEqual({ deltas: 1, rows: m!.id % 3 === 0 ? 2 : 1, builds: 0 }); // appendEmbedded: 2 chunks for every third id
+  });
 });

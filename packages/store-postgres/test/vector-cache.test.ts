@@ -11,6 +11,7 @@
 import { createHash } from 'node:crypto';
 import { MESSAGE_ROLES } from '@recall/rpc-contract';
 import type { Storage } from '@recall/storage-ports';
+import type pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openPostgres, postgresStorage, type RecallPostgres } from '../src/index.js';
 import { projectVectorReads } from '../src/internal.js';
@@ -190,6 +191,45 @@ describe('projectVectors and the generation triggers', () => {
       expect(ids.filter((id) => other.chunkIds.includes(id))).toEqual([]);
     } finally {
       client.release();
+    }
+  });
+
+  it('a bump that waited for the project row draws its generation after the wait: values rise in commit order', async () => {
+    // 0013 drew the value before the upsert waited for the row lock, so a value drawn meanwhile by
+    // anyone could be lower than one committed after it; a cache would then miss a logged addition.
+    const c = (await storage.projects.create({ name: 'order' })).id;
+    await storage.semantic!.chunks.setConsent(c, ENDPOINT, true);
+    const s = await embedded(c, 1);
+    const m = s.messages[0]!;
+    const insertReady = (client: pg.PoolClient, index: number) =>
+      client.query(
+        `insert into semantic_chunks (fingerprint_id, message_id, session_id, chunk_index, start, "end", content_hash, chunker_version, embedding, status, attempts, project_id, role, visibility)
+         values ($1, $2, $3, $4, 0, 3, $5, 1, '[0,1,0,0]', 'ready', 0, $6, 'assistant', 'live') returning id`,
+        [fp, m.id, s.session, index, sha(m.content), c],
+      );
+    const t0 = await db.pool.connect();
+    const t1 = await db.pool.connect();
+    try {
+      await t0.query('begin');
+      await insertReady(t0, 50); // holds the project's generation row
+      await t1.query('begin');
+      const t1pid = (await t1.query('select pg_backend_pid() as pid')).rows[0].pid;
+      const waiting = insertReady(t1, 51);
+      for (let i = 0; i < 200; i++) {
+        const w = (await db.pool.query("select wait_event_type from pg_stat_activity where pid = $1", [t1pid])).rows[0];
+        if (w?.wait_event_type === 'Lock') break;
+        await new Promise((r) => setTimeout(r, 10));
+      }
+      const drawnMeanwhile = Number((await db.pool.query("select nextval('semantic_generation_seq') as v")).rows[0].v);
+      await t0.query('commit');
+      const id = Number((await waiting).rows[0].id);
+      await t1.query('commit');
+      const entry = (await db.pool.query('select gen from semantic_additions where project_id = $1 and $2 = any(chunk_ids)', [c, id])).rows[0];
+      expect(Number(entry.gen)).toBeGreaterThan(drawnMeanwhile);
+      expect(await gen(c)).toBe(Number(entry.gen));
+    } finally {
+      t0.release();
+      t1.release();
     }
   });
 
