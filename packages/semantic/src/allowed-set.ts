@@ -55,6 +55,12 @@ export interface AllowedSet {
   skipped: number;
   /** The stored float32 vectors (little-endian blobs) of chunks by id; a chunk that is gone is absent. */
   readVectors(chunkIds: readonly number[]): Map<number, Uint8Array>;
+  /**
+   * Async sources: the project's generation read again after the rows (AllowedSetRows). Equal to
+   * the generation read before them: the rows are exactly the set at that generation, and the
+   * cache may catch up from it by a delta (`AsyncAllowedSetSource.loadAdded`).
+   */
+  generationAfter?: number;
 }
 
 /** A date range of a query (epoch ms; since inclusive, until exclusive), applied in the allowed set's SQL. */
@@ -96,4 +102,16 @@ export interface AsyncAllowedSetSource {
    * fingerprint's plan changed). Without it every miss is loaded inline.
    */
   loadDetached?(projectId: string, fingerprintId: number, dims: number, maxRows: number, signal: AbortSignal): Promise<{ generation: number; set: AllowedSet | null } | null>;
+  /**
+   * Optional, with `loadAdded`: the generation since which every change to the project was an
+   * addition `loadAdded` can read (read with the generation, e.g. the port's plan `additionsFrom`).
+   */
+  additionsFrom?(projectId: string): Promise<number | undefined>;
+  /**
+   * Optional: the rows added to the allowed set after generation `after` up to `upTo` (float32
+   * segments, read through the allowed-set conditions, in a snapshot that re-checks that only
+   * additions happened since `after`); null when that no longer holds or there are more than
+   * `maxRows`. The cache then appends them to its entry instead of reloading the set.
+   */
+  loadAdded?(projectId: string, fingerprintId: number, dims: number, after: number, upTo: number, maxRows: number): Promise<AllowedSet | null>;
 }

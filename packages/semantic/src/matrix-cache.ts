@@ -21,9 +21,20 @@
  * the generation changes). A miss never waits for a large load: with the source's `loadDetached`
  * the entry is rebuilt in the background (its own transaction) while the caller's SQL scan answers;
  * only sets of at most `inlineRows` rows (default none) are loaded inline. `close()` aborts background loads.
+ *
+ * Catching up by a delta (getAsync, sources with `loadAdded`, e.g. PostgreSQL since migration 0014):
+ * when the generation changed but only additions happened since the entry's (`additionsFrom` ≤ the
+ * entry's generation) and the entry's rows are known to be exactly the set at its generation (the
+ * source read the generation again after the rows: `generationAfter`), the search loads just the
+ * rows added since, inline (a few rows: about a millisecond), appends them to the entry's tails
+ * (matrix-delta.ts: small float32 + int8 segments next to the cached matrix) and is served from the
+ * cache. Anything else — another change, a tail past its limit (`tailLimit`), a source without
+ * `loadAdded` — takes the miss path above (the SQL scan answers, a full rebuild in the background).
  */
+import type { MessageRole } from '@recall/rpc-contract';
 import type { AllowedSet, AllowedSetSource, AsyncAllowedSetSource } from './allowed-set.js';
 import { quantizeMatrix } from './int8-scan.js';
+import { tailLimit, withAdded } from './matrix-delta.js';
 
 /**
  * Default budget. A 1M-chunk project at 384 dims holds ~0.39 GiB with the default `rescoreFrom:
@@ -51,6 +62,12 @@ interface Entry {
   set: AllowedSet | null;
   /** When it was kept (the cache's tick; getAsync: a background load never replaces a newer entry). */
   tick?: number;
+  /** getAsync: the rows are exactly the set at `generation` (a delta may start from it). */
+  exact?: boolean;
+  /** getAsync: segments [0, mainSegments) as loaded; the rest are tails of added rows (matrix-delta.ts). */
+  mainSegments?: number;
+  /** getAsync: the tails' float32 rows per role. */
+  tails?: ReadonlyMap<MessageRole, Float32Array>;
 }
 
 /** Bytes of anchors per cached row (chunk id, message id: 8 each; session index, start, end: 4 each; live: 1). */
@@ -69,6 +86,10 @@ export interface MatrixCacheStats {
   staleLoads: number;
   /** Background rebuilds that failed (or were aborted by close()); the searches went on through the caller's scan. */
   loadErrors: number;
+  /** getAsync: entries caught up by a delta (the rows added since their generation appended to their tails). */
+  deltas: number;
+  /** getAsync: rows appended by those deltas. */
+  deltaRows: number;
   bytes: number;
   entries: number;
 }
@@ -94,11 +115,15 @@ export class MatrixCache {
   private tick = 0;
   private closed = false;
   private readonly abort = new AbortController();
-  readonly stats: Omit<MatrixCacheStats, 'bytes' | 'entries'> = { builds: 0, hits: 0, evictions: 0, deferred: 0, backgroundLoads: 0, staleLoads: 0, loadErrors: 0 };
+  /** getAsync deltas under way, by key: concurrent searches of one entry and generation share one. */
+  private readonly catching = new Map<string, { from: Entry; generation: number; done: Promise<AllowedSet | null> }>();
+  readonly stats: Omit<MatrixCacheStats, 'bytes' | 'entries'> = { builds: 0, hits: 0, evictions: 0, deferred: 0, backgroundLoads: 0, staleLoads: 0, loadErrors: 0, deltas: 0, deltaRows: 0 };
 
   private readonly rescoreFrom: 'sqlite' | 'memory';
   private readonly int8: boolean;
   private readonly inlineRows: number;
+  private readonly delta: boolean;
+  private readonly maxTailRows: number | undefined;
 
   /**
    * `maxBytes`: the budget (default 2 GiB). `rescoreFrom`: where the exact rescore of the int8
@@ -106,9 +131,13 @@ export class MatrixCache {
    * quarter of the memory) or `memory` (the float32 rows are kept too). `int8: false` keeps float32
    * only and scans it without the int8 pass (the previous behaviour; benches compare against it).
    * `inlineRows`: getAsync loads sets up to this size inline (default DEFAULT_INLINE_ROWS), larger
-   * ones in the background when the source offers `loadDetached`.
+   * ones in the background when the source offers `loadDetached`. `delta: false` never catches up
+   * by a delta (every change is a miss; the behaviour before, for comparisons); `maxTailRows`
+   * caps the rows an entry's tails may hold (default matrix-delta.ts `tailLimit`; tests set it low).
    */
-  constructor(options: { maxBytes?: number; rescoreFrom?: 'sqlite' | 'memory'; int8?: boolean; inlineRows?: number } = {}) {
+  constructor(options: { maxBytes?: number; rescoreFrom?: 'sqlite' | 'memory'; int8?: boolean; inlineRows?: number; delta?: boolean; maxTailRows?: number } = {}) {
+    this.delta = options.delta ?? true;
+    this.maxTailRows = options.maxTailRows;
     this.maxBytes = options.maxBytes ?? DEFAULT_MATRIX_CACHE_BYTES;
     this.inlineRows = Math.max(0, options.inlineRows ?? DEFAULT_INLINE_ROWS);
     this.rescoreFrom = options.rescoreFrom ?? 'sqlite';
@@ -191,7 +220,14 @@ export class MatrixCache {
       this.touch(cached);
       return cached.set;
     }
-    if (cached) this.drop(cached);
+    if (cached?.set && cached.exact && cached.source === owner && this.delta && source.loadAdded && source.additionsFrom && generation > cached.generation) {
+      const from = await source.additionsFrom(projectId);
+      if (from !== undefined && from <= cached.generation) {
+        const set = await this.catchUp(source, cached, projectId, fingerprintId, dims, generation);
+        if (set) return set;
+      }
+    }
+    if (cached && this.entries.get(key) === cached) this.drop(cached);
     const budgetRows = Math.floor(this.maxBytes / (dims + ANCHOR_BYTES));
     const detached = source.loadDetached;
     if (!detached) return (await this.inline(source, key, projectId, fingerprintId, dims, generation, budgetRows, budgetRows)) ?? null;
@@ -207,6 +243,42 @@ export class MatrixCache {
     this.startBackground(source, key, projectId, fingerprintId, dims, budgetRows);
     this.stats.deferred++;
     return null;
+  }
+
+  /**
+   * `entry` caught up with the rows added up to `generation` (a new entry, kept unless another one
+   * replaced `entry` meanwhile); null when the source answers null (not only additions, or more
+   * rows than the tails may take) or the result would be over the budget. Shared by concurrent calls.
+   */
+  private async catchUp(source: AsyncAllowedSetSource, entry: Entry, projectId: string, fingerprintId: number, dims: number, generation: number): Promise<AllowedSet | null> {
+    const { key } = entry;
+    const pending = this.catching.get(key);
+    if (pending && pending.from === entry && pending.generation === generation) return pending.done;
+    const done = (async () => {
+      const set = entry.set!;
+      const mainSegments = entry.mainSegments ?? set.segments.length;
+      const tailRows = set.segments.slice(mainSegments).reduce((n, s) => n + s.rows, 0);
+      const room = (this.maxTailRows ?? tailLimit(set.rows - tailRows)) - tailRows;
+      if (room <= 0) return null;
+      const added = await source.loadAdded!(projectId, fingerprintId, dims, entry.generation, generation, room);
+      if (!added || added.dims !== dims) return null;
+      const next = withAdded(set, mainSegments, entry.tails ?? new Map(), added);
+      if (next.set.bytes > this.maxBytes) return null;
+      this.stats.deltas++;
+      this.stats.deltaRows += added.rows;
+      const current = this.entries.get(key);
+      if (!current || current === entry) {
+        this.keep({ key, source: entry.source, generation, set: next.set, tick: ++this.tick, exact: true, mainSegments, tails: next.tails });
+        this.hint(key).rows = next.set.rows;
+      }
+      return next.set;
+    })();
+    this.catching.set(key, { from: entry, generation, done });
+    try {
+      return await done;
+    } finally {
+      if (this.catching.get(key)?.done === done) this.catching.delete(key);
+    }
   }
 
   /** An inline load (shared by concurrent calls); undefined when the set has more than `maxRows` < `budgetRows` rows (not kept). */
@@ -282,7 +354,8 @@ export class MatrixCache {
       this.keep({ key, source: owner, generation, set: null, tick });
       return null;
     }
-    this.keep({ key, source: owner, generation, set, tick });
+    // Exactly the set at `generation` only when the source read the same generation after the rows.
+    this.keep({ key, source: owner, generation, set, tick, exact: set.generationAfter === generation, mainSegments: set.segments.length });
     return set;
   }
 

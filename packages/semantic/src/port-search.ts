@@ -17,7 +17,9 @@
  * part of the allowed set's SQL), projects whose HNSW gate is open, and sets over the cache budget.
  * A miss (cold, or the generation changed) of a set larger than the cache's `inlineRows` is answered
  * by the adapter's `search` too, while the entry is rebuilt in the background in a transaction of
- * its own (MatrixCache.getAsync): no search waits for a load after a write.
+ * its own (MatrixCache.getAsync): no search waits for a load after a write. When only additions
+ * happened since the entry's generation (the adapter's `loadAdded`, PostgreSQL migration 0014), the
+ * search instead loads just the added rows inside its read and is served from the caught-up entry.
  */
 import type { AllowedSetRows, ChunkHit, ChunkScope, ChunkSearchOptions, ChunkStore, ProjectVectorReads, ProjectVectorSource } from '@recall/storage-ports';
 import type { AllowedSet, SemanticScope } from './allowed-set.js';
@@ -46,6 +48,7 @@ function toAllowedSet(rows: AllowedSetRows, fingerprintId: number, dims: number)
     rows: total,
     bytes: segments.reduce((n, s) => n + s.matrix.data.byteLength + s.rows * 29, 0),
     skipped: rows.skipped,
+    ...(rows.generationAfter !== undefined ? { generationAfter: rows.generationAfter } : {}),
     readVectors: () => {
       throw new Error('a cached port set is rescored through its adapter (searchAllowedSetAsync)');
     },
@@ -65,6 +68,16 @@ async function attempt(reads: ProjectVectorReads, source: ProjectVectorSource, c
         const rows = await reads.load(fp, dims, maxRows);
         return rows ? toAllowedSet(rows, fp, dims) : null;
       },
+      // Catching up with additions inside this read (MatrixCache.getAsync): a few rows, not a rebuild.
+      ...(reads.loadAdded && plan.additionsFrom !== undefined
+        ? {
+            additionsFrom: async () => plan.additionsFrom,
+            loadAdded: async (_projectId: string, fp: number, dims: number, after: number, upTo: number, maxRows: number) => {
+              const rows = await reads.loadAdded!(fp, dims, after, upTo, maxRows);
+              return rows ? toAllowedSet(rows, fp, dims) : null;
+            },
+          }
+        : {}),
       // A rebuild in a transaction of its own, so the search need not wait for it (MatrixCache.getAsync).
       ...(source.detached
         ? {

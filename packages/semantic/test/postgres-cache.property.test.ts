@@ -181,7 +181,7 @@ describe('PostgreSQL exact search through the matrix cache', () => {
     expect(caches[0]!.snapshot().hits + caches[1]!.snapshot().hits).toBeGreaterThan(0);
   }, 240_000);
 
-  it('concurrent searches of a cold project share one load; a write makes the next search rebuild', async () => {
+  it('concurrent searches of a cold project share one load; an append is caught up, another write makes the next search rebuild', async () => {
     const g = gateways[1]!;
     const chunks = g.semantic!.chunks;
     const p = (await g.projects.create({ name: 'cold' })).id;
@@ -193,9 +193,14 @@ describe('PostgreSQL exact search through the matrix cache', () => {
     const answers = await Promise.all([1, 2, 3].map((i) => cachedChunkSearch(chunks, cache, scope, fp, unitVector(i), { limit: 3 })));
     expect(cache.snapshot().builds).toBe(1);
     for (const [i, got] of answers.entries()) expectSameHits(got, await chunks.search(scope, fp, unitVector(i + 1), { limit: 3 }));
-    await appendEmbedded(gateways[0]!, p, s, 1, 'assistant'); // through the other gateway
+    // An append through the other gateway is caught up by a delta (postgres-cache-delta.property.test.ts)…
+    const [added] = await appendEmbedded(gateways[0]!, p, s, 1, 'assistant');
     await cachedChunkSearch(chunks, cache, scope, fp, unitVector(9), { limit: 3 });
-    expect(cache.snapshot()).toMatchObject({ builds: 2, entries: 1 });
+    expect(cache.snapshot()).toMatchObject({ builds: 1, deltas: 1, entries: 1 });
+    // …any other write makes the next search rebuild.
+    await gateways[0]!.messages.edit(added!.id, 'edited through the other gateway');
+    await cachedChunkSearch(chunks, cache, scope, fp, unitVector(9), { limit: 3 });
+    expect(cache.snapshot()).toMatchObject({ builds: 2, deltas: 1, entries: 1 });
   }, 60_000);
 
   it('a forged entry holding another project’s allowed set never returns that project’s messages', async () => {

@@ -254,6 +254,12 @@ export interface AllowedSetRows {
   segments: AllowedRoleRows[];
   /** Rows whose vector had other dimensions than the fingerprint's (never expected; not returned). */
   skipped: number;
+  /**
+   * `load` only: the project's generation read again after the rows. Equal to the one `plan` read
+   * before them: no change committed in between, so the rows are exactly the set at that
+   * generation and a cache may later catch up from it with `loadAdded`.
+   */
+  generationAfter?: number;
 }
 
 /** A chunk's stored row as the rescore reads it: its float32 vector (little-endian bytes) and anchors. */
@@ -271,11 +277,20 @@ export interface ProjectVectorReads {
   /**
    * Read first: the fingerprint's dimensions, whether the HNSW gate is open for the project (then
    * `search` serves it), and the project's cache generation (changes whenever its allowed set may
-   * have changed). Null for an unknown fingerprint.
+   * have changed). Null for an unknown fingerprint. `additionsFrom` (adapters with `loadAdded`):
+   * every change since that generation was an addition of ready chunks that `loadAdded` can read,
+   * so a set read exactly at a generation ≥ it catches up by a delta.
    */
-  plan(fingerprintId: number): Promise<{ dims: number; hnsw: boolean; generation: number } | null>;
+  plan(fingerprintId: number): Promise<{ dims: number; hnsw: boolean; generation: number; additionsFrom?: number } | null>;
   /** The project's allowed set in one snapshot; null when it has more than `maxRows` rows. `signal` aborts it between reads (it rejects). */
   load(fingerprintId: number, dims: number, maxRows: number, signal?: AbortSignal): Promise<AllowedSetRows | null>;
+  /**
+   * Optional: the rows of the allowed set added after generation `after` up to `upTo` (both as
+   * `plan` read them), through the same allowed-set conditions, in one snapshot that also re-checks
+   * that only additions happened since `after`. Null when that no longer holds (a rebuild is needed)
+   * or when there are more than `maxRows` of them.
+   */
+  loadAdded?(fingerprintId: number, dims: number, after: number, upTo: number, maxRows: number): Promise<AllowedSetRows | null>;
   /**
    * Stored rows of chunks by id that are still in the allowed set — every condition re-checked by
    * the adapter (fingerprint, ready, visible message, the project, visible session, `roles`, not

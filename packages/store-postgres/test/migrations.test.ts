@@ -25,7 +25,7 @@ describe('migrations', () => {
     const first = await cluster.open(url);
     expect(await applied(first)).toBe(EMBEDDED_MIGRATIONS.length);
     const names = await first.pool.query("select tablename from pg_tables where schemaname = 'public' order by 1");
-    expect(names.rows.map((r) => r.tablename)).toEqual(['message_keywords', 'messages', 'project_folders', 'projects', 'semantic_ann', 'semantic_chunks', 'semantic_fingerprints', 'semantic_generation', 'semantic_plan_queue', 'semantic_planned_projects', 'semantic_projects', 'sessions']);
+    expect(names.rows.map((r) => r.tablename)).toEqual(['message_keywords', 'messages', 'project_folders', 'projects', 'semantic_additions', 'semantic_ann', 'semantic_chunks', 'semantic_fingerprints', 'semantic_generation', 'semantic_plan_queue', 'semantic_planned_projects', 'semantic_projects', 'sessions']);
     await first.orm.insert(tables.projects).values({ id: 'p1', name: 'One', slug: 'one' });
     const again = await cluster.open(url);
     expect(await applied(again)).toBe(EMBEDDED_MIGRATIONS.length);

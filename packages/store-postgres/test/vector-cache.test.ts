@@ -11,6 +11,7 @@
 import { createHash } from 'node:crypto';
 import { MESSAGE_ROLES } from '@recall/rpc-contract';
 import type { Storage } from '@recall/storage-ports';
+import type pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openPostgres, postgresStorage, type RecallPostgres } from '../src/index.js';
 import { projectVectorReads } from '../src/internal.js';
@@ -42,6 +43,7 @@ describe('projectVectors and the generation triggers', () => {
   });
 
   const gen = async (projectId: string): Promise<number> => Number((await db.pool.query('select gen from semantic_generation where project_id = $1', [projectId])).rows[0]?.gen ?? 0);
+  const rebuildGen = async (projectId: string): Promise<number> => Number((await db.pool.query('select rebuild_gen from semantic_generation where project_id = $1', [projectId])).rows[0]?.rebuild_gen ?? 0);
 
   /** A session of `projectId` with `n` embedded messages (vector i = unit e_(i mod 4) scaled by sign). */
   async function embedded(projectId: string, n: number, role: 'user' | 'assistant' = 'assistant') {
@@ -55,8 +57,11 @@ describe('projectVectors and the generation triggers', () => {
     return { session, messages, chunkIds: ids };
   }
 
-  const cases: Array<{ name: string; bumps: 'a' | 'b' | 'both' | 'none'; run: (s: Awaited<ReturnType<typeof embedded>>) => Promise<unknown> }> = [
-    { name: 'new ready vectors', bumps: 'a', run: async () => embedded(a, 2) },
+  const cases: Array<{ name: string; bumps: 'a' | 'b' | 'both' | 'none'; added?: boolean; run: (s: Awaited<ReturnType<typeof embedded>>) => Promise<unknown> }> = [
+    { name: 'new ready vectors', bumps: 'a', added: true, run: async () => embedded(a, 2) },
+    { name: 'ready copies inserted (a bulk import)', bumps: 'a', added: true, run: async (s) => db.pool.query(
+      `insert into semantic_chunks (fingerprint_id, message_id, session_id, chunk_index, start, "end", content_hash, chunker_version, embedding, status, attempts, project_id, role, visibility)
+       select fingerprint_id, message_id, session_id, chunk_index + 10, start, "end", content_hash, chunker_version, embedding, 'ready', 0, project_id, role, visibility from semantic_chunks where session_id = $1`, [s.session]) },
     { name: 'a vector rewritten', bumps: 'a', run: async (s) => db.pool.query("update semantic_chunks set embedding = '[1,0,0,0]' where id = $1", [s.chunkIds[0]]) },
     { name: 'a ready chunk deleted', bumps: 'a', run: async (s) => db.pool.query('delete from semantic_chunks where id = $1', [s.chunkIds[0]]) },
     { name: 'a message deleted (visibility)', bumps: 'a', run: async (s) => storage.messages.delete(s.messages[1]!.id) },
@@ -73,13 +78,29 @@ describe('projectVectors and the generation triggers', () => {
       return storage.semantic!.chunks.plan(fp, [{ messageId: m.id, chunkIndex: 0, start: 0, end: 2, contentHash: sha(m.content) }]);
     } },
   ];
-  it.each(cases)('$name → bumps $bumps', async ({ bumps, run }) => {
+  const logged = async (projectId: string, after: number): Promise<number[]> =>
+    (await db.pool.query('select unnest(chunk_ids) as id from semantic_additions where project_id = $1 and gen > $2 order by 1', [projectId, after])).rows.map((r) => Number(r.id));
+  // Migration 0014: an addition keeps rebuild_gen and logs the new ready ids under the new
+  // generation; every other change sets rebuild_gen to it and empties the project's log.
+  it.each(cases)('$name → bumps $bumps (addition: $added)', async ({ bumps, added, run }) => {
     const s = await embedded(a, 3);
-    const before = { a: await gen(a), b: await gen(b) };
+    const before = { a: await gen(a), b: await gen(b), rebuildA: await rebuildGen(a) };
     await run(s);
     const after = { a: await gen(a), b: await gen(b) };
     expect(after.a !== before.a).toBe(bumps === 'a' || bumps === 'both');
     expect(after.b !== before.b).toBe(bumps === 'b' || bumps === 'both');
+    if (bumps === 'none') return;
+    if (added) {
+      expect(await rebuildGen(a)).toBe(before.rebuildA);
+      const ready = (await db.pool.query("select id from semantic_chunks where project_id = $1 and status = 'ready' and id > $2 order by id", [a, Math.max(...s.chunkIds)])).rows.map((r) => Number(r.id));
+      expect(await logged(a, before.a)).toEqual(ready);
+      expect(ready.length).toBeGreaterThan(0);
+    } else {
+      for (const p of bumps === 'both' ? [a, b] : bumps === 'a' ? [a] : [b]) {
+        expect(await rebuildGen(p)).toBe(await gen(p));
+        expect(await logged(p, 0)).toEqual([]);
+      }
+    }
   });
 
   it('generations never repeat a value (one sequence); plan reads it inside the scoped read', async () => {
@@ -91,7 +112,7 @@ describe('projectVectors and the generation triggers', () => {
       seen.add(g);
     }
     const plan = await storage.semantic!.chunks.projectVectors!.withProject(a, (r) => r.plan(fp));
-    expect(plan).toEqual({ dims: DIMS, hnsw: false, generation: await gen(a) });
+    expect(plan).toEqual({ dims: DIMS, hnsw: false, generation: await gen(a), additionsFrom: await rebuildGen(a) });
   });
 
   it('the rescore read re-checks every allowed-set condition in SQL, even without row-level security', async () => {
@@ -117,6 +138,123 @@ describe('projectVectors and the generation triggers', () => {
     } finally {
       client.release();
     }
+  });
+
+  it('loadAdded returns exactly the rows added since a generation, through the allowed set, in one snapshot; null after another change', async () => {
+    const c = (await storage.projects.create({ name: 'delta' })).id;
+    await storage.semantic!.chunks.setConsent(c, ENDPOINT, true);
+    await embedded(c, 2);
+    const source = storage.semantic!.chunks.projectVectors!;
+    const at = (await source.withProject(c, (r) => r.plan(fp)))!;
+    const full = (await source.withProject(c, (r) => r.load(fp, DIMS, 100)))!;
+    expect(full.generationAfter).toBe(at.generation);
+    expect(at.additionsFrom).toBeLessThanOrEqual(at.generation);
+    const s1 = await embedded(c, 3, 'user');
+    const hidden = await embedded(c, 2);
+    await db.pool.query('update sessions set hidden = true where id = $1', [hidden.session]); // an other change…
+    await db.pool.query('update sessions set hidden = false where id = $1', [hidden.session]);
+    const afterHide = (await source.withProject(c, (r) => r.plan(fp)))!;
+    expect(afterHide.additionsFrom).toBe(afterHide.generation); // …so a delta from `at` is refused:
+    expect(await source.withProject(c, (r) => r.loadAdded!(fp, DIMS, at.generation, afterHide.generation, 100))).toBeNull();
+    // From the generation after the hide: only additions since.
+    const s2 = await embedded(c, 2, 'user');
+    const other = await embedded(b, 2); // another project's additions are in its own log
+    const now = (await source.withProject(c, (r) => r.plan(fp)))!;
+    expect(now.additionsFrom).toBe(afterHide.generation);
+    const added = (await source.withProject(c, (r) => r.loadAdded!(fp, DIMS, afterHide.generation, now.generation, 100)))!;
+    expect(added.segments.map((seg) => [seg.role, Array.from(seg.chunkIds)])).toEqual([['user', s2.chunkIds]]);
+    expect(added.sessions).toEqual([s2.session]);
+    const stored = (await db.pool.query('select embedding::text as e from semantic_chunks where id = $1', [s2.chunkIds[0]])).rows[0].e as string;
+    expect(Array.from(added.segments[0]!.vectors.subarray(0, DIMS))).toEqual(JSON.parse(stored).map((x: number) => Math.fround(x)));
+    // Bounded: up to a generation, over maxRows → null, and a hidden session's additions are not rows.
+    expect(await source.withProject(c, (r) => r.loadAdded!(fp, DIMS, afterHide.generation, now.generation, 1))).toBeNull();
+    await db.pool.query('update sessions set hidden = true where id = $1', [s1.session]);
+    expect(await source.withProject(c, (r) => r.loadAdded!(fp, DIMS, afterHide.generation, now.generation, 100))).toBeNull();
+    const s3 = (await storage.sessions.create({ projectId: c })).id;
+    await db.pool.query('update sessions set hidden = true where id = $1', [s3]);
+    const base = (await source.withProject(c, (r) => r.plan(fp)))!;
+    const m = (await storage.messages.append(s3, [{ role: 'user', content: 'in a hidden session' }])).messages[0]!;
+    await db.pool.query(
+      `insert into semantic_chunks (fingerprint_id, message_id, session_id, chunk_index, start, "end", content_hash, chunker_version, embedding, status, attempts, project_id, role, visibility)
+       values ($1, $2, $3, 0, 0, 3, $4, 1, '[1,0,0,0]', 'ready', 0, $5, 'user', 'live')`,
+      [fp, m.id, s3, sha(m.content), c],
+    );
+    const last = (await source.withProject(c, (r) => r.plan(fp)))!;
+    expect(last.additionsFrom).toBe(base.additionsFrom);
+    expect((await source.withProject(c, (r) => r.loadAdded!(fp, DIMS, base.generation, last.generation, 100)))!.segments).toEqual([]);
+    // Run as the owner (no row-level security): the log is per project, another project's additions never come back.
+    const client = await db.pool.connect();
+    try {
+      const bPlan = (await projectVectorReads(client, b).plan(fp))!;
+      const mine = await projectVectorReads(client, c).loadAdded!(fp, DIMS, 0, bPlan.generation, 1000);
+      const ids = (mine?.segments ?? []).flatMap((seg) => Array.from(seg.chunkIds));
+      expect(ids.filter((id) => other.chunkIds.includes(id))).toEqual([]);
+    } finally {
+      client.release();
+    }
+  });
+
+  it('a bump that waited for the project row draws its generation after the wait: values rise in commit order', async () => {
+    // 0013 drew the value before the upsert waited for the row lock, so a value drawn meanwhile by
+    // anyone could be lower than one committed after it; a cache would then miss a logged addition.
+    const c = (await storage.projects.create({ name: 'order' })).id;
+    await storage.semantic!.chunks.setConsent(c, ENDPOINT, true);
+    const s = await embedded(c, 1);
+    const m = s.messages[0]!;
+    const insertReady = (client: pg.PoolClient, index: number) =>
+      client.query(
+        `insert into semantic_chunks (fingerprint_id, message_id, session_id, chunk_index, start, "end", content_hash, chunker_version, embedding, status, attempts, project_id, role, visibility)
+         values ($1, $2, $3, $4, 0, 3, $5, 1, '[0,1,0,0]', 'ready', 0, $6, 'assistant', 'live') returning id`,
+        [fp, m.id, s.session, index, sha(m.content), c],
+      );
+    const t0 = await db.pool.connect();
+    const t1 = await db.pool.connect();
+    try {
+      await t0.query('begin');
+      await insertReady(t0, 50); // holds the project's generation row
+      await t1.query('begin');
+      const t1pid = (await t1.query('select pg_backend_pid() as pid')).rows[0].pid;
+      const waiting = insertReady(t1, 51);
+      for (let i = 0; i < 200; i++) {
+        const w = (await db.pool.query("select wait_event_type from pg_stat_activity where pid = $1", [t1pid])).rows[0];
+        if (w?.wait_event_type === 'Lock') break;
+        await new Promise((r) => setTimeout(r, 10));
+      }
+      const drawnMeanwhile = Number((await db.pool.query("select nextval('semantic_generation_seq') as v")).rows[0].v);
+      await t0.query('commit');
+      const id = Number((await waiting).rows[0].id);
+      await t1.query('commit');
+      const entry = (await db.pool.query('select gen from semantic_additions where project_id = $1 and $2 = any(chunk_ids)', [c, id])).rows[0];
+      expect(Number(entry.gen)).toBeGreaterThan(drawnMeanwhile);
+      expect(await gen(c)).toBe(Number(entry.gen));
+    } finally {
+      t0.release();
+      t1.release();
+    }
+  });
+
+  it('the log keeps 256 additions per project: an entry further behind must rebuild', async () => {
+    const c = (await storage.projects.create({ name: 'long' })).id;
+    await storage.semantic!.chunks.setConsent(c, ENDPOINT, true);
+    const s = await embedded(c, 1);
+    const first = await gen(c);
+    const m = s.messages[0]!;
+    for (let i = 1; i <= 260; i++) {
+      await db.pool.query(
+        `insert into semantic_chunks (fingerprint_id, message_id, session_id, chunk_index, start, "end", content_hash, chunker_version, embedding, status, attempts, project_id, role, visibility)
+         values ($1, $2, $3, $4, 0, 3, $5, 1, '[1,0,0,0]', 'ready', 0, $6, 'assistant', 'live')`,
+        [fp, m.id, s.session, i, sha(m.content), c],
+      );
+    }
+    const rows = (await db.pool.query('select gen from semantic_additions where project_id = $1 order by gen', [c])).rows.map((r) => Number(r.gen));
+    expect(rows.length).toBe(256);
+    expect(await rebuildGen(c)).toBeGreaterThan(first);
+    expect(await rebuildGen(c)).toBeLessThan(rows[0]!);
+    const source = storage.semantic!.chunks.projectVectors!;
+    expect(await source.withProject(c, (r) => r.loadAdded!(fp, DIMS, first, rows.at(-1)!, 1000))).toBeNull();
+    const from = (await rebuildGen(c)) as number;
+    const added = (await source.withProject(c, (r) => r.loadAdded!(fp, DIMS, from, rows.at(-1)!, 1000)))!;
+    expect(added.segments[0]!.rows).toBe(256);
   });
 
   it('load returns the allowed set per role in (message, chunk) order, and null over maxRows', async () => {

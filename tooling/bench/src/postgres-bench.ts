@@ -21,6 +21,7 @@ import { cachedChunkSearch, normalizeL2, scanTopK, type CachedSearchCounters, ty
 import type { MessageInput, Storage } from '@recall/storage-ports';
 import { sqliteStorage } from '@recall/store';
 import { openPostgres, postgresStorage, scopedRead, type RecallPostgres } from '@recall/store-postgres';
+import { AFTER_WRITE_HEADER, afterWrites } from './pg-after-write.js';
 import { benchPostgres } from './pg-cluster.js';
 import { scanVariants } from './pg-scan-variants.js';
 import { hnswRows as hnswRows_ } from './pg-hnsw-bench.js';
@@ -43,6 +44,10 @@ an HNSW index with its recall@10 and iterative scans. Same-run ratios; progress 
   --dims D          vector dimensions (default 384)
   --vector-queries Q  queries per vector size (default 20)
   --no-hnsw         skip the HNSW index
+  --writes N        appends (one message with a ready vector each) after the warm cache searches,
+                    each followed by the next search through the delta cache and through a
+                    \`delta: false\` cache (a miss + background rebuild), same run (default 5; 0 skips;
+                    pg-after-write.ts)
   --scan-variants   also time other exact top-10 scans over the same rows, each checked against
                     ChunkStore.search: serial vs 2 parallel workers, a halfvec copy with a certified
                     float re-rank (pg-scan-variants.ts)
@@ -68,6 +73,7 @@ const VECTORS = (argValue('vectors') || '100k').split(',').map((v) => argNumberO
 const DIMS = argNumber('dims', 384);
 const VQ = argNumber('vector-queries', 20);
 const HNSW = argValue('no-hnsw') === undefined;
+const WRITES = argNumber('writes', 5);
 const SCAN_VARIANTS = argValue('scan-variants') !== undefined;
 const LOAD_VARIANTS = argValue('load-variants') === undefined ? 0 : argNumber('load-variants', 4);
 const TOOL = argValue('tool') !== undefined;
@@ -392,33 +398,14 @@ async function main(): Promise<void> {
           const s2 = stats(sql);
           const sc = stats(scan);
           const mib = cache.snapshot().bytes / 1024 ** 2;
-          // Right after a write: bump the project's generation (as any append with a ready vector
-          // does; the rows stay the same, so later targets' truth holds), time the next search (a
-          // miss: answered by the SQL scan while the rebuild runs in the background), the rebuild,
-          // and the search after it (a hit again).
-          const afterWrite: number[] = [];
-          const rebuilds: number[] = [];
-          const hitsAfter: number[] = [];
-          const WRITES = 5;
-          for (let i = 0; i < WRITES; i++) {
-            await pgdb.pool.query("update semantic_generation set gen = nextval('semantic_generation_seq') where project_id = $1", [project]);
-            const q = queries[i % queries.length]!;
-            const t = performance.now();
-            await cachedChunkSearch(chunks, cache, scope, fp, q, { limit: 10 }, counters);
-            afterWrite.push(performance.now() - t);
-            await cache.settled();
-            rebuilds.push(performance.now() - t);
-            const th = performance.now();
-            await cachedChunkSearch(chunks, cache, scope, fp, q, { limit: 10 }, counters);
-            hitsAfter.push(performance.now() - th);
-          }
-          const snap = cache.snapshot();
           cacheRows.push(
             `| ${target.toLocaleString('en')} | ${ms(sc.p50)} / ${ms(sc.p95)} | ${ms(w.p50)} / ${ms(w.p95)} (${(w.p50 / sc.p50).toFixed(1)}× scan) | ${ms(s2.p50)} / ${ms(s2.p95)} (${(s2.p50 / sc.p50).toFixed(1)}× scan) | ${(cpu / queries.length).toFixed(2)} ms | first answer ${ms(cold)}, entry kept after ${(rebuild / 1000).toFixed(2)} s, ${mib.toFixed(0)} MiB | ${same} / ${queries.length} | ${counters.cached} / ${counters.adapter} / ${counters.stale} | ${loadStart.toFixed(1)} → ${loadavg()[0]!.toFixed(1)} |`,
           );
-          writeRows.push(
-            `| ${target.toLocaleString('en')} | ${ms(stats(afterWrite).p50)} (max ${ms(Math.max(...afterWrite))}) | ${(stats(rebuilds).p50 / 1000).toFixed(2)} s (${((stats(rebuilds).p50 * 1000) / target).toFixed(1)} µs per row) | ${ms(stats(hitsAfter).p50)} | ${snap.backgroundLoads} / ${snap.deferred} / ${snap.staleLoads} / ${snap.loadErrors} |`,
-          );
+          // Right after a write: real appends, the delta cache against `delta: false` (pg-after-write.ts).
+          if (WRITES > 0) {
+            progress(`${WRITES} appends, the next search through the delta and through a rebuild`);
+            writeRows.push(await afterWrites({ storage: pg.storage, fingerprintId: fp, endpoint: 'http://127.0.0.1/bench', projectId: project, scope, cache, queries, fresh: vectors(WRITES, 5_000_000 + target), all, allIds }, target));
+          }
         }
         const a = stats(scan);
         const b = stats(exact);
@@ -450,10 +437,11 @@ async function main(): Promise<void> {
       say('| matrix cache, same run, alternating per query: vectors | scanTopK (SQLite path) p50 / p95 | PostgreSQL through MatrixCache p50 / p95 (× scan) | ChunkStore.search p50 / p95 (× scan) | client CPU per cached call | cold: first answer, entry kept after, bytes held | same top-10 ids as ChunkStore.search | cached / adapter / stale | load average (1 min) start → end |');
       say('|---|---|---|---|---|---|---|---|---|');
       for (const line of cacheRows) say(line);
-      say('');
-      say(`| right after a write (the project's generation bumped, ${5} times): vectors | the next search p50 (a miss: the SQL scan answers, the rebuild starts in the background) | background rebuild until kept p50 | the search after it (a hit) p50 | background loads / misses not waited for / stale loads / errors |`);
-      say('|---|---|---|---|---|');
-      for (const line of writeRows) say(line);
+      if (writeRows.length > 0) {
+        say('');
+        say(AFTER_WRITE_HEADER);
+        for (const line of writeRows) say(line);
+      }
       if (variantRows.length > 0) {
         say('');
         say(`| exact top-10 variants: vectors | variant | p50 / p95 | p50 ratio to scanTopK | top-10 equal to ChunkStore.search's | note |`);

@@ -4,11 +4,14 @@
  * all inside ONE scoped read transaction of the project (row-level security, tx.ts `scoped`):
  * - `plan`: the fingerprint's dimensions, the HNSW gate, and the project's generation
  *   (`semantic_generation`, migration 0013, bumped by triggers on every change that can alter the
- *   allowed set) — read first, so a bump between it and the rows only causes a rebuild next time;
+ *   allowed set) and `rebuild_gen` as `additionsFrom` (migration 0014: since it, only logged
+ *   additions) — read first, so a bump between it and the rows only causes a rebuild next time;
  * - `load`: the allowed set (ready chunks of the fingerprint with a vector of its dimensions,
  *   visible messages, the project, visible sessions) in one binary COPY (one snapshot, bounded
  *   memory; vector-load.ts), each role's rows in (message id, chunk index) order, the roles in
- *   MESSAGE_ROLES order (as the SQLite adapter's segments);
+ *   MESSAGE_ROLES order (as the SQLite adapter's segments), then the generation once more
+ *   (`generationAfter`: unchanged = the rows are exactly the set at plan's generation);
+ * - `loadAdded`: the rows added since a generation (vector-delta.ts), for a cache catching up;
  * - `read`: the rescore read of the few candidates by id, which re-checks every allowed-set condition
  *   in SQL (fingerprint, ready, visible, the project on the chunk row and on its session, the session
  *   not hidden, the roles, not the caller's own live messages) on top of row-level security: a stale
@@ -18,6 +21,7 @@ import type { ProjectVectorReads, ProjectVectorSource, StoredChunkRow } from '@r
 import type pg from 'pg';
 import { hnswIndexName, HNSW_MIN_RECALL } from './vector-ann.js';
 import { isBound, poolIdentity, scoped, type Tx } from './tx.js';
+import { loadAddedRows } from './vector-delta.js';
 import { ALLOWED, loadAllowedSet, vectorBytes } from './vector-load.js';
 
 /** The reads of one project on `tx` (inside its scoped transaction; tests also run them as the owner, without row-level security). */
@@ -27,16 +31,25 @@ export function projectVectorReads(tx: Tx, projectId: string): ProjectVectorRead
       const row = (
         await tx.query(
           `select f.dims, coalesce(a.recall_at_10 >= ${HNSW_MIN_RECALL} and to_regclass($3) is not null, false) as hnsw,
-                  (select g.gen from semantic_generation g where g.project_id = $2) as gen
+                  g.gen, g.rebuild_gen
              from semantic_fingerprints f left join semantic_ann a on a.fingerprint_id = f.id and a.project_id = $2
+             left join semantic_generation g on g.project_id = $2
             where f.id = $1`,
           [fingerprintId, projectId, hnswIndexName(fingerprintId)],
         )
       ).rows[0];
       if (!row) return null;
-      return { dims: Number(row.dims), hnsw: row.hnsw === true, generation: row.gen === null ? 0 : Number(row.gen) };
+      // No row yet: nothing was ever bumped, so every change to come is logged (additionsFrom 0).
+      return { dims: Number(row.dims), hnsw: row.hnsw === true, generation: row.gen === null ? 0 : Number(row.gen), additionsFrom: row.rebuild_gen === null ? 0 : Number(row.rebuild_gen) };
     },
-    load: (fingerprintId, dims, maxRows, signal) => loadAllowedSet(tx, projectId, fingerprintId, dims, maxRows, signal),
+    async load(fingerprintId, dims, maxRows, signal) {
+      const rows = await loadAllowedSet(tx, projectId, fingerprintId, dims, maxRows, signal);
+      if (!rows) return null;
+      // Read again after the rows: equal to plan's value means no change committed in between.
+      const after = (await tx.query('select gen from semantic_generation where project_id = $1', [projectId])).rows[0];
+      return { ...rows, generationAfter: after ? Number(after.gen) : 0 };
+    },
+    loadAdded: (fingerprintId, dims, after, upTo, maxRows) => loadAddedRows(tx, projectId, fingerprintId, dims, after, upTo, maxRows),
     async read(fingerprintId, chunkIds, filter) {
       const out = new Map<number, StoredChunkRow>();
       if (chunkIds.length === 0) return out;
