@@ -107,7 +107,7 @@ function joinRanked(db: RecallDatabase, sql: string, params: Record<string, unkn
   }
 }
 
-/** Rows scored per step of scoreInOrder (then twice as many each step). */
+/** Rows scored in scoreInOrder's first step at least (then a quarter of those scored so far, at least 8, per step). */
 const SCORE_STEP_MIN = 16;
 
 /**
@@ -131,7 +131,9 @@ function scoreInOrder(rows: readonly RankedRow[], limit: number, ranking: Scoped
       if (r.automated === 0) interactive.push(score);
     }
     i += chunk.length;
-    step *= 2;
+    // Small steps after the first: the bound usually proves the top a few rows later (growing by a
+    // quarter, so a long tail still takes few steps).
+    step = Math.max(8, Math.ceil(i / 4));
     const next = rows[i];
     if (next && interactive.length >= limit) {
       const kth = interactive.sort((a, b) => b - a)[limit - 1]!;
