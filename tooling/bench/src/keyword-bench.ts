@@ -1,5 +1,6 @@
 /**
  * `pnpm bench:keyword [--messages N] [--projects P] [--queries Q] [--dense] [--mmap MiB] [--db PATH] [--keep] [--compare top-first|backoff|unigram]`
+ * (or `--against ROOT --db PATH --against-db PATH2`: a same-run A/B against another build, keyword-ab.ts)
  * builds a store of N messages (default 1,000,000) over P projects (default 100; the largest holds
  * 10%, at most 100k) through the store's real write path (createProject / createSession /
  * appendMessages, batched inside bulkWrite), then reports ingest messages/s, discover latency
@@ -16,6 +17,7 @@ import { join } from 'node:path';
 import { openDatabase, type RecallDatabase } from '@recall/schema';
 import { keywordSearch, type KeywordSearchResult } from '@recall/store';
 import { isStopword } from '@recall/store/internal';
+import { keywordAb } from './keyword-ab.js';
 import { buildCorpus, EN_RARE_WORDS, pick, projectSizes, writeCorpus, zipf, ZH_WORDS, type Corpus } from './keyword-corpus.js';
 import { argNumber, argValue, exitOnHelp, machine, mib, ms, readJsonIfExists, rng, stats, STORE_ROOT } from './util.js';
 
@@ -33,6 +35,14 @@ queries in the largest project, DB size per table, and plain FTS5 BM25 as the sa
   --compare KNOB   also time the same queries with one knob off: top-first | backoff | unigram
   --no-peer        skip the plain FTS5 peer
   --data DIR       shared evaluation data (default ../shared/data)
+Same-run A/B against another build (nothing is written to PATH or PATH2: temp copies are queried):
+  --against ROOT   another checkout of this repository, built (e.g. \`git worktree add ../base <commit>\`,
+                   then install and build there); the same questions through both builds' keywordSearch,
+                   alternated in one process, CPU per call and ratios; needs --db PATH (written by this
+                   build's bench:keyword --db) and --against-db PATH2 (by the other build's, same options)
+  --rounds N       rounds over the questions (default 3); --queries sets questions per kind (default 50)
+  --writes W       none (default) | append (a message to the largest project) | move (a small session
+                   in or out of it) before each search; --write-every N: before every Nth search
   -h, --help       print this and exit`;
 
 function fileSize(path: string): number {
@@ -120,6 +130,13 @@ function plainFtsPeer(db: RecallDatabase, projectId: string, queries: QueryCase[
 
 function main(): void {
   exitOnHelp(USAGE);
+  if (argValue('against')) {
+    keywordAb().catch((e: unknown) => {
+      console.error(`bench:keyword --against: ${e instanceof Error ? e.message : String(e)}`);
+      process.exitCode = 1;
+    });
+    return;
+  }
   const total = argNumber('messages', 1_000_000);
   const projectCount = Math.max(1, argNumber('projects', 100));
   const perKind = argNumber('queries', 100);
