@@ -7,10 +7,9 @@
  * are taken in or out (movedSessions); any other write (an edit, a delete, a rebuild) drops them.
  */
 import type { RecallDatabase } from '@recall/schema';
-import { FTS_TABLE, indexRevision, lastMoveSeq, movesSince, scopeToken } from './fts-index.js';
+import { FTS_TABLE, indexRevision, lastMoveSeq, movesSince, scopeToken, type ScopeMove } from './fts-index.js';
 import { stmt } from './keyword-sql.js';
-import { phraseFrequency, tokens, type MatchLeaf } from './keyword-tokens.js';
-import { indexColumns } from './search-text.js';
+import { columnTokens, phraseFrequency, type MatchLeaf } from './keyword-tokens.js';
 
 const SCOPE_ROWS_SQL = `SELECT rowid FROM ${FTS_TABLE} WHERE ${FTS_TABLE} MATCH @match AND rowid > @after`;
 const PROJECT_ROWS_AFTER_SQL = `SELECT x.id FROM ${FTS_TABLE}_docsize AS x CROSS JOIN messages AS m ON m.id = x.id
@@ -121,6 +120,21 @@ const MOVED_ROWS_MAX = 4_096;
 const SESSION_ROWS_SQL = `SELECT x.id AS id, m.content AS content FROM messages AS m CROSS JOIN ${FTS_TABLE}_docsize AS x ON x.id = m.id
   WHERE m.session_id = @sessionId AND x.id <= @upTo ORDER BY x.id LIMIT @cap`;
 
+/** Every move logged from `from.moveSeq` up to `to.moveSeq`, or null when the log no longer holds them or more than MOVES_APPLIED_MAX happened. */
+function logSince(db: RecallDatabase, from: Pick<IndexState, 'moveSeq'>, to: Pick<IndexState, 'moveSeq'>): ScopeMove[] | null {
+  const log = movesSince(db.raw, from.moveSeq, MOVES_APPLIED_MAX);
+  return log && log.last === to.moveSeq ? log.moves : null;
+}
+
+/**
+ * The moves since `from` when they are all that changed any revision since (each bumps two by one,
+ * so every revision's sum grows by twice their number), or null: then something else was written.
+ */
+function onlyMovesSince(db: RecallDatabase, from: Omit<IndexState, 'revision'>, to: Omit<IndexState, 'revision'>): ScopeMove[] | null {
+  const moves = logSince(db, from, to);
+  return moves && to.revisionSum - from.revisionSum === 2 * moves.length ? moves : null;
+}
+
 /**
  * The sessions whose rows joined (+1) or left (−1) `projectId` since `from`, when the moves logged
  * since then are exactly what moved its revision from `from.revision` (each move bumps its two
@@ -128,17 +142,16 @@ const SESSION_ROWS_SQL = `SELECT x.id AS id, m.content AS content FROM messages 
  * then nothing but those moves and new messages changed what is counted. Otherwise null.
  */
 function movedSessions(db: RecallDatabase, projectId: string, from: IndexState, to: IndexState, sums: boolean): Map<string, number> | null {
-  const log = movesSince(db.raw, from.moveSeq, MOVES_APPLIED_MAX);
-  if (!log || log.last !== to.moveSeq) return null;
+  const log = sums ? onlyMovesSince(db, from, to) : logSince(db, from, to);
+  if (!log) return null;
   let touching = 0;
   const net = new Map<string, number>();
-  for (const m of log.moves) {
+  for (const m of log) {
     const delta = (m.toProject === projectId ? 1 : 0) - (m.fromProject === projectId ? 1 : 0);
     if (m.toProject === projectId || m.fromProject === projectId) touching++;
     if (delta !== 0) net.set(m.sessionId, (net.get(m.sessionId) ?? 0) + delta);
   }
   if (to.revision - from.revision !== touching) return null;
-  if (sums && to.revisionSum - from.revisionSum !== 2 * log.moves.length) return null;
   for (const [id, d] of net) if (d === 0) net.delete(id);
   return net;
 }
@@ -188,9 +201,9 @@ function applyMoves(db: RecallDatabase, entry: PhraseCounts, net: ReadonlyMap<st
 
 /** The kept phrases of `entry` that a message's indexed text holds (the index's own tokenisation). */
 function heldPhrases(content: string, entry: PhraseCounts, held: Set<PhraseCount>): void {
-  const cols = indexColumns(content);
-  phrasesIn(tokens(cols.body), entry.byFirst.A, held);
-  if (cols.cjk !== '') phrasesIn(tokens(cols.cjk), entry.byFirst.B, held);
+  const cols = columnTokens(content);
+  phrasesIn(cols.body, entry.byFirst.A, held);
+  phrasesIn(cols.cjk, entry.byFirst.B, held);
 }
 
 /** Keeps `count` and indexes it by its first token. */
@@ -289,7 +302,7 @@ function projectRows(db: RecallDatabase, projectId: string, totals: { messages: 
   let set = cache.get(projectId);
   if (set && set.revision === totals.revision && set.moveSeq === state.moveSeq && set.count === totals.messages) return set.bits;
   if (set && (set.revision !== totals.revision || set.moveSeq !== state.moveSeq)) {
-    const net = movedSessions(db, projectId, { revision: set.revision, revisionSum: 0, moveSeq: set.moveSeq }, { ...state, revision: totals.revision }, false);
+    const net = movedSessions(db, projectId, { revision: set.revision, revisionSum: 0, moveSeq: set.moveSeq }, state, false);
     if (net && moveRows(db, set, net)) {
       set.revision = totals.revision;
       set.moveSeq = state.moveSeq;
@@ -379,8 +392,8 @@ const tokenCache = new WeakMap<object, { revisionSum: number; moveSeq: number; t
 export function keptTokens(db: RecallDatabase, state: IndexState): { get(id: number): KeptTokens | undefined; keep(id: number, t: KeptTokens): void } {
   let kept = tokenCache.get(db.raw);
   if (kept && (kept.revisionSum !== state.revisionSum || kept.moveSeq !== state.moveSeq)) {
-    const log = movesSince(db.raw, kept.moveSeq, MOVES_APPLIED_MAX);
-    const onlyMoves = log !== null && log.last === state.moveSeq && state.revisionSum - kept.revisionSum === 2 * log.moves.length && log.moves.every((m) => m.fromProject !== null && m.toProject !== null);
+    const moves = onlyMovesSince(db, kept, state);
+    const onlyMoves = moves !== null && moves.every((m) => m.fromProject !== null && m.toProject !== null);
     if (!onlyMoves) kept = undefined;
     else {
       kept.revisionSum = state.revisionSum;
@@ -410,9 +423,7 @@ function countTokens(column: readonly string[]): Map<string, number> {
 
 /** A message's indexed columns as the index's tokens, with their counts (for keptTokens). */
 export function indexTokens(content: string, length: number): KeptTokens {
-  const cols = indexColumns(content);
-  const body = tokens(cols.body);
-  const cjk = cols.cjk === '' ? [] : tokens(cols.cjk);
+  const { body, cjk } = columnTokens(content);
   return { body, cjk, length, bodyCounts: countTokens(body), cjkCounts: countTokens(cjk) };
 }
 

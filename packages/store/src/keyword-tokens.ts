@@ -104,6 +104,12 @@ export function phraseFrequency(column: readonly string[], phrase: readonly stri
   return count;
 }
 
+/** A message's indexed columns as the index's tokens (every token, in order). */
+export function columnTokens(content: string): { body: string[]; cjk: string[] } {
+  const cols = indexColumns(content);
+  return { body: tokens(cols.body), cjk: cols.cjk === '' ? [] : tokens(cols.cjk) };
+}
+
 /** How often each leaf occurs in a message's indexed columns, by the index's own tokenisation. */
 export function frequencies(leaves: readonly MatchLeaf[]): (content: string) => number[] {
   const tokenise = leaves.some((l) => l.needle === null);
