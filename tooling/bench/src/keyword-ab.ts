@@ -11,14 +11,14 @@
  * identifiers of the largest project and Chinese (cjk-dev and frequent words), as bench:keyword
  * builds them, read from the database itself.
  */
-import { copyFileSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { copyFileSync, mkdtempSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { openDatabase, type RecallDatabase } from '@recall/schema';
 import * as store from '@recall/store';
 import { isStopword } from '@recall/store/internal';
-import { EN_RARE_WORDS, pick, ZH_WORDS, zipf } from './keyword-corpus.js';
-import { argNumber, argValue, machine, rng, stats, STORE_ROOT } from './util.js';
+import { keywordQuestions, type QueryCase } from './keyword-corpus.js';
+import { argNumber, argValue, machine, rng, stats } from './util.js';
 
 type Kind = 'common' | 'rare' | 'cjk';
 interface StoreApi {
@@ -43,7 +43,7 @@ function copyOf(path: string, dir: string, name: string): string {
 }
 
 /** The questions, from the database: the most frequent English words, rare identifiers of the largest project, Chinese. */
-function questions(db: RecallDatabase['raw'], largest: string, perKind: number): { kind: Kind; text: string }[] {
+function questions(db: RecallDatabase['raw'], largest: string, perKind: number): QueryCase[] {
   const r = rng(20261202);
   const df = new Map<string, number>();
   for (const c of db.prepare('select content from messages where id % 10 = 0').pluck().iterate() as Iterable<string>) {
@@ -54,17 +54,7 @@ function questions(db: RecallDatabase['raw'], largest: string, perKind: number):
   const own = db.prepare('select m.content from messages m join sessions s on s.id = m.session_id where s.project_id = ? and m.id % 7 = 0').pluck();
   for (const c of own.iterate(largest) as Iterable<string>) for (const w of c.match(/\b[A-Za-z]+_[A-Za-z_.]+\b/g) ?? []) ids.set(w, (ids.get(w) ?? 0) + 1);
   const rare = [...ids.entries()].filter(([, n]) => n <= 3).map(([w]) => w);
-  const en = [(a: string, b: string) => `what did we decide about the ${a} ${b}?`, (a: string, b: string) => `${a} ${b}`, (a: string, b: string) => `why does the ${a} keep failing after ${b}`, (a: string, b: string) => `how did we ${a} the ${b} last time`];
-  const zh = [(a: string, b: string) => `我上次说的那个${a}${b}问题怎么解决？`, (a: string, b: string) => `${a}${b}`, (a: string, b: string) => `之前讨论的${a}和${b}是怎么决定的`, (a: string, b: string) => `修复 ${a} ${b}`];
-  const dev = (JSON.parse(readFileSync(join(STORE_ROOT, 'test', 'fixtures', 'cjk-dev-queries.json'), 'utf8')) as { queries: { query: string }[] }).queries;
-  const out: { kind: Kind; text: string }[] = [];
-  for (let i = 0; i < perKind; i++) out.push({ kind: 'common', text: pick(en, r)(pick(common, r), pick(common, r)) });
-  for (let i = 0; i < perKind && rare.length > 0; i++) {
-    const id = pick(rare, r);
-    out.push({ kind: 'rare', text: i % 3 === 0 ? `why did ${id} fail` : i % 3 === 1 ? id : `${pick(EN_RARE_WORDS, r)} ${id}` });
-  }
-  for (let i = 0; i < perKind; i++) out.push({ kind: 'cjk', text: i % 2 === 0 && dev.length > 0 ? dev[(i / 2) % dev.length]!.query : pick(zh, r)(zipf(ZH_WORDS, r), zipf(ZH_WORDS, r)) });
-  return out;
+  return keywordQuestions(r, perKind, common, rare);
 }
 
 /** Runs the A/B (see the module header) and prints its table. */

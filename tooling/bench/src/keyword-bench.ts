@@ -18,8 +18,8 @@ import { openDatabase, type RecallDatabase } from '@recall/schema';
 import { keywordSearch, type KeywordSearchResult } from '@recall/store';
 import { isStopword } from '@recall/store/internal';
 import { keywordAb } from './keyword-ab.js';
-import { buildCorpus, EN_RARE_WORDS, pick, projectSizes, writeCorpus, zipf, ZH_WORDS, type Corpus } from './keyword-corpus.js';
-import { argNumber, argValue, exitOnHelp, machine, mib, ms, readJsonIfExists, rng, stats, STORE_ROOT } from './util.js';
+import { buildCorpus, keywordQuestions, projectSizes, writeCorpus, type Corpus, type QueryCase } from './keyword-corpus.js';
+import { argNumber, argValue, exitOnHelp, machine, mib, ms, rng, stats } from './util.js';
 
 const USAGE = `Usage: pnpm bench:keyword [options]   (node tooling/bench/dist/keyword-bench.js [options])
 Keyword search at scale: ingest messages/s, discover latency (p50/p95) for common, rare and CJK
@@ -49,46 +49,13 @@ function fileSize(path: string): number {
   return ['', '-wal'].reduce((s, suf) => s + (existsSync(path + suf) ? statSync(path + suf).size : 0), 0);
 }
 
-interface QueryCase {
-  kind: 'common' | 'rare' | 'cjk';
-  text: string;
-}
-
-interface DevQuestion {
-  query: string;
-}
-
 /**
- * Query classes, all scoped to the largest project: `common` = questions built from the English
- * words with the highest document frequency in the generated corpus (stop-words excluded);
- * `rare` = identifiers that occur a handful of times; `cjk` = the hand-written Chinese dev
- * questions (test/fixtures/cjk-dev-queries.json) and questions built from frequent Chinese words.
+ * Query classes, all scoped to the largest project (keyword-corpus.ts keywordQuestions): the most
+ * frequent English words of the corpus, rare identifiers of the largest project (any identifier of
+ * the corpus if none was seen there), the hand-written Chinese dev questions and frequent words.
  */
 function makeQueries(r: () => number, c: Corpus, perKind: number, common: string[], largestIdentifiers: string[]): QueryCase[] {
-  const out: QueryCase[] = [];
-  const enTemplates = [
-    (a: string, b: string) => `what did we decide about the ${a} ${b}?`,
-    (a: string, b: string) => `${a} ${b}`,
-    (a: string, b: string) => `why does the ${a} keep failing after ${b}`,
-    (a: string, b: string) => `how did we ${a} the ${b} last time`,
-  ];
-  for (let i = 0; i < perKind; i++) out.push({ kind: 'common', text: pick(enTemplates, r)(pick(common, r), pick(common, r)) });
-  for (let i = 0; i < perKind; i++) {
-    const id = pick(largestIdentifiers.length ? largestIdentifiers : c.identifiers, r);
-    out.push({ kind: 'rare', text: i % 3 === 0 ? `why did ${id} fail` : i % 3 === 1 ? id : `${pick(EN_RARE_WORDS, r)} ${id}` });
-  }
-  const dev = readJsonIfExists<{ queries: DevQuestion[] }>(join(STORE_ROOT, 'test', 'fixtures', 'cjk-dev-queries.json'))?.queries ?? [];
-  const zhTemplates = [
-    (a: string, b: string) => `我上次说的那个${a}${b}问题怎么解决？`,
-    (a: string, b: string) => `${a}${b}`,
-    (a: string, b: string) => `之前讨论的${a}和${b}是怎么决定的`,
-    (a: string, b: string) => `修复 ${a} ${b}`,
-  ];
-  for (let i = 0; i < perKind; i++) {
-    if (i % 2 === 0 && dev.length > 0) out.push({ kind: 'cjk', text: dev[(i / 2) % dev.length]!.query });
-    else out.push({ kind: 'cjk', text: pick(zhTemplates, r)(zipf(ZH_WORDS, r), zipf(ZH_WORDS, r)) });
-  }
-  return out;
+  return keywordQuestions(r, perKind, common, largestIdentifiers.length ? largestIdentifiers : c.identifiers);
 }
 
 /**

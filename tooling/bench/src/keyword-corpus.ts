@@ -9,7 +9,8 @@
 import type { RecallDatabase } from '@recall/schema';
 import { appendMessages, bulkWrite, createProject, createSession, writeTransaction, type NewMessage } from '@recall/store';
 import { segmentWords } from '@recall/store/internal';
-import { readJsonIfExists, rng, sharedDataPath } from './util.js';
+import { join } from 'node:path';
+import { readJsonIfExists, rng, sharedDataPath, STORE_ROOT } from './util.js';
 
 const EN_COMMON = (
   'the a to of and in is it for that on we with this be you not are as was have but can at or if from by ' +
@@ -305,4 +306,43 @@ export function writeCorpus(db: RecallDatabase, o: WriteCorpusOptions): WrittenC
     }
   }
   return { projectIds, sizes, written, writeMs, cpuMs, wallSecs: (performance.now() - t0) / 1000 };
+}
+
+/** One keyword question of bench:keyword and its same-run A/B (keyword-ab.ts). */
+export interface QueryCase {
+  kind: 'common' | 'rare' | 'cjk';
+  text: string;
+}
+
+/**
+ * bench:keyword's questions, `perKind` of each kind in this order: `common` = templates over the
+ * corpus's most frequent English words; `rare` = identifiers (none when the list is empty); `cjk` =
+ * every other one a hand-written Chinese dev question (store test/fixtures/cjk-dev-queries.json),
+ * the rest templates over frequent Chinese words. Seeded by `r`.
+ */
+export function keywordQuestions(r: () => number, perKind: number, common: readonly string[], identifiers: readonly string[]): QueryCase[] {
+  const out: QueryCase[] = [];
+  const enTemplates = [
+    (a: string, b: string) => `what did we decide about the ${a} ${b}?`,
+    (a: string, b: string) => `${a} ${b}`,
+    (a: string, b: string) => `why does the ${a} keep failing after ${b}`,
+    (a: string, b: string) => `how did we ${a} the ${b} last time`,
+  ];
+  for (let i = 0; i < perKind; i++) out.push({ kind: 'common', text: pick(enTemplates, r)(pick(common, r), pick(common, r)) });
+  for (let i = 0; i < perKind && identifiers.length > 0; i++) {
+    const id = pick(identifiers, r);
+    out.push({ kind: 'rare', text: i % 3 === 0 ? `why did ${id} fail` : i % 3 === 1 ? id : `${pick(EN_RARE_WORDS, r)} ${id}` });
+  }
+  const dev = readJsonIfExists<{ queries: { query: string }[] }>(join(STORE_ROOT, 'test', 'fixtures', 'cjk-dev-queries.json'))?.queries ?? [];
+  const zhTemplates = [
+    (a: string, b: string) => `我上次说的那个${a}${b}问题怎么解决？`,
+    (a: string, b: string) => `${a}${b}`,
+    (a: string, b: string) => `之前讨论的${a}和${b}是怎么决定的`,
+    (a: string, b: string) => `修复 ${a} ${b}`,
+  ];
+  for (let i = 0; i < perKind; i++) {
+    if (i % 2 === 0 && dev.length > 0) out.push({ kind: 'cjk', text: dev[(i / 2) % dev.length]!.query });
+    else out.push({ kind: 'cjk', text: pick(zhTemplates, r)(zipf(ZH_WORDS, r), zipf(ZH_WORDS, r)) });
+  }
+  return out;
 }
