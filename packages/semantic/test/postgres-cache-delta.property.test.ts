@@ -19,6 +19,7 @@ import { startThrowawayPostgres, type ThrowawayPostgres } from '@recall/config/p
 import type { ChunkHit, Storage } from '@recall/storage-ports';
 import { openPostgres, openPostgresStorage, type RecallPostgres } from '@recall/store-postgres';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { seededUnitVector } from './support/seeded-vectors.js';
 import { MatrixCache } from '../src/index.js';
 import { cachedChunkSearch, type CachedSearchCounters } from '../src/internal.js';
 
@@ -28,23 +29,7 @@ const INLINE = 1_000_000;
 const ENDPOINT = 'http://127.0.0.1/e';
 const sha = (text: string) => createHash('sha256').update(text).digest('hex');
 
-/** Seeded generator (mulberry32). */
-function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-function unitVector(seed: number, spread = 1): Float32Array {
-  const r = rng(seed);
-  const v = Float32Array.from({ length: DIMS }, () => (r() - 0.5) * (r() < 0.1 ? spread : 1));
-  const n = Math.hypot(...v);
-  return v.map((x) => x / n);
-}
+const unitVector = (seed: number, spread = 1): Float32Array => seededUnitVector(seed, DIMS, spread);
 
 let cluster: ThrowawayPostgres | undefined;
 let owner: RecallPostgres;
