@@ -70,6 +70,8 @@ export async function ownLiveMatchCount(storage: Storage, scope: ToolScope, quer
     limit: OWN_MATCH_PROBE * 2,
     titleLimit: 0,
     partialCjk: false,
+    // Only counted: no ranking by the session's own statistics.
+    order: 'any',
     ...(roles ? { roles } : {}),
     ...dates,
   });

@@ -36,6 +36,12 @@ export interface KeywordQueryOptions {
    * keeps to whole words (and their bigrams): the search tool's probe of the caller's own context.
    */
   partialCjk?: boolean;
+  /**
+   * 'any': the caller needs to know which messages match, not in which order (a count, such as the
+   * search tool's probe of the caller's own context), so an adapter may skip ranking by the scope's
+   * own statistics; the hits are still only the scope's. Default 'relevance'.
+   */
+  order?: 'relevance' | 'any';
 }
 
 /** One message found, best first. */

@@ -39,16 +39,35 @@ export function bm25Idf(stats: Bm25Stats, i: number): number {
  * occurs `frequencies[i]` times in its column.
  */
 export function bm25Score(frequencies: readonly number[], length: number, leaves: readonly Bm25Leaf[], stats: Bm25Stats): number {
+  return bm25Scorer(leaves, stats)(frequencies, length);
+}
+
+/**
+ * bm25Score for many documents of one search: the leaves' IDFs and column weights are taken once,
+ * and each call scores one document (the same arithmetic in the same order, so the same numbers).
+ */
+export function bm25Scorer(leaves: readonly Bm25Leaf[], stats: Bm25Stats): (frequencies: ArrayLike<number>, length: number) => number {
   const avg = stats.averageLength > 0 ? stats.averageLength : 1;
-  const norm = BM25_K1 * (1 - BM25_B + (BM25_B * length) / avg);
-  let score = 0;
+  const n = leaves.length;
+  const idf = new Float64Array(n);
+  const weight = new Float64Array(n);
+  const count = new Float64Array(n);
   leaves.forEach((leaf, i) => {
-    const tf = frequencies[i] ?? 0;
-    if (tf === 0) return;
-    const f = tf * (leaf.weight === 'A' ? BM25_WEIGHTS.body : BM25_WEIGHTS.cjk);
-    score += ((leaf.count ?? 1) * bm25Idf(stats, i) * f * (BM25_K1 + 1)) / (f + norm);
+    idf[i] = bm25Idf(stats, i);
+    weight[i] = leaf.weight === 'A' ? BM25_WEIGHTS.body : BM25_WEIGHTS.cjk;
+    count[i] = leaf.count ?? 1;
   });
-  return score;
+  return (frequencies, length) => {
+    const norm = BM25_K1 * (1 - BM25_B + (BM25_B * length) / avg);
+    let score = 0;
+    for (let i = 0; i < n; i++) {
+      const tf = frequencies[i] ?? 0;
+      if (tf === 0) continue;
+      const f = tf * weight[i]!;
+      score += (count[i]! * idf[i]! * f * (BM25_K1 + 1)) / (f + norm);
+    }
+    return score;
+  };
 }
 
 /**

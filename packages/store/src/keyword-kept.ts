@@ -9,7 +9,7 @@
 import type { RecallDatabase } from '@recall/schema';
 import { FTS_TABLE, indexRevision, lastMoveSeq, movesSince, scopeToken, type ScopeMove } from './fts-index.js';
 import { stmt } from './keyword-sql.js';
-import { columnTokens, phraseFrequency, type MatchLeaf } from './keyword-tokens.js';
+import { columnTokens, type MatchLeaf } from './keyword-tokens.js';
 
 const SCOPE_ROWS_SQL = `SELECT rowid FROM ${FTS_TABLE} WHERE ${FTS_TABLE} MATCH @match AND rowid > @after`;
 const PROJECT_ROWS_AFTER_SQL = `SELECT x.id FROM ${FTS_TABLE}_docsize AS x CROSS JOIN messages AS m ON m.id = x.id
@@ -130,7 +130,7 @@ function logSince(db: RecallDatabase, from: Pick<IndexState, 'moveSeq'>, to: Pic
  * The moves since `from` when they are all that changed any revision since (each bumps two by one,
  * so every revision's sum grows by twice their number), or null: then something else was written.
  */
-function onlyMovesSince(db: RecallDatabase, from: Omit<IndexState, 'revision'>, to: Omit<IndexState, 'revision'>): ScopeMove[] | null {
+export function onlyMovesSince(db: RecallDatabase, from: Omit<IndexState, 'revision'>, to: Omit<IndexState, 'revision'>): ScopeMove[] | null {
   const moves = logSince(db, from, to);
   return moves && to.revisionSum - from.revisionSum === 2 * moves.length ? moves : null;
 }
@@ -337,7 +337,8 @@ function projectRows(db: RecallDatabase, projectId: string, totals: { messages: 
 /**
  * The searched project's document frequency of each leaf (in the project, and in the whole index
  * for the window bound), from what this connection keeps, brought up to the index rows up to
- * `upTo`; null while a moved session awaits its scope-token rewrite or the kept row set does not
+ * `upTo`, and the project's index rows as a bitmap by rowid (`rows`, 1 = the project's, as of this
+ * read); null while a moved session awaits its scope-token rewrite or the kept row set does not
  * add up to the project's totals (the caller counts through the JOIN).
  */
 export function keptFrequencies(
@@ -347,10 +348,10 @@ export function keptFrequencies(
   leaves: readonly MatchLeaf[],
   upTo: number,
   clean: boolean,
-): { state: IndexState; scoped: number[] | null; whole: number[] | null } {
+): { state: IndexState; scoped: number[] | null; whole: number[] | null; rows: Uint8Array | null } {
   const state: IndexState = { revision: totals.revision, revisionSum: indexRevision(db.raw), moveSeq: lastMoveSeq(db.raw) };
   const rows = clean ? projectRows(db, projectId, totals, state) : null;
-  if (!rows) return { state, scoped: null, whole: null };
+  if (!rows) return { state, scoped: null, whole: null, rows: null };
   // One read of each phrase's rows gives both counts: in the project (its row set) and in the
   // whole index (for the window bound only). Kept per connection while only new messages were
   // added, brought up to date by the rows added since (catchUp).
@@ -367,68 +368,5 @@ export function keptFrequencies(
     whole.push(c.whole);
     return c.scoped;
   });
-  return { state, scoped, whole };
-}
-
-/** A candidate's indexed columns as the index's tokens, and its FTS5 length (scope token included). */
-export interface KeptTokens {
-  readonly body: readonly string[];
-  readonly cjk: readonly string[];
-  readonly length: number;
-  /** How often each token occurs in `body` / `cjk` (a one-token phrase's frequency without a scan). */
-  readonly bodyCounts: ReadonlyMap<string, number>;
-  readonly cjkCounts: ReadonlyMap<string, number>;
-}
-/** Tokens a connection keeps for candidates at most (then it starts again). */
-const KEPT_TOKENS_MAX = 1_000_000;
-const tokenCache = new WeakMap<object, { revisionSum: number; moveSeq: number; tokens: number; byId: Map<number, KeptTokens> }>();
-
-/**
- * The candidates' tokens this connection keeps, as of `state`: kept while the index changed only by
- * new messages and logged moves between two projects (a message's text and length stay as they
- * were; a move to or from no project changes its length by its scope token), dropped otherwise.
- * Candidates repeat across a conversation's searches, and tokenising them is most of a re-score.
- */
-export function keptTokens(db: RecallDatabase, state: IndexState): { get(id: number): KeptTokens | undefined; keep(id: number, t: KeptTokens): void } {
-  let kept = tokenCache.get(db.raw);
-  if (kept && (kept.revisionSum !== state.revisionSum || kept.moveSeq !== state.moveSeq)) {
-    const moves = onlyMovesSince(db, kept, state);
-    const onlyMoves = moves !== null && moves.every((m) => m.fromProject !== null && m.toProject !== null);
-    if (!onlyMoves) kept = undefined;
-    else {
-      kept.revisionSum = state.revisionSum;
-      kept.moveSeq = state.moveSeq;
-    }
-  }
-  if (!kept) tokenCache.set(db.raw, (kept = { revisionSum: state.revisionSum, moveSeq: state.moveSeq, tokens: 0, byId: new Map() }));
-  const entry = kept;
-  return {
-    get: (id) => entry.byId.get(id),
-    keep(id, t) {
-      if (entry.tokens > KEPT_TOKENS_MAX) {
-        entry.byId.clear();
-        entry.tokens = 0;
-      }
-      entry.byId.set(id, t);
-      entry.tokens += t.body.length + t.cjk.length + 1;
-    },
-  };
-}
-
-function countTokens(column: readonly string[]): Map<string, number> {
-  const out = new Map<string, number>();
-  for (const t of column) out.set(t, (out.get(t) ?? 0) + 1);
-  return out;
-}
-
-/** A message's indexed columns as the index's tokens, with their counts (for keptTokens). */
-export function indexTokens(content: string, length: number): KeptTokens {
-  const { body, cjk } = columnTokens(content);
-  return { body, cjk, length, bodyCounts: countTokens(body), cjkCounts: countTokens(cjk) };
-}
-
-/** How often `leaf` occurs in a kept message's column (the index's own phrase matching). */
-export function keptFrequency(t: KeptTokens, leaf: MatchLeaf): number {
-  if (leaf.tokens.length === 1) return (leaf.weight === 'A' ? t.bodyCounts : t.cjkCounts).get(leaf.tokens[0]!) ?? 0;
-  return phraseFrequency(leaf.weight === 'A' ? t.body : t.cjk, leaf.tokens);
+  return { state, scoped, whole, rows };
 }

@@ -8,8 +8,9 @@ import { FTS_TABLE, refreshScopeTokens, scopeToken, scopeTokensClean } from './f
 import type { QueryTerm } from './fts-query.js';
 import { commonCharacterCap, compareRanked, lowWholeWordCoverage, PARAPHRASE_PROBE, paraphraseWords, questionCharacters } from './keyword-rules.js';
 import { BM25_WEIGHTS } from './keyword-types.js';
-import { DETAILS_SQL, messageGateSql, rankedSql, stmt, type MessageDetails, type ScopeParams } from './keyword-sql.js';
+import { loadDetails, messageGateSql, rankedSql, stmt, type MessageDetails, type ScopeParams } from './keyword-sql.js';
 import { scopedRanking, type ScopedRanking } from './keyword-scope-stats.js';
+import { smallRanked } from './keyword-small.js';
 
 export interface RankedRow {
   id: number;
@@ -23,6 +24,15 @@ export interface RankedRow {
  * filters a few hundred rows faster. Above it, the token lets FTS5 intersect the project first.
  */
 export const SCOPE_TOKEN_MIN_MATCHES = 1000;
+/**
+ * How many rows of the project's scope token FTS5 reads (its posting list, for the intersection
+ * and bm25's IDF pass) for the cost of testing one match of the whole index in the JOIN (two
+ * primary-key lookups and the gate): about 0.012 µs against 2 µs, taken at a third of that ratio.
+ * A project search with the default threshold uses the token once the whole index has at least
+ * the project's rows / this many matches (SCOPE_TOKEN_MIN_MATCHES at most): on a 5,000-message
+ * profile the ranked statement took 0.9 ms instead of 1.7 (docs/benchmarks.md).
+ */
+export const TOKEN_ROWS_PER_JOINED_ROW = 64;
 const PROBE_SQL = `SELECT count(*) FROM (SELECT 1 FROM ${FTS_TABLE} WHERE ${FTS_TABLE} MATCH @match LIMIT @cap)`;
 
 /** How a too-common match was cut down to a rankable set (keywordSearch words its note from it). */
@@ -39,6 +49,8 @@ export function runRanked(
   onWindowed?: (cut: WindowCut) => void,
   window = RANK_WINDOW,
   details?: Map<number, MessageDetails>,
+  adaptive = false,
+  scoped = true,
 ): RankedRow[] {
   let m = match;
   // A dated search ranks with the JOIN (the date is part of its gate, before LIMIT): the newest-first
@@ -50,15 +62,29 @@ export function runRanked(
   // which are then scored again; null keeps FTS5's scores (a read-only database without totals).
   // Taken first while no moved session awaits its token rewrite (its phrase counts over the whole
   // index then often settle the probe); else after the rewrite below, which it then reads.
-  const clean = scopeTokensClean(db.raw);
-  let ranking = clean ? scopedRanking(db, sp, match, details) : null;
+  // A project search with the default plan rewrites the tokens a move queued (what the next append
+  // would do in its transaction): its kept statistics and row set need them, else every phrase is
+  // counted through the JOIN.
+  const clean = scopeTokensClean(db.raw) || (adaptive && sp.kind === 'project' && refreshScopeTokens(db.raw));
+  let ranking = clean && scoped ? scopedRanking(db, sp, match, details) : null;
   const whole = ranking?.wholeFrequency ? matchBounds(match, ranking.wholeFrequency) : null;
+  // With the default threshold (`adaptive`), a project search with the scope's statistics picks its
+  // plan by size: a small match is scored whole (keyword-small.ts), and the scope token pays once
+  // the JOIN would test more rows of the whole index than a fraction of the project's token list.
+  let threshold = minMatches;
+  if (adaptive && ranking && sp.kind === 'project') {
+    if (whole) {
+      const small = smallRanked(db, base, match, limit, ranking, { whole, scoped: matchBounds(match, ranking.scoped.documentFrequency) });
+      if (small) return small;
+    }
+    threshold = Math.min(minMatches, Math.max(1, Math.ceil(ranking.scoped.messages / TOKEN_ROWS_PER_JOINED_ROW)));
+  }
   const many =
-    minMatches <= 0 ||
-    (whole !== null && whole.atLeast >= minMatches) ||
-    (!(whole !== null && whole.atMost < minMatches) && (stmt(db, PROBE_SQL).pluck().get({ match, cap: minMatches }) as number) >= minMatches);
+    threshold <= 0 ||
+    (whole !== null && whole.atLeast >= threshold) ||
+    (!(whole !== null && whole.atMost < threshold) && (stmt(db, PROBE_SQL).pluck().get({ match, cap: threshold }) as number) >= threshold);
   const tokens = sp.kind === 'project' && many && refreshScopeTokens(db.raw);
-  if (!clean) ranking = scopedRanking(db, sp, match, details);
+  if (!clean && scoped) ranking = scopedRanking(db, sp, match, details);
   if (tokens) {
     const scope = `scope : "${scopeToken(sp.params['projectId'] as string)}"`;
     m = `${scope} AND (${match})`;
@@ -120,24 +146,32 @@ const SCORE_STEP_MIN = 16;
  */
 function scoreInOrder(rows: readonly RankedRow[], limit: number, ranking: ScopedRanking): { kept: RankedRow[]; complete: boolean } {
   const kept: RankedRow[] = [];
-  const interactive: number[] = [];
+  // The `limit` best interactive scores so far, best first (insertion: `limit` is small).
+  const best: number[] = [];
   let step = Math.max(limit, SCORE_STEP_MIN);
   for (let i = 0; i < rows.length; ) {
-    const chunk = rows.slice(i, i + step);
-    const scores = ranking.score(chunk.map((r) => r.id));
-    for (const r of chunk) {
-      const score = scores.get(r.id)!;
+    const end = Math.min(rows.length, i + step);
+    const ids: number[] = [];
+    for (let j = i; j < end; j++) ids.push(rows[j]!.id);
+    const scores = ranking.score(ids);
+    for (let j = i; j < end; j++) {
+      const r = rows[j]!;
+      const score = scores[j - i]!;
       kept.push({ id: r.id, rank: -score, automated: r.automated });
-      if (r.automated === 0) interactive.push(score);
+      if (r.automated === 0 && (best.length < limit || score > best[limit - 1]!)) {
+        let at = Math.min(best.length, limit - 1);
+        while (at > 0 && best[at - 1]! < score) at--;
+        best.splice(at, 0, score);
+        if (best.length > limit) best.length = limit;
+      }
     }
-    i += chunk.length;
+    i = end;
     // Small steps after the first: the bound usually proves the top a few rows later (growing by a
     // quarter, so a long tail still takes few steps).
     step = Math.max(8, Math.ceil(i / 4));
     const next = rows[i];
-    if (next && interactive.length >= limit) {
-      const kth = interactive.sort((a, b) => b - a)[limit - 1]!;
-      if (next.automated !== 0 || beats(kth, ranking.bound(-next.rank))) return { kept: kept.sort(compareRanked), complete: true };
+    if (next && best.length >= limit) {
+      if (next.automated !== 0 || beats(best[limit - 1]!, ranking.bound(-next.rank))) return { kept: kept.sort(compareRanked), complete: true };
     }
   }
   return { kept: kept.sort(compareRanked), complete: false };
@@ -299,12 +333,7 @@ function checkRanked(
 
 export { PARAPHRASE_COVERAGE } from './keyword-rules.js';
 
-/** Reads the message rows of `ids` not yet in `into`: a search reads each row once, whoever needs it. */
-export function loadDetails(db: RecallDatabase, ids: readonly number[], into: Map<number, MessageDetails>): void {
-  const missing = ids.filter((id) => !into.has(id));
-  if (missing.length === 0) return;
-  for (const row of stmt(db, DETAILS_SQL).all(JSON.stringify(missing)) as MessageDetails[]) into.set(row.id, row);
-}
+export { loadDetails } from './keyword-sql.js';
 
 export function lowCjkCoverage(db: RecallDatabase, ranked: readonly RankedRow[], terms: readonly QueryTerm[], details: Map<number, MessageDetails>): boolean {
   const want = paraphraseWords(terms);

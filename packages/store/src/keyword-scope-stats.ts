@@ -24,9 +24,10 @@
  */
 import type { RecallDatabase } from '@recall/schema';
 import { decodeDocsize, decodeVarints, FTS_TABLE, projectTotals, scopeTokensClean, scopeTotalsReady } from './fts-index.js';
-import { bm25Score, bm25ScopedBound, type Bm25Stats } from './keyword-bm25.js';
-import { INDEX_TOP_SQL, indexTokens, keptFrequencies, keptFrequency, keptTokens, type IndexState } from './keyword-kept.js';
-import { stmt, type MessageDetails, type ScopeParams } from './keyword-sql.js';
+import { bm25ScopedBound, bm25Scorer, type Bm25Stats } from './keyword-bm25.js';
+import { INDEX_TOP_SQL, keptFrequencies, type IndexState } from './keyword-kept.js';
+import { indexTokens, keptTokens, leafFrequencies } from './keyword-kept-tokens.js';
+import { loadDetails, stmt, type MessageDetails, type ScopeParams } from './keyword-sql.js';
 import { frequencies, matchLeaves, type MatchLeaf } from './keyword-tokens.js';
 
 /** A search's per-scope BM25: the leaves, the scope's statistics, and (lazily) the whole table's for the window bound. */
@@ -39,8 +40,14 @@ export interface ScopedRanking {
    * how many rows a match can have without counting them (matchBounds).
    */
   readonly wholeFrequency: readonly number[] | null;
-  /** Per-scope scores (higher is better) of these indexed messages. */
-  score(ids: readonly number[]): Map<number, number>;
+  /**
+   * The project's index rows as a bitmap by rowid (1 = the project's) as this search read them, where
+   * the connection keeps it (a project search while no moved session awaits its token rewrite), else
+   * null. Only narrows candidates: the statements' gate stays authoritative for the scope.
+   */
+  readonly projectRows: Uint8Array | null;
+  /** Per-scope scores (higher is better) of these indexed messages, in their order (0 for a message not indexed). */
+  score(ids: readonly number[]): Float64Array;
   /** The most a match scoring at most `wholeScore` by FTS5's bm25() can score in the scope. */
   bound(wholeScore: number): number;
 }
@@ -58,18 +65,19 @@ const SESSIONS_SIZES_SQL = `SELECT x.sz FROM messages AS m CROSS JOIN ${FTS_TABL
   WHERE m.session_id IN (SELECT value FROM json_each(@sessions))`;
 const SIZES_SQL = `SELECT id, sz FROM ${FTS_TABLE}_docsize WHERE id IN (SELECT value FROM json_each(?))`;
 const AVERAGES_SQL = `SELECT block FROM ${FTS_TABLE}_data WHERE id = 1`;
-const DETAILS_SQL = `SELECT id, content FROM messages WHERE id IN (SELECT value FROM json_each(?))`;
 /**
  * The scope's BM25 for `match`, or null where the scope's totals are not available (a read-only
  * connection to a database whose totals were never filled: FTS5's whole-table ranking is kept).
  */
 export function scopedRanking(db: RecallDatabase, sp: ScopeParams, match: string, details?: Map<number, MessageDetails>): ScopedRanking | null {
   const leaves = matchLeaves(match);
+  const into = details ?? new Map<number, MessageDetails>();
   let messages: number;
   let tokensTotal: number;
   let documentFrequency: number[];
   let wholeFrequency: number[] | null = null;
   let state: IndexState | null = null;
+  let projectRows: Uint8Array | null = null;
   if (sp.kind === 'project') {
     if (!scopeTotalsReady(db.raw)) return null;
     const projectId = sp.params['projectId'] as string;
@@ -82,6 +90,7 @@ export function scopedRanking(db: RecallDatabase, sp: ScopeParams, match: string
     const upTo = stmt(db, INDEX_TOP_SQL).pluck().get() as number;
     const kept = keptFrequencies(db, projectId, totals, leaves, upTo, scopeTokensClean(db.raw));
     state = kept.state;
+    projectRows = kept.rows;
     if (kept.scoped) {
       documentFrequency = kept.scoped;
       wholeFrequency = kept.whole;
@@ -111,42 +120,52 @@ export function scopedRanking(db: RecallDatabase, sp: ScopeParams, match: string
     return whole;
   };
   const cache = new Map<number, number>();
+  const scorer = bm25Scorer(leaves, scoped);
+  const freq = new Float64Array(leaves.length);
+  // Without kept tokens (a list of sessions, a read-only connection) a row is counted on its text.
+  const count = frequencies(leaves);
+  const keptOf = () => (state ? keptTokens(db, state) : null);
   return {
     leaves,
     scoped,
     wholeFrequency,
+    projectRows,
     score(ids) {
       const missing = ids.filter((id) => !cache.has(id));
       if (missing.length > 0) {
         // A project search keeps its candidates' tokens on the connection (keyword-kept.ts).
-        const kept = state ? keptTokens(db, state) : null;
+        const kept = keptOf();
         const unknown = kept ? missing.filter((id) => kept.get(id) === undefined) : missing;
         const sizes = new Map<number, number>();
-        const texts = new Map<number, string>();
         if (unknown.length > 0) {
           for (const r of stmt(db, SIZES_SQL).all(JSON.stringify(unknown)) as { id: number; sz: Buffer }[]) sizes.set(r.id, decodeDocsize(r.sz));
-          const unread = details ? unknown.filter((id) => !details.has(id)) : unknown;
-          if (details) for (const id of unknown) { const d = details.get(id); if (d) texts.set(id, d.content); }
-          if (unread.length > 0) for (const r of stmt(db, DETAILS_SQL).all(JSON.stringify(unread)) as { id: number; content: string }[]) texts.set(r.id, r.content);
+          // The rows' text, read with everything keywordSearch shows of a hit, so a candidate that
+          // makes the answer is not read again (loadDetails).
+          loadDetails(db, unknown, into);
         }
-        if (kept) {
-          for (const id of missing) {
-            let t = kept.get(id);
-            if (!t) {
-              // Only indexed rows (with a size) are kept; FTS5 returns no other.
-              const length = sizes.get(id);
-              t = indexTokens(texts.get(id) ?? '', length ?? 0);
-              if (length !== undefined) kept.keep(id, t);
-            }
-            const f = leaves.map((l) => keptFrequency(t, l));
-            cache.set(id, bm25Score(f, t.length, leaves, scoped));
+        for (const id of missing) {
+          let t = kept?.get(id);
+          if (t) {
+            leafFrequencies(t, leaves, freq);
+            cache.set(id, scorer(freq, t.length));
+            continue;
           }
-        } else {
-          const freqs = frequencies(leaves);
-          for (const id of missing) cache.set(id, bm25Score(freqs(texts.get(id) ?? ''), sizes.get(id) ?? 0, leaves, scoped));
+          const content = into.get(id)?.content ?? '';
+          const length = sizes.get(id);
+          if (!kept) {
+            cache.set(id, scorer(count(content), length ?? 0));
+            continue;
+          }
+          t = indexTokens(content, length ?? 0);
+          // Only indexed rows (with a size) are kept; FTS5 returns no other.
+          if (length !== undefined) kept.keep(id, t);
+          leafFrequencies(t, leaves, freq);
+          cache.set(id, scorer(freq, t.length));
         }
       }
-      return new Map(ids.map((id) => [id, cache.get(id) ?? 0]));
+      const out = new Float64Array(ids.length);
+      for (let i = 0; i < ids.length; i++) out[i] = cache.get(ids[i]!) ?? 0;
+      return out;
     },
     bound(wholeScore) {
       return bm25ScopedBound(leaves, wholeStats(), scoped, wholeScore);

@@ -84,6 +84,8 @@ export function keywordSearch(db: RecallDatabase, scope: KeywordScope, query: st
   const roles = (options.roleFilter ?? []).filter((r) => (MESSAGE_ROLES as readonly string[]).includes(r));
   const automated = JSON.stringify(options.automatedSources ?? AUTOMATED_SOURCES);
   const minMatches = clampInt(options.scopeTokenMinMatches, SCOPE_TOKEN_MIN_MATCHES, 0, 1_000_000);
+  // The default threshold lets keyword-rank.ts choose the plan by the project's size; a given one is used as is.
+  const adaptive = options.scopeTokenMinMatches === undefined;
   const rankWindow = clampInt(options.rankWindow, RANK_WINDOW, 100, 1_000_000);
   const empty: KeywordSearchResult = { query: summary, titleHits: [], hits: [], notes };
 
@@ -117,7 +119,7 @@ export function keywordSearch(db: RecallDatabase, scope: KeywordScope, query: st
   let common: ReadonlySet<string> | null = null;
   if (parsed.match !== null) {
     const topFirst = options.topFirst !== false;
-    if (backoff !== 'auto') ranked = runRanked(db, sp, base, parsed.match, limit, minMatches, topFirst, onWindowed, rankWindow, details);
+    if (backoff !== 'auto') ranked = runRanked(db, sp, base, parsed.match, limit, minMatches, topFirst, onWindowed, rankWindow, details, adaptive, options.scopeStatistics !== false);
     else {
       // One query: exact CJK words (bigram phrases in `body`) OR-ed with their characters (the
       // `cjk` column, BM25 weight 0.5), so a paraphrase that shares characters but few whole words
@@ -128,14 +130,14 @@ export function keywordSearch(db: RecallDatabase, scope: KeywordScope, query: st
       const skip = commonCharacters(db, query, options.commonCharacterShare ?? COMMON_CHARACTER_SHARE);
       common = skip;
       const relaxed = parseQuery(query, { cjkBackoff: 'unigram', skipCharacters: skip }).match ?? parsed.match;
-      ranked = runRanked(db, sp, base, relaxed, limit, minMatches, topFirst, onWindowed, rankWindow, details);
+      ranked = runRanked(db, sp, base, relaxed, limit, minMatches, topFirst, onWindowed, rankWindow, details, adaptive, options.scopeStatistics !== false);
       summary.match = relaxed;
       if (ranked.length < limit && skip.size > 0) {
         // Under-filled: the common characters may be all a short or rare question shares with the
         // text; the full character match is a superset, so its BM25 order covers everything found.
         const full = parseQuery(query, { cjkBackoff: 'unigram' }).match;
         if (full !== null && full !== relaxed) {
-          ranked = runRanked(db, sp, base, full, limit, minMatches, topFirst, onWindowed, rankWindow, details);
+          ranked = runRanked(db, sp, base, full, limit, minMatches, topFirst, onWindowed, rankWindow, details, adaptive, options.scopeStatistics !== false);
           summary.match = full;
         }
       }

@@ -160,6 +160,12 @@ export interface MessageDetails {
 }
 export const DETAILS_SQL = `SELECT id, session_id AS sessionId, role, created_at AS createdAt, content
   FROM messages WHERE id IN (SELECT value FROM json_each(?))`;
+/** Reads the message rows of `ids` not yet in `into`: a search reads each row once, whoever needs it. */
+export function loadDetails(db: RecallDatabase, ids: readonly number[], into: Map<number, MessageDetails>): void {
+  const missing = ids.filter((id) => !into.has(id));
+  if (missing.length === 0) return;
+  for (const row of stmt(db, DETAILS_SQL).all(JSON.stringify(missing)) as MessageDetails[]) into.set(row.id, row);
+}
 const RANGE_OF_SESSIONS_SQL = `SELECT min(id) AS minId, max(id) AS maxId FROM messages
   WHERE session_id IN (SELECT value FROM json_each(?))`;
 

@@ -5,7 +5,7 @@
  * (indexColumns, then FTS5's `porter unicode61 remove_diacritics 2` rules).
  */
 import type { Bm25Leaf } from './keyword-bm25.js';
-import { hasCjk, indexColumns, indexedText, porterStem } from './search-text.js';
+import { CJK_CLASS, hasCjk, indexColumns, indexedText, porterStem } from './search-text.js';
 
 /** One distinct phrase of a MATCH expression: its column, its tokens, and how often the expression holds it. */
 export interface MatchLeaf extends Bm25Leaf {
@@ -104,10 +104,73 @@ export function phraseFrequency(column: readonly string[], phrase: readonly stri
   return count;
 }
 
-/** A message's indexed columns as the index's tokens (every token, in order). */
+const CJK_RUN_RE = new RegExp(`[${CJK_CLASS}]+`, 'gu');
+const CJK_CHAR_RE = new RegExp(`[${CJK_CLASS}]`, 'u');
+const TOKEN_CHAR_RE = /^[\p{L}\p{N}\p{Co}\p{M}]$/u;
+const tokenCharCache = new Map<string, boolean>();
+
+/** Whether one character (a code point) is a token character of unicode61 (TOKEN_RE). */
+function tokenChar(c: string): boolean {
+  let v = tokenCharCache.get(c);
+  if (v === undefined) {
+    if (tokenCharCache.size >= 100_000) tokenCharCache.clear();
+    tokenCharCache.set(c, (v = TOKEN_CHAR_RE.test(c)));
+  }
+  return v;
+}
+
+/** Appends the tokens of one piece of a CJK run (a bigram or a character): itself when every character is a token character (a CJK token's lexeme is itself), else tokens(piece). */
+function pushPiece(out: string[], piece: string, a: string, b?: string): void {
+  if (tokenChar(a) && (b === undefined || tokenChar(b))) out.push(piece);
+  else for (const t of tokens(piece)) out.push(t);
+}
+
+/**
+ * A message's indexed columns as the index's tokens (every token, in order): exactly
+ * tokens(indexColumns(content).body) and tokens(… .cjk).
+ */
 export function columnTokens(content: string): { body: string[]; cjk: string[] } {
-  const cols = indexColumns(content);
-  return { body: tokens(cols.body), cjk: cols.cjk === '' ? [] : tokens(cols.cjk) };
+  return columnTokensOfText(indexedText(content));
+}
+
+/**
+ * columnTokens of a message's indexed text (indexedText), built without joining the CJK runs'
+ * bigrams and characters into column strings and splitting them again (about half the time on
+ * Chinese text).
+ */
+export function columnTokensOfText(text: string): { body: string[]; cjk: string[] } {
+  if (!CJK_CHAR_RE.test(text)) return { body: tokens(text), cjk: [] };
+  const body: string[] = [];
+  const cjk: string[] = [];
+  let last = 0;
+  for (const m of text.matchAll(CJK_RUN_RE)) {
+    if (m.index > last) for (const t of tokens(text.slice(last, m.index))) body.push(t);
+    const chars = Array.from(m[0]);
+    if (chars.length < 2) pushPiece(body, m[0], chars[0]!);
+    else for (let i = 0; i < chars.length - 1; i++) pushPiece(body, chars[i]! + chars[i + 1]!, chars[i]!, chars[i + 1]!);
+    for (const c of chars) pushPiece(cjk, c, c);
+    last = m.index + m[0].length;
+  }
+  if (last < text.length) for (const t of tokens(text.slice(last))) body.push(t);
+  return { body, cjk };
+}
+
+/**
+ * Two CJK runs with nothing but non-token characters between them (`番茄，茄炒`): their bigrams are
+ * adjacent tokens, so a bigram chain can match across the gap where its needle is no substring.
+ */
+const RUN_GAP_RE = new RegExp(`[${CJK_CLASS}][^\\p{L}\\p{N}\\p{Co}\\p{M}${CJK_CLASS}]+[${CJK_CLASS}]`, 'u');
+
+/**
+ * How often `leaf` occurs in the column of a message whose indexed text is `text`, counted as
+ * occurrences of its needle (MatchLeaf.needle), or null where that count is not exactly the
+ * index's: no needle, or a bigram chain in a text where two CJK runs meet across a gap of
+ * non-token characters (then the caller counts tokens).
+ */
+export function needleFrequency(text: string, leaf: MatchLeaf): number | null {
+  if (leaf.needle === null) return null;
+  if (leaf.tokens.length > 1 && RUN_GAP_RE.test(text)) return null;
+  return occurrences(text, leaf.needle);
 }
 
 /** How often each leaf occurs in a message's indexed columns, by the index's own tokenisation. */
@@ -117,7 +180,8 @@ export function frequencies(leaves: readonly MatchLeaf[]): (content: string) => 
   return (content) => {
     if (!tokenise) {
       const text = indexedText(content);
-      return leaves.map((l) => occurrences(text, l.needle!));
+      const byNeedle = leaves.map((l) => needleFrequency(text, l));
+      if (byNeedle.every((n) => n !== null)) return byNeedle as number[];
     }
     const cols = indexColumns(content);
     const body = phraseTokens(cols.body, firsts);

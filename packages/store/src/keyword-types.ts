@@ -68,8 +68,19 @@ export interface KeywordSearchOptions {
    * index (COMMON_CHARACTER_SHARE) unless that under-fills the list.
    */
   cjkBackoff?: CjkBackoff | 'auto';
-  /** Tuning/testing knob: use the scope token from this many index matches (default SCOPE_TOKEN_MIN_MATCHES; 0 = always). */
+  /**
+   * Tuning/testing knob: use the scope token from this many index matches (0 = always). Unset, a
+   * project search chooses its plan by the project's size (at most SCOPE_TOKEN_MIN_MATCHES; a small
+   * match may be scored whole without FTS5's ranking); set, exactly this threshold is used and the
+   * small-match plan is not.
+   */
   scopeTokenMinMatches?: number;
+  /**
+   * false: rank by FTS5's own bm25() over the whole index instead of the scope's statistics — for a
+   * caller that only counts the hits (the order then depends on other projects' text; the hits are
+   * still only the scope's). Default true.
+   */
+  scopeStatistics?: boolean;
   /**
    * When the index finds no message, look for the query's identifier-like tokens as substrings
    * (`busy_time` inside `busy_timeout`, `ECONNRES` inside `ECONNRESET`) in the scope's most recent

@@ -197,6 +197,7 @@ function keywordIndex(db: RecallDatabase): KeywordIndex {
           ...(options.since !== undefined ? { since: options.since } : {}),
           ...(options.until !== undefined ? { until: options.until } : {}),
           ...(options.partialCjk === false ? { cjkBackoff: 'bigram' as const } : {}),
+          ...(options.order === 'any' ? { scopeStatistics: false } : {}),
         });
         return {
           hits: out.hits.map((h) => ({ messageId: h.messageId, sessionId: h.sessionId, role: h.role, createdAt: h.createdAt, score: h.score, snippet: h.snippet, matchedTerms: h.matchedTerms })),

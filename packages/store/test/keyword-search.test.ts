@@ -371,8 +371,13 @@ describe('moves and the scope token', () => {
     db.raw.prepare('update sessions set project_id = ? where id = ?').run(q, 'm1');
     expect(keywordSearch(db, inProject(p), 'lambda').hits).toEqual([]);
     expect(keywordSearch(db, inProject(q), 'lambda').hits.map((h) => h.sessionId)).toEqual(['m1']);
+    // A project search with the default plan rewrote the queued tokens (its kept statistics need them).
+    expect(db.raw.prepare('select count(*) from keyword_scope_dirty').pluck().get()).toBe(0);
+    expect(db.raw.prepare("select count(*) from messages_fts where messages_fts match ?").pluck().get(`scope : "${scopeToken(q)}" AND lambda`)).toBe(1);
+    db.raw.prepare('update sessions set project_id = ? where id = ?').run(p, 'm1');
+    db.raw.prepare('update sessions set project_id = ? where id = ?').run(q, 'm1');
     expect(db.raw.prepare('select count(*) from keyword_scope_dirty').pluck().get()).toBe(1);
-    // The next index write (or a search that needs the token) rewrites the queued tokens.
+    // So does the next index write.
     appendMessages(db, 'm1', [{ role: 'user', content: 'lambda two' }]);
     expect(db.raw.prepare('select count(*) from keyword_scope_dirty').pluck().get()).toBe(0);
     expect(db.raw.prepare("select count(*) from messages_fts where messages_fts match ?").pluck().get(`scope : "${scopeToken(q)}" AND lambda`)).toBe(2);

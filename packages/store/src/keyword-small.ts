@@ -1,0 +1,88 @@
+/**
+ * A small match ranked in JavaScript, without FTS5's bm25(): where a project's search matches few
+ * rows, every matching row of the project is scored with the scope's own BM25 (keyword-scope-stats.ts)
+ * and the best `limit` kept — the same answer as the ranked JOIN of keyword-rank.ts, which first
+ * lets FTS5 rank every match by the whole index's statistics and then scores its best rows again.
+ * On a small profile most of a search's time was that statement: FTS5's IDF pass and per-row
+ * bm25() (~0.5 ms of a 5k-message profile's 1.5 ms), then the JOIN that tests every match of every
+ * project against `messages` and `sessions` (~0.9 ms) — and the re-scoring came on top. Here:
+ *
+ * 1. the match's rowids from FTS5 alone (matching only, no ranking function);
+ * 2. narrowed to the project's rows by the bitmap the connection keeps (ScopedRanking.projectRows);
+ * 3. the gate (messageGateSql: visibility, roles, hidden sessions, the project, the excluded live
+ *    messages, the date range) tested in one statement on those ids only — authoritative for the
+ *    scope whatever the bitmap says, so a stale bit can hide a row from one search but never show
+ *    another project's;
+ * 4. every survivor scored (its tokens kept on the connection, keyword-kept.ts) and sorted by the
+ *    one order keyword-rank.ts uses (compareRanked: interactive first, then score, then newest).
+ *
+ * Taken only where the phrase counts bound the work before anything is read (matchBounds): at most
+ * SMALL_MATCH_ROWS rowids in the whole index and, in the project, at most SMALL_SCORE_ROWS rows to
+ * score; otherwise keyword-rank.ts ranks as before.
+ */
+import type { RecallDatabase } from '@recall/schema';
+import { FTS_TABLE } from './fts-index.js';
+import { compareRanked } from './keyword-rules.js';
+import { messageGateSql, stmt } from './keyword-sql.js';
+import type { ScopedRanking } from './keyword-scope-stats.js';
+
+/** A ranked candidate: message id, rank (lower is better: the negated score) and whether its session is automated. */
+export interface SmallRankedRow {
+  id: number;
+  rank: number;
+  automated: number;
+}
+
+/** Rowids of the whole index a small match may read at most (its phrases' document frequencies summed). */
+export const SMALL_MATCH_ROWS = 4_000;
+/** Rows of the project a small match may score at most (they are all scored). */
+export const SMALL_SCORE_ROWS = 300;
+let smallOverride: number | null = null;
+
+/**
+ * Test knob: the most project rows the small-match path scores (0: never taken, so keyword-rank.ts
+ * ranks every match; null: SMALL_SCORE_ROWS again). Returns the previous setting. Never changes an
+ * answer, only how it is found.
+ */
+export function setSmallScoreMax(max: number | null): number | null {
+  const previous = smallOverride;
+  smallOverride = max;
+  return previous;
+}
+
+const ROWIDS_SQL = `SELECT rowid FROM ${FTS_TABLE} WHERE ${FTS_TABLE} MATCH @match`;
+const gateSql = (dated: boolean) => `SELECT m.id AS id, (s.source IN (SELECT value FROM json_each(@automated))) AS automated
+  FROM json_each(@ids) AS j
+  CROSS JOIN messages AS m ON m.id = j.value
+  CROSS JOIN sessions AS s ON s.id = m.session_id
+  WHERE ${messageGateSql('project', dated)}`;
+const GATE_SQL = gateSql(false);
+const GATE_DATED_SQL = gateSql(true);
+
+/**
+ * The best `limit` rows of a project search for `match` (unscoped: no scope-token wrapper), when
+ * the match is small enough to score whole (see the module header), else null. `base` holds the
+ * gate's parameters (keyword-search.ts); `bounds` are matchBounds of the match over the whole
+ * index's and the project's phrase counts.
+ */
+export function smallRanked(
+  db: RecallDatabase,
+  base: Record<string, unknown>,
+  match: string,
+  limit: number,
+  ranking: ScopedRanking,
+  bounds: { whole: { atMost: number }; scoped: { atLeast: number; atMost: number } },
+): SmallRankedRow[] | null {
+  const max = smallOverride ?? SMALL_SCORE_ROWS;
+  const rows = ranking.projectRows;
+  if (!rows || max <= 0 || bounds.whole.atMost > SMALL_MATCH_ROWS || bounds.scoped.atLeast > max) return null;
+  const ids: number[] = [];
+  for (const id of stmt(db, ROWIDS_SQL).pluck().all({ match }) as number[]) if (rows[id] === 1) ids.push(id);
+  if (ids.length > max) return null;
+  if (ids.length === 0) return [];
+  const dated = base['since'] != null || base['until'] != null;
+  const checked = stmt(db, dated ? GATE_DATED_SQL : GATE_SQL).all({ ...base, ids: JSON.stringify(ids) }) as { id: number; automated: number }[];
+  const scores = ranking.score(checked.map((r) => r.id));
+  const out = checked.map((r, i) => ({ id: r.id, rank: -scores[i]!, automated: r.automated }));
+  return out.sort(compareRanked).slice(0, limit);
+}
