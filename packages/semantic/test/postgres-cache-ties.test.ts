@@ -82,7 +82,7 @@ describe('PostgreSQL matrix cache: exact score ties', () => {
 
     let searches = 0;
     for (const query of [SAME, seededUnitVector(12, DIMS)]) {
-      for (const roles of [undefined, ['user' as const], ['assistant' as const]]) {
+      for (const roles of [undefined, ['user'], ['assistant']] as Array<Array<'user' | 'assistant'> | undefined>) {
         for (const caller of [null, sessions[0]!]) {
           // Allowed messages in the contract's order: every score ties, so message id ascending.
           const allowed = messages.filter((m) => (!roles || roles.includes(m.role)) && m.sessionId !== caller).sort((a, b) => a.id - b.id);

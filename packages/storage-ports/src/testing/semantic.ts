@@ -193,7 +193,7 @@ export function describeSemanticConformance(open: OpenFreshStorage, options: { n
         if (work.length === 0) break;
         await claims.complete('w-ties', work.map((chunk) => ({ chunk, vector: unit([1, 2, 3]) }))); // every chunk the same vector
       }
-      for (const roles of [undefined, ['user' as const], ['assistant' as const]]) {
+      for (const roles of [undefined, ['user'], ['assistant']] as Array<MessageRole[] | undefined>) {
         for (const caller of [null, 'st1']) {
           const allowed = messages.filter((m) => (!roles || roles.includes(m.role)) && m.sessionId !== caller);
           for (let limit = 1; limit <= allowed.length + 1; limit++) {
