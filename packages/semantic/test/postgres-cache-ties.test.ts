@@ -3,8 +3,8 @@
  * PostgreSQL (tooling/config startThrowawayPostgres): messages of one project whose chunks all carry
  * the SAME vector, so every score ties, spread over two roles (two cached segments), a delta tail
  * of rows embedded after the entry was built — rows of OLDER messages than cached ones — and
- * messages with two chunks planned in reverse chunk-index order (the lower chunk id is the later
- * chunk). The SQL exact scan (ChunkStore.search: `order by distance, message_id, chunk id`) is the
+ * messages with three chunks planned in reverse chunk-index order (the lowest chunk id is the last
+ * chunk, so a load in chunk-index order would cut it off at k = 2). The SQL exact scan (ChunkStore.search: `order by distance, message_id, chunk id`) is the
  * contract: for every limit (cuts inside the tie group), role filter and caller, the cache returns
  * the same messages in the same order with the same anchors, and that order is message id
  * ascending, each message anchored by its lowest chunk id.
@@ -42,16 +42,16 @@ afterAll(async () => {
 type Message = { id: number; content: string; sessionId: string; role: 'user' | 'assistant' };
 
 /**
- * Plans the chunks of `messages` — two for those in `twoChunks`, planned index 1 first (its chunk id
- * is the lower), one otherwise — and embeds them all with SAME (one addition).
+ * Plans the chunks of `messages` — three for those in `threeChunks`, planned index 2, then 1, then 0
+ * (the last range gets the lowest chunk id), one otherwise — and embeds them all with SAME (one addition).
  */
-async function embed(projectId: string, messages: readonly Message[], twoChunks: ReadonlySet<number>) {
+async function embed(projectId: string, messages: readonly Message[], threeChunks: ReadonlySet<number>) {
   const { chunks, claims } = storage.semantic!;
-  const second = messages.filter((m) => twoChunks.has(m.id)).map((m) => ({ messageId: m.id, chunkIndex: 1, start: 4, end: 8, contentHash: sha(m.content) }));
-  if (second.length > 0) await chunks.plan(fp, second);
+  const many = messages.filter((m) => threeChunks.has(m.id));
+  for (const index of [2, 1]) if (many.length > 0) await chunks.plan(fp, many.map((m) => ({ messageId: m.id, chunkIndex: index, start: 4 * index, end: 4 * index + 4, contentHash: sha(m.content) })));
   await chunks.plan(fp, messages.map((m) => ({ messageId: m.id, chunkIndex: 0, start: 0, end: 4, contentHash: sha(m.content) })));
   const work = await claims.claim({ fingerprintId: fp, endpoint: ENDPOINT, owner: 't', limit: 100, leaseMs: 60_000, maxAttempts: 3, projectId });
-  expect(work.length).toBe(messages.length + second.length);
+  expect(work.length).toBe(messages.length + 2 * many.length);
   await claims.complete('t', work.map((chunk) => ({ chunk, vector: SAME })));
 }
 
@@ -69,7 +69,7 @@ describe('PostgreSQL matrix cache: exact score ties', () => {
       const [m] = (await storage.messages.append(sessionId, [{ role, content: `tied message ${i}` }])).messages;
       messages.push({ id: m!.id, content: m!.content, sessionId, role });
     }
-    // The cached entry: the newer half, and message 4 with two chunks (its index-1 chunk has the lower id).
+    // The cached entry: the newer messages, message 4 with three chunks (its index-2 chunk has the lowest id).
     await embed(projectId, messages.slice(4), new Set([messages[4]!.id]));
     const cache = new MatrixCache({ inlineRows: INLINE });
     const counters: CachedSearchCounters = { cached: 0, adapter: 0, stale: 0 };
@@ -77,13 +77,13 @@ describe('PostgreSQL matrix cache: exact score ties', () => {
     const scope = (caller: string | null) => ({ kind: 'project' as const, projectId, currentSessionId: caller });
     expect((await cachedChunkSearch(chunks, cache, scope(null), fp, SAME, { limit: 3 }, counters)).length).toBe(3);
     expect(cache.snapshot().builds).toBe(1);
-    // Then the older messages: an addition the cache catches up with as a tail (message 1 with two chunks).
+    // Then the older messages: an addition the cache catches up with as a tail (message 1 with three chunks).
     await embed(projectId, messages.slice(0, 4), new Set([messages[1]!.id]));
 
     let searches = 0;
     for (const query of [SAME, seededUnitVector(12, DIMS)]) {
       for (const roles of [undefined, ['user'], ['assistant']] as Array<Array<'user' | 'assistant'> | undefined>) {
-        for (const caller of [null, sessions[0]!]) {
+        for (const caller of [null, ...sessions]) {
           // Allowed messages in the contract's order: every score ties, so message id ascending.
           const allowed = messages.filter((m) => (!roles || roles.includes(m.role)) && m.sessionId !== caller).sort((a, b) => a.id - b.id);
           for (let limit = 1; limit <= allowed.length + 1; limit++) {
@@ -93,9 +93,9 @@ describe('PostgreSQL matrix cache: exact score ties', () => {
             searches++;
             expect(anchors(got)).toEqual(anchors(want));
             got.forEach((h, i) => expect(Math.abs(h.score - want[i]!.score)).toBeLessThan(1e-6));
-            // The SQL scan's own order: message id ascending; a two-chunk message anchored by its lower chunk id (index 1).
+            // The SQL scan's own order: message id ascending; a three-chunk message anchored by its lowest chunk id (index 2).
             expect(anchors(want)).toEqual(
-              allowed.slice(0, limit).map((m) => ({ id: m.id, session: m.sessionId, ...(m.id === messages[1]!.id || m.id === messages[4]!.id ? { start: 4, end: 8 } : { start: 0, end: 4 }) })),
+              allowed.slice(0, limit).map((m) => ({ id: m.id, session: m.sessionId, ...(m.id === messages[1]!.id || m.id === messages[4]!.id ? { start: 8, end: 12 } : { start: 0, end: 4 }) })),
             );
           }
         }
@@ -104,6 +104,6 @@ describe('PostgreSQL matrix cache: exact score ties', () => {
     // Every search was served by the cache, from the entry caught up by one delta (a tail, not a rebuild).
     expect(counters).toEqual({ cached: searches + 1, adapter: 0, stale: 0 });
     const stats = cache.snapshot();
-    expect({ builds: stats.builds, deltas: stats.deltas, deltaRows: stats.deltaRows }).toEqual({ builds: 1, deltas: 1, deltaRows: 5 });
+    expect({ builds: stats.builds, deltas: stats.deltas, deltaRows: stats.deltaRows }).toEqual({ builds: 1, deltas: 1, deltaRows: 6 });
   }, 120_000);
 });

@@ -184,10 +184,11 @@ export function describeSemanticConformance(open: OpenFreshStorage, options: { n
         const m = (await s.messages.append(sessionId, [{ role, content: `tied message ${i}` }])).messages[0]!;
         messages.push({ id: m.id, content: m.content, role, sessionId });
       }
-      // Two chunks for messages 0 and 3, planned chunk index 1 first: the lower chunk id is the later range.
-      const two = new Set([messages[0]!.id, messages[3]!.id]);
-      await chunks.plan(fp, messages.filter((m) => two.has(m.id)).map((m) => ({ messageId: m.id, chunkIndex: 1, start: 6, end: 12, contentHash: sha(m.content) })));
-      await chunks.plan(fp, messages.map((m) => ({ messageId: m.id, chunkIndex: 0, start: 0, end: 6, contentHash: sha(m.content) })));
+      // Three chunks for messages 0 and 3, planned chunk index 2, then 1, then 0: the lowest chunk id
+      // is the last range (a scan in chunk-index order would cut it off at k = 2).
+      const three = new Set([messages[0]!.id, messages[3]!.id]);
+      for (const index of [2, 1]) await chunks.plan(fp, messages.filter((m) => three.has(m.id)).map((m) => ({ messageId: m.id, chunkIndex: index, start: 4 * index, end: 4 * index + 4, contentHash: sha(m.content) })));
+      await chunks.plan(fp, messages.map((m) => ({ messageId: m.id, chunkIndex: 0, start: 0, end: 4, contentHash: sha(m.content) })));
       for (;;) {
         const work = await claims.claim({ fingerprintId: fp, endpoint, owner: 'w-ties', limit: 100, leaseMs: 60_000, maxAttempts: 3 });
         if (work.length === 0) break;
@@ -198,7 +199,7 @@ export function describeSemanticConformance(open: OpenFreshStorage, options: { n
           const allowed = messages.filter((m) => (!roles || roles.includes(m.role)) && m.sessionId !== caller);
           for (let limit = 1; limit <= allowed.length + 1; limit++) {
             const hits = await chunks.search({ kind: 'project', projectId: 'p_t', currentSessionId: caller }, fp, unit([3, 1, 2]), { limit, ...(roles ? { roles } : {}) });
-            expect(hits.map((h) => ({ id: h.messageId, session: h.sessionId, start: h.start }))).toEqual(allowed.slice(0, limit).map((m) => ({ id: m.id, session: m.sessionId, start: two.has(m.id) ? 6 : 0 })));
+            expect(hits.map((h) => ({ id: h.messageId, session: h.sessionId, start: h.start }))).toEqual(allowed.slice(0, limit).map((m) => ({ id: m.id, session: m.sessionId, start: three.has(m.id) ? 8 : 0 })));
           }
         }
       }
