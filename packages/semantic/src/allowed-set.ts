@@ -115,3 +115,39 @@ export interface AsyncAllowedSetSource {
    */
   loadAdded?(projectId: string, fingerprintId: number, dims: number, after: number, upTo: number, maxRows: number): Promise<AllowedSet | null>;
 }
+
+/** True when row `i` of (message ids, chunk ids) precedes row `j` in the rank order's tie rule (message id, then chunk id). */
+function precedes(m: Float64Array, c: Float64Array, i: number, j: number): boolean {
+  return m[i]! < m[j]! || (m[i]! === m[j]! && c[i]! < c[j]!);
+}
+
+/**
+ * Puts a float32 segment's rows in (message id, chunk id) order — the tie rule of every exact scan
+ * (exact-search.ts `compareRanked`; a segment's top-k breaks ties by lower row) — so the ranking does
+ * not depend on the order a source read its rows in. Adapters already read in that order: this is
+ * one O(rows) check then, and a sort (with a copy of the segment) only when they did not. Call before
+ * the int8 copy is made.
+ */
+export function orderSegment(seg: AllowedSegment): void {
+  const { rows, messageIds, chunkIds } = seg;
+  let ordered = true;
+  for (let i = 1; i < rows && ordered; i++) ordered = precedes(messageIds, chunkIds, i - 1, i);
+  if (ordered) return;
+  if (!seg.matrix || seg.q8) throw new RangeError('orderSegment needs a float32 segment without an int8 copy');
+  const perm = Uint32Array.from({ length: rows }, (_, i) => i).sort((x, y) => messageIds[x]! - messageIds[y]! || chunkIds[x]! - chunkIds[y]!);
+  const gather = <A extends Float64Array | Int32Array | Uint8Array>(a: A): A => {
+    const out = a.slice(0, rows) as A;
+    for (let k = 0; k < rows; k++) out[k] = a[perm[k]!]!;
+    return out;
+  };
+  const { dims, data } = seg.matrix;
+  const sorted = new Float32Array(rows * dims);
+  for (let k = 0; k < rows; k++) sorted.set(data.subarray(perm[k]! * dims, (perm[k]! + 1) * dims), k * dims);
+  seg.matrix = { dims, rows, data: sorted };
+  seg.chunkIds = gather(chunkIds);
+  seg.messageIds = gather(messageIds);
+  seg.sessionIdx = gather(seg.sessionIdx);
+  seg.start = gather(seg.start);
+  seg.end = gather(seg.end);
+  seg.live = gather(seg.live);
+}

@@ -3,13 +3,14 @@
  * adapter, sqlite/exact-search.ts, and cached per project by matrix-cache.ts) is scanned whole with the exact top-k kernel (vector-scan.ts); the role filter
  * picks whole role segments and the caller's own live messages are excluded row by row, so both
  * are applied before ranking, never after a global top-k. Several chunks of one message collapse to
- * the best one, which anchors the hit with its [start, end) range.
+ * the best one, which anchors the hit with its [start, end) range. One total order ranks on every
+ * path (`compareRanked`): score, then message id, then chunk id — the PostgreSQL SQL scan's order,
+ * so exact ties come out alike from the SQLite scan, the SQL scan and a MatrixCache entry with tails.
  */
 import type { MessageRole } from '@recall/rpc-contract';
 import type { StoredChunkRow } from '@recall/storage-ports';
 import type { AllowedSegment, AllowedSet, SemanticScope } from './allowed-set.js';
 import { quantizesTo } from './int8-scan.js';
-import { TopK } from './topk.js';
 import type { ScoredRow } from './topk.js';
 import { dotAt, scanQuantizedTopK, scanQuantizedTopKAsync, scanTopK, type ScanBackend } from './vector-scan.js';
 
@@ -80,28 +81,37 @@ function callerRows(seg: AllowedSegment, callerIdx: number): Set<number> {
 }
 
 /**
- * Merges the per-segment top-k lists (one rank space; ties keep segment order then row order) into
- * the first `limit` distinct messages; `done` when they are certain or the set is exhausted.
+ * The rank order of every exact search path, ties included: score descending, then message id
+ * ascending, then chunk id ascending — the PostgreSQL SQL scan's `order by distance, message_id,
+ * chunk id`. Negative when (a) ranks first.
+ */
+export function compareRanked(aScore: number, aMessage: number, aChunk: number, bScore: number, bMessage: number, bChunk: number): number {
+  if (aScore !== bScore) return aScore > bScore ? -1 : 1;
+  return aMessage - bMessage || aChunk - bChunk;
+}
+
+/**
+ * Merges the per-segment top-k lists into the first `limit` distinct messages in the one total
+ * order (`compareRanked`: score, message id, chunk id), whatever segment a row sits in — roles,
+ * cached rows or a delta tail; `done` when they are certain or the set is exhausted. Exact because
+ * each segment's rows are in (message id, chunk id) order (`orderSegment`) and a segment's top-k
+ * breaks ties by lower row: its list is the segment's first k in the total order, so the first k
+ * of the merged lists are the set's.
  */
 function mergeHits(set: AllowedSet, segments: readonly AllowedSegment[], found: ReadonlyArray<readonly ScoredRow[]>, k: number, total: number, limit: number): { hits: ScopedHit[]; done: boolean } {
-  const merged = new TopK(k);
-  const owner: Array<{ seg: number; row: number }> = [];
+  const candidates: Array<{ seg: AllowedSegment; row: number; score: number; messageId: number; chunkId: number }> = [];
   found.forEach((list, si) => {
-    for (const hit of list) {
-      merged.push(owner.length, hit.score);
-      owner.push({ seg: si, row: hit.row });
-    }
+    const seg = segments[si]!;
+    for (const hit of list) candidates.push({ seg, row: hit.row, score: hit.score, messageId: seg.messageIds[hit.row]!, chunkId: seg.chunkIds[hit.row]! });
   });
+  candidates.sort((a, b) => compareRanked(a.score, a.messageId, a.chunkId, b.score, b.messageId, b.chunkId));
+  const ranked = candidates.length > k ? candidates.slice(0, k) : candidates;
   const hits: ScopedHit[] = [];
   const seen = new Set<number>();
-  const ranked = merged.sorted();
-  for (const r of ranked) {
-    const { seg: si, row } = owner[r.row]!;
-    const seg = segments[si]!;
-    const messageId = seg.messageIds[row]!;
+  for (const { seg, row, score, messageId } of ranked) {
     if (seen.has(messageId)) continue;
     seen.add(messageId);
-    hits.push({ messageId, sessionId: set.sessions[seg.sessionIdx[row]!]!, score: r.score, start: seg.start[row]!, end: seg.end[row]! });
+    hits.push({ messageId, sessionId: set.sessions[seg.sessionIdx[row]!]!, score, start: seg.start[row]!, end: seg.end[row]! });
     if (hits.length === limit) break;
   }
   return { hits, done: hits.length >= limit || k >= total || ranked.length < k };

@@ -13,9 +13,11 @@
  * quantised over them, requantised whenever rows join it; the certified scan runs on it as on any
  * segment (its own scales, error bound and rescore reads), so the search stays exact.
  *
- * Order: a tail's rows are sorted by (message id, chunk id) — the SQL scan's tie order — and the
- * tails come after the cached segments, so on an exact score tie a tail row ranks after a cached
- * row (usually right: appended rows are newer messages, and the SQL scan breaks ties by message id).
+ * Order: a tail's rows are sorted by (message id, chunk id), as every segment's are, and the tails
+ * come after the cached segments; the segment order does not rank: the search merges the segments'
+ * lists in one total order (exact-search.ts `compareRanked`: score, message id, chunk id — the SQL
+ * scan's), so on an exact score tie a tail row of an older message ranks before a cached row of a
+ * newer one, as the SQL scan ranks them.
  */
 import { MESSAGE_ROLES, type MessageRole } from '@recall/rpc-contract';
 import type { AllowedSegment, AllowedSet } from './allowed-set.js';

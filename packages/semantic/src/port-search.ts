@@ -22,13 +22,13 @@
  * search instead loads just the added rows inside its read and is served from the caught-up entry.
  */
 import type { AllowedSetRows, ChunkHit, ChunkScope, ChunkSearchOptions, ChunkStore, ProjectVectorReads, ProjectVectorSource } from '@recall/storage-ports';
-import type { AllowedSet, SemanticScope } from './allowed-set.js';
+import { orderSegment, type AllowedSegment, type AllowedSet, type SemanticScope } from './allowed-set.js';
 import { searchAllowedSetAsync, StaleVectorError, type ExactSearchOptions } from './exact-search.js';
 import type { MatrixCache } from './matrix-cache.js';
 
 /** The rows of a port's allowed set as a cacheable AllowedSet (float32 rows; the cache quantises them). */
 function toAllowedSet(rows: AllowedSetRows, fingerprintId: number, dims: number): AllowedSet {
-  const segments = rows.segments.map((r) => ({
+  const segments: AllowedSegment[] = rows.segments.map((r) => ({
     role: r.role,
     rows: r.rows,
     matrix: { dims, rows: r.rows, data: r.vectors },
@@ -39,6 +39,8 @@ function toAllowedSet(rows: AllowedSetRows, fingerprintId: number, dims: number)
     end: r.end,
     live: r.live,
   }));
+  // The ports promise (message id, chunk id) order per role (the exact search's tie order); checked here in one pass.
+  for (const seg of segments) orderSegment(seg);
   const total = segments.reduce((n, s) => n + s.rows, 0);
   return {
     fingerprintId,
@@ -46,7 +48,7 @@ function toAllowedSet(rows: AllowedSetRows, fingerprintId: number, dims: number)
     sessions: rows.sessions,
     segments,
     rows: total,
-    bytes: segments.reduce((n, s) => n + s.matrix.data.byteLength + s.rows * 29, 0),
+    bytes: segments.reduce((n, s) => n + s.matrix!.data.byteLength + s.rows * 29, 0),
     skipped: rows.skipped,
     ...(rows.generationAfter !== undefined ? { generationAfter: rows.generationAfter } : {}),
     readVectors: () => {

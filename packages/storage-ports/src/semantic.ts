@@ -132,7 +132,10 @@ export interface ChunkStore {
   setConsent(projectId: string, endpoint: string, enabled: boolean, rerankEndpoint?: string | null): Promise<void>;
   /** Inserts pending chunk rows (unique per fingerprint, message, content hash, chunk index; existing rows kept). Returns how many were new. */
   plan(fingerprintId: number, chunks: readonly ChunkPlan[]): Promise<number>;
-  /** The exact top `limit` messages of the allowed set for a unit query vector, best first. */
+  /**
+   * The exact top `limit` messages of the allowed set for a unit query vector, best first: by score,
+   * exact ties by message id ascending; each message anchored by its best chunk (on a tie, the lowest chunk id).
+   */
   search(scope: ChunkScope, fingerprintId: number, query: Float32Array, options: ChunkSearchOptions): Promise<ChunkHit[]>;
   /**
    * Optional (PostgreSQL): reads of one project's allowed set inside one scoped read transaction,
@@ -232,7 +235,7 @@ export interface ClaimQueue {
   consented(chunkIds: readonly number[], endpoint: string): Promise<number[]>;
 }
 
-/** One role's rows of a project's allowed set, sorted by message id then chunk index. */
+/** One role's rows of a project's allowed set, sorted by message id then chunk id (the tie order of the exact search: ChunkStore.search ranks exact score ties by message id, then chunk id). */
 export interface AllowedRoleRows {
   role: MessageRole;
   rows: number;

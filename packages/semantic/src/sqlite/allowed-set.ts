@@ -3,11 +3,12 @@
  * fingerprint whose messages are visible (live or compacted) and whose sessions are visible and
  * belong to the caller's project — or, for a caller without a project, to its own compression
  * history (NULL is not a shared project), joined to `sessions.project_id` at read time, read per
- * message role into its own buffer, inside one read transaction.
+ * message role into its own buffer, inside one read transaction, each role's rows in (message id,
+ * chunk id) order: the tie order of the exact search (../exact-search.ts `compareRanked`).
  */
 import type { RecallDatabase } from '@recall/schema';
 import { MESSAGE_ROLES } from '@recall/rpc-contract';
-import type { AllowedDates, AllowedSegment, AllowedSet, AllowedSetSource } from '../allowed-set.js';
+import { orderSegment, type AllowedDates, type AllowedSegment, type AllowedSet, type AllowedSetSource } from '../allowed-set.js';
 
 const FILTER = `
   from semantic_chunks c
@@ -51,7 +52,7 @@ export function loadAllowedSet(db: RecallDatabase, where: { projectId: string } 
     let rows = 0;
     let bytes = 0;
     const stmt = db.raw.prepare(
-      `select c.id as chunk_id, c.message_id, s.id as session_id, c.start, c."end", c.vector, m.visibility = 'live' as live ${FILTER}${scope.sql} and m.role = @role order by c.message_id, c.chunk_index`,
+      `select c.id as chunk_id, c.message_id, s.id as session_id, c.start, c."end", c.vector, m.visibility = 'live' as live ${FILTER}${scope.sql} and m.role = @role order by c.message_id, c.id`,
     );
     for (const role of MESSAGE_ROLES) {
       const n = counts.get(role) ?? 0;
@@ -93,6 +94,7 @@ export function loadAllowedSet(db: RecallDatabase, where: { projectId: string } 
       }
       (seg.matrix as { rows: number }).rows = row;
       seg.rows = row;
+      orderSegment(seg); // already in order (the ORDER BY): one check
       rows += row;
       bytes += data.byteLength + n * 29;
       segments.push(seg);

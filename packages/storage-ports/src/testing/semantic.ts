@@ -168,6 +168,43 @@ export function describeSemanticConformance(open: OpenFreshStorage, options: { n
       expect(ownFound).toBeGreaterThan(0);
     });
 
+    it('exact score ties rank by message id, then chunk id, across roles and sessions, whatever the limit', async () => {
+      const s = await fresh();
+      const endpoint = 'http://127.0.0.1:9/v1';
+      const { chunks, claims } = semanticOf(s);
+      await s.projects.create({ id: 'p_t', name: 'T' });
+      await chunks.setConsent('p_t', endpoint, true);
+      await s.sessions.create({ id: 'st1', projectId: 'p_t' });
+      await s.sessions.create({ id: 'st2', projectId: 'p_t' });
+      const fp = await chunks.ensureFingerprint(spec(3, endpoint));
+      const messages: Array<{ id: number; content: string; role: MessageRole; sessionId: string }> = [];
+      for (let i = 0; i < 7; i++) {
+        const role: MessageRole = i % 3 === 0 ? 'assistant' : 'user';
+        const sessionId = i % 2 ? 'st2' : 'st1';
+        const m = (await s.messages.append(sessionId, [{ role, content: `tied message ${i}` }])).messages[0]!;
+        messages.push({ id: m.id, content: m.content, role, sessionId });
+      }
+      // Three chunks for messages 0 and 3, planned chunk index 2, then 1, then 0: the lowest chunk id
+      // is the last range (a scan in chunk-index order would cut it off at k = 2).
+      const three = new Set([messages[0]!.id, messages[3]!.id]);
+      for (const index of [2, 1]) await chunks.plan(fp, messages.filter((m) => three.has(m.id)).map((m) => ({ messageId: m.id, chunkIndex: index, start: 4 * index, end: 4 * index + 4, contentHash: sha(m.content) })));
+      await chunks.plan(fp, messages.map((m) => ({ messageId: m.id, chunkIndex: 0, start: 0, end: 4, contentHash: sha(m.content) })));
+      for (;;) {
+        const work = await claims.claim({ fingerprintId: fp, endpoint, owner: 'w-ties', limit: 100, leaseMs: 60_000, maxAttempts: 3 });
+        if (work.length === 0) break;
+        await claims.complete('w-ties', work.map((chunk) => ({ chunk, vector: unit([1, 2, 3]) }))); // every chunk the same vector
+      }
+      for (const roles of [undefined, ['user'], ['assistant']] as Array<MessageRole[] | undefined>) {
+        for (const caller of [null, 'st1']) {
+          const allowed = messages.filter((m) => (!roles || roles.includes(m.role)) && m.sessionId !== caller);
+          for (let limit = 1; limit <= allowed.length + 1; limit++) {
+            const hits = await chunks.search({ kind: 'project', projectId: 'p_t', currentSessionId: caller }, fp, unit([3, 1, 2]), { limit, ...(roles ? { roles } : {}) });
+            expect(hits.map((h) => ({ id: h.messageId, session: h.sessionId, start: h.start }))).toEqual(allowed.slice(0, limit).map((m) => ({ id: m.id, session: m.sessionId, start: three.has(m.id) ? 8 : 0 })));
+          }
+        }
+      }
+    });
+
     it('fingerprints of different dimensions coexist', async () => {
       const s = await fresh();
       const endpoint = 'http://127.0.0.1:9/v1';

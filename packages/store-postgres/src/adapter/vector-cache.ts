@@ -8,7 +8,7 @@
  *   additions) — read first, so a bump between it and the rows only causes a rebuild next time;
  * - `load`: the allowed set (ready chunks of the fingerprint with a vector of its dimensions,
  *   visible messages, the project, visible sessions) in one binary COPY (one snapshot, bounded
- *   memory; vector-load.ts), each role's rows in (message id, chunk index) order, the roles in
+ *   memory; vector-load.ts), each role's rows in (message id, chunk id) order, the roles in
  *   MESSAGE_ROLES order (as the SQLite adapter's segments), then the generation once more
  *   (`generationAfter`: unchanged = the rows are exactly the set at plan's generation);
  * - `loadAdded`: the rows added since a generation (vector-delta.ts), for a cache catching up;

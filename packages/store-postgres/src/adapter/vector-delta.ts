@@ -7,7 +7,7 @@
  * snapshot: it re-reads `rebuild_gen` (no other change since `after`: the log above `after` is
  * complete) together with the log and the rows; any doubt answers null and the cache rebuilds.
  * Additions are small (the rows of a few appends), so they travel as ordinary rows; each role's rows
- * come back in (message id, chunk index, chunk id) order, roles in MESSAGE_ROLES order.
+ * come back in (message id, chunk id) order (the exact search's tie order), roles in MESSAGE_ROLES order.
  */
 import { MESSAGE_ROLES, type MessageRole } from '@recall/rpc-contract';
 import type { AllowedRoleRows, AllowedSetRows } from '@recall/storage-ports';
@@ -22,7 +22,7 @@ export async function loadAddedRows(tx: Tx, projectId: string, fingerprintId: nu
             head as (select coalesce((select g.rebuild_gen <= $4 from semantic_generation g where g.project_id = $2), false) as ok,
                             (select coalesce(sum(cardinality(l.chunk_ids)), 0) from log l) as n)
        select head.ok, head.n, r.* from head left join lateral (
-         select c.role, c.id, c.message_id, c.session_id, c.chunk_index, c.start, c."end", c.visibility = 'live' as live, vector_send(c.embedding) as v
+         select c.role, c.id, c.message_id, c.session_id, c.start, c."end", c.visibility = 'live' as live, vector_send(c.embedding) as v
            from semantic_chunks c join sessions s on s.id = c.session_id
           where head.ok and head.n <= $6 and c.id = any(array(select unnest(l.chunk_ids) from log l)) and ${ALLOWED} and vector_dims(c.embedding) = $3::int
        ) r on true`,
@@ -31,7 +31,7 @@ export async function loadAddedRows(tx: Tx, projectId: string, fingerprintId: nu
   ).rows;
   const head = rows[0];
   if (!head || head.ok !== true || Number(head.n) > maxRows) return null;
-  type Row = { role: MessageRole; id: number; messageId: number; sessionId: string; chunkIndex: number; start: number; end: number; live: boolean; vector: Uint8Array };
+  type Row = { role: MessageRole; id: number; messageId: number; sessionId: string; start: number; end: number; live: boolean; vector: Uint8Array };
   const byRole = new Map<MessageRole, Row[]>();
   let skipped = 0;
   for (const r of rows) {
@@ -44,7 +44,7 @@ export async function loadAddedRows(tx: Tx, projectId: string, fingerprintId: nu
     const role = r.role as MessageRole;
     let list = byRole.get(role);
     if (!list) byRole.set(role, (list = []));
-    list.push({ role, id: Number(r.id), messageId: Number(r.message_id), sessionId: r.session_id as string, chunkIndex: Number(r.chunk_index), start: Number(r.start), end: Number(r.end), live: r.live === true, vector });
+    list.push({ role, id: Number(r.id), messageId: Number(r.message_id), sessionId: r.session_id as string, start: Number(r.start), end: Number(r.end), live: r.live === true, vector });
   }
   const sessions: string[] = [];
   const sessionIdx = new Map<string, number>();
@@ -52,7 +52,7 @@ export async function loadAddedRows(tx: Tx, projectId: string, fingerprintId: nu
   for (const role of MESSAGE_ROLES) {
     const list = byRole.get(role);
     if (!list) continue;
-    list.sort((x, y) => x.messageId - y.messageId || x.chunkIndex - y.chunkIndex || x.id - y.id);
+    list.sort((x, y) => x.messageId - y.messageId || x.id - y.id);
     const n = list.length;
     const seg: AllowedRoleRows = { role, rows: n, vectors: new Float32Array(n * dims), chunkIds: new Float64Array(n), messageIds: new Float64Array(n), sessionIdx: new Int32Array(n), start: new Int32Array(n), end: new Int32Array(n), live: new Uint8Array(n) };
     const bytes = new Uint8Array(seg.vectors.buffer);

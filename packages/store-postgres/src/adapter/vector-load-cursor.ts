@@ -30,7 +30,7 @@ export async function loadAllowedSetByCursor(tx: Tx, projectId: string, fingerpr
          select c.id, (row_number() over w) - 1 as pos, count(*) over (partition by c.role) as n
            from semantic_chunks c join sessions s on s.id = c.session_id
           where ${ALLOWED} and vector_dims(c.embedding) = $3
-         window w as (partition by c.role order by c.message_id, c.chunk_index, c.id))
+         window w as (partition by c.role order by c.message_id, c.id))
        select o.pos, o.n, c.id, c.role, c.message_id, c.session_id, c.start, c."end", c.visibility = 'live' as live, vector_send(c.embedding) as v
          from ord o join semantic_chunks c on c.id = o.id`,
     params,
@@ -84,8 +84,8 @@ export async function loadAllowedSetByCursor(tx: Tx, projectId: string, fingerpr
     if (rows.length < FETCH_ROWS) break;
   }
   await tx.query('close recall_allowed_set');
-  // Segments in MESSAGE_ROLES order, as the SQLite adapter reads them: the scan breaks exact score
-  // ties by segment, then row, so both adapters' cached searches order ties alike.
+  // Segments in MESSAGE_ROLES order, as the SQLite adapter reads them; each role's rows in (message
+  // id, chunk id) order, the exact search's tie order.
   const segments = MESSAGE_ROLES.flatMap((role) => (byRole.has(role) ? [byRole.get(role)!.seg] : []));
   const out: AllowedSetRows = { sessions, segments, skipped };
   return out;

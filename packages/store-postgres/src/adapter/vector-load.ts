@@ -5,7 +5,8 @@
  * anchors and vectors travel in their binary send forms (a vector: 4 + 4·dims bytes, half of the
  * hex text a bytea FETCH sends) and are decoded straight into the preallocated arrays as each
  * message arrives. The statement has no ORDER BY and no window function: a row's position in its
- * role's segment (message id, chunk index, chunk id order, as before) is computed here — rows are
+ * role's segment — (message id, chunk id) order, the tie order of the exact search (the SQL scan's
+ * `order by distance, message_id, chunk id`; @recall/semantic's `compareRanked`) — is computed here: rows are
  * written in arrival order, then each segment is sorted in place when it is not already in order
  * (usually it is). Sessions are numbered in order of first appearance over the segments.
  * The result equals the cursor load's (vector-load-cursor.ts) row for row and byte for byte, with
@@ -27,8 +28,8 @@ export function vectorBytes(binary: Buffer, dims: number): Uint8Array | null {
 }
 
 /** The COPY's columns, in order. */
-const COLUMNS = `c.role, c.id, c.message_id, c.session_id, c.chunk_index, c.start, c."end", c.visibility = 'live', c.embedding`;
-const FIELDS = 9;
+const COLUMNS = `c.role, c.id, c.message_id, c.session_id, c.start, c."end", c.visibility = 'live', c.embedding`;
+const FIELDS = 8;
 
 /** One role's rows while they arrive (arrival order), with room for `cap` rows. */
 interface Building {
@@ -39,7 +40,6 @@ interface Building {
   bytes: Uint8Array;
   chunkIds: Float64Array;
   messageIds: Float64Array;
-  chunkIndex: Int32Array;
   /** Session numbers in order of arrival (renumbered at the end). */
   sessionIdx: Int32Array;
   start: Int32Array;
@@ -57,7 +57,6 @@ function building(role: MessageRole, cap: number, dims: number): Building {
     bytes: new Uint8Array(vectors.buffer),
     chunkIds: new Float64Array(cap),
     messageIds: new Float64Array(cap),
-    chunkIndex: new Int32Array(cap),
     sessionIdx: new Int32Array(cap),
     start: new Int32Array(cap),
     end: new Int32Array(cap),
@@ -73,7 +72,6 @@ function resized(b: Building, cap: number, dims: number): Building {
   out.vectors.set(b.vectors.subarray(0, n * dims));
   out.chunkIds.set(b.chunkIds.subarray(0, n));
   out.messageIds.set(b.messageIds.subarray(0, n));
-  out.chunkIndex.set(b.chunkIndex.subarray(0, n));
   out.sessionIdx.set(b.sessionIdx.subarray(0, n));
   out.start.set(b.start.subarray(0, n));
   out.end.set(b.end.subarray(0, n));
@@ -83,10 +81,10 @@ function resized(b: Building, cap: number, dims: number): Building {
 
 const int8At = (buf: Buffer, o: number): number => buf.readInt32BE(o) * 4294967296 + buf.readUInt32BE(o + 4);
 
-/** Sorts `b`'s rows in place by (message id, chunk index, chunk id) unless they already are. */
+/** Sorts `b`'s rows in place by (message id, chunk id) — the exact search's tie order — unless they already are. */
 function sortRows(b: Building, dims: number): void {
-  const { rows, messageIds: m, chunkIndex: ci, chunkIds: id } = b;
-  const before = (x: number, y: number): number => m[x]! - m[y]! || ci[x]! - ci[y]! || id[x]! - id[y]!;
+  const { rows, messageIds: m, chunkIds: id } = b;
+  const before = (x: number, y: number): number => m[x]! - m[y]! || id[x]! - id[y]!;
   let ordered = true;
   for (let i = 1; i < rows && ordered; i++) ordered = before(i - 1, i) < 0;
   if (ordered) return;
@@ -95,7 +93,7 @@ function sortRows(b: Building, dims: number): void {
     const copy = a.slice(0, rows);
     for (let k = 0; k < rows; k++) a[k] = copy[perm[k]!]!;
   };
-  for (const a of [b.chunkIds, b.messageIds, b.chunkIndex, b.sessionIdx, b.start, b.end, b.live]) gather(a);
+  for (const a of [b.chunkIds, b.messageIds, b.sessionIdx, b.start, b.end, b.live]) gather(a);
   // Vectors in place, one cycle of the permutation at a time (one row of scratch).
   const v = b.vectors;
   const row = new Float32Array(dims);
@@ -160,8 +158,8 @@ export async function loadAllowedSet(tx: Tx, projectId: string, fingerprintId: n
         let b = byRole.get(role);
         if (!b) byRole.set(role, (b = building(role as MessageRole, 16, dims)));
         else if (b.rows === b.cap) byRole.set(role, (b = resized(b, b.cap * 2, dims)));
-        const vo = at[8]!;
-        if (len[8] !== 4 + rowBytes || buf.readInt16BE(vo) !== dims) {
+        const vo = at[7]!;
+        if (len[7] !== 4 + rowBytes || buf.readInt16BE(vo) !== dims) {
           skipped++; // cannot happen (the statement filters on the dimensions)
           return;
         }
@@ -177,10 +175,9 @@ export async function loadAllowedSet(tx: Tx, projectId: string, fingerprintId: n
           sessionNumber.set(sessionId, si);
         }
         b.sessionIdx[i] = si;
-        b.chunkIndex[i] = buf.readInt32BE(at[4]!);
-        b.start[i] = buf.readInt32BE(at[5]!);
-        b.end[i] = buf.readInt32BE(at[6]!);
-        b.live[i] = buf[at[7]!] === 1 ? 1 : 0;
+        b.start[i] = buf.readInt32BE(at[4]!);
+        b.end[i] = buf.readInt32BE(at[5]!);
+        b.live[i] = buf[at[6]!] === 1 ? 1 : 0;
       },
     );
   } finally {
@@ -189,8 +186,8 @@ export async function loadAllowedSet(tx: Tx, projectId: string, fingerprintId: n
   signal?.throwIfAborted();
   if (seen > maxRows) return null;
 
-  // Segments in MESSAGE_ROLES order, as the SQLite adapter reads them: the scan breaks exact score
-  // ties by segment, then row, so both adapters' cached searches order ties alike.
+  // Segments in MESSAGE_ROLES order, as the SQLite adapter reads them (the segment order does not
+  // rank: exact score ties go by message id, then chunk id, in whichever segment a row sits).
   const sessions: string[] = [];
   const renumber = new Int32Array(arrivalSessions.length).fill(-1);
   const segments: AllowedRoleRows[] = [];
