@@ -41,7 +41,14 @@ const stepArb = fc.oneof(
 );
 const worldArb = fc.record({ sessions: fc.array(sessionArb, { minLength: 2, maxLength: 6 }), steps: fc.array(stepArb, { minLength: 4, maxLength: 12 }) });
 
-function build(db: RecallDatabase, sessions: ReadonlyArray<fc.RecordValue<{ project: number; hidden: boolean; automated: boolean; messages: { role: (typeof ROLES)[number]; text: string; at: number }[] }>>): string[] {
+interface WorldSession {
+  project: number;
+  hidden: boolean;
+  automated: boolean;
+  messages: { role: (typeof ROLES)[number]; text: string; at: number }[];
+}
+
+function build(db: RecallDatabase, sessions: readonly WorldSession[]): string[] {
   for (const i of [0, 1, 2]) createProject(db, { id: `p_${i}`, name: `P${i}` });
   return sessions.map((s, i) => {
     const id = `s${i}`;
