@@ -11,10 +11,10 @@
  *   and searches after it still answer (through the SQL scan).
  */
 import { createHash } from 'node:crypto';
-import { startThrowawayPostgres, type ThrowawayPostgres } from '@recall/config/postgres';
 import type { ChunkHit, ChunkStore, ProjectVectorSource, Storage } from '@recall/storage-ports';
-import { openPostgresStorage } from '@recall/store-postgres';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { usePostgresSemantic } from './support/postgres-semantic.js';
+import { seededUnitVector } from './support/seeded-vectors.js';
 import { MatrixCache } from '../src/index.js';
 import { cachedChunkSearch, type CachedSearchCounters } from '../src/internal.js';
 
@@ -22,31 +22,14 @@ const DIMS = 8;
 const ENDPOINT = 'http://127.0.0.1/e';
 const sha = (text: string) => createHash('sha256').update(text).digest('hex');
 
-function unitVector(seed: number): Float32Array {
-  let a = seed >>> 0;
-  const r = () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-  const v = Float32Array.from({ length: DIMS }, () => r() - 0.5);
-  const n = Math.hypot(...v);
-  return v.map((x) => x / n);
-}
+/** The unit vector of a seed (support/seeded-vectors.ts; the same vectors as before it was shared). */
+const unitVector = (seed: number): Float32Array => seededUnitVector(seed, DIMS);
 
-let cluster: ThrowawayPostgres | undefined;
 let storage: Storage;
 let fp = 0;
-beforeAll(async () => {
-  cluster = await startThrowawayPostgres();
-  storage = await openPostgresStorage({ kind: 'postgres', url: cluster.createDatabase('recall') });
-  fp = await storage.semantic!.chunks.ensureFingerprint({ provider: 't', endpoint: ENDPOINT, model: 'm', dims: DIMS, normalization: 'l2', chunkerVersion: 1 });
-}, 120_000);
-afterAll(async () => {
-  await storage?.close();
-  await cluster?.stop();
+usePostgresSemantic(DIMS, ENDPOINT, (s, f) => {
+  storage = s;
+  fp = f;
 });
 
 /** Appends `n` messages and embeds them (one chunk each, the vector seeded by the message id). */

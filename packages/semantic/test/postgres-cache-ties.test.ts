@@ -10,11 +10,10 @@
  * ascending, each message anchored by its lowest chunk id.
  */
 import { createHash } from 'node:crypto';
-import { startThrowawayPostgres, type ThrowawayPostgres } from '@recall/config/postgres';
 import type { ChunkHit, Storage } from '@recall/storage-ports';
-import { openPostgresStorage } from '@recall/store-postgres';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { seededUnitVector } from './support/seeded-vectors.js';
+import { usePostgresSemantic } from './support/postgres-semantic.js';
 import { MatrixCache } from '../src/index.js';
 import { cachedChunkSearch, type CachedSearchCounters } from '../src/internal.js';
 
@@ -26,17 +25,11 @@ const sha = (text: string) => createHash('sha256').update(text).digest('hex');
 /** The one vector every chunk carries. */
 const SAME = seededUnitVector(11, DIMS);
 
-let cluster: ThrowawayPostgres | undefined;
 let storage: Storage;
 let fp = 0;
-beforeAll(async () => {
-  cluster = await startThrowawayPostgres();
-  storage = await openPostgresStorage({ kind: 'postgres', url: cluster.createDatabase('recall') });
-  fp = await storage.semantic!.chunks.ensureFingerprint({ provider: 't', endpoint: ENDPOINT, model: 'm', dims: DIMS, normalization: 'l2', chunkerVersion: 1 });
-}, 120_000);
-afterAll(async () => {
-  await storage?.close();
-  await cluster?.stop();
+usePostgresSemantic(DIMS, ENDPOINT, (s, f) => {
+  storage = s;
+  fp = f;
 });
 
 type Message = { id: number; content: string; sessionId: string; role: 'user' | 'assistant' };
