@@ -30,8 +30,12 @@ export interface KeptTokens {
   columns?: KeptColumns;
 }
 
-/** Characters (UTF-16 code units of kept texts, plus tokens of built columns) a connection keeps at most (then it starts again). */
-const KEPT_UNITS_MAX = 4_000_000;
+/**
+ * What a connection keeps at most, in units of two per character of kept text (then it starts
+ * again): about 500,000 characters, a few tens of MB with the columns built for them — the whole
+ * text of a 3,000-message project.
+ */
+const KEPT_UNITS_MAX = 1_000_000;
 const tokenCache = new WeakMap<object, { revisionSum: number; moveSeq: number; units: number; byId: Map<number, KeptTokens> }>();
 
 /**
