@@ -9,12 +9,12 @@
  *
  * 1. the match's rowids from FTS5 alone (matching only, no ranking function);
  * 2. narrowed to the project's rows by the bitmap the connection keeps (ScopedRanking.projectRows);
- * 3. the gate (messageGateSql: visibility, roles, hidden sessions, the project, the excluded live
- *    messages, the date range) tested in one statement on those ids only — authoritative for the
- *    scope whatever the bitmap says, so a stale bit can hide a row from one search but never show
- *    another project's;
- * 4. every survivor scored (its tokens kept on the connection, keyword-kept.ts) and sorted by the
- *    one order keyword-rank.ts uses (compareRanked: interactive first, then score, then newest).
+ * 3. every one of them scored (its text kept on the connection, keyword-kept-tokens.ts);
+ * 4. the gate (messageGateSql: visibility, roles, hidden sessions, the project, the excluded live
+ *    messages, the date range) tested on them best first, a batch per statement, until `limit`
+ *    interactive rows pass — authoritative for the scope whatever the bitmap says, so a stale bit
+ *    can hide a row from one search but never show another project's — and the survivors sorted by
+ *    the one order keyword-rank.ts uses (compareRanked: interactive first, then score, then newest).
  *
  * Taken only where the phrase counts bound the work before anything is read (matchBounds): at most
  * SMALL_MATCH_ROWS rowids in the whole index and, in the project, at most SMALL_SCORE_ROWS rows to
@@ -81,8 +81,24 @@ export function smallRanked(
   if (ids.length > max) return null;
   if (ids.length === 0) return [];
   const dated = base['since'] != null || base['until'] != null;
-  const checked = stmt(db, dated ? GATE_DATED_SQL : GATE_SQL).all({ ...base, ids: JSON.stringify(ids) }) as { id: number; automated: number }[];
-  const scores = ranking.score(checked.map((r) => r.id));
-  const out = checked.map((r, i) => ({ id: r.id, rank: -scores[i]!, automated: r.automated }));
+  // Scored first, then gated best first in batches until `limit` interactive rows pass: every row
+  // not gated scores below each one gated, so it cannot reach the answer (automated rows rank after
+  // every interactive one, and ties fall to the newer message, as in compareRanked).
+  const scores = ranking.score(ids);
+  const order = ids.map((id, i) => ({ id, score: scores[i]! })).sort((a, b) => b.score - a.score || b.id - a.id);
+  const batch = Math.max(2 * limit, GATE_BATCH_MIN);
+  const out: SmallRankedRow[] = [];
+  let interactive = 0;
+  for (let i = 0; i < order.length && interactive < limit; i += batch) {
+    const part = order.slice(i, i + batch);
+    const scoreOf = new Map(part.map((r) => [r.id, r.score]));
+    for (const r of stmt(db, dated ? GATE_DATED_SQL : GATE_SQL).all({ ...base, ids: JSON.stringify(part.map((r) => r.id)) }) as { id: number; automated: number }[]) {
+      out.push({ id: r.id, rank: -scoreOf.get(r.id)!, automated: r.automated });
+      if (r.automated === 0) interactive++;
+    }
+  }
   return out.sort(compareRanked).slice(0, limit);
 }
+
+/** Rows gated per statement at least (twice the limit otherwise). */
+const GATE_BATCH_MIN = 16;

@@ -107,6 +107,24 @@ describe('project keyword plans (property)', () => {
     );
   });
 
+  test.each([
+    ['hidden sessions', { hidden: true, automated: false }],
+    ['the caller\'s own live messages', { hidden: false, automated: false }],
+    ['automated sessions', { hidden: false, automated: true }],
+  ])('the small plan gates past a first batch of best-scoring rows that fail the gate: %s', (_name, blocked) => {
+    const db = tempDb();
+    // 40 rows scoring best (the word twice, short) in the blocked session, 6 ordinary ones in others.
+    build(db, [
+      { project: 0, ...blocked, messages: Array.from({ length: 40 }, (_, i) => ({ role: 'user' as const, text: `retry retry ${i}`, at: i })) },
+      ...Array.from({ length: 6 }, (_, i) => ({ project: 0, hidden: false, automated: false, messages: [{ role: 'user' as const, text: `we should retry the deploy later, number ${i}`, at: i }] })),
+    ]);
+    const scope: KeywordScope = { kind: 'project', projectId: 'p_0', excludeSessionIds: ['s0'] };
+    const plan = hits(db, scope, 'retry', { limit: 5 });
+    expectSameHits(plan, hits(db, scope, 'retry', { limit: 5, scopeTokenMinMatches: 1_000_000 }), 'JOIN');
+    expect(plan).toHaveLength(5);
+    if (!blocked.automated) expect(plan.every(([id]) => id > 40)).toBe(true);
+  });
+
   test('order "any" (scopeStatistics false) finds the same messages, only ordered by the index', () => {
     const db = tempDb();
     build(db, [
