@@ -116,11 +116,6 @@ export interface AsyncAllowedSetSource {
   loadAdded?(projectId: string, fingerprintId: number, dims: number, after: number, upTo: number, maxRows: number): Promise<AllowedSet | null>;
 }
 
-/** True when row `i` of (message ids, chunk ids) precedes row `j` in the rank order's tie rule (message id, then chunk id). */
-function precedes(m: Float64Array, c: Float64Array, i: number, j: number): boolean {
-  return m[i]! < m[j]! || (m[i]! === m[j]! && c[i]! < c[j]!);
-}
-
 /**
  * Puts a float32 segment's rows in (message id, chunk id) order — the tie rule of every exact scan
  * (exact-search.ts `compareRanked`; a segment's top-k breaks ties by lower row) — so the ranking does
@@ -130,11 +125,13 @@ function precedes(m: Float64Array, c: Float64Array, i: number, j: number): boole
  */
 export function orderSegment(seg: AllowedSegment): void {
   const { rows, messageIds, chunkIds } = seg;
+  // The tie rule of the rank order: message id, then chunk id (negative when row x comes first).
+  const byTieRule = (x: number, y: number): number => messageIds[x]! - messageIds[y]! || chunkIds[x]! - chunkIds[y]!;
   let ordered = true;
-  for (let i = 1; i < rows && ordered; i++) ordered = precedes(messageIds, chunkIds, i - 1, i);
+  for (let i = 1; i < rows && ordered; i++) ordered = byTieRule(i - 1, i) < 0;
   if (ordered) return;
   if (!seg.matrix || seg.q8) throw new RangeError('orderSegment needs a float32 segment without an int8 copy');
-  const perm = Uint32Array.from({ length: rows }, (_, i) => i).sort((x, y) => messageIds[x]! - messageIds[y]! || chunkIds[x]! - chunkIds[y]!);
+  const perm = Uint32Array.from({ length: rows }, (_, i) => i).sort(byTieRule);
   const gather = <A extends Float64Array | Int32Array | Uint8Array>(a: A): A => {
     const out = a.slice(0, rows) as A;
     for (let k = 0; k < rows; k++) out[k] = a[perm[k]!]!;

@@ -9,7 +9,7 @@
  */
 import type { RecallDatabase } from '@recall/schema';
 import { onlyMovesSince, type IndexState } from './keyword-kept.js';
-import { columnTokensOfText, needleFrequency, phraseFrequency, type MatchLeaf } from './keyword-tokens.js';
+import { columnTokensOfText, hasRunGap, needleFrequency, phraseFrequency, type MatchLeaf } from './keyword-tokens.js';
 import { indexedText } from './search-text.js';
 
 /** A message's columns as the index's tokens, with how often each token occurs in each. */
@@ -28,6 +28,8 @@ export interface KeptTokens {
   readonly length: number;
   /** The columns' tokens, built by keptColumns the first time a phrase without a needle is counted. */
   columns?: KeptColumns;
+  /** hasRunGap of the text, taken the first time a bigram chain is counted. */
+  gap?: boolean;
 }
 
 /**
@@ -72,7 +74,7 @@ export function keptTokens(db: RecallDatabase, state: IndexState): { get(id: num
 }
 
 /** A message as keptTokens keeps it: its indexed text and FTS5 length; columns are built when a phrase needs them. */
-export function indexTokens(content: string, length: number): KeptTokens {
+export function keptCandidate(content: string, length: number): KeptTokens {
   return { text: indexedText(content), length };
 }
 
@@ -98,7 +100,7 @@ export function leafFrequencies(t: KeptTokens, leaves: readonly MatchLeaf[], out
 
 /** How often `leaf` occurs in a kept message's column (the index's own phrase matching). */
 export function keptFrequency(t: KeptTokens, leaf: MatchLeaf): number {
-  const byNeedle = needleFrequency(t.text, leaf);
+  const byNeedle = needleFrequency(t.text, leaf, () => (t.gap ??= hasRunGap(t.text)));
   if (byNeedle !== null) return byNeedle;
   const c = keptColumns(t);
   const counts = leaf.weight === 'A' ? c.bodyCounts : c.cjkCounts;

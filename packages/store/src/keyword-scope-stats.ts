@@ -26,7 +26,7 @@ import type { RecallDatabase } from '@recall/schema';
 import { decodeDocsize, decodeVarints, FTS_TABLE, projectTotals, scopeTokensClean, scopeTotalsReady } from './fts-index.js';
 import { bm25ScopedBound, bm25Scorer, type Bm25Stats } from './keyword-bm25.js';
 import { INDEX_TOP_SQL, keptFrequencies, type IndexState } from './keyword-kept.js';
-import { indexTokens, keptTokens, leafFrequencies } from './keyword-kept-tokens.js';
+import { keptCandidate, keptTokens, leafFrequencies } from './keyword-kept-tokens.js';
 import { loadDetails, stmt, type MessageDetails, type ScopeParams } from './keyword-sql.js';
 import { frequencies, matchLeaves, type MatchLeaf } from './keyword-tokens.js';
 
@@ -122,8 +122,8 @@ export function scopedRanking(db: RecallDatabase, sp: ScopeParams, match: string
   const cache = new Map<number, number>();
   const scorer = bm25Scorer(leaves, scoped);
   const freq = new Float64Array(leaves.length);
-  // Without kept tokens (a list of sessions, a read-only connection) a row is counted on its text.
-  const count = frequencies(leaves);
+  // Without a kept state (a list of sessions) a row is counted on its text.
+  const count = state ? null : frequencies(leaves);
   const keptOf = () => (state ? keptTokens(db, state) : null);
   return {
     leaves,
@@ -133,7 +133,7 @@ export function scopedRanking(db: RecallDatabase, sp: ScopeParams, match: string
     score(ids) {
       const missing = ids.filter((id) => !cache.has(id));
       if (missing.length > 0) {
-        // A project search keeps its candidates' tokens on the connection (keyword-kept.ts).
+        // A project search keeps its candidates' text (and tokens once needed) on the connection (keyword-kept-tokens.ts).
         const kept = keptOf();
         const unknown = kept ? missing.filter((id) => kept.get(id) === undefined) : missing;
         const sizes = new Map<number, number>();
@@ -153,10 +153,10 @@ export function scopedRanking(db: RecallDatabase, sp: ScopeParams, match: string
           const content = into.get(id)?.content ?? '';
           const length = sizes.get(id);
           if (!kept) {
-            cache.set(id, scorer(count(content), length ?? 0));
+            cache.set(id, scorer(count!(content), length ?? 0));
             continue;
           }
-          t = indexTokens(content, length ?? 0);
+          t = keptCandidate(content, length ?? 0);
           // Only indexed rows (with a size) are kept; FTS5 returns no other.
           if (length !== undefined) kept.keep(id, t);
           leafFrequencies(t, leaves, freq);

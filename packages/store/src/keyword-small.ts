@@ -37,6 +37,8 @@ export interface SmallRankedRow {
 export const SMALL_MATCH_ROWS = 4_000;
 /** Rows of the project a small match may score at most (they are all scored). */
 export const SMALL_SCORE_ROWS = 300;
+/** Rows gated per statement at least (twice the limit otherwise). */
+const GATE_BATCH_MIN = 16;
 let smallOverride: number | null = null;
 
 /**
@@ -99,6 +101,3 @@ export function smallRanked(
   }
   return out.sort(compareRanked).slice(0, limit);
 }
-
-/** Rows gated per statement at least (twice the limit otherwise). */
-const GATE_BATCH_MIN = 16;

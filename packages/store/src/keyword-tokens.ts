@@ -5,7 +5,7 @@
  * (indexColumns, then FTS5's `porter unicode61 remove_diacritics 2` rules).
  */
 import type { Bm25Leaf } from './keyword-bm25.js';
-import { CJK_CLASS, hasCjk, indexColumns, indexedText, porterStem } from './search-text.js';
+import { CJK_CLASS, hasCjk, indexColumns, indexedText, porterStem, splitRuns } from './search-text.js';
 
 /** One distinct phrase of a MATCH expression: its column, its tokens, and how often the expression holds it. */
 export interface MatchLeaf extends Bm25Leaf {
@@ -40,8 +40,9 @@ function occurrences(text: string, needle: string): number {
 }
 
 const PHRASE_RE = /(body|cjk) : "((?:[^"]|"")*)"/g;
-/** FTS5 unicode61's token characters (letters, numbers, private use; marks kept with their letter). */
-const TOKEN_RE = /[\p{L}\p{N}\p{Co}\p{M}]+/gu;
+/** FTS5 unicode61's token characters (letters, numbers, private use; marks kept with their letter), as a character class body. */
+const TOKEN_CLASS = '\\p{L}\\p{N}\\p{Co}\\p{M}';
+const TOKEN_RE = new RegExp(`[${TOKEN_CLASS}]+`, 'gu');
 const LATIN_MARKS_RE = /(\p{Script=Latin})\p{M}+/gu;
 const ASCII_RE = /^[\x00-\x7f]*$/;
 const LEXEME_CACHE = new Map<string, string>();
@@ -104,9 +105,7 @@ export function phraseFrequency(column: readonly string[], phrase: readonly stri
   return count;
 }
 
-const CJK_RUN_RE = new RegExp(`[${CJK_CLASS}]+`, 'gu');
-const CJK_CHAR_RE = new RegExp(`[${CJK_CLASS}]`, 'u');
-const TOKEN_CHAR_RE = /^[\p{L}\p{N}\p{Co}\p{M}]$/u;
+const TOKEN_CHAR_RE = new RegExp(`^[${TOKEN_CLASS}]$`, 'u');
 const tokenCharCache = new Map<string, boolean>();
 
 /** Whether one character (a code point) is a token character of unicode61 (TOKEN_RE). */
@@ -139,19 +138,19 @@ export function columnTokens(content: string): { body: string[]; cjk: string[] }
  * Chinese text).
  */
 export function columnTokensOfText(text: string): { body: string[]; cjk: string[] } {
-  if (!CJK_CHAR_RE.test(text)) return { body: tokens(text), cjk: [] };
+  if (!hasCjk(text)) return { body: tokens(text), cjk: [] };
   const body: string[] = [];
   const cjk: string[] = [];
-  let last = 0;
-  for (const m of text.matchAll(CJK_RUN_RE)) {
-    if (m.index > last) for (const t of tokens(text.slice(last, m.index))) body.push(t);
-    const chars = Array.from(m[0]);
-    if (chars.length < 2) pushPiece(body, m[0], chars[0]!);
+  for (const run of splitRuns(text)) {
+    if (!run.cjk) {
+      for (const t of tokens(run.text)) body.push(t);
+      continue;
+    }
+    const chars = Array.from(run.text);
+    if (chars.length < 2) pushPiece(body, run.text, chars[0]!);
     else for (let i = 0; i < chars.length - 1; i++) pushPiece(body, chars[i]! + chars[i + 1]!, chars[i]!, chars[i + 1]!);
     for (const c of chars) pushPiece(cjk, c, c);
-    last = m.index + m[0].length;
   }
-  if (last < text.length) for (const t of tokens(text.slice(last))) body.push(t);
   return { body, cjk };
 }
 
@@ -159,17 +158,23 @@ export function columnTokensOfText(text: string): { body: string[]; cjk: string[
  * Two CJK runs with nothing but non-token characters between them (`番茄，茄炒`): their bigrams are
  * adjacent tokens, so a bigram chain can match across the gap where its needle is no substring.
  */
-const RUN_GAP_RE = new RegExp(`[${CJK_CLASS}][^\\p{L}\\p{N}\\p{Co}\\p{M}${CJK_CLASS}]+[${CJK_CLASS}]`, 'u');
+const RUN_GAP_RE = new RegExp(`[${CJK_CLASS}][^${TOKEN_CLASS}${CJK_CLASS}]+[${CJK_CLASS}]`, 'u');
+
+/** Whether two CJK runs of an indexed text meet across non-token characters only (see RUN_GAP_RE): bigram chains are then counted on tokens. */
+export function hasRunGap(text: string): boolean {
+  return RUN_GAP_RE.test(text);
+}
 
 /**
  * How often `leaf` occurs in the column of a message whose indexed text is `text`, counted as
  * occurrences of its needle (MatchLeaf.needle), or null where that count is not exactly the
  * index's: no needle, or a bigram chain in a text where two CJK runs meet across a gap of
- * non-token characters (then the caller counts tokens).
+ * non-token characters (`gap()`: hasRunGap of the text, asked only for a chain; then the caller
+ * counts tokens).
  */
-export function needleFrequency(text: string, leaf: MatchLeaf): number | null {
+export function needleFrequency(text: string, leaf: MatchLeaf, gap: () => boolean): number | null {
   if (leaf.needle === null) return null;
-  if (leaf.tokens.length > 1 && RUN_GAP_RE.test(text)) return null;
+  if (leaf.tokens.length > 1 && gap()) return null;
   return occurrences(text, leaf.needle);
 }
 
@@ -180,7 +185,8 @@ export function frequencies(leaves: readonly MatchLeaf[]): (content: string) => 
   return (content) => {
     if (!tokenise) {
       const text = indexedText(content);
-      const byNeedle = leaves.map((l) => needleFrequency(text, l));
+      let gap: boolean | undefined;
+      const byNeedle = leaves.map((l) => needleFrequency(text, l, () => (gap ??= hasRunGap(text))));
       if (byNeedle.every((n) => n !== null)) return byNeedle as number[];
     }
     const cols = indexColumns(content);
