@@ -8,7 +8,7 @@ import { FTS_TABLE, refreshScopeTokens, scopeToken, scopeTokensClean } from './f
 import type { QueryTerm } from './fts-query.js';
 import { commonCharacterCap, compareRanked, lowWholeWordCoverage, PARAPHRASE_PROBE, paraphraseWords, questionCharacters } from './keyword-rules.js';
 import { BM25_WEIGHTS } from './keyword-types.js';
-import { loadDetails, messageGateSql, rankedSql, stmt, type MessageDetails, type ScopeParams } from './keyword-sql.js';
+import { candidateGateSql, loadDetails, rankedSql, stmt, type MessageDetails, type ScopeParams } from './keyword-sql.js';
 import { scopedRanking, type ScopedRanking } from './keyword-scope-stats.js';
 import { smallRanked } from './keyword-small.js';
 
@@ -202,11 +202,7 @@ const WINDOW_SQL = `SELECT id, rank, count(*) OVER () AS n FROM (
     SELECT rowid AS id, ${BM25} AS rank
     FROM ${FTS_TABLE} WHERE ${FTS_TABLE} MATCH @match ORDER BY rowid DESC LIMIT @window)
   ORDER BY rank, id DESC LIMIT @top`;
-const CHECK_SQL = `SELECT m.id AS id, (s.source IN (SELECT value FROM json_each(@automated))) AS automated
-  FROM json_each(@ids) AS j
-  CROSS JOIN messages AS m ON m.id = j.value
-  CROSS JOIN sessions AS s ON s.id = m.session_id
-  WHERE ${messageGateSql('project')}`;
+const CHECK_SQL = candidateGateSql('project');
 
 const MATCH_PHRASE_RE = /(?:body|cjk) : "(?:[^"]|"")*"/g;
 

@@ -22,16 +22,9 @@
  */
 import type { RecallDatabase } from '@recall/schema';
 import { FTS_TABLE } from './fts-index.js';
-import { compareRanked } from './keyword-rules.js';
-import { messageGateSql, stmt } from './keyword-sql.js';
+import { compareRanked, type RankedCandidate } from './keyword-rules.js';
+import { candidateGateSql, stmt } from './keyword-sql.js';
 import type { ScopedRanking } from './keyword-scope-stats.js';
-
-/** A ranked candidate: message id, rank (lower is better: the negated score) and whether its session is automated. */
-export interface SmallRankedRow {
-  id: number;
-  rank: number;
-  automated: number;
-}
 
 /** Rowids of the whole index a small match may read at most (its phrases' document frequencies summed). */
 export const SMALL_MATCH_ROWS = 4_000;
@@ -53,13 +46,8 @@ export function setSmallScoreMax(max: number | null): number | null {
 }
 
 const ROWIDS_SQL = `SELECT rowid FROM ${FTS_TABLE} WHERE ${FTS_TABLE} MATCH @match`;
-const gateSql = (dated: boolean) => `SELECT m.id AS id, (s.source IN (SELECT value FROM json_each(@automated))) AS automated
-  FROM json_each(@ids) AS j
-  CROSS JOIN messages AS m ON m.id = j.value
-  CROSS JOIN sessions AS s ON s.id = m.session_id
-  WHERE ${messageGateSql('project', dated)}`;
-const GATE_SQL = gateSql(false);
-const GATE_DATED_SQL = gateSql(true);
+const GATE_SQL = candidateGateSql('project');
+const GATE_DATED_SQL = candidateGateSql('project', true);
 
 /**
  * The best `limit` rows of a project search for `match` (unscoped: no scope-token wrapper), when
@@ -74,7 +62,7 @@ export function smallRanked(
   limit: number,
   ranking: ScopedRanking,
   bounds: { whole: { atMost: number }; scoped: { atLeast: number; atMost: number } },
-): SmallRankedRow[] | null {
+): RankedCandidate[] | null {
   const max = smallOverride ?? SMALL_SCORE_ROWS;
   const rows = ranking.projectRows;
   if (!rows || max <= 0 || bounds.whole.atMost > SMALL_MATCH_ROWS || bounds.scoped.atLeast > max) return null;
@@ -89,7 +77,7 @@ export function smallRanked(
   const scores = ranking.score(ids);
   const order = ids.map((id, i) => ({ id, score: scores[i]! })).sort((a, b) => b.score - a.score || b.id - a.id);
   const batch = Math.max(2 * limit, GATE_BATCH_MIN);
-  const out: SmallRankedRow[] = [];
+  const out: RankedCandidate[] = [];
   let interactive = 0;
   for (let i = 0; i < order.length && interactive < limit; i += batch) {
     const part = order.slice(i, i + batch);

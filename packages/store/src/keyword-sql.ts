@@ -49,6 +49,19 @@ export function messageGateSql(kind: ScopeKind, dated = false): string {
 }
 
 /**
+ * The gate tested on a list of candidate message ids (`@ids`, a JSON array): the ids that pass,
+ * with whether their session is automated. For candidates ranked outside the gate (the scope-token
+ * window of keyword-rank.ts, the small match of keyword-small.ts).
+ */
+export function candidateGateSql(kind: ScopeKind, dated = false): string {
+  return `SELECT m.id AS id, (s.source IN (SELECT value FROM json_each(@automated))) AS automated
+  FROM json_each(@ids) AS j
+  CROSS JOIN messages AS m ON m.id = j.value
+  CROSS JOIN sessions AS s ON s.id = m.session_id
+  WHERE ${messageGateSql(kind, dated)}`;
+}
+
+/**
  * The optional date range of a search (`since` inclusive, `until` exclusive, epoch ms; either may be
  * NULL). Only statements of a dated search carry it, so an undated search runs the same SQL as ever.
  */

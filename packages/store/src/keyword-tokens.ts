@@ -5,7 +5,7 @@
  * (indexColumns, then FTS5's `porter unicode61 remove_diacritics 2` rules).
  */
 import type { Bm25Leaf } from './keyword-bm25.js';
-import { CJK_CLASS, hasCjk, indexColumns, indexedText, porterStem, splitRuns } from './search-text.js';
+import { CJK_CLASS, hasCjk, indexColumns, indexedText, porterStem, splitRuns, TOKEN_CLASS } from './search-text.js';
 
 /** One distinct phrase of a MATCH expression: its column, its tokens, and how often the expression holds it. */
 export interface MatchLeaf extends Bm25Leaf {
@@ -40,8 +40,7 @@ function occurrences(text: string, needle: string): number {
 }
 
 const PHRASE_RE = /(body|cjk) : "((?:[^"]|"")*)"/g;
-/** FTS5 unicode61's token characters (letters, numbers, private use; marks kept with their letter), as a character class body. */
-const TOKEN_CLASS = '\\p{L}\\p{N}\\p{Co}\\p{M}';
+/** FTS5 unicode61's tokens (letters, numbers, private use; marks kept with their letter). */
 const TOKEN_RE = new RegExp(`[${TOKEN_CLASS}]+`, 'gu');
 const LATIN_MARKS_RE = /(\p{Script=Latin})\p{M}+/gu;
 const ASCII_RE = /^[\x00-\x7f]*$/;

@@ -22,8 +22,9 @@ import { blankPrivate, hasPrivate } from '@recall/redaction';
 export const CJK_CLASS = '\\p{Script=Han}\\p{Script=Hiragana}\\p{Script=Katakana}\\p{Script=Hangul}\\u3005\\u3006\\u30fc\\u30fd\\u30fe';
 const CJK_RUN_RE = new RegExp(`[${CJK_CLASS}]+`, 'gu');
 const CJK_CHAR_RE = new RegExp(`[${CJK_CLASS}]`, 'u');
-/** Latin-ish token characters, the same classes unicode61 keeps (letters, numbers, private use, marks). */
-const TOKEN_PART_RE = /[\p{L}\p{N}\p{Co}\p{M}]+/gu;
+/** Latin-ish token characters, the same classes unicode61 keeps (letters, numbers, private use, marks), as a character class body. */
+export const TOKEN_CLASS = '\\p{L}\\p{N}\\p{Co}\\p{M}';
+const TOKEN_PART_RE = new RegExp(`[${TOKEN_CLASS}]+`, 'gu');
 
 /**
  * Content longer than this (UTF-16 code units) is indexed only up to here: a megabyte of tool output
