@@ -4,8 +4,9 @@
  * `openSearchTool()`), so a slow search runs beside the event loop instead of on it, searches use
  * more than one core, and the main thread's one read-write connection is left to writes (WAL lets
  * readers and the writer proceed together; a reader sees every write committed before its search
- * began). Each worker runs one search at a time; jobs wait in a FIFO queue, bounded because each
- * socket has a bounded number of calls in flight. A worker that dies fails only its own job and is
+ * began). Each worker runs one search at a time; jobs wait in a queue, bounded because each
+ * socket has a bounded number of calls in flight; a job goes first to the worker its project prefers
+(search-affinity.ts), else to any idle one. A worker that dies fails only its own job and is
  * replaced. Errors come back as plain data and are rebuilt with their stable code, so JSON-RPC maps
  * them exactly as if the tool had run in-process.
  */
@@ -17,6 +18,7 @@ import type { GatewayLogger, SearchCallContext, SessionSearchExecutor } from './
 import { GatewayError } from './errors.js';
 import type { SearchJobReply, SearchWorkerData } from './search-worker.js';
 import type { SearchToolInput } from './search-worker-tool.js';
+import { SearchAffinity } from './search-affinity.js';
 
 export interface SearchPoolOptions extends SearchToolInput {
   /** Worker threads (default: the number of cores, at least 2, at most 8). */
@@ -55,6 +57,8 @@ interface Job {
   id: number;
   args: Record<string, unknown>;
   context: SearchCallContext;
+  /** The worker this job's project prefers (search-affinity.ts). */
+  slot: number;
   resolve(value: unknown): void;
   reject(error: unknown): void;
 }
@@ -78,6 +82,7 @@ export async function startSearchPool(options: SearchPoolOptions): Promise<Searc
   const data: SearchWorkerData = { dbPath: options.dbPath, profile: options.profile, factoryModule: options.factoryModule ?? null };
   const queue: Job[] = [];
   const slots: Slot[] = [];
+  const affinity = new SearchAffinity(size);
   let nextId = 1;
   let closed = false;
 
@@ -98,6 +103,7 @@ export async function startSearchPool(options: SearchPoolOptions): Promise<Searc
         const job = slot.job;
         if (job === null || job.id !== reply.id) return;
         slot.job = null;
+        if (reply.ok) affinity.learn(job.context, reply.result);
         if (reply.ok) job.resolve(reply.result);
         else job.reject(rebuildError(reply.error));
         pump();
@@ -119,14 +125,20 @@ export async function startSearchPool(options: SearchPoolOptions): Promise<Searc
     return slot;
   };
 
+  const give = (slot: Slot, index: number): void => {
+    const job = queue.splice(index, 1)[0]!;
+    slot.job = job;
+    slot.worker.postMessage({ id: job.id, args: job.args, context: job.context });
+  };
+  // Two passes, so no worker idles while a job waits: first each idle worker takes the oldest job
+  // that prefers it; every job still waiting then prefers a busy worker, and an idle one takes the oldest.
   const pump = (): void => {
-    for (const slot of slots) {
-      if (queue.length === 0) return;
-      if (slot.job !== null) continue;
-      const job = queue.shift()!;
-      slot.job = job;
-      slot.worker.postMessage({ id: job.id, args: job.args, context: job.context });
-    }
+    slots.forEach((slot, i) => {
+      if (slot.job !== null || queue.length === 0) return;
+      const own = queue.findIndex((job) => job.slot === i);
+      if (own >= 0) give(slot, own);
+    });
+    for (const slot of slots) if (slot.job === null && queue.length > 0) give(slot, 0);
   };
 
   for (let i = 0; i < size; i++) slots.push(spawn());
@@ -143,7 +155,7 @@ export async function startSearchPool(options: SearchPoolOptions): Promise<Searc
     execute(args, context) {
       if (closed) return Promise.reject(new GatewayError('shutting_down', 'The gateway is shutting down.'));
       return new Promise((resolveJob, rejectJob) => {
-        queue.push({ id: nextId++, args, context, resolve: resolveJob, reject: rejectJob });
+        queue.push({ id: nextId++, args, context, slot: affinity.preferred(context), resolve: resolveJob, reject: rejectJob });
         pump();
       });
     },

@@ -68,6 +68,29 @@ describe('searches in worker threads', () => {
     expect(a.context).toEqual({ profile: 'default', currentSessionId: session });
   });
 
+  test("one project's searches go to one worker, another project's to the other; a busy worker's job is taken by an idle one", async () => {
+    assertCliBuilt();
+    const pool = await startSearchPool({ dbPath: join(tempHome(), 'unused.db'), profile: 'default', workers: 2, factoryModule: SCRIPTED, logger: { info() {}, warn() {}, error() {} } });
+    pools.push(pool);
+    type Answer = { threadId: number; startedAt: number; endedAt: number };
+    const search = (session: string, project: string, query = 'busy 0') => pool.execute({ query, project }, { profile: 'default', currentSessionId: session }) as Promise<Answer>;
+    const sessions: [string, string][] = [['a1', 'P'], ['b1', 'Q'], ['a2', 'P'], ['b2', 'Q'], ['a3', 'P']];
+    for (const [session, project] of sessions) await search(session, project); // each answer names its project
+    const thread = new Map<string, Set<number>>();
+    for (let round = 0; round < 3; round++)
+      for (const [session, project] of sessions) {
+        const answer = await search(session, project);
+        thread.set(project, (thread.get(project) ?? new Set()).add(answer.threadId));
+      }
+    expect(thread.get('P')!.size).toBe(1);
+    expect(thread.get('Q')!.size).toBe(1);
+    expect([...thread.get('P')!][0]).not.toBe([...thread.get('Q')!][0]);
+    // Two slow searches of P at once: the second does not wait for P's worker, the idle one takes it.
+    const [x, y] = await Promise.all([search('a1', 'P', 'busy 400'), search('a2', 'P', 'busy 400')]);
+    expect(x.threadId).not.toBe(y.threadId);
+    expect(x.startedAt < y.endedAt && y.startedAt < x.endedAt).toBe(true);
+  });
+
   test.each([
     ['crash', -32603, 'internal_error'],
     ['coded', -32010, 'busy'],

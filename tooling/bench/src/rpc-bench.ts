@@ -28,6 +28,7 @@ import { importJsonlText } from '@recall/importers';
 import { BENCH_SEMANTIC_CONFIG, indexSeed } from './semantic-seed.js';
 import { driveClients, methodReport, RpcClient, syntheticHistory } from './rpc-workload.js';
 import { runTeamRpcBench } from './rpc-team.js';
+import { runRpcAb } from './rpc-ab.js';
 import { exitOnHelp } from './util.js';
 
 interface BenchOptions {
@@ -42,6 +43,8 @@ interface BenchOptions {
   json: boolean;
   searchWorkers: number | undefined;
   compare: boolean;
+  /** Another built checkout to run against at the same time (rpc-ab.ts), and its rounds. */
+  against: { root: string; rounds: number } | null;
   /** PostgreSQL team run (rpc-team.ts): a throwaway cluster (--postgres) or the given database. */
   team: { database: string | undefined; gateways: number[] } | null;
 }
@@ -58,6 +61,11 @@ writes, cross-project hits and integrity checked on the database file. Exit 1 on
   --semantic           index the seed with the built-in model first (hybrid search under load)
   --search-workers N   search worker pool size (0 = searches on the main connection)
   --compare            run twice: searches in-process (the peer), then with the worker pool
+  --against ROOT       this build's gateway and another built checkout's (ROOT) at the same time,
+                       each in its own process with its own seeded home and clients, for
+                       --rounds N rounds (default 3); prints the ratio of their requests and of
+                       their CPU per request (rpc-ab.ts)
+  --rounds N           rounds of --against (default 3)
   --json               print the report as JSON
   --postgres           team run instead: the SQLite gateway (peer), then PostgreSQL with 1 and 2
                        \`recall serve\` processes on one throwaway PostgreSQL 15 + pgvector cluster,
@@ -80,6 +88,8 @@ function parseOptions(argv: string[]): BenchOptions {
       json: { type: 'boolean' },
       semantic: { type: 'boolean' },
       'search-workers': { type: 'string' },
+      against: { type: 'string' },
+      rounds: { type: 'string' },
       compare: { type: 'boolean' },
       postgres: { type: 'boolean' },
       database: { type: 'string' },
@@ -105,6 +115,7 @@ function parseOptions(argv: string[]): BenchOptions {
     semantic: values.semantic === true,
     searchWorkers: values['search-workers'] === undefined ? undefined : Math.floor(num('search-workers', values['search-workers'], 0, 0, 64)),
     compare: values.compare === true,
+    against: values.against === undefined ? null : { root: values.against, rounds: Math.floor(num('rounds', values.rounds, 3, 1, 100)) },
     team:
       values.postgres || values.database !== undefined || values.gateways !== undefined
         ? {
@@ -144,7 +155,9 @@ export async function runRpcBench(options: BenchOptions): Promise<{ ok: boolean;
     log(`gateway on ${gateway.wsUrl}; ${options.clients} clients for ${options.seconds} s, ${Math.round(options.searchRatio * 100)}% searches, ${workersLabel}`);
 
     const clients = await Promise.all(Array.from({ length: options.clients }, () => RpcClient.connect(gateway.wsUrl, gateway.token)));
+    const cpuBefore = process.cpuUsage();
     const { total, elapsedS, stats, acknowledgedAppends, scopeViolations, usedModes } = await driveClients({ clients, seed, searchRatio: options.searchRatio, semantic: options.semantic, seconds: options.seconds, externalPrefix: 'bench-client', log });
+    const cpu = process.cpuUsage(cpuBefore);
     await Promise.all(clients.map((c) => c.close()));
     await gateway.close();
 
@@ -166,6 +179,9 @@ export async function runRpcBench(options: BenchOptions): Promise<{ ok: boolean;
       seeded: { projects: imported.projects, sessions: imported.sessions, messages: imported.messages },
       requests: total,
       requestsPerSecond: Number((total / elapsedS).toFixed(1)),
+      // CPU of this whole process (gateway, search workers and clients) per request while the clients
+      // ran: steadier than requests/s when something else shares the cores.
+      cpuMsPerRequest: Number(((cpu.user + cpu.system) / 1000 / Math.max(1, total)).toFixed(3)),
       methods,
       errors: errorTotal,
       busyErrors: busy,
@@ -182,7 +198,7 @@ export async function runRpcBench(options: BenchOptions): Promise<{ ok: boolean;
       if (!options.compare) process.stdout.write(`${JSON.stringify(report, null, 2)}\n`);
     } else {
       log('');
-      log(`${total} requests in ${elapsedS.toFixed(1)} s with ${options.clients} clients: ${report.requestsPerSecond} req/s`);
+      log(`${total} requests in ${elapsedS.toFixed(1)} s with ${options.clients} clients: ${report.requestsPerSecond} req/s, ${report.cpuMsPerRequest} ms of CPU per request`);
       for (const [method, m] of Object.entries(methods) as [string, { requests: number; perSecond: number; p50ms: number; p95ms: number; p99ms: number; maxMs: number; errors: Record<string, number> }][]) {
         log(`  ${method.padEnd(22)} ${String(m.requests).padStart(7)} req  ${String(m.perSecond).padStart(7)} req/s  p50 ${m.p50ms} ms  p95 ${m.p95ms} ms  p99 ${m.p99ms} ms  max ${m.maxMs} ms  errors ${JSON.stringify(m.errors)}`);
       }
@@ -205,6 +221,11 @@ async function main(options: BenchOptions): Promise<boolean> {
   if (options.team) {
     if (options.semantic || options.compare || options.json) throw new Error('--postgres / --database / --gateways run keyword searches and print a table: leave out --semantic, --compare and --json');
     return runTeamRpcBench({ ...options, ...options.team });
+  }
+  if (options.against) {
+    if (options.semantic || options.compare || options.json || options.searchWorkers !== undefined) throw new Error('--against runs both gateways with their default search pools and prints a table: leave out --semantic, --compare, --json and --search-workers');
+    const { seconds, clients, searchRatio, projects, sessionsPerProject, messagesPerSession } = options;
+    return runRpcAb({ against: options.against.root, rounds: options.against.rounds, seconds, clients, searchRatio, projects, sessionsPerProject, messagesPerSession }, (line) => process.stdout.write(`${line}\n`));
   }
   if (!options.compare) return (await runRpcBench(options)).ok;
   // Same process, same data, back to back: the in-process peer first, then the worker pool.
