@@ -15,7 +15,8 @@ import { MESSAGE_ROLES } from '@recall/rpc-contract';
 import type { RecallDatabase } from '@recall/schema';
 import { ensureKeywordIndex } from './fts-index.js';
 import { DEFAULT_CJK_BACKOFF, parseQuery, type ParsedQuery } from './fts-query.js';
-import { commonCharacters, COMMON_CHARACTER_SHARE, loadDetails, lowCjkCoverage, RANK_WINDOW, runRanked, SCOPE_TOKEN_MIN_MATCHES, type RankedRow, type WindowCut } from './keyword-rank.js';
+import { commonCharacters, COMMON_CHARACTER_SHARE, loadDetails, lowCjkCoverage, RANK_WINDOW, runRanked, SCOPE_TOKEN_MIN_MATCHES, type WindowCut } from './keyword-rank.js';
+import type { RankedCandidate } from './keyword-rules.js';
 import { literalSnippet, snippet } from './keyword-snippet.js';
 import { clampInt, escapeLike, literalSql, scopeParams, stmt, SUBSTRING_MAX_NEEDLES, SUBSTRING_SCAN_MESSAGES, substringNeedles, substringSql, type MessageDetails } from './keyword-sql.js';
 import { searchTitlesParsed } from './keyword-titles.js';
@@ -115,7 +116,7 @@ export function keywordSearch(db: RecallDatabase, scope: KeywordScope, query: st
   const onWindowed = (cut: WindowCut) => {
     windowed = cut;
   };
-  let ranked: RankedRow[];
+  let ranked: RankedCandidate[];
   let common: ReadonlySet<string> | null = null;
   if (parsed.match !== null) {
     const topFirst = options.topFirst !== false;
