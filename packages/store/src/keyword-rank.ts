@@ -32,20 +32,39 @@ const PROBE_SQL = `SELECT count(*) FROM (SELECT 1 FROM ${FTS_TABLE} WHERE ${FTS_
 /** How a too-common match was cut down to a rankable set (keywordSearch words its note from it). */
 export type WindowCut = 'several' | 'recent';
 
-export function runRanked(
-  db: RecallDatabase,
-  sp: ScopeParams,
-  base: Record<string, unknown>,
-  match: string,
-  limit: number,
-  minMatches: number,
-  useTopFirst = true,
-  onWindowed?: (cut: WindowCut) => void,
-  window = RANK_WINDOW,
-  details?: Map<number, MessageDetails>,
-  adaptive = false,
-  scoped = true,
-): RankedCandidate[] {
+/** What runRanked ranks and how (keywordSearch builds one per search; its calls differ only by `match`). */
+export interface RankedOptions {
+  /** The search's scope as bound parameters (scopeParams). */
+  sp: ScopeParams;
+  /** Every statement's bound parameters: the scope's, `automated`, `roles`, `since` and `until` (keyword-search.ts). */
+  base: Record<string, unknown>;
+  /** The FTS5 MATCH expression of the query, without the project's scope token (runRanked adds it). */
+  match: string;
+  /** How many rows to return at most. */
+  limit: number;
+  /** Matches in the whole index from which a project search pre-filters by its scope token (SCOPE_TOKEN_MIN_MATCHES; 0: always). */
+  minMatches: number;
+  /** Rank inside FTS5 before the JOIN when the scope token is used (windowRanked; KeywordSearchOptions.topFirst). Default true. */
+  useTopFirst?: boolean;
+  /** Told how a too-common match was cut down, when it was (keywordSearch words its note from it). */
+  onWindowed?: (cut: WindowCut) => void;
+  /** The most matches BM25 ranks in FTS5 before the match is cut down (windowRanked). Default RANK_WINDOW. */
+  window?: number;
+  /** The connection's loaded message details, shared with the caller (scopedRanking reads and fills it). */
+  details?: Map<number, MessageDetails>;
+  /** The default threshold was left as is: a project search picks its plan by size (small match, scope token). Default false. */
+  adaptive?: boolean;
+  /** Rank by the scope's own BM25 statistics (keyword-scope-stats.ts); false keeps FTS5's scores over the whole index. Default true. */
+  scoped?: boolean;
+}
+
+/**
+ * The best `limit` candidates of a keyword search's MATCH in its scope, in compareRanked order, by
+ * whichever plan the match's size and the options choose: the small match scored whole
+ * (keyword-small.ts), the scope token's ranked window (windowRanked) or the ranked JOIN.
+ */
+export function runRanked(db: RecallDatabase, options: RankedOptions): RankedCandidate[] {
+  const { sp, base, match, limit, minMatches, useTopFirst = true, onWindowed, window = RANK_WINDOW, details, adaptive = false, scoped = true } = options;
   let m = match;
   // A dated search ranks with the JOIN (the date is part of its gate, before LIMIT): the newest-first
   // window would rank only recent matches and could miss an older range entirely.

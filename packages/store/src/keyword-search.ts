@@ -119,8 +119,19 @@ export function keywordSearch(db: RecallDatabase, scope: KeywordScope, query: st
   let ranked: RankedCandidate[];
   let common: ReadonlySet<string> | null = null;
   if (parsed.match !== null) {
-    const topFirst = options.topFirst !== false;
-    if (backoff !== 'auto') ranked = runRanked(db, sp, base, parsed.match, limit, minMatches, topFirst, onWindowed, rankWindow, details, adaptive, options.scopeStatistics !== false);
+    const rankOptions = {
+      sp,
+      base,
+      limit,
+      minMatches,
+      useTopFirst: options.topFirst !== false,
+      onWindowed,
+      window: rankWindow,
+      details,
+      adaptive,
+      scoped: options.scopeStatistics !== false,
+    };
+    if (backoff !== 'auto') ranked = runRanked(db, { ...rankOptions, match: parsed.match });
     else {
       // One query: exact CJK words (bigram phrases in `body`) OR-ed with their characters (the
       // `cjk` column, BM25 weight 0.5), so a paraphrase that shares characters but few whole words
@@ -131,14 +142,14 @@ export function keywordSearch(db: RecallDatabase, scope: KeywordScope, query: st
       const skip = commonCharacters(db, query, options.commonCharacterShare ?? COMMON_CHARACTER_SHARE);
       common = skip;
       const relaxed = parseQuery(query, { cjkBackoff: 'unigram', skipCharacters: skip }).match ?? parsed.match;
-      ranked = runRanked(db, sp, base, relaxed, limit, minMatches, topFirst, onWindowed, rankWindow, details, adaptive, options.scopeStatistics !== false);
+      ranked = runRanked(db, { ...rankOptions, match: relaxed });
       summary.match = relaxed;
       if (ranked.length < limit && skip.size > 0) {
         // Under-filled: the common characters may be all a short or rare question shares with the
         // text; the full character match is a superset, so its BM25 order covers everything found.
         const full = parseQuery(query, { cjkBackoff: 'unigram' }).match;
         if (full !== null && full !== relaxed) {
-          ranked = runRanked(db, sp, base, full, limit, minMatches, topFirst, onWindowed, rankWindow, details, adaptive, options.scopeStatistics !== false);
+          ranked = runRanked(db, { ...rankOptions, match: full });
           summary.match = full;
         }
       }
