@@ -15,6 +15,7 @@
  */
 import { createHash } from 'node:crypto';
 import fc from 'fast-check';
+import { seededRng } from '@recall/config/seeded-random';
 import type { Storage } from '@recall/storage-ports';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { certifiedTopK, firstPerMessage, type RankedRow } from '../src/adapter/vector-certify.js';
@@ -46,17 +47,6 @@ const cluster = useCluster();
 const sha = (text: string) => createHash('sha256').update(text).digest('hex');
 const DIMS = 16;
 
-/** Seeded generator (mulberry32). */
-function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 const unit = (v: Float32Array): Float32Array => {
   const n = Math.hypot(...v);
   return v.map((x) => x / n);
@@ -81,7 +71,7 @@ describe('ChunkStore.search: the two-stage scan returns the float exact top-k', 
     fp = await chunks.ensureFingerprint({ ...spec, dims: DIMS });
     fpSmall = await chunks.ensureFingerprint({ ...spec, dims: 8 });
     fpWide = await chunks.ensureFingerprint({ ...spec, dims: 1100 });
-    const r = rng(7);
+    const r = seededRng(7);
     for (let b = 0; b < 12; b++) bases.push(unit(Float32Array.from({ length: DIMS }, () => r() - 0.5)));
     for (const name of ['a', 'b']) {
       const id = (await storage.projects.create({ name })).id;
@@ -156,7 +146,7 @@ describe('ChunkStore.search: the two-stage scan returns the float exact top-k', 
         }),
         async (c) => {
           const [f, dims] = c.which === 'fp' ? [fp, DIMS] : c.which === 'small' ? [fpSmall, 8] : [fpWide, 1100];
-          const r = rng(c.seed);
+          const r = seededRng(c.seed);
           const q = dims === DIMS ? unit(bases[c.base]!.map((x) => x + (r() - 0.5) * c.noise)) : unit(Float32Array.from({ length: dims }, () => r() - 0.5));
           const caller = c.caller === null ? null : sessions[c.caller]!;
           const got = await storage.semantic!.chunks.search({ kind: 'project', projectId: projects[0]!, currentSessionId: caller }, f, q, { limit: c.limit, roles: c.roles as Array<'user' | 'assistant'> });

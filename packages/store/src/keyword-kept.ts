@@ -10,6 +10,7 @@ import type { RecallDatabase } from '@recall/schema';
 import { FTS_TABLE, indexRevision, lastMoveSeq, movesSince, scopeToken, type ScopeMove } from './fts-index.js';
 import { stmt } from './keyword-sql.js';
 import { columnTokens, type MatchLeaf } from './keyword-tokens.js';
+import { testKnob } from './test-knob.js';
 
 const SCOPE_ROWS_SQL = `SELECT rowid FROM ${FTS_TABLE} WHERE ${FTS_TABLE} MATCH @match AND rowid > @after`;
 const PROJECT_ROWS_AFTER_SQL = `SELECT x.id FROM ${FTS_TABLE}_docsize AS x CROSS JOIN messages AS m ON m.id = x.id
@@ -34,7 +35,7 @@ const PHRASE_COUNT_SQL = `SELECT count(*) FROM ${FTS_TABLE} WHERE ${FTS_TABLE} M
  * so a character in a third of a million messages costs ~24 ms instead of ~64 ms (docs/benchmarks.md).
  */
 const READ_PHRASE_ROWS_MAX = 4_000;
-let readPhraseRowsOverride: number | null = null;
+const phraseReadMax = testKnob<number>();
 
 /**
  * Test knob: counts every phrase by reading its rows up to `max` rows in the whole index (0: always
@@ -42,9 +43,7 @@ let readPhraseRowsOverride: number | null = null;
  * previous setting. Never changes a count, only how it is taken.
  */
 export function setPhraseReadMax(max: number | null): number | null {
-  const previous = readPhraseRowsOverride;
-  readPhraseRowsOverride = max;
-  return previous;
+  return phraseReadMax.set(max);
 }
 /**
  * Each phrase's last known row count in the whole index, per connection, kept across every change:
@@ -57,7 +56,7 @@ const PHRASE_SIZE_HINTS_KEPT = 100_000;
 function countPhrase(db: RecallDatabase, phrase: string, rows: Uint8Array, token: string, projectRowCount: number, upTo: number): { scoped: number; whole: number } {
   let hints = phraseSizeHint.get(db.raw);
   if (!hints) phraseSizeHint.set(db.raw, (hints = new Map()));
-  const readMax = readPhraseRowsOverride ?? Math.max(READ_PHRASE_ROWS_MAX, projectRowCount / 8);
+  const readMax = phraseReadMax.get() ?? Math.max(READ_PHRASE_ROWS_MAX, projectRowCount / 8);
   const hint = hints.get(phrase);
   const whole = hint !== undefined && hint <= readMax ? null : (stmt(db, PHRASE_COUNT_SQL).pluck().get({ match: phrase, upTo }) as number);
   let out: { scoped: number; whole: number };

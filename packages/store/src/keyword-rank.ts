@@ -6,17 +6,11 @@
 import type { RecallDatabase } from '@recall/schema';
 import { FTS_TABLE, refreshScopeTokens, scopeToken, scopeTokensClean } from './fts-index.js';
 import type { QueryTerm } from './fts-query.js';
-import { commonCharacterCap, compareRanked, lowWholeWordCoverage, PARAPHRASE_PROBE, paraphraseWords, questionCharacters } from './keyword-rules.js';
+import { commonCharacterCap, compareRanked, lowWholeWordCoverage, PARAPHRASE_PROBE, paraphraseWords, questionCharacters, type RankedCandidate } from './keyword-rules.js';
 import { BM25_WEIGHTS } from './keyword-types.js';
 import { candidateGateSql, loadDetails, rankedSql, stmt, type MessageDetails, type ScopeParams } from './keyword-sql.js';
 import { scopedRanking, type ScopedRanking } from './keyword-scope-stats.js';
 import { smallRanked } from './keyword-small.js';
-
-export interface RankedRow {
-  id: number;
-  rank: number;
-  automated: number;
-}
 
 /**
  * Below this many matches in the whole index (counted with a bounded probe), the scope token is not
@@ -38,20 +32,39 @@ const PROBE_SQL = `SELECT count(*) FROM (SELECT 1 FROM ${FTS_TABLE} WHERE ${FTS_
 /** How a too-common match was cut down to a rankable set (keywordSearch words its note from it). */
 export type WindowCut = 'several' | 'recent';
 
-export function runRanked(
-  db: RecallDatabase,
-  sp: ScopeParams,
-  base: Record<string, unknown>,
-  match: string,
-  limit: number,
-  minMatches: number,
-  useTopFirst = true,
-  onWindowed?: (cut: WindowCut) => void,
-  window = RANK_WINDOW,
-  details?: Map<number, MessageDetails>,
-  adaptive = false,
-  scoped = true,
-): RankedRow[] {
+/** What runRanked ranks and how (keywordSearch builds one per search; its calls differ only by `match`). */
+export interface RankedOptions {
+  /** The search's scope as bound parameters (scopeParams). */
+  sp: ScopeParams;
+  /** Every statement's bound parameters: the scope's, `automated`, `roles`, `since` and `until` (keyword-search.ts). */
+  base: Record<string, unknown>;
+  /** The FTS5 MATCH expression of the query, without the project's scope token (runRanked adds it). */
+  match: string;
+  /** How many rows to return at most. */
+  limit: number;
+  /** Matches in the whole index from which a project search pre-filters by its scope token (SCOPE_TOKEN_MIN_MATCHES; 0: always). */
+  minMatches: number;
+  /** Rank inside FTS5 before the JOIN when the scope token is used (windowRanked; KeywordSearchOptions.topFirst). Default true. */
+  useTopFirst?: boolean;
+  /** Told how a too-common match was cut down, when it was (keywordSearch words its note from it). */
+  onWindowed?: (cut: WindowCut) => void;
+  /** The most matches BM25 ranks in FTS5 before the match is cut down (windowRanked). Default RANK_WINDOW. */
+  window?: number;
+  /** The connection's loaded message details, shared with the caller (scopedRanking reads and fills it). */
+  details?: Map<number, MessageDetails>;
+  /** The default threshold was left as is: a project search picks its plan by size (small match, scope token). Default false. */
+  adaptive?: boolean;
+  /** Rank by the scope's own BM25 statistics (keyword-scope-stats.ts); false keeps FTS5's scores over the whole index. Default true. */
+  scoped?: boolean;
+}
+
+/**
+ * The best `limit` candidates of a keyword search's MATCH in its scope, in compareRanked order, by
+ * whichever plan the match's size and the options choose: the small match scored whole
+ * (keyword-small.ts), the scope token's ranked window (windowRanked) or the ranked JOIN.
+ */
+export function runRanked(db: RecallDatabase, options: RankedOptions): RankedCandidate[] {
+  const { sp, base, match, limit, minMatches, useTopFirst = true, onWindowed, window = RANK_WINDOW, details, adaptive = false, scoped = true } = options;
   let m = match;
   // A dated search ranks with the JOIN (the date is part of its gate, before LIMIT): the newest-first
   // window would rank only recent matches and could miss an older range entirely.
@@ -114,11 +127,11 @@ function beats(score: number, bound: number): boolean {
  * best by the scoped score beats the most any unread row can score (ScopedRanking.bound of the
  * last row's FTS5 score: an unread row of the same class scores at most that by FTS5).
  */
-function joinRanked(db: RecallDatabase, sql: string, params: Record<string, unknown>, limit: number, ranking: ScopedRanking | null): RankedRow[] {
-  if (!ranking) return stmt(db, sql).all({ ...params, limit }) as RankedRow[];
+function joinRanked(db: RecallDatabase, sql: string, params: Record<string, unknown>, limit: number, ranking: ScopedRanking | null): RankedCandidate[] {
+  if (!ranking) return stmt(db, sql).all({ ...params, limit }) as RankedCandidate[];
   let top = Math.max(limit * CHECK_FACTOR, CHECK_MIN);
   for (;;) {
-    const rows = stmt(db, sql).all({ ...params, limit: top }) as RankedRow[];
+    const rows = stmt(db, sql).all({ ...params, limit: top }) as RankedCandidate[];
     const { kept, complete } = scoreInOrder(rows, limit, ranking);
     if (rows.length < top || complete) return kept.slice(0, limit);
     const last = rows[rows.length - 1]!;
@@ -144,8 +157,8 @@ const SCORE_STEP_MIN = 16;
  * interactive ones), the rest is left unscored — it cannot reach the first `limit` — and
  * `complete` says that the first `limit` of `kept` are final. Without that proof every row is scored.
  */
-function scoreInOrder(rows: readonly RankedRow[], limit: number, ranking: ScopedRanking): { kept: RankedRow[]; complete: boolean } {
-  const kept: RankedRow[] = [];
+function scoreInOrder(rows: readonly RankedCandidate[], limit: number, ranking: ScopedRanking): { kept: RankedCandidate[]; complete: boolean } {
+  const kept: RankedCandidate[] = [];
   // The `limit` best interactive scores so far, best first (insertion: `limit` is small).
   const best: number[] = [];
   let step = Math.max(limit, SCORE_STEP_MIN);
@@ -274,7 +287,7 @@ export function windowRanked(
   window = RANK_WINDOW,
   strict?: () => string | null,
   ranking: ScopedRanking | null = null,
-): { rows: RankedRow[]; windowed: WindowCut | null } {
+): { rows: RankedCandidate[]; windowed: WindowCut | null } {
   // The project's phrase counts bound the match's rows: counted only when they do not settle it.
   const known = ranking ? matchBounds(unscoped(match), ranking.scoped.documentFrequency) : null;
   const matches = known && known.atMost < window ? known.atMost : known && known.atLeast >= window ? window : (stmt(db, COUNT_SQL).pluck().get({ match, window }) as number);
@@ -299,7 +312,7 @@ function checkRanked(
   params: Record<string, unknown>,
   limit: number,
   ranking: ScopedRanking | null = null,
-): { rows: RankedRow[] } {
+): { rows: RankedCandidate[] } {
   let top = Math.max(limit * CHECK_FACTOR, CHECK_MIN);
   for (;;) {
     const candidates = stmt(db, sql).all({ ...params, top }) as { id: number; rank: number }[];
@@ -331,7 +344,7 @@ export { PARAPHRASE_COVERAGE } from './keyword-rules.js';
 
 export { loadDetails } from './keyword-sql.js';
 
-export function lowCjkCoverage(db: RecallDatabase, ranked: readonly RankedRow[], terms: readonly QueryTerm[], details: Map<number, MessageDetails>): boolean {
+export function lowCjkCoverage(db: RecallDatabase, ranked: readonly RankedCandidate[], terms: readonly QueryTerm[], details: Map<number, MessageDetails>): boolean {
   const want = paraphraseWords(terms);
   if (want === null || ranked.length === 0) return false;
   const top = ranked.slice(0, PARAPHRASE_PROBE).map((r) => r.id);

@@ -15,7 +15,8 @@ import { MESSAGE_ROLES } from '@recall/rpc-contract';
 import type { RecallDatabase } from '@recall/schema';
 import { ensureKeywordIndex } from './fts-index.js';
 import { DEFAULT_CJK_BACKOFF, parseQuery, type ParsedQuery } from './fts-query.js';
-import { commonCharacters, COMMON_CHARACTER_SHARE, loadDetails, lowCjkCoverage, RANK_WINDOW, runRanked, SCOPE_TOKEN_MIN_MATCHES, type RankedRow, type WindowCut } from './keyword-rank.js';
+import { commonCharacters, COMMON_CHARACTER_SHARE, loadDetails, lowCjkCoverage, RANK_WINDOW, runRanked, SCOPE_TOKEN_MIN_MATCHES, type WindowCut } from './keyword-rank.js';
+import type { RankedCandidate } from './keyword-rules.js';
 import { literalSnippet, snippet } from './keyword-snippet.js';
 import { clampInt, escapeLike, literalSql, scopeParams, stmt, SUBSTRING_MAX_NEEDLES, SUBSTRING_SCAN_MESSAGES, substringNeedles, substringSql, type MessageDetails } from './keyword-sql.js';
 import { searchTitlesParsed } from './keyword-titles.js';
@@ -115,11 +116,22 @@ export function keywordSearch(db: RecallDatabase, scope: KeywordScope, query: st
   const onWindowed = (cut: WindowCut) => {
     windowed = cut;
   };
-  let ranked: RankedRow[];
+  let ranked: RankedCandidate[];
   let common: ReadonlySet<string> | null = null;
   if (parsed.match !== null) {
-    const topFirst = options.topFirst !== false;
-    if (backoff !== 'auto') ranked = runRanked(db, sp, base, parsed.match, limit, minMatches, topFirst, onWindowed, rankWindow, details, adaptive, options.scopeStatistics !== false);
+    const rankOptions = {
+      sp,
+      base,
+      limit,
+      minMatches,
+      useTopFirst: options.topFirst !== false,
+      onWindowed,
+      window: rankWindow,
+      details,
+      adaptive,
+      scoped: options.scopeStatistics !== false,
+    };
+    if (backoff !== 'auto') ranked = runRanked(db, { ...rankOptions, match: parsed.match });
     else {
       // One query: exact CJK words (bigram phrases in `body`) OR-ed with their characters (the
       // `cjk` column, BM25 weight 0.5), so a paraphrase that shares characters but few whole words
@@ -130,14 +142,14 @@ export function keywordSearch(db: RecallDatabase, scope: KeywordScope, query: st
       const skip = commonCharacters(db, query, options.commonCharacterShare ?? COMMON_CHARACTER_SHARE);
       common = skip;
       const relaxed = parseQuery(query, { cjkBackoff: 'unigram', skipCharacters: skip }).match ?? parsed.match;
-      ranked = runRanked(db, sp, base, relaxed, limit, minMatches, topFirst, onWindowed, rankWindow, details, adaptive, options.scopeStatistics !== false);
+      ranked = runRanked(db, { ...rankOptions, match: relaxed });
       summary.match = relaxed;
       if (ranked.length < limit && skip.size > 0) {
         // Under-filled: the common characters may be all a short or rare question shares with the
         // text; the full character match is a superset, so its BM25 order covers everything found.
         const full = parseQuery(query, { cjkBackoff: 'unigram' }).match;
         if (full !== null && full !== relaxed) {
-          ranked = runRanked(db, sp, base, full, limit, minMatches, topFirst, onWindowed, rankWindow, details, adaptive, options.scopeStatistics !== false);
+          ranked = runRanked(db, { ...rankOptions, match: full });
           summary.match = full;
         }
       }

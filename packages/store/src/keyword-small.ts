@@ -25,6 +25,7 @@ import { FTS_TABLE } from './fts-index.js';
 import { compareRanked, type RankedCandidate } from './keyword-rules.js';
 import { candidateGateSql, stmt } from './keyword-sql.js';
 import type { ScopedRanking } from './keyword-scope-stats.js';
+import { testKnob } from './test-knob.js';
 
 /** Rowids of the whole index a small match may read at most (its phrases' document frequencies summed). */
 export const SMALL_MATCH_ROWS = 4_000;
@@ -32,7 +33,7 @@ export const SMALL_MATCH_ROWS = 4_000;
 export const SMALL_SCORE_ROWS = 300;
 /** Rows gated per statement at least (twice the limit otherwise). */
 const GATE_BATCH_MIN = 16;
-let smallOverride: number | null = null;
+const smallScoreMax = testKnob<number>();
 
 /**
  * Test knob: the most project rows the small-match path scores (0: never taken, so keyword-rank.ts
@@ -40,9 +41,7 @@ let smallOverride: number | null = null;
  * answer, only how it is found.
  */
 export function setSmallScoreMax(max: number | null): number | null {
-  const previous = smallOverride;
-  smallOverride = max;
-  return previous;
+  return smallScoreMax.set(max);
 }
 
 const ROWIDS_SQL = `SELECT rowid FROM ${FTS_TABLE} WHERE ${FTS_TABLE} MATCH @match`;
@@ -63,7 +62,7 @@ export function smallRanked(
   ranking: ScopedRanking,
   bounds: { whole: { atMost: number }; scoped: { atLeast: number; atMost: number } },
 ): RankedCandidate[] | null {
-  const max = smallOverride ?? SMALL_SCORE_ROWS;
+  const max = smallScoreMax.get() ?? SMALL_SCORE_ROWS;
   const rows = ranking.projectRows;
   if (!rows || max <= 0 || bounds.whole.atMost > SMALL_MATCH_ROWS || bounds.scoped.atLeast > max) return null;
   const ids: number[] = [];

@@ -89,7 +89,11 @@ export function machine(): string {
   return `${cpu.length} × ${cpu[0]?.model ?? 'cpu'}, ${(totalmem() / 1024 ** 3).toFixed(1)} GiB RAM, Node ${process.version}, ${process.platform}/${process.arch}, load average ${load}`;
 }
 
-/** A small seeded PRNG (mulberry32) so generated corpora are identical run to run. */
+/**
+ * A small seeded PRNG (mulberry32) so generated corpora are identical run to run. The same generator
+ * as the tests' @recall/config/seeded-random, kept here because the benches run from built
+ * JavaScript (dist/) and that module is TypeScript source.
+ */
 export function rng(seed: number): () => number {
   let a = seed >>> 0;
   return () => {

@@ -1,19 +1,8 @@
 /**
- * Seeded vectors for the PostgreSQL cache property tests: a mulberry32 generator and unit vectors
- * drawn from it, the same for a seed on every run.
+ * Seeded vectors for the PostgreSQL cache property tests: unit vectors drawn from a seeded
+ * generator (@recall/config's mulberry32), the same for a seed on every run.
  */
-
-/** Seeded generator (mulberry32). */
-export function seededRng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+import { seededRng } from '@recall/config/seeded-random';
 
 /**
  * A unit vector of `dims` components drawn from seededRng(seed). With `spread`, about one component
