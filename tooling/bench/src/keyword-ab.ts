@@ -7,7 +7,9 @@
  * p95) and the ratio to the other build: the figure that stays comparable on a loaded machine, where
  * separate runs of the same build differ by 15–40 %. `--writes append` appends one message to the
  * largest project before each search, `move` moves a small session in or out of it (every
- * `--write-every` searches), as a live gateway does. Questions: common English words, rare
+ * `--write-every` searches), as a live gateway does; with writes the table adds the CPU of the write
+ * alone and of the write with the search after it (a build may do part of a write's work at the
+ * next search, so the search alone can flatter or wrong it). Questions: common English words, rare
  * identifiers of the largest project and Chinese (cjk-dev and frequent words), as bench:keyword
  * builds them, read from the database itself.
  */
@@ -31,6 +33,9 @@ interface Build {
   api: StoreApi;
   db: { raw: RecallDatabase['raw']; close(): void };
   cpu: Record<Kind, number[]>;
+  /** CPU of each write (append or move) and of each write + the search after it. */
+  writeCpu: number[];
+  stepCpu: number[];
   appendTo: string;
   mover: string;
   moverIn: boolean;
@@ -74,8 +79,8 @@ export async function keywordAb(): Promise<void> {
     const otherStore = (await import(join(against, 'packages', 'store', 'dist', 'index.js'))) as StoreApi;
     const empty = (): Record<Kind, number[]> => ({ common: [], rare: [], cjk: [] });
     const builds: Build[] = [
-      { name: 'this build', api: store as unknown as StoreApi, db: openDatabase(copyOf(dbPath, dir, 'this')), cpu: empty(), appendTo: '', mover: '', moverIn: false },
-      { name: `--against ${against}`, api: otherStore, db: otherSchema.openDatabase(copyOf(otherPath, dir, 'other')), cpu: empty(), appendTo: '', mover: '', moverIn: false },
+      { name: 'this build', api: store as unknown as StoreApi, db: openDatabase(copyOf(dbPath, dir, 'this')), cpu: empty(), writeCpu: [], stepCpu: [], appendTo: '', mover: '', moverIn: false },
+      { name: `--against ${against}`, api: otherStore, db: otherSchema.openDatabase(copyOf(otherPath, dir, 'other')), cpu: empty(), writeCpu: [], stepCpu: [], appendTo: '', mover: '', moverIn: false },
     ];
     const raw = builds[0]!.db.raw;
     const bySize = raw.prepare('select s.project_id as p from messages m join sessions s on s.id = m.session_id where s.project_id is not null group by 1 order by count(*) desc').pluck().all() as string[];
@@ -95,15 +100,21 @@ export async function keywordAb(): Promise<void> {
         const q = qs[qi]!;
         const order = (qi + round) % 2 === 0 ? builds : [...builds].reverse();
         for (const b of order) {
+          const w0 = process.cpuUsage();
           if (k % every === 0 && writes === 'append') b.api.appendMessages(b.db, b.appendTo, [{ role: 'user', content: `we looked at the retry budget again, 我们又看了配置 ${k}` }]);
           if (k % every === 0 && writes === 'move') {
             b.api.setSessionProject(b.db, b.mover, b.moverIn ? smallest : largest);
             b.moverIn = !b.moverIn;
           }
+          const w = process.cpuUsage(w0);
           const c0 = process.cpuUsage();
           b.api.keywordSearch(b.db, scope, q.text, { limit: 20 });
           const c = process.cpuUsage(c0);
           b.cpu[q.kind].push((c.user + c.system) / 1000);
+          if (k % every === 0 && writes !== 'none') {
+            b.writeCpu.push((w.user + w.system) / 1000);
+            b.stepCpu.push((w.user + w.system + c.user + c.system) / 1000);
+          }
         }
       }
     }
@@ -116,8 +127,14 @@ export async function keywordAb(): Promise<void> {
     };
     for (const kind of ['common', 'rare', 'cjk'] as const) if (builds[0]!.cpu[kind].length > 0) line(kind, builds[0]!.cpu[kind], builds[1]!.cpu[kind]);
     line('all', all[0]!, all[1]!);
+    // A build may do part of a write's work at the write and part at the next search (a move's
+    // token rewrites, say): the write alone and the write with the search after it, counted whole.
+    if (writes !== 'none') {
+      line(`the ${writes} alone`, builds[0]!.writeCpu, builds[1]!.writeCpu);
+      line(`${writes} + search`, builds[0]!.stepCpu, builds[1]!.stepCpu);
+    }
     console.log(`load average after: ${loadavg().map((l) => l.toFixed(1)).join(' ')}`);
-    console.log(`BENCH-SUMMARY ${JSON.stringify({ bench: 'keyword-ab', writes, rounds, questions: qs.length, cpu_mean_ratio: Number((stats(all[0]!).mean / stats(all[1]!).mean).toFixed(3)) })}`);
+    console.log(`BENCH-SUMMARY ${JSON.stringify({ bench: 'keyword-ab', writes, rounds, questions: qs.length, cpu_mean_ratio: Number((stats(all[0]!).mean / stats(all[1]!).mean).toFixed(3)), ...(writes === 'none' ? {} : { write_and_search_cpu_mean_ratio: Number((stats(builds[0]!.stepCpu).mean / stats(builds[1]!.stepCpu).mean).toFixed(3)) }) })}`);
     for (const b of builds) b.db.close();
   } finally {
     rmSync(dir, { recursive: true, force: true });

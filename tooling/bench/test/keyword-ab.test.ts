@@ -29,6 +29,10 @@ describe('bench:keyword --against', () => {
     expect(r.stdout).toMatch(/^\| queries \| this build: CPU mean \/ p50 \/ p95 \| other build \| ratio \(mean \/ p50 \/ p95\) \|/m);
     for (const kind of ['common', 'cjk', 'all']) expect(r.stdout).toMatch(new RegExp(`^\\| ${kind} \\| [\\d.]+ / [\\d.]+ / [\\d.]+ ms \\| [\\d.]+ / [\\d.]+ / [\\d.]+ ms \\| [\\d.]+ / [\\d.]+ / [\\d.]+ \\|`, 'm'));
     expect(r.stdout).toMatch(new RegExp(`BENCH-SUMMARY \\{"bench":"keyword-ab","writes":"${writes}"`));
+    // With writes, the write alone and the write with the search after it (a build may move work between them).
+    const rows = [`the ${writes} alone`, `${writes} \\+ search`];
+    for (const row of rows) expect(r.stdout.match(new RegExp(`^\\| ${row} \\| [\\d.]+ / [\\d.]+ / [\\d.]+ ms \\|`, 'm')) !== null).toBe(writes !== 'none');
+    expect(r.stdout.includes('"write_and_search_cpu_mean_ratio":')).toBe(writes !== 'none');
   }, 130_000);
 
   it('without --against-db: a clear error, exit 1', async () => {
