@@ -27,9 +27,9 @@ export interface KeptTokens {
   readonly text: string;
   readonly length: number;
   /** The columns' tokens, built by keptColumns the first time a phrase without a needle is counted. */
-  columns?: KeptColumns;
+  columns: KeptColumns | undefined;
   /** hasRunGap of the text, taken the first time a bigram chain is counted. */
-  gap?: boolean;
+  gap: boolean | undefined;
 }
 
 /**
@@ -73,9 +73,14 @@ export function keptTokens(db: RecallDatabase, state: IndexState): { get(id: num
   };
 }
 
-/** A message as keptTokens keeps it: its indexed text and FTS5 length; columns are built when a phrase needs them. */
+/**
+ * A message as keptTokens keeps it: its indexed text and FTS5 length; columns are built when a
+ * phrase needs them. Every field is there from the start (undefined until built), so every kept
+ * candidate has one object shape and the counting functions stay optimised for it (fields added
+ * later gave four shapes and repeated deoptimisation in leafFrequencies).
+ */
 export function keptCandidate(content: string, length: number): KeptTokens {
-  return { text: indexedText(content), length };
+  return { text: indexedText(content), length, columns: undefined, gap: undefined };
 }
 
 function countTokens(column: readonly string[]): Map<string, number> {
