@@ -312,7 +312,8 @@ async function main(): Promise<void> {
           chunkSeconds += (performance.now() - tRows) / 1000;
           all.push(...fresh);
           allIds.push(...appended.messages.map((m) => m.id));
-          if (all.length % 20_000 === 0) progress(`  ${all.length.toLocaleString('en')} vectors (${((performance.now() - tSeed) / 1000).toFixed(0)} s)`);
+          // Every 20k crossed (after --writes the counts are no longer multiples of the batch).
+          if (Math.floor(all.length / 20_000) > Math.floor((all.length - count) / 20_000)) progress(`  ${all.length.toLocaleString('en')} vectors (${((performance.now() - tSeed) / 1000).toFixed(0)} s)`);
         }
         const seedSeconds = (performance.now() - tSeed) / 1000;
         const tVacuum = performance.now();
