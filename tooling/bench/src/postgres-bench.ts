@@ -44,8 +44,9 @@ an HNSW index with its recall@10 and iterative scans. Same-run ratios; progress 
   --seed bulk|ports how the vectors' chunk rows are written (the messages are always appended through
                     MessageStore.append, sessions of 2000): bulk (default) = one INSERT of ready rows
                     per session (store-postgres/internal insertReadyChunks: the rows plan + claim +
-                    complete leave, ~10× faster); ports = ChunkStore.plan, ClaimQueue.claim and
-                    complete per session, as the index worker writes them (5–8 min per 100k)
+                    complete leave; chunk rows ~4× faster, 100k seeded in ~20 s, 1M in ~9 min);
+                    ports = ChunkStore.plan, ClaimQueue.claim and complete per session, as the
+                    index worker writes them (~50–60 s per 100k on an idle-ish 2-core machine)
   --dims D          vector dimensions (default 384)
   --vector-queries Q  queries per vector size (default 20)
   --no-hnsw         skip the HNSW index
