@@ -1,6 +1,6 @@
 /**
  * Bench-only helpers of @recall/store-postgres (`@recall/store-postgres/internal`), not part of the
- * adapter's API: the optional HNSW index of one fingerprint and its approximate top-k, measured by
+ * adapter's API: a bulk writer of ready chunk rows (bench:postgres's vector seed), the optional HNSW index of one fingerprint and its approximate top-k, measured by
  * `pnpm bench:postgres` against the exact scan of ChunkStore.search.
  *
  * pgvector indexes only columns (or expressions) of a fixed dimension, and `semantic_chunks.embedding`
@@ -19,6 +19,8 @@ export { projectVectorReads } from './adapter/vector-cache.js';
 export { loadAllowedSet } from './adapter/vector-load.js';
 /** The previous allowed-set load (a cursor, hex bytea FETCHes): the byte-for-byte reference of tests and bench:postgres --load-variants. */
 export { loadAllowedSetByCursor } from './adapter/vector-load-cursor.js';
+/** Ready chunk rows with their vectors in one INSERT (the rows plan + claim + complete leave; bench:postgres seeds vectors with it). */
+export { insertReadyChunks, type ReadyChunkColumns } from './adapter/bulk-ready.js';
 export { createHnswIndex, HNSW_SETTINGS_GRID, measureHnswRecall, closeHnswGate, type HnswMeasurement } from './adapter/hnsw-gate.js';
 
 const int = (n: number, what: string): number => {

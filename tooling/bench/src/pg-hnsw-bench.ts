@@ -1,7 +1,7 @@
 /**
  * The HNSW part of `pnpm bench:postgres`: build the index over a project's vectors, time top-10 at
  * each setting of HNSW_GRID with its recall@10 against the exact answers, then measure the gate
- * (measureHnswRecall, recorded in semantic_ann) and ChunkStore.search with it, and close it again.
+ * (measureHnswRecall, recorded in semantic_ann) and ChunkStore.search with it, close it again and drop the index.
  * Returns the Markdown rows the bench prints. A bench module, not a test.
  */
 import type { ChunkStore } from '@recall/storage-ports';
@@ -75,5 +75,8 @@ export async function hnswRows(pool: Parameters<typeof createHnswIndex>[0], chun
   const tried = recorded.tried.map((t) => `ef ${t.settings.efSearch} ${t.settings.iterativeScan} ${t.settings.maxScanTuples}: ${t.recallAt10.toFixed(3)}`).join('; ');
   gate = `| ${o.target.toLocaleString('en')} | ${tried} | ef ${recorded.settings.efSearch}, ${recorded.settings.iterativeScan} (${recorded.recallAt10.toFixed(3)}) | ${recorded.open ? 'open: HNSW' : 'closed: exact'} | ${ms(g.p50)} / ${ms(g.p95)} (${(g.p50 / o.scanP50).toFixed(1)}× scan) | ${(gatedHit / o.queries.length).toFixed(3)} |`;
   await closeHnswGate(pool, o.fingerprintId, o.projectId);
+  // Dropped again: a next, larger --vectors size would otherwise insert its seed into the graph
+  // (measured: 20k rows in ~70 s instead of ~11 s on the way from 100k to 1M) before rebuilding it.
+  await dropHnswIndex(pool, o.fingerprintId);
   return { settings, gate };
 }
