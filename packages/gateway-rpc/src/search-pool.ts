@@ -6,7 +6,7 @@
  * readers and the writer proceed together; a reader sees every write committed before its search
  * began). Each worker runs one search at a time; jobs wait in a queue, bounded because each
  * socket has a bounded number of calls in flight; a job goes first to the worker its project prefers
-(search-affinity.ts), else to any idle one. A worker that dies fails only its own job and is
+ * (search-affinity.ts), else to any idle one. A worker that dies fails only its own job and is
  * replaced. Errors come back as plain data and are rebuilt with their stable code, so JSON-RPC maps
  * them exactly as if the tool had run in-process.
  */
@@ -103,9 +103,10 @@ export async function startSearchPool(options: SearchPoolOptions): Promise<Searc
         const job = slot.job;
         if (job === null || job.id !== reply.id) return;
         slot.job = null;
-        if (reply.ok) affinity.learn(job.context, reply.result);
-        if (reply.ok) job.resolve(reply.result);
-        else job.reject(rebuildError(reply.error));
+        if (reply.ok) {
+          affinity.learn(job.context, reply.result);
+          job.resolve(reply.result);
+        } else job.reject(rebuildError(reply.error));
         pump();
       });
     });

@@ -45,6 +45,8 @@ function side(root: string, input: Omit<AbChildInput, 'root'>): { ready: Promise
       rejectReport(error);
     });
   });
+  // A side stopped after the other failed rejects too; the caller awaits only what it still needs.
+  ready.catch(() => {});
   report.catch(() => {});
   return { ready, go: () => child.send('go'), report, stop: () => void (child.exitCode === null && child.kill()) };
 }
