@@ -16,6 +16,7 @@
 import { createHash } from 'node:crypto';
 import { MESSAGE_ROLES } from '@recall/rpc-contract';
 import type { AllowedSetRows, ChunkScope, Storage } from '@recall/storage-ports';
+import { seededRng } from '@recall/config/seeded-random';
 import { describe, expect, it } from 'vitest';
 import { postgresStorage, type RecallPostgres } from '../src/index.js';
 import { insertReadyChunks, projectVectorReads } from '../src/internal.js';
@@ -26,21 +27,9 @@ const sha = (text: string) => createHash('sha256').update(text).digest('hex');
 const DIMS = 16;
 const ENDPOINT = 'http://127.0.0.1/e';
 
-/** A seeded PRNG (mulberry32). */
-function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 /** Message i's vector for chunk k: unit length, except every seventh chunk (no halfvec copy then). */
 function vectorOf(i: number, k: number): Float32Array {
-  const r = rng(1 + i * 7 + k);
+  const r = seededRng(1 + i * 7 + k);
   const v = Float32Array.from({ length: DIMS }, () => r() - 0.5);
   const norm = Math.hypot(...v);
   const scale = (i + k) % 7 === 0 ? 3 / norm : 1 / norm;
@@ -70,16 +59,21 @@ const viaPorts: Seed = async (storage, _db, fp, projectId, chunks) => {
   }
 };
 
-/** Through the bulk writer: one statement. */
-const viaBulk: Seed = async (_storage, db, fp, _projectId, chunks) => {
-  await insertReadyChunks(db.pool, fp, {
+/** The chunks as insertReadyChunks' parallel columns. */
+function columnsOf(chunks: readonly Chunk[]) {
+  return {
     messageIds: chunks.map((c) => c.messageId),
     chunkIndexes: chunks.map((c) => c.chunkIndex),
     starts: chunks.map((c) => c.start),
     ends: chunks.map((c) => c.end),
     contentHashes: chunks.map((c) => c.contentHash),
     vectors: chunks.map((c) => c.vector),
-  });
+  };
+}
+
+/** Through the bulk writer: one statement. */
+const viaBulk: Seed = async (_storage, db, fp, _projectId, chunks) => {
+  await insertReadyChunks(db.pool, fp, columnsOf(chunks));
 };
 
 /** Every chunk row, comparable across the two databases (project by name; no row ids, no timestamps). */
@@ -205,23 +199,15 @@ describe('insertReadyChunks (the bench seed) against plan + claim + complete', (
 
   it('inserts nothing twice (no bump), refuses vectors of other dimensions and columns of other lengths', async () => {
     const bulk = await build(viaBulk);
-    const columns = (chunks: typeof bulk.all) => ({
-      messageIds: chunks.map((c) => c.messageId),
-      chunkIndexes: chunks.map((c) => c.chunkIndex),
-      starts: chunks.map((c) => c.start),
-      ends: chunks.map((c) => c.end),
-      contentHashes: chunks.map((c) => c.contentHash),
-      vectors: chunks.map((c) => c.vector),
-    });
     // Row ids follow the order given (ready rows only: the hidden session, the other endpoint and the stale hash got none).
     const byId = (await bulk.db.pool.query('select message_id, chunk_index from semantic_chunks order by id')).rows.map((r) => `${r.message_id}/${r.chunk_index}`);
     const written = new Set(byId);
     expect(byId).toEqual(bulk.all.map((c) => `${c.messageId}/${c.chunkIndex}`).filter((k) => written.has(k)));
-    expect(await insertReadyChunks(bulk.db.pool, bulk.fp, columns(bulk.all))).toBe(0);
-    const short = { ...columns(bulk.p2), vectors: bulk.p2.map((c) => c.vector.subarray(0, DIMS - 1)) };
+    expect(await insertReadyChunks(bulk.db.pool, bulk.fp, columnsOf(bulk.all))).toBe(0);
+    const short = { ...columnsOf(bulk.p2), vectors: bulk.p2.map((c) => c.vector.subarray(0, DIMS - 1)) };
     await expect(insertReadyChunks(bulk.db.pool, bulk.fp, short)).rejects.toThrow(RangeError);
-    await expect(insertReadyChunks(bulk.db.pool, bulk.fp, { ...columns(bulk.p2), starts: [] })).rejects.toThrow(RangeError);
-    expect(await insertReadyChunks(bulk.db.pool, bulk.fp + 1, columns(bulk.p2))).toBe(0);
+    await expect(insertReadyChunks(bulk.db.pool, bulk.fp, { ...columnsOf(bulk.p2), starts: [] })).rejects.toThrow(RangeError);
+    expect(await insertReadyChunks(bulk.db.pool, bulk.fp + 1, columnsOf(bulk.p2))).toBe(0);
     // As the owner, without row-level security: the calls that inserted nothing bumped nothing.
     const client = await bulk.db.pool.connect();
     try {

@@ -1,7 +1,7 @@
 /**
  * Test support: a seeded pseudo-random generator (mulberry32), so generated test data is the same
  * for a seed on every run. Shared by the packages' tests (semantic's seeded vectors, store-postgres'
- * exact-scan vectors); tooling/bench keeps its own `rng` in src/util.ts, because its benches run
+ * exact-scan and bulk-ready vectors); tooling/bench keeps its own `rng` in src/util.ts, because its benches run
  * from built JavaScript and this file is TypeScript source.
  */
 
